@@ -1,0 +1,323 @@
+//! The `prefabric` command: generate maps, show prefabs, check packs.
+//!
+//! A thin layer over the library's public API: parse arguments, load the pack,
+//! call the library, print. Exit codes: 0 success, 1 problems found or generation
+//! failed, 2 usage or I/O error. A closed pipe (`prefabric generate | head`) ends
+//! the program quietly with 0.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use prefabric::{Generator, Pack, Problems, Transform, render};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "prefabric",
+    version,
+    about = "Roguelike maps from hand-made prefabs woven into procedural layouts",
+    long_about = "Roguelike maps from hand-made prefabs woven into procedural layouts.\n\n\
+        Without --pack, commands use the default content pack built into the program.",
+    after_help = "Examples:\n  \
+        prefabric generate                          a map of the default pack's default type\n  \
+        prefabric generate --seed 42 --format json  the same map every time, as JSON\n  \
+        prefabric show my_pack/prefabs/vaults.txt   prefabs as they would be placed\n  \
+        prefabric check --pack my_pack              every problem in a pack, with file:line:col"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate a map and print it (or write it to a file).
+    #[command(after_help = "Examples:\n  \
+        prefabric generate\n  \
+        prefabric generate --seed 1234 --depth 3\n  \
+        prefabric generate --pack my_pack --map-type caves --format json --out map.json\n  \
+        prefabric generate --seed 7 --explain 2> decisions.txt")]
+    Generate(GenerateArgs),
+    /// Render the prefabs of a text prefab file as they would be placed.
+    #[command(after_help = "Examples:\n  \
+        prefabric show content/default/prefabs/entrances.txt\n  \
+        prefabric show content/default/prefabs/set_pieces.txt --name foundry --transform r90\n  \
+        prefabric show my_pack/prefabs/vaults.txt --pack my_pack --all-transforms")]
+    Show(ShowArgs),
+    /// Load and validate a pack; print every problem as file:line:col.
+    #[command(after_help = "Examples:\n  \
+        prefabric check\n  \
+        prefabric check --pack my_pack\n  \
+        prefabric check --pack my_pack --seeds 200")]
+    Check(CheckArgs),
+}
+
+#[derive(clap::Args)]
+struct GenerateArgs {
+    /// Content pack folder (default: the built-in pack).
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// Map type to generate (default: the pack's default map type).
+    #[arg(long, value_name = "NAME")]
+    map_type: Option<String>,
+    /// Seed; the same seed gives the same map (default: a random one, printed).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Depth the map is generated for.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    depth: u32,
+    /// Output format (default: ansi on a terminal, else ascii).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Write the map to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Print every decision of the generation to standard error.
+    #[arg(long)]
+    explain: bool,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Plain text, one line per row.
+    Ascii,
+    /// Text with terminal colours.
+    Ansi,
+    /// JSON in the schema the README documents.
+    Json,
+}
+
+#[derive(clap::Args)]
+struct ShowArgs {
+    /// A text prefab file.
+    file: PathBuf,
+    /// Pack whose palette reads the file (default: the built-in pack).
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// Show only the prefab with this name.
+    #[arg(long, value_name = "PREFAB")]
+    name: Option<String>,
+    /// Show the prefab turned and flipped: r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270.
+    #[arg(long, value_name = "T", value_parser = parse_transform, conflicts_with = "all_transforms")]
+    transform: Option<Transform>,
+    /// Show every orientation the prefab allows.
+    #[arg(long)]
+    all_transforms: bool,
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Content pack folder (default: the built-in pack).
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// Trial maps generated per map type to catch content that cannot be placed.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    seeds: u32,
+}
+
+fn parse_transform(s: &str) -> Result<Transform, String> {
+    Transform::parse(s)
+        .ok_or_else(|| format!("`{s}` is not a transform; use r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270"))
+}
+
+/// Why the program stops early.
+enum Failure {
+    /// Content problems or a failed generation (exit 1).
+    Problems(String),
+    /// Bad usage or I/O (exit 2).
+    Usage(String),
+    /// Standard output was closed by the reader (exit 0).
+    ClosedPipe,
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        if e.kind() == io::ErrorKind::BrokenPipe { Failure::ClosedPipe } else { Failure::Usage(format!("error: {e}")) }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Generate(args) => generate(args),
+        Command::Show(args) => show(args),
+        Command::Check(args) => check(args),
+    };
+    match result {
+        Ok(()) | Err(Failure::ClosedPipe) => ExitCode::SUCCESS,
+        Err(Failure::Problems(text)) => {
+            let _ = writeln!(io::stderr(), "{text}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Usage(text)) => {
+            let _ = writeln!(io::stderr(), "{text}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn load_pack(dir: Option<&Path>) -> Result<Pack, Problems> {
+    match dir {
+        Some(dir) => Pack::load(dir),
+        None => Pack::embedded(),
+    }
+}
+
+/// A pack that fails to load is a content problem (exit 1), unless the folder
+/// itself could not be read (exit 2).
+fn pack_or_fail(dir: Option<&Path>) -> Result<Pack, Failure> {
+    load_pack(dir).map_err(|problems| {
+        let io_only = problems.errors().iter().all(|e| e.kind() == prefabric::ErrorKind::Io);
+        let text =
+            format!("{problems}\n{} problem{} in the pack", problems.len(), if problems.len() == 1 { "" } else { "s" });
+        if io_only { Failure::Usage(text) } else { Failure::Problems(text) }
+    })
+}
+
+/// A seed for runs that name none, from the clock and the process id; printed so the
+/// map can be made again.
+fn fresh_seed() -> u64 {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+    let mut rng = prefabric::Rng::stream(nanos ^ u64::from(std::process::id()), "cli", "seed");
+    u64::from(rng.next_u32())
+}
+
+fn generate(args: GenerateArgs) -> Result<(), Failure> {
+    let pack = pack_or_fail(args.pack.as_deref())?;
+    let map_type = args.map_type.unwrap_or_else(|| pack.default_map_type().to_string());
+    let generator = Generator::new(&pack, &map_type).map_err(|e| Failure::Usage(e.to_string()))?.depth(args.depth);
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let map = generator.generate(seed).map_err(|e| Failure::Problems(e.to_string()))?;
+
+    if args.explain {
+        let mut err = io::stderr().lock();
+        for event in map.trace().events() {
+            writeln!(err, "{event}")?;
+        }
+    }
+    let to_terminal = args.out.is_none() && io::stdout().is_terminal();
+    let format = args.format.unwrap_or(if to_terminal && std::env::var_os("NO_COLOR").is_none() {
+        Format::Ansi
+    } else {
+        Format::Ascii
+    });
+    let pack_flag = args.pack.as_ref().map(|p| format!(" --pack {}", p.display())).unwrap_or_default();
+    let depth_flag = if args.depth == 1 { String::new() } else { format!(" --depth {}", args.depth) };
+    let reproduce = format!("prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}");
+    let text = match format {
+        Format::Json => render::json(&map, pack.palette()),
+        Format::Ascii | Format::Ansi => {
+            let body = if format == Format::Ansi {
+                render::ansi(&map, pack.palette())
+            } else {
+                render::ascii(&map, pack.palette())
+            };
+            format!("# map type {map_type}, seed {seed}, depth {}; reproduce: {reproduce}\n{body}", args.depth)
+        }
+    };
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, text)
+                .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
+            writeln!(
+                io::stderr(),
+                "wrote {} (seed {seed}; reproduce: {reproduce} --out {})",
+                path.display(),
+                path.display()
+            )?;
+        }
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+            if format == Format::Json && io::stderr().is_terminal() {
+                writeln!(io::stderr(), "seed {seed}; reproduce: {reproduce} --format json")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn show(args: ShowArgs) -> Result<(), Failure> {
+    let pack = pack_or_fail(args.pack.as_deref())?;
+    let shown = args.file.display().to_string();
+    let size =
+        std::fs::metadata(&args.file).map_err(|e| Failure::Usage(format!("error: cannot read {shown}: {e}")))?.len();
+    if size > pack.limits().max_file_bytes {
+        return Err(Failure::Usage(format!(
+            "error: {shown} is {size} bytes, more than the {} byte limit",
+            pack.limits().max_file_bytes
+        )));
+    }
+    let bytes = std::fs::read(&args.file).map_err(|e| Failure::Usage(format!("error: cannot read {shown}: {e}")))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Failure::Problems(format!("{shown}: the file is not valid UTF-8 text")))?;
+    let prefabs = pack.read_prefab_file(&shown, &text).map_err(|p| Failure::Problems(p.to_string()))?;
+    let chosen: Vec<_> = prefabs.iter().filter(|p| args.name.as_deref().is_none_or(|n| p.name() == n)).collect();
+    if chosen.is_empty() {
+        let names: Vec<&str> = prefabs.iter().map(|p| p.name()).collect();
+        return Err(Failure::Usage(format!(
+            "error: {shown} has no prefab named `{}`; it has: {}",
+            args.name.unwrap_or_default(),
+            names.join(", ")
+        )));
+    }
+    let mut out = io::stdout().lock();
+    for (i, prefab) in chosen.into_iter().enumerate() {
+        let transforms: Vec<Transform> = if args.all_transforms {
+            prefab.transforms().iter().collect()
+        } else {
+            vec![args.transform.unwrap_or(Transform::IDENTITY)]
+        };
+        for (j, t) in transforms.into_iter().enumerate() {
+            if i + j > 0 {
+                writeln!(out)?;
+            }
+            let oriented = prefab.transformed(t);
+            let note =
+                if prefab.transforms().contains(t) { "" } else { " (not among the prefab's allowed transforms)" };
+            writeln!(
+                out,
+                "# {} as {t}{note}: {}x{}, from {}",
+                prefab.name(),
+                oriented.width(),
+                oriented.height(),
+                prefab.origin()
+            )?;
+            let text = render::prefab_text(&oriented, pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
+            out.write_all(text.as_bytes())?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn check(args: CheckArgs) -> Result<(), Failure> {
+    let label = args.pack.as_ref().map_or("the built-in pack".to_string(), |p| p.display().to_string());
+    let pack = pack_or_fail(args.pack.as_deref())?;
+    let mut failures = Vec::new();
+    for map_type in pack.map_types() {
+        let generator = Generator::new(&pack, &map_type.name).map_err(|e| Failure::Problems(e.to_string()))?;
+        for seed in 0..u64::from(args.seeds) {
+            if let Err(e) = generator.generate(seed) {
+                failures.push(format!("{}: seed {seed}: {e}", map_type.file));
+            }
+        }
+    }
+    let mut out = io::stdout().lock();
+    let map_types = pack.map_types().count();
+    if failures.is_empty() {
+        writeln!(
+            out,
+            "ok: pack `{}` ({label}): {} prefabs, {map_types} map type{}, {} trial maps each generated",
+            pack.name(),
+            pack.prefabs().len(),
+            if map_types == 1 { "" } else { "s" },
+            args.seeds
+        )?;
+        Ok(())
+    } else {
+        Err(Failure::Problems(format!("{}\n{} trial generations failed", failures.join("\n"), failures.len())))
+    }
+}

@@ -1,0 +1,774 @@
+//! Map types: `maps/<name>.toml`, read and checked against the pack's prefabs.
+//!
+//! A map type gives the map's size, its layout generator with the generator's
+//! parameters (every one has a default), tunneler starts, and the feature list: the
+//! variants the features stage chooses from by weight, each placing prefabs at
+//! anchors with jitter, BLOCKED barriers and spawn-blocked areas. Reading one yields
+//! a [`MapType`] whose every name, size and reference has been checked, or every
+//! problem found, located in the file.
+
+use crate::error::{Error, ErrorKind, Location};
+use crate::format::{parse_toml, suggest};
+use crate::geom::{Dir, Point, Rect, TransformSet};
+use crate::limits::Limits;
+use crate::prefab::Prefab;
+use serde::Deserialize;
+use serde::de::{self, Deserializer};
+use std::collections::BTreeMap;
+use std::fmt;
+use toml::Spanned;
+
+/// Where a feature or start is put, before offset and jitter.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// Touching the north edge, centred east-west.
+    North,
+    /// The north-east corner.
+    NorthEast,
+    /// Touching the east edge, centred north-south.
+    East,
+    /// The south-east corner.
+    SouthEast,
+    /// Touching the south edge, centred east-west.
+    South,
+    /// The south-west corner.
+    SouthWest,
+    /// Touching the west edge, centred north-south.
+    West,
+    /// The north-west corner.
+    NorthWest,
+    /// The middle of the map.
+    Centre,
+    /// A fixed position: the top-left corner of a prefab, or a start's cell.
+    At(Point),
+}
+
+const ANCHOR_NAMES: [(&str, Anchor); 9] = [
+    ("north", Anchor::North),
+    ("north-east", Anchor::NorthEast),
+    ("east", Anchor::East),
+    ("south-east", Anchor::SouthEast),
+    ("south", Anchor::South),
+    ("south-west", Anchor::SouthWest),
+    ("west", Anchor::West),
+    ("north-west", Anchor::NorthWest),
+    ("centre", Anchor::Centre),
+];
+
+impl Anchor {
+    /// The top-left corner for a `size` rectangle anchored here on a `map` rectangle,
+    /// keeping `margin` cells from the edges the anchor touches.
+    pub fn place(self, map: (i32, i32), size: (i32, i32), margin: i32) -> Point {
+        let (mw, mh) = map;
+        let (w, h) = size;
+        let mid_x = (mw - w) / 2;
+        let mid_y = (mh - h) / 2;
+        let (west, east) = (margin, mw - w - margin);
+        let (north, south) = (margin, mh - h - margin);
+        let (x, y) = match self {
+            Anchor::North => (mid_x, north),
+            Anchor::NorthEast => (east, north),
+            Anchor::East => (east, mid_y),
+            Anchor::SouthEast => (east, south),
+            Anchor::South => (mid_x, south),
+            Anchor::SouthWest => (west, south),
+            Anchor::West => (west, mid_y),
+            Anchor::NorthWest => (west, north),
+            Anchor::Centre => (mid_x, mid_y),
+            Anchor::At(p) => (p.x, p.y),
+        };
+        Point::new(x, y)
+    }
+}
+
+impl fmt::Display for Anchor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Anchor::At(p) => write!(f, "{{ x = {}, y = {} }}", p.x, p.y),
+            other => {
+                let name = ANCHOR_NAMES.iter().find(|(_, a)| a == other).map_or("?", |(n, _)| n);
+                f.write_str(name)
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Anchor {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Anchor, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Name(String),
+            At { x: i32, y: i32 },
+        }
+        let expected = "an anchor: north, north-east, east, south-east, south, south-west, west, north-west, centre, or { x = .., y = .. }";
+        match Raw::deserialize(d).map_err(|_| de::Error::custom(format!("expected {expected}")))? {
+            Raw::At { x, y } => Ok(Anchor::At(Point::new(x, y))),
+            Raw::Name(name) => {
+                let name = name.replace('_', "-");
+                let name = match name.as_str() {
+                    "center" => "centre",
+                    "northeast" => "north-east",
+                    "northwest" => "north-west",
+                    "southeast" => "south-east",
+                    "southwest" => "south-west",
+                    other => other,
+                };
+                ANCHOR_NAMES
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, a)| *a)
+                    .ok_or_else(|| de::Error::custom(format!("unknown anchor `{name}`; expected {expected}")))
+            }
+        }
+    }
+}
+
+/// A percentage, 0–100.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Percent(pub u32);
+
+impl<'de> Deserialize<'de> for Percent {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Percent, D::Error> {
+        let v = i64::deserialize(d)?;
+        if (0..=100).contains(&v) {
+            Ok(Percent(v as u32))
+        } else {
+            Err(de::Error::custom(format!("{v} is not a percentage from 0 to 100")))
+        }
+    }
+}
+
+/// An inclusive range written `[lo, hi]` (or a single number for `[n, n]`), with
+/// `lo <= hi` and both in `1..=999`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// Smallest value.
+    pub lo: i32,
+    /// Largest value.
+    pub hi: i32,
+}
+
+impl Span {
+    /// A span from its bounds.
+    pub const fn new(lo: i32, hi: i32) -> Span {
+        Span { lo, hi }
+    }
+}
+
+impl<'de> Deserialize<'de> for Span {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Span, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            One(i64),
+            Two([i64; 2]),
+        }
+        let (lo, hi) =
+            match Raw::deserialize(d).map_err(|_| de::Error::custom("expected a number or a range `[lo, hi]`"))? {
+                Raw::One(n) => (n, n),
+                Raw::Two([lo, hi]) => (lo, hi),
+            };
+        if !(1..=999).contains(&lo) || !(1..=999).contains(&hi) {
+            return Err(de::Error::custom(format!("[{lo}, {hi}] must stay within 1..=999")));
+        }
+        if lo > hi {
+            return Err(de::Error::custom(format!("[{lo}, {hi}] is backwards: write the smaller number first")));
+        }
+        Ok(Span::new(lo as i32, hi as i32))
+    }
+}
+
+/// A class of room sizes the tunnelers dig, with its weight.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoomSize {
+    /// Interior cells along the corridor.
+    pub width: Span,
+    /// Interior cells away from the corridor.
+    pub depth: Span,
+    /// Relative frequency.
+    #[serde(default = "one")]
+    pub weight: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Parameters of the tunneler layout (after DungeonMaker, as Cogmind uses it).
+/// Chances are percentages; spans are `[lo, hi]` cell counts.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TunnelerParams {
+    /// Width of tunnels from the map type's starts.
+    pub width: u8,
+    /// Narrowest a tunnel may shrink to.
+    pub min_width: u8,
+    /// Widest a tunnel may grow to.
+    pub max_width: u8,
+    /// Cells dug per step.
+    pub step: Span,
+    /// Chance per step to turn left or right.
+    pub turn_chance: Percent,
+    /// Chance per step to grow or shrink by two cells.
+    pub width_change_chance: Percent,
+    /// Chance per step to branch a child tunneler through a junction.
+    pub branch_chance: Percent,
+    /// Chance at a turn to also send a child the other way.
+    pub branch_at_turn_chance: Percent,
+    /// Chance that a child is two cells wider or narrower than its parent.
+    pub child_width_change_chance: Percent,
+    /// How many generations of children may be born.
+    pub max_generations: u8,
+    /// Steps a tunneler lives.
+    pub max_age: Span,
+    /// Chance per step and side to dig a room beside the tunnel.
+    pub room_chance: Percent,
+    /// Room size classes.
+    pub rooms: Vec<RoomSize>,
+    /// Chance per step to open a hall (a large room the tunnel runs through).
+    pub hall_chance: Percent,
+    /// Hall interior across the tunnel.
+    pub hall_width: Span,
+    /// Hall interior along the tunnel.
+    pub hall_depth: Span,
+    /// Chance to dig into open space of the same network when meeting it.
+    pub join_chance: Percent,
+    /// Chance that a room's door is secret.
+    pub secret_door_chance: Percent,
+    /// Keep starting tunnelers from existing corridors until this share of the map
+    /// is open.
+    pub fill_target: Percent,
+    /// Reject the map (and retry) if less than this share ends up open.
+    pub min_open: Percent,
+    /// Most tunnelers in one map, children and fillers included.
+    pub max_tunnelers: u32,
+}
+
+impl Default for TunnelerParams {
+    fn default() -> TunnelerParams {
+        TunnelerParams {
+            width: 3,
+            min_width: 1,
+            max_width: 5,
+            step: Span::new(4, 9),
+            turn_chance: Percent(22),
+            width_change_chance: Percent(8),
+            branch_chance: Percent(14),
+            branch_at_turn_chance: Percent(40),
+            child_width_change_chance: Percent(30),
+            max_generations: 6,
+            max_age: Span::new(18, 40),
+            room_chance: Percent(40),
+            rooms: vec![
+                RoomSize { width: Span::new(3, 5), depth: Span::new(3, 4), weight: 5 },
+                RoomSize { width: Span::new(5, 9), depth: Span::new(4, 7), weight: 4 },
+                RoomSize { width: Span::new(8, 13), depth: Span::new(6, 10), weight: 2 },
+            ],
+            hall_chance: Percent(4),
+            hall_width: Span::new(11, 19),
+            hall_depth: Span::new(9, 15),
+            join_chance: Percent(35),
+            secret_door_chance: Percent(0),
+            fill_target: Percent(32),
+            min_open: Percent(15),
+            max_tunnelers: 400,
+        }
+    }
+}
+
+/// A tunneler the map type starts at a fixed place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartSpec {
+    /// Where it starts (the cell itself for [`Anchor::At`]).
+    pub anchor: Anchor,
+    /// Added to the anchored cell.
+    pub offset: Point,
+    /// Largest random shift either way, per axis.
+    pub jitter: Point,
+    /// Which way it digs first; `None` picks at random.
+    pub dir: Option<Dir>,
+    /// Tunnel width.
+    pub width: u8,
+}
+
+/// A prefab placement of a feature variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrefabPlacement {
+    /// The prefabs to choose from, with weights.
+    pub choices: Vec<(String, u32)>,
+    /// Where it goes.
+    pub anchor: Anchor,
+    /// Added to the anchored corner.
+    pub offset: Point,
+    /// Largest random shift either way, per axis.
+    pub jitter: Point,
+    /// Allowed orientations (intersected with each prefab's own).
+    pub transforms: TransformSet,
+    /// Cells kept free between the prefab and the edges its anchor touches.
+    pub margin: i32,
+    /// Mark the prefab's area spawn-blocked.
+    pub spawn_block: bool,
+    /// Fail the generation (rather than skip) when it cannot be placed.
+    pub required: bool,
+    /// Where the placement is written.
+    pub location: Location,
+}
+
+/// One entry of the feature list: what the features stage places when it picks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeatureVariant {
+    /// A name for traces and output.
+    pub name: String,
+    /// Relative frequency.
+    pub weight: u32,
+    /// Prefabs to place, in order.
+    pub prefabs: Vec<PrefabPlacement>,
+    /// BLOCKED rectangles no tunnel crosses.
+    pub barriers: Vec<Rect>,
+    /// Rectangles where games should not spawn.
+    pub spawn_blocks: Vec<Rect>,
+    /// Extra tunneler starts.
+    pub starts: Vec<StartSpec>,
+}
+
+/// The layout generator of a map type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Generator {
+    /// Cogmind-style tunnelers digging corridors, rooms, halls and junctions.
+    Tunnelers(TunnelerParams),
+}
+
+/// A validated map type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapType {
+    /// Its name (the file's stem).
+    pub name: String,
+    /// What it is for, in a sentence.
+    pub description: String,
+    /// Width in cells.
+    pub width: i32,
+    /// Height in cells.
+    pub height: i32,
+    /// How the layout is dug.
+    pub generator: Generator,
+    /// Tunneler starts used with every variant.
+    pub starts: Vec<StartSpec>,
+    /// The feature list.
+    pub variants: Vec<FeatureVariant>,
+    /// The file it was read from.
+    pub file: String,
+}
+
+// ---- the file as written ----
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapTypeFile {
+    #[serde(default)]
+    description: String,
+    width: Spanned<i64>,
+    height: Spanned<i64>,
+    #[serde(default)]
+    generator: Option<Spanned<String>>,
+    #[serde(default)]
+    tunnelers: Option<Spanned<TunnelerParams>>,
+    #[serde(default)]
+    starts: Vec<Spanned<StartFile>>,
+    #[serde(default)]
+    variants: Vec<Spanned<VariantFile>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StartFile {
+    at: Anchor,
+    #[serde(default)]
+    offset: [i32; 2],
+    #[serde(default)]
+    jitter: [u16; 2],
+    #[serde(default)]
+    dir: Option<Spanned<String>>,
+    #[serde(default)]
+    width: Option<Spanned<u8>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariantFile {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default = "one")]
+    weight: u32,
+    #[serde(default)]
+    prefabs: Vec<Spanned<PlacementFile>>,
+    #[serde(default)]
+    barriers: Vec<RectFile>,
+    #[serde(default)]
+    spawn_blocks: Vec<RectFile>,
+    #[serde(default)]
+    starts: Vec<Spanned<StartFile>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PrefabChoice {
+    One(String),
+    Weighted(BTreeMap<String, u32>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlacementFile {
+    prefab: Spanned<PrefabChoice>,
+    at: Spanned<Anchor>,
+    #[serde(default)]
+    offset: [i32; 2],
+    #[serde(default)]
+    jitter: [u16; 2],
+    #[serde(default)]
+    transforms: Option<Spanned<String>>,
+    #[serde(default = "one_i32")]
+    margin: i32,
+    #[serde(default)]
+    spawn_block: bool,
+    #[serde(default = "yes")]
+    required: bool,
+}
+
+fn one_i32() -> i32 {
+    1
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RectFile {
+    rect: Spanned<[i32; 4]>,
+}
+
+/// Reads and checks one map type. `prefabs` looks a prefab up by name.
+pub(crate) fn read<'p>(
+    file: &str,
+    name: &str,
+    source: &str,
+    limits: &Limits,
+    prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
+    prefab_names: &[&str],
+) -> Result<MapType, Vec<Error>> {
+    let raw: MapTypeFile = parse_toml(file, source).map_err(|e| vec![e])?;
+    let mut c = Checker { file, source, errors: Vec::new() };
+
+    let max = i64::from(limits.max_map_side);
+    let mut side = |v: &Spanned<i64>, what: &str| -> i32 {
+        if (16..=max).contains(v.get_ref()) {
+            *v.get_ref() as i32
+        } else {
+            c.invalid(v.span(), format!("{what} {} must be between 16 and {max}", v.get_ref()), None);
+            16
+        }
+    };
+    let (width, height) = (side(&raw.width, "width"), side(&raw.height, "height"));
+
+    let params = raw.tunnelers.map(|p| {
+        c.check_params(&p);
+        p.into_inner()
+    });
+    let generator = match raw.generator.as_ref().map(|g| (g.get_ref().as_str(), g.span())) {
+        None | Some(("tunnelers", _)) => Generator::Tunnelers(params.unwrap_or_default()),
+        Some((other, span)) => {
+            c.invalid(span, format!("unknown generator `{other}`"), Some("the generators are: tunnelers".into()));
+            Generator::Tunnelers(TunnelerParams::default())
+        }
+    };
+
+    let size = (width, height);
+    let starts = raw.starts.iter().map(|s| c.start(s, size)).collect();
+    let mut variants = Vec::new();
+    for (i, v) in raw.variants.iter().enumerate() {
+        variants.push(c.variant(v, i, size, prefabs, prefab_names));
+    }
+    if !variants.is_empty() && variants.iter().all(|v: &FeatureVariant| v.weight == 0) {
+        let span = raw.variants[0].span();
+        c.invalid(span, "every feature variant has weight 0, so none can be chosen".to_string(), None);
+    }
+    if c.errors.is_empty() {
+        Ok(MapType {
+            name: name.to_string(),
+            description: raw.description,
+            width,
+            height,
+            generator,
+            starts,
+            variants,
+            file: file.to_string(),
+        })
+    } else {
+        Err(c.errors)
+    }
+}
+
+struct Checker<'a> {
+    file: &'a str,
+    source: &'a str,
+    errors: Vec<Error>,
+}
+
+impl Checker<'_> {
+    fn loc(&self, span: std::ops::Range<usize>) -> Location {
+        Location::at_offset(self.file, self.source, span.start)
+    }
+
+    fn invalid(&mut self, span: std::ops::Range<usize>, message: String, help: Option<String>) {
+        let mut e = Error::at(ErrorKind::Invalid, self.loc(span), message);
+        if let Some(h) = help {
+            e = e.with_help(h);
+        }
+        self.errors.push(e);
+    }
+
+    fn check_params(&mut self, p: &Spanned<TunnelerParams>) {
+        let span = p.span();
+        let v = p.get_ref();
+        let mut bad = |ok: bool, msg: &str| {
+            if !ok {
+                self.invalid(span.clone(), format!("[tunnelers]: {msg}"), None);
+            }
+        };
+        bad((1..=9).contains(&v.min_width), "min_width must be 1-9");
+        bad((1..=9).contains(&v.max_width), "max_width must be 1-9");
+        bad(v.min_width <= v.max_width, "min_width is larger than max_width");
+        bad((v.min_width..=v.max_width).contains(&v.width), "width must lie between min_width and max_width");
+        bad(
+            !v.rooms.is_empty() && v.rooms.iter().any(|r| r.weight > 0),
+            "rooms needs at least one size with a weight above 0",
+        );
+        bad(v.max_tunnelers >= 1 && v.max_tunnelers <= 100_000, "max_tunnelers must be 1-100000");
+        bad(v.min_open <= v.fill_target, "min_open is larger than fill_target");
+    }
+
+    fn start(&mut self, s: &Spanned<StartFile>, size: (i32, i32)) -> StartSpec {
+        let raw = s.get_ref();
+        let dir = match &raw.dir {
+            None => None,
+            Some(d) if d.get_ref() == "any" => None,
+            Some(d) => Dir::parse(d.get_ref()).or_else(|| {
+                self.invalid(
+                    d.span(),
+                    format!("unknown direction `{}`", d.get_ref()),
+                    Some("use north, east, south, west or any".into()),
+                );
+                None
+            }),
+        };
+        let width = match &raw.width {
+            None => 3,
+            Some(w) if (1..=9).contains(w.get_ref()) => *w.get_ref(),
+            Some(w) => {
+                self.invalid(w.span(), format!("tunnel width {} must be 1-9", w.get_ref()), None);
+                3
+            }
+        };
+        if let Anchor::At(p) = raw.at
+            && !(Rect::new(1, 1, size.0 - 2, size.1 - 2).contains(p))
+        {
+            self.invalid(s.span(), format!("start {p} is not inside the {}x{} map's interior", size.0, size.1), None);
+        }
+        StartSpec {
+            anchor: raw.at,
+            offset: Point::new(raw.offset[0], raw.offset[1]),
+            jitter: Point::new(i32::from(raw.jitter[0]), i32::from(raw.jitter[1])),
+            dir,
+            width,
+        }
+    }
+
+    fn variant<'p>(
+        &mut self,
+        v: &Spanned<VariantFile>,
+        index: usize,
+        size: (i32, i32),
+        prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
+        prefab_names: &[&str],
+    ) -> FeatureVariant {
+        let raw = v.get_ref();
+        let name = raw.name.clone().unwrap_or_else(|| format!("variant {}", index + 1));
+        let map_rect = Rect::new(0, 0, size.0, size.1);
+        let mut rects = |list: &[RectFile], what: &str| -> Vec<Rect> {
+            let mut out = Vec::new();
+            for r in list {
+                let [x, y, w, h] = *r.rect.get_ref();
+                let rect = Rect::new(x, y, w, h);
+                if w <= 0 || h <= 0 || !map_rect.contains_rect(&rect) {
+                    self.invalid(
+                        r.rect.span(),
+                        format!(
+                            "{what} [{x}, {y}, {w}, {h}] is not a non-empty rectangle inside the {}x{} map",
+                            size.0, size.1
+                        ),
+                        Some("rectangles are written [x, y, width, height]".into()),
+                    );
+                } else {
+                    out.push(rect);
+                }
+            }
+            out
+        };
+        let barriers = rects(&raw.barriers, "barrier");
+        let spawn_blocks = rects(&raw.spawn_blocks, "spawn block");
+        let starts = raw.starts.iter().map(|s| self.start(s, size)).collect();
+        let placements = raw.prefabs.iter().filter_map(|p| self.placement(p, size, prefabs, prefab_names)).collect();
+        FeatureVariant { name, weight: raw.weight, prefabs: placements, barriers, spawn_blocks, starts }
+    }
+
+    fn placement<'p>(
+        &mut self,
+        p: &Spanned<PlacementFile>,
+        size: (i32, i32),
+        prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
+        prefab_names: &[&str],
+    ) -> Option<PrefabPlacement> {
+        let raw = p.get_ref();
+        let location = self.loc(p.span());
+        let transforms = match &raw.transforms {
+            None => TransformSet::ALL,
+            Some(t) => match TransformSet::parse(t.get_ref()) {
+                Ok(set) if !set.is_empty() => set,
+                Ok(_) => {
+                    self.invalid(t.span(), "`transforms` lists no orientation".into(), None);
+                    return None;
+                }
+                Err(word) => {
+                    self.invalid(
+                        t.span(),
+                        format!("unknown transform `{word}`"),
+                        Some("transforms are r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270, or all / rotations / none".into()),
+                    );
+                    return None;
+                }
+            },
+        };
+        let choices: Vec<(String, u32)> = match raw.prefab.get_ref() {
+            PrefabChoice::One(name) => vec![(name.clone(), 1)],
+            PrefabChoice::Weighted(map) => map.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+        };
+        let span = raw.prefab.span();
+        if choices.is_empty() || choices.iter().all(|(_, w)| *w == 0) {
+            self.invalid(span, "`prefab` names no prefab with a weight above 0".into(), None);
+            return None;
+        }
+        if !(0..=64).contains(&raw.margin) {
+            self.invalid(p.span(), format!("margin {} must be 0-64", raw.margin), None);
+        }
+        let mut ok = true;
+        for (name, _) in &choices {
+            let Some(prefab) = prefabs(name) else {
+                let help = match suggest(name, prefab_names.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "check the prefab's `prefab NAME` line under prefabs/".to_string(),
+                };
+                self.invalid(span.clone(), format!("no prefab named `{name}` in this pack"), Some(help));
+                ok = false;
+                continue;
+            };
+            let allowed = prefab.transforms().intersect(transforms);
+            if allowed.is_empty() {
+                self.invalid(
+                    span.clone(),
+                    format!(
+                        "prefab `{name}` allows {} but this placement asks for {}; no orientation is left",
+                        prefab.transforms().describe(),
+                        transforms.describe()
+                    ),
+                    None,
+                );
+                ok = false;
+                continue;
+            }
+            let room = (size.0 - 2 * raw.margin, size.1 - 2 * raw.margin);
+            let fits = allowed.iter().any(|t| {
+                let (w, h) = t.apply_size(prefab.width(), prefab.height());
+                w <= room.0 && h <= room.1
+            });
+            if !fits {
+                self.invalid(
+                    span.clone(),
+                    format!(
+                        "prefab `{name}` ({}x{}) cannot fit a {}x{} map with a margin of {} in any allowed orientation",
+                        prefab.width(),
+                        prefab.height(),
+                        size.0,
+                        size.1,
+                        raw.margin
+                    ),
+                    Some("use a smaller prefab, a bigger map, or a smaller margin".into()),
+                );
+                ok = false;
+            }
+        }
+        if let Anchor::At(at) = *raw.at.get_ref()
+            && !Rect::new(0, 0, size.0, size.1).contains(at)
+        {
+            self.invalid(raw.at.span(), format!("position {at} is outside the {}x{} map", size.0, size.1), None);
+            ok = false;
+        }
+        ok.then(|| PrefabPlacement {
+            choices,
+            anchor: *raw.at.get_ref(),
+            offset: Point::new(raw.offset[0], raw.offset[1]),
+            jitter: Point::new(i32::from(raw.jitter[0]), i32::from(raw.jitter[1])),
+            transforms,
+            margin: raw.margin.clamp(0, 64),
+            spawn_block: raw.spawn_block,
+            required: raw.required,
+            location,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_place_rectangles_against_edges() {
+        let map = (100, 50);
+        assert_eq!(Anchor::North.place(map, (10, 4), 1), Point::new(45, 1));
+        assert_eq!(Anchor::SouthEast.place(map, (10, 4), 1), Point::new(89, 45));
+        assert_eq!(Anchor::Centre.place(map, (10, 4), 0), Point::new(45, 23));
+        assert_eq!(Anchor::At(Point::new(3, 4)).place(map, (10, 4), 1), Point::new(3, 4));
+    }
+
+    #[test]
+    fn anchors_parse_names_aliases_and_points() {
+        #[derive(Deserialize)]
+        struct T {
+            a: Anchor,
+        }
+        let parse = |s: &str| toml::from_str::<T>(s).map(|t| t.a);
+        assert_eq!(parse("a = \"north_west\"").unwrap(), Anchor::NorthWest);
+        assert_eq!(parse("a = \"center\"").unwrap(), Anchor::Centre);
+        assert_eq!(parse("a = { x = 4, y = 9 }").unwrap(), Anchor::At(Point::new(4, 9)));
+        let err = parse("a = \"up\"").unwrap_err();
+        assert!(err.message().contains("unknown anchor `up`"), "{}", err.message());
+    }
+
+    #[test]
+    fn spans_and_percents_validate_while_parsing() {
+        #[derive(Deserialize)]
+        struct T {
+            s: Span,
+            p: Percent,
+        }
+        let ok: T = toml::from_str("s = [2, 5]\np = 100").unwrap();
+        assert_eq!((ok.s, ok.p), (Span::new(2, 5), Percent(100)));
+        let e = toml::from_str::<T>("s = [5, 2]\np = 1").err().unwrap();
+        assert!(e.message().contains("backwards"), "{}", e.message());
+        let e = toml::from_str::<T>("s = 3\np = 101").err().unwrap();
+        assert!(e.message().contains("not a percentage"), "{}", e.message());
+    }
+}

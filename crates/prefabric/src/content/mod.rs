@@ -1,0 +1,384 @@
+//! Content packs: a folder of palette, prefabs and map types, loaded and checked.
+//!
+//! A pack is read from a directory ([`Pack::load`]), from memory
+//! ([`Pack::from_files`]), or from the copy of `content/default/` compiled into the
+//! library ([`Pack::embedded`]). Loading reads every file, keeps going after a
+//! problem, and returns either a pack whose every reference resolves or every problem
+//! found, each with its `file:line:col`.
+//!
+//! ```text
+//! pack.toml        name, description, default_map_type
+//! palette.toml     glyphs -> terrain, render glyphs
+//! prefabs/**/*.txt text prefabs, one or more per file
+//! maps/*.toml      map types, named by file stem
+//! ```
+
+pub mod maptype;
+
+use crate::error::{Error, ErrorKind, Location, Problems};
+use crate::format::palette::Palette;
+use crate::format::{parse_toml, suggest, text};
+use crate::limits::Limits;
+use crate::prefab::Prefab;
+pub use maptype::MapType;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded_pack.rs"));
+}
+
+/// A loaded, validated content pack.
+#[derive(Clone, Debug)]
+pub struct Pack {
+    name: String,
+    description: String,
+    default_map_type: String,
+    palette: Palette,
+    prefabs: Vec<Prefab>,
+    prefab_index: BTreeMap<String, usize>,
+    map_types: BTreeMap<String, MapType>,
+    limits: Limits,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PackFile {
+    name: String,
+    #[serde(default)]
+    description: String,
+    default_map_type: toml::Spanned<String>,
+}
+
+/// A file of a pack: its path inside the pack (with `/` separators) and its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Path inside the pack, e.g. `prefabs/entrances.txt`.
+    pub path: String,
+    /// The file's contents.
+    pub bytes: Vec<u8>,
+}
+
+impl Pack {
+    /// The default pack compiled into the library.
+    pub fn embedded() -> Result<Pack, Problems> {
+        let files = embedded::FILES
+            .iter()
+            .map(|(path, bytes)| SourceFile { path: path.to_string(), bytes: bytes.to_vec() })
+            .collect();
+        Pack::from_files("content/default", files, Limits::default())
+    }
+
+    /// Loads the pack in directory `dir` with default limits.
+    pub fn load(dir: &Path) -> Result<Pack, Problems> {
+        Pack::load_with_limits(dir, Limits::default())
+    }
+
+    /// Loads the pack in directory `dir`, refusing files or packs beyond `limits`.
+    pub fn load_with_limits(dir: &Path, limits: Limits) -> Result<Pack, Problems> {
+        let label = dir.to_string_lossy().trim_end_matches('/').to_string();
+        if !dir.is_dir() {
+            let e = Error::at(ErrorKind::Io, Location::file(&label), "not a directory")
+                .with_help("--pack takes the folder that holds pack.toml");
+            return Err(e.into());
+        }
+        let mut problems = Problems::new();
+        let mut files = Vec::new();
+        read_tree(dir, dir, &label, &limits, &mut files, &mut problems);
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        Pack::from_files(&label, files, limits)
+    }
+
+    /// Builds a pack from files in memory; `root` prefixes paths in error locations.
+    pub fn from_files(root: &str, files: Vec<SourceFile>, limits: Limits) -> Result<Pack, Problems> {
+        let mut files = files;
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut problems = Problems::new();
+        let label = |path: &str| if root.is_empty() { path.to_string() } else { format!("{root}/{path}") };
+
+        let mut texts: Vec<(&str, String, &str)> = Vec::new();
+        for f in &files {
+            if f.bytes.len() as u64 > limits.max_file_bytes {
+                problems.push(too_big(&label(&f.path), f.bytes.len() as u64, &limits));
+                continue;
+            }
+            match std::str::from_utf8(&f.bytes) {
+                Ok(text) => texts.push((f.path.as_str(), label(&f.path), text)),
+                Err(e) => {
+                    let valid = std::str::from_utf8(&f.bytes[..e.valid_up_to()]).unwrap_or_default();
+                    let at = Location::at_offset(label(&f.path), valid, valid.len());
+                    problems.push(
+                        Error::at(ErrorKind::Format, at, "the file is not valid UTF-8 text")
+                            .with_help("save it as UTF-8"),
+                    );
+                }
+            }
+        }
+        let find = |path: &str| texts.iter().find(|(p, _, _)| *p == path);
+
+        let pack_file = match find("pack.toml") {
+            Some((_, file, text)) => match parse_toml::<PackFile>(file, text) {
+                Ok(p) => Some((p, file.clone(), *text)),
+                Err(e) => {
+                    problems.push(e);
+                    None
+                }
+            },
+            None => {
+                problems.push(
+                    Error::at(ErrorKind::Invalid, Location::file(label("pack.toml")), "the pack has no pack.toml")
+                        .with_help("a pack folder holds pack.toml, palette.toml, prefabs/ and maps/"),
+                );
+                None
+            }
+        };
+        let palette = match find("palette.toml") {
+            Some((_, file, text)) => match Palette::parse(file, text) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    problems.extend(e.errors().iter().cloned());
+                    None
+                }
+            },
+            None => {
+                problems.push(Error::at(
+                    ErrorKind::Invalid,
+                    Location::file(label("palette.toml")),
+                    "the pack has no palette.toml",
+                ));
+                None
+            }
+        };
+
+        let mut prefabs: Vec<Prefab> = Vec::new();
+        let mut prefab_index: BTreeMap<String, usize> = BTreeMap::new();
+        if let Some(palette) = &palette {
+            for (path, file, text) in texts.iter().filter(|(p, _, _)| p.starts_with("prefabs/") && p.ends_with(".txt"))
+            {
+                let (raws, errors) = text::parse(file, text, &limits);
+                problems.extend(errors);
+                if raws.is_empty() && !text.trim().is_empty() {
+                    continue;
+                }
+                if raws.is_empty() {
+                    problems.push(Error::at(
+                        ErrorKind::Invalid,
+                        Location::file(file.clone()),
+                        format!("{path} holds no prefab"),
+                    ));
+                }
+                for raw in &raws {
+                    match Prefab::from_text(file, raw, palette) {
+                        Ok(p) => {
+                            if let Some(&first) = prefab_index.get(p.name()) {
+                                let e = Error::at(
+                                    ErrorKind::Invalid,
+                                    Location::at(file.clone(), raw.name.line, raw.name.col),
+                                    format!("a second prefab named `{}`", p.name()),
+                                )
+                                .with_help(format!(
+                                    "the first is at {}; prefab names must be unique in a pack",
+                                    prefabs[first].origin()
+                                ));
+                                problems.push(e);
+                            } else {
+                                prefab_index.insert(p.name().to_string(), prefabs.len());
+                                prefabs.push(p);
+                            }
+                        }
+                        Err(errors) => problems.extend(errors),
+                    }
+                }
+            }
+        }
+
+        let names: Vec<&str> = prefab_index.keys().map(String::as_str).collect();
+        let lookup = |name: &str| prefab_index.get(name).map(|&i| &prefabs[i]);
+        let mut map_types = BTreeMap::new();
+        // Map types that exist as files, valid or not: a broken file is reported on
+        // its own and must not also make the default map type look missing.
+        let mut map_files: Vec<&str> = Vec::new();
+        for (path, file, text) in texts.iter().filter(|(p, _, _)| p.starts_with("maps/") && p.ends_with(".toml")) {
+            let stem = path.trim_start_matches("maps/").trim_end_matches(".toml");
+            if stem.contains('/') {
+                continue;
+            }
+            if !stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+                problems.push(Error::at(
+                    ErrorKind::Invalid,
+                    Location::file(file.clone()),
+                    format!("map type name `{stem}` may only use letters, digits, `_` and `-`"),
+                ));
+                continue;
+            }
+            map_files.push(stem);
+            match maptype::read(file, stem, text, &limits, &lookup, &names) {
+                Ok(m) => {
+                    map_types.insert(stem.to_string(), m);
+                }
+                Err(errors) => problems.extend(errors),
+            }
+        }
+
+        if let Some((p, file, text)) = &pack_file {
+            let wanted = p.default_map_type.get_ref();
+            if !map_files.contains(&wanted.as_str()) {
+                let at = Location::at_offset(file.clone(), text, p.default_map_type.span().start);
+                let help = match suggest(wanted, map_files.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "map types are the files under maps/, named without .toml".to_string(),
+                };
+                problems.push(
+                    Error::at(ErrorKind::Invalid, at, format!("default map type `{wanted}` does not exist"))
+                        .with_help(help),
+                );
+            }
+        }
+
+        problems.sort();
+        match (pack_file, palette) {
+            (Some((p, _, _)), Some(palette)) if problems.is_empty() => Ok(Pack {
+                name: p.name,
+                description: p.description,
+                default_map_type: p.default_map_type.into_inner(),
+                palette,
+                prefabs,
+                prefab_index,
+                map_types,
+                limits,
+            }),
+            _ => Err(problems),
+        }
+    }
+
+    /// The pack's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the pack holds, in a sentence.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The map type generated when none is named.
+    pub fn default_map_type(&self) -> &str {
+        &self.default_map_type
+    }
+
+    /// The palette.
+    pub fn palette(&self) -> &Palette {
+        &self.palette
+    }
+
+    /// Every prefab, in file order.
+    pub fn prefabs(&self) -> &[Prefab] {
+        &self.prefabs
+    }
+
+    /// The prefab with this name.
+    pub fn prefab(&self, name: &str) -> Option<&Prefab> {
+        self.prefab_index.get(name).map(|&i| &self.prefabs[i])
+    }
+
+    /// Every map type, by name.
+    pub fn map_types(&self) -> impl Iterator<Item = &MapType> {
+        self.map_types.values()
+    }
+
+    /// The map type with this name.
+    pub fn map_type(&self, name: &str) -> Option<&MapType> {
+        self.map_types.get(name)
+    }
+
+    /// The limits the pack was loaded with.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Reads prefabs from one text file (outside any pack) with this pack's palette.
+    pub fn read_prefab_file(&self, file: &str, text: &str) -> Result<Vec<Prefab>, Problems> {
+        let (raws, errors) = text::parse(file, text, &self.limits);
+        let mut problems = Problems::new();
+        problems.extend(errors);
+        let mut prefabs = Vec::new();
+        for raw in &raws {
+            match Prefab::from_text(file, raw, &self.palette) {
+                Ok(p) => prefabs.push(p),
+                Err(errors) => problems.extend(errors),
+            }
+        }
+        if raws.is_empty() && problems.is_empty() {
+            problems.push(
+                Error::at(ErrorKind::Invalid, Location::file(file), "the file holds no prefab")
+                    .with_help("a prefab starts with a line `prefab NAME`"),
+            );
+        }
+        problems.sort();
+        problems.into_result(prefabs)
+    }
+}
+
+fn too_big(file: &str, size: u64, limits: &Limits) -> Error {
+    Error::at(
+        ErrorKind::Limit,
+        Location::file(file),
+        format!("the file is {size} bytes, more than the limit of {}", limits.max_file_bytes),
+    )
+    .with_help("raise Limits::max_file_bytes if the file is meant to be this large")
+}
+
+/// Reads every file under `dir`, depth first in name order.
+fn read_tree(
+    root: &Path,
+    dir: &Path,
+    label: &str,
+    limits: &Limits,
+    files: &mut Vec<SourceFile>,
+    problems: &mut Problems,
+) {
+    let shown = |p: &Path| format!("{label}/{}", rel_path(root, p));
+    let mut entries: Vec<_> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).collect(),
+        Err(e) => {
+            problems.push(Error::at(ErrorKind::Io, Location::file(dir.to_string_lossy()), e.to_string()));
+            return;
+        }
+    };
+    entries.sort();
+    for path in entries {
+        if path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
+            continue;
+        }
+        if path.is_dir() {
+            read_tree(root, &path, label, limits, files, problems);
+            continue;
+        }
+        if files.len() >= limits.max_pack_files as usize {
+            problems.push(Error::at(
+                ErrorKind::Limit,
+                Location::file(label),
+                format!("the pack has more than {} files", limits.max_pack_files),
+            ));
+            return;
+        }
+        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        if size > limits.max_file_bytes {
+            problems.push(too_big(&shown(&path), size, limits));
+            continue;
+        }
+        match std::fs::read(&path) {
+            Ok(bytes) => files.push(SourceFile { path: rel_path(root, &path), bytes }),
+            Err(e) => problems.push(Error::at(ErrorKind::Io, Location::file(shown(&path)), e.to_string())),
+        }
+    }
+}
+
+fn rel_path(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}

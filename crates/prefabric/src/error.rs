@@ -1,0 +1,273 @@
+//! Errors with the place they come from.
+//!
+//! Every error prefabric reports carries an [`ErrorKind`] (what kind of fault), a
+//! message saying what is wrong, an optional hint saying how to fix it, and, where the
+//! fault is in a file, a [`Location`] (`file:line:col`). Loading a pack collects every
+//! problem it finds into [`Problems`] instead of stopping at the first one.
+
+use std::fmt;
+
+/// The kind of fault behind an [`Error`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A file could not be read or written.
+    Io,
+    /// A text file does not follow its syntax (prefab text, TOML).
+    Syntax,
+    /// A binary file is not in the format it claims to be.
+    Format,
+    /// The content is well-formed but wrong: a missing reference, an impossible size.
+    Invalid,
+    /// Input exceeds one of the [`Limits`](crate::Limits).
+    Limit,
+    /// Generation could not produce a valid map.
+    Generation,
+}
+
+impl ErrorKind {
+    /// A short lower-case name, as printed before the message.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Io => "i/o error",
+            ErrorKind::Syntax => "syntax error",
+            ErrorKind::Format => "format error",
+            ErrorKind::Invalid => "invalid",
+            ErrorKind::Limit => "limit exceeded",
+            ErrorKind::Generation => "generation failed",
+        }
+    }
+}
+
+/// A place in a file: 1-based line and column (columns count characters).
+/// A line of 0 means "the whole file".
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Location {
+    /// The file as the user named it (or as the embedded pack names it).
+    pub file: String,
+    /// 1-based line, or 0 when the problem concerns the whole file.
+    pub line: u32,
+    /// 1-based column in characters, or 0 when only the line is known.
+    pub col: u32,
+}
+
+impl Location {
+    /// A location pointing at a whole file.
+    pub fn file(file: impl Into<String>) -> Location {
+        Location { file: file.into(), line: 0, col: 0 }
+    }
+
+    /// A location at a line and column.
+    pub fn at(file: impl Into<String>, line: u32, col: u32) -> Location {
+        Location { file: file.into(), line, col }
+    }
+
+    /// The location of byte `offset` within `source` (clamped to its end).
+    pub fn at_offset(file: impl Into<String>, source: &str, offset: usize) -> Location {
+        let mut end = offset.min(source.len());
+        while !source.is_char_boundary(end) {
+            end -= 1;
+        }
+        let before = &source[..end];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before[line_start..].chars().count() + 1;
+        Location::at(file, saturate(line), saturate(col))
+    }
+}
+
+fn saturate(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.col) {
+            (0, _) => write!(f, "{}", self.file),
+            (line, 0) => write!(f, "{}:{}", self.file, line),
+            (line, col) => write!(f, "{}:{}:{}", self.file, line, col),
+        }
+    }
+}
+
+/// An error: what is wrong, where, and how to fix it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    location: Option<Location>,
+    message: String,
+    help: Option<String>,
+}
+
+impl Error {
+    /// A new error without a location.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error { kind, location: None, message: message.into(), help: None }
+    }
+
+    /// A new error at a location.
+    pub fn at(kind: ErrorKind, location: Location, message: impl Into<String>) -> Error {
+        Error { kind, location: Some(location), message: message.into(), help: None }
+    }
+
+    /// Adds a hint on how to fix the problem.
+    pub fn with_help(mut self, help: impl Into<String>) -> Error {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Sets the location if none is set yet.
+    pub fn or_at(mut self, location: Location) -> Error {
+        if self.location.is_none() {
+            self.location = Some(location);
+        }
+        self
+    }
+
+    /// The kind of fault.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// Where the fault is, if it is in a file.
+    pub fn location(&self) -> Option<&Location> {
+        self.location.as_ref()
+    }
+
+    /// What is wrong.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// How to fix it, when known.
+    pub fn help(&self) -> Option<&str> {
+        self.help.as_deref()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(location) = &self.location {
+            write!(f, "{location}: ")?;
+        }
+        write!(f, "{}: {}", self.kind.name(), self.message)?;
+        if let Some(help) = &self.help {
+            write!(f, "\n  help: {help}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Every problem found while loading or checking content, in file order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Problems {
+    errors: Vec<Error>,
+}
+
+impl Problems {
+    /// An empty list.
+    pub fn new() -> Problems {
+        Problems::default()
+    }
+
+    /// Adds one problem.
+    pub fn push(&mut self, error: Error) {
+        self.errors.push(error);
+    }
+
+    /// Adds several problems.
+    pub fn extend(&mut self, errors: impl IntoIterator<Item = Error>) {
+        self.errors.extend(errors);
+    }
+
+    /// True when nothing was found.
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// How many problems were found.
+    pub fn len(&self) -> usize {
+        self.errors.len()
+    }
+
+    /// The problems, sorted by file, line and column.
+    pub fn errors(&self) -> &[Error] {
+        &self.errors
+    }
+
+    /// Sorts the problems by location (problems without a location last), keeping
+    /// the order of problems at the same place.
+    pub fn sort(&mut self) {
+        self.errors.sort_by(|a, b| match (&a.location, &b.location) {
+            (Some(x), Some(y)) => x.cmp(y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        });
+    }
+
+    /// `Ok(value)` when empty, else `Err(self)`.
+    pub fn into_result<T>(self, value: T) -> Result<T, Problems> {
+        if self.is_empty() { Ok(value) } else { Err(self) }
+    }
+}
+
+impl From<Error> for Problems {
+    fn from(error: Error) -> Problems {
+        Problems { errors: vec![error] }
+    }
+}
+
+impl fmt::Display for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, error) in self.errors.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{error}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Problems {}
+
+/// Shorthand for results whose error is a single [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_become_lines_and_character_columns() {
+        let src = "ab\ncé d\nx";
+        assert_eq!(Location::at_offset("f", src, 0), Location::at("f", 1, 1));
+        assert_eq!(Location::at_offset("f", src, 3), Location::at("f", 2, 1));
+        // 'é' is two bytes but one column.
+        assert_eq!(Location::at_offset("f", src, 7), Location::at("f", 2, 4));
+        assert_eq!(Location::at_offset("f", src, 999), Location::at("f", 3, 2));
+    }
+
+    #[test]
+    fn display_shows_location_kind_message_and_help() {
+        let e = Error::at(ErrorKind::Invalid, Location::at("maps/a.toml", 3, 7), "no prefab named `x`")
+            .with_help("did you mean `y`?");
+        assert_eq!(e.to_string(), "maps/a.toml:3:7: invalid: no prefab named `x`\n  help: did you mean `y`?");
+        assert_eq!(Location::file("p.txt").to_string(), "p.txt");
+        assert_eq!(Location::at("p.txt", 4, 0).to_string(), "p.txt:4");
+    }
+
+    #[test]
+    fn problems_sort_by_location() {
+        let mut p = Problems::new();
+        p.push(Error::new(ErrorKind::Io, "late"));
+        p.push(Error::at(ErrorKind::Syntax, Location::at("b", 1, 1), "b"));
+        p.push(Error::at(ErrorKind::Syntax, Location::at("a", 9, 1), "a9"));
+        p.push(Error::at(ErrorKind::Syntax, Location::at("a", 2, 5), "a2"));
+        p.sort();
+        let order: Vec<&str> = p.errors().iter().map(|e| e.message()).collect();
+        assert_eq!(order, ["a2", "a9", "b", "late"]);
+    }
+}

@@ -1,0 +1,63 @@
+//! Readers for the file formats content is written in.
+//!
+//! Each reader turns bytes or text into plain data plus located errors and knows
+//! nothing of packs or generation: [`text`] reads the line-based prefab syntax into
+//! raw blocks, [`palette`] reads `palette.toml`. The [`prefab`](crate::prefab) and
+//! [`content`](crate::content) modules give the raw data its meaning.
+
+pub mod palette;
+pub mod text;
+
+use crate::error::{Error, ErrorKind, Location};
+use serde::de::DeserializeOwned;
+
+/// Deserialises TOML, turning the parser's byte span into `file:line:col`.
+pub(crate) fn parse_toml<T: DeserializeOwned>(file: &str, source: &str) -> Result<T, Error> {
+    toml::from_str(source).map_err(|e| {
+        let location = match e.span() {
+            Some(span) => Location::at_offset(file, source, span.start),
+            None => Location::file(file),
+        };
+        Error::at(ErrorKind::Syntax, location, e.message().trim_end().to_string())
+    })
+}
+
+/// The closest of `candidates` to `word` by edit distance, if it is close enough to
+/// be a likely typo.
+pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_catch_typos_only() {
+        assert_eq!(suggest("tansforms", ["tags", "transforms", "style"]), Some("transforms"));
+        assert_eq!(suggest("colour", ["tags", "transforms", "style"]), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+}

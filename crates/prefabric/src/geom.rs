@@ -1,0 +1,564 @@
+//! Points, rectangles, directions and the eight orientations of a prefab.
+//!
+//! Coordinates are `i32` with `x` growing east and `y` growing south (screen order),
+//! so "clockwise" means north → east → south → west. A [`Transform`] is one of the 8
+//! symmetries of a rectangle: an optional horizontal flip followed by 0–3 clockwise
+//! quarter turns. Transforms compose and invert exactly; [`Transform::apply_point`]
+//! maps a cell of a `w × h` rectangle into the transformed rectangle.
+
+use std::fmt;
+use std::ops::{Add, Mul, Sub};
+
+/// A cell position (or an offset between cells).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Point {
+    /// Column, growing east.
+    pub x: i32,
+    /// Row, growing south.
+    pub y: i32,
+}
+
+impl Point {
+    /// A point from its coordinates.
+    pub const fn new(x: i32, y: i32) -> Point {
+        Point { x, y }
+    }
+}
+
+impl Add for Point {
+    type Output = Point;
+    fn add(self, o: Point) -> Point {
+        Point::new(self.x + o.x, self.y + o.y)
+    }
+}
+
+impl Sub for Point {
+    type Output = Point;
+    fn sub(self, o: Point) -> Point {
+        Point::new(self.x - o.x, self.y - o.y)
+    }
+}
+
+impl Mul<i32> for Point {
+    type Output = Point;
+    fn mul(self, k: i32) -> Point {
+        Point::new(self.x * k, self.y * k)
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+/// An axis-aligned rectangle of cells: `x..x+width`, `y..y+height`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rect {
+    /// West edge (inclusive).
+    pub x: i32,
+    /// North edge (inclusive).
+    pub y: i32,
+    /// Width in cells.
+    pub width: i32,
+    /// Height in cells.
+    pub height: i32,
+}
+
+impl Rect {
+    /// A rectangle from its top-left corner and size.
+    pub const fn new(x: i32, y: i32, width: i32, height: i32) -> Rect {
+        Rect { x, y, width, height }
+    }
+
+    /// The smallest rectangle holding both corners (inclusive).
+    pub fn spanning(a: Point, b: Point) -> Rect {
+        let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+        let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+        Rect::new(x0, y0, x1 - x0 + 1, y1 - y0 + 1)
+    }
+
+    /// East edge (exclusive).
+    pub const fn right(&self) -> i32 {
+        self.x + self.width
+    }
+
+    /// South edge (exclusive).
+    pub const fn bottom(&self) -> i32 {
+        self.y + self.height
+    }
+
+    /// Number of cells.
+    pub const fn area(&self) -> i64 {
+        self.width as i64 * self.height as i64
+    }
+
+    /// True when the rectangle holds no cell.
+    pub const fn is_empty(&self) -> bool {
+        self.width <= 0 || self.height <= 0
+    }
+
+    /// True when `p` is inside.
+    pub const fn contains(&self, p: Point) -> bool {
+        p.x >= self.x && p.y >= self.y && p.x < self.right() && p.y < self.bottom()
+    }
+
+    /// True when every cell of `other` is inside `self`.
+    pub const fn contains_rect(&self, other: &Rect) -> bool {
+        other.x >= self.x && other.y >= self.y && other.right() <= self.right() && other.bottom() <= self.bottom()
+    }
+
+    /// True when the two rectangles share at least one cell.
+    pub const fn intersects(&self, other: &Rect) -> bool {
+        !self.is_empty()
+            && !other.is_empty()
+            && self.x < other.right()
+            && other.x < self.right()
+            && self.y < other.bottom()
+            && other.y < self.bottom()
+    }
+
+    /// The rectangle grown by `n` cells on every side (shrunk when `n` is negative).
+    pub const fn expand(&self, n: i32) -> Rect {
+        Rect::new(self.x - n, self.y - n, self.width + 2 * n, self.height + 2 * n)
+    }
+
+    /// The smallest rectangle holding both.
+    pub fn union(&self, other: &Rect) -> Rect {
+        let x = self.x.min(other.x);
+        let y = self.y.min(other.y);
+        Rect::new(x, y, self.right().max(other.right()) - x, self.bottom().max(other.bottom()) - y)
+    }
+
+    /// Every cell, row by row.
+    pub fn points(&self) -> impl Iterator<Item = Point> + use<> {
+        let r = *self;
+        (r.y..r.bottom()).flat_map(move |y| (r.x..r.right()).map(move |x| Point::new(x, y)))
+    }
+
+    /// The cells of the one-cell ring just outside the rectangle, clockwise from the
+    /// north-west corner.
+    pub fn ring(&self) -> impl Iterator<Item = Point> + use<> {
+        let o = self.expand(1);
+        let top = (o.x..o.right()).map(move |x| Point::new(x, o.y));
+        let right = (o.y + 1..o.bottom()).map(move |y| Point::new(o.right() - 1, y));
+        let bottom = (o.x..o.right() - 1).rev().map(move |x| Point::new(x, o.bottom() - 1));
+        let left = (o.y + 1..o.bottom() - 1).rev().map(move |y| Point::new(o.x, y));
+        top.chain(right).chain(bottom).chain(left)
+    }
+}
+
+impl fmt::Display for Rect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{} at ({}, {})", self.width, self.height, self.x, self.y)
+    }
+}
+
+/// A cardinal direction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Dir {
+    /// Toward smaller `y`.
+    North,
+    /// Toward larger `x`.
+    East,
+    /// Toward larger `y`.
+    South,
+    /// Toward smaller `x`.
+    West,
+}
+
+impl Dir {
+    /// All four, clockwise from north.
+    pub const ALL: [Dir; 4] = [Dir::North, Dir::East, Dir::South, Dir::West];
+
+    /// The unit step in this direction.
+    pub const fn delta(self) -> Point {
+        match self {
+            Dir::North => Point::new(0, -1),
+            Dir::East => Point::new(1, 0),
+            Dir::South => Point::new(0, 1),
+            Dir::West => Point::new(-1, 0),
+        }
+    }
+
+    /// A quarter turn clockwise (to the right when facing this way).
+    pub const fn right(self) -> Dir {
+        match self {
+            Dir::North => Dir::East,
+            Dir::East => Dir::South,
+            Dir::South => Dir::West,
+            Dir::West => Dir::North,
+        }
+    }
+
+    /// A quarter turn counter-clockwise (to the left).
+    pub const fn left(self) -> Dir {
+        match self {
+            Dir::North => Dir::West,
+            Dir::East => Dir::North,
+            Dir::South => Dir::East,
+            Dir::West => Dir::South,
+        }
+    }
+
+    /// The opposite direction.
+    pub const fn opposite(self) -> Dir {
+        match self {
+            Dir::North => Dir::South,
+            Dir::East => Dir::West,
+            Dir::South => Dir::North,
+            Dir::West => Dir::East,
+        }
+    }
+
+    /// Lower-case name: `north`, `east`, `south`, `west`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dir::North => "north",
+            Dir::East => "east",
+            Dir::South => "south",
+            Dir::West => "west",
+        }
+    }
+
+    /// Parses a name as written by [`Dir::name`] (also `n`, `e`, `s`, `w`).
+    pub fn parse(s: &str) -> Option<Dir> {
+        match s {
+            "north" | "n" => Some(Dir::North),
+            "east" | "e" => Some(Dir::East),
+            "south" | "s" => Some(Dir::South),
+            "west" | "w" => Some(Dir::West),
+            _ => None,
+        }
+    }
+
+    /// The arrow glyph pointing this way: `^ > v <`.
+    pub const fn arrow(self) -> char {
+        match self {
+            Dir::North => '^',
+            Dir::East => '>',
+            Dir::South => 'v',
+            Dir::West => '<',
+        }
+    }
+
+    /// The direction an arrow glyph points, if it is one.
+    pub const fn from_arrow(c: char) -> Option<Dir> {
+        match c {
+            '^' => Some(Dir::North),
+            '>' => Some(Dir::East),
+            'v' => Some(Dir::South),
+            '<' => Some(Dir::West),
+            _ => None,
+        }
+    }
+
+    /// True for east and west.
+    pub const fn is_horizontal(self) -> bool {
+        matches!(self, Dir::East | Dir::West)
+    }
+}
+
+impl fmt::Display for Dir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One of the eight orientations of a rectangle: an optional horizontal flip, then
+/// `quarter_turns` clockwise rotations.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Transform {
+    quarter_turns: u8,
+    flipped: bool,
+}
+
+impl Transform {
+    /// Leaves everything as drawn.
+    pub const IDENTITY: Transform = Transform { quarter_turns: 0, flipped: false };
+
+    /// All eight, in [`Transform::index`] order: `r0 r90 r180 r270 flip flip-r90
+    /// flip-r180 flip-r270`.
+    pub const ALL: [Transform; 8] = [
+        Transform::new(0, false),
+        Transform::new(1, false),
+        Transform::new(2, false),
+        Transform::new(3, false),
+        Transform::new(0, true),
+        Transform::new(1, true),
+        Transform::new(2, true),
+        Transform::new(3, true),
+    ];
+
+    const NAMES: [&'static str; 8] = ["r0", "r90", "r180", "r270", "flip", "flip-r90", "flip-r180", "flip-r270"];
+
+    /// A horizontal flip (when `flipped`) followed by `quarter_turns % 4` clockwise
+    /// quarter turns.
+    pub const fn new(quarter_turns: u8, flipped: bool) -> Transform {
+        Transform { quarter_turns: quarter_turns % 4, flipped }
+    }
+
+    /// Clockwise quarter turns, 0–3.
+    pub const fn quarter_turns(self) -> u8 {
+        self.quarter_turns
+    }
+
+    /// True when the transform mirrors east and west before rotating.
+    pub const fn flipped(self) -> bool {
+        self.flipped
+    }
+
+    /// Position in [`Transform::ALL`], 0–7.
+    pub const fn index(self) -> usize {
+        self.quarter_turns as usize + if self.flipped { 4 } else { 0 }
+    }
+
+    /// The name used in prefab headers, map types and the CLI, e.g. `flip-r90`.
+    pub const fn name(self) -> &'static str {
+        Transform::NAMES[self.index()]
+    }
+
+    /// Parses a name written by [`Transform::name`]; `flip-r0` is accepted for `flip`.
+    pub fn parse(s: &str) -> Option<Transform> {
+        if s == "flip-r0" {
+            return Some(Transform::new(0, true));
+        }
+        Transform::NAMES.iter().position(|n| *n == s).map(|i| Transform::ALL[i])
+    }
+
+    /// The transform that applies `self` first and `next` second.
+    pub const fn then(self, next: Transform) -> Transform {
+        // Writing T = R^r F^f (flip first), a flip moved across a rotation negates
+        // the rotation: F R^r = R^-r F.
+        if next.flipped {
+            Transform::new((4 + next.quarter_turns - self.quarter_turns) % 4, !self.flipped)
+        } else {
+            Transform::new(next.quarter_turns + self.quarter_turns, self.flipped)
+        }
+    }
+
+    /// The transform that undoes `self`.
+    pub const fn inverse(self) -> Transform {
+        if self.flipped { self } else { Transform::new(4 - self.quarter_turns, false) }
+    }
+
+    /// The size of a `width × height` rectangle after the transform.
+    pub const fn apply_size(self, width: i32, height: i32) -> (i32, i32) {
+        if self.quarter_turns % 2 == 1 { (height, width) } else { (width, height) }
+    }
+
+    /// Where cell `p` of a `width × height` rectangle lands in the transformed one.
+    pub const fn apply_point(self, p: Point, width: i32, height: i32) -> Point {
+        let (mut x, mut y, mut w, mut h) = (p.x, p.y, width, height);
+        if self.flipped {
+            x = w - 1 - x;
+        }
+        let mut turns = self.quarter_turns;
+        while turns > 0 {
+            // One clockwise quarter turn of a w × h rectangle gives an h × w one.
+            let nx = h - 1 - y;
+            y = x;
+            x = nx;
+            let t = w;
+            w = h;
+            h = t;
+            turns -= 1;
+        }
+        Point::new(x, y)
+    }
+
+    /// The direction `d` becomes after the transform.
+    pub const fn apply_dir(self, d: Dir) -> Dir {
+        let mut d = if self.flipped {
+            match d {
+                Dir::East => Dir::West,
+                Dir::West => Dir::East,
+                other => other,
+            }
+        } else {
+            d
+        };
+        let mut turns = self.quarter_turns;
+        while turns > 0 {
+            d = d.right();
+            turns -= 1;
+        }
+        d
+    }
+}
+
+impl fmt::Display for Transform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of transforms (a prefab's allowed orientations).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TransformSet(u8);
+
+impl TransformSet {
+    /// All eight orientations.
+    pub const ALL: TransformSet = TransformSet(0xff);
+    /// The four rotations without flips.
+    pub const ROTATIONS: TransformSet = TransformSet(0x0f);
+    /// Only the orientation as drawn.
+    pub const IDENTITY: TransformSet = TransformSet(0x01);
+    /// No orientation at all.
+    pub const EMPTY: TransformSet = TransformSet(0);
+
+    /// True when `t` is in the set.
+    pub const fn contains(self, t: Transform) -> bool {
+        self.0 & (1 << t.index()) != 0
+    }
+
+    /// The set with `t` added.
+    pub const fn with(self, t: Transform) -> TransformSet {
+        TransformSet(self.0 | (1 << t.index()))
+    }
+
+    /// Transforms in both sets.
+    pub const fn intersect(self, other: TransformSet) -> TransformSet {
+        TransformSet(self.0 & other.0)
+    }
+
+    /// True when the set holds nothing.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Number of transforms in the set.
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The transforms in [`Transform::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Transform> {
+        Transform::ALL.into_iter().filter(move |t| self.contains(*t))
+    }
+
+    /// Parses a space- or comma-separated list of transform names, or one of the
+    /// words `all`, `rotations`, `none` (meaning `r0` only). Returns the first word
+    /// that is not understood as the error.
+    pub fn parse(words: &str) -> Result<TransformSet, String> {
+        let mut set = TransformSet::EMPTY;
+        for word in words.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()) {
+            set = match word {
+                "all" => TransformSet(set.0 | TransformSet::ALL.0),
+                "rotations" => TransformSet(set.0 | TransformSet::ROTATIONS.0),
+                "none" => set.with(Transform::IDENTITY),
+                _ => set.with(Transform::parse(word).ok_or_else(|| word.to_string())?),
+            };
+        }
+        Ok(set)
+    }
+
+    /// The shortest description: `all`, `rotations`, `none`, or a list of names.
+    pub fn describe(self) -> String {
+        match self {
+            TransformSet::ALL => "all".into(),
+            TransformSet::ROTATIONS => "rotations".into(),
+            TransformSet::IDENTITY => "none".into(),
+            set => set.iter().map(Transform::name).collect::<Vec<_>>().join(" "),
+        }
+    }
+}
+
+impl Default for TransformSet {
+    fn default() -> TransformSet {
+        TransformSet::ALL
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn apply_all(t: Transform, w: i32, h: i32) -> Vec<Point> {
+        Rect::new(0, 0, w, h).points().map(|p| t.apply_point(p, w, h)).collect()
+    }
+
+    #[test]
+    fn every_transform_is_a_bijection_onto_the_transformed_rectangle() {
+        for t in Transform::ALL {
+            let (w, h) = (5, 3);
+            let (tw, th) = t.apply_size(w, h);
+            let mut seen = apply_all(t, w, h);
+            assert!(seen.iter().all(|p| Rect::new(0, 0, tw, th).contains(*p)), "{t}");
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), 15, "{t} must not merge cells");
+        }
+    }
+
+    #[test]
+    fn quarter_turn_is_clockwise_in_screen_coordinates() {
+        let r90 = Transform::new(1, false);
+        // Top-left of a 4x2 rectangle goes to the top-right of the 2x4 result.
+        assert_eq!(r90.apply_point(Point::new(0, 0), 4, 2), Point::new(1, 0));
+        assert_eq!(r90.apply_dir(Dir::North), Dir::East);
+        assert_eq!(r90.apply_dir(Dir::South), Dir::West);
+        let flip = Transform::new(0, true);
+        assert_eq!(flip.apply_point(Point::new(0, 1), 4, 2), Point::new(3, 1));
+        assert_eq!(flip.apply_dir(Dir::East), Dir::West);
+        assert_eq!(flip.apply_dir(Dir::North), Dir::North);
+    }
+
+    #[test]
+    fn composition_matches_applying_one_after_the_other() {
+        let (w, h) = (4, 7);
+        for a in Transform::ALL {
+            for b in Transform::ALL {
+                let ab = a.then(b);
+                let (aw, ah) = a.apply_size(w, h);
+                for p in Rect::new(0, 0, w, h).points() {
+                    let step = b.apply_point(a.apply_point(p, w, h), aw, ah);
+                    assert_eq!(ab.apply_point(p, w, h), step, "{a} then {b} at {p}");
+                }
+                for d in Dir::ALL {
+                    assert_eq!(ab.apply_dir(d), b.apply_dir(a.apply_dir(d)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn inverse_undoes_every_transform() {
+        for t in Transform::ALL {
+            assert_eq!(t.then(t.inverse()), Transform::IDENTITY, "{t}");
+            assert_eq!(t.inverse().then(t), Transform::IDENTITY, "{t}");
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for t in Transform::ALL {
+            assert_eq!(Transform::parse(t.name()), Some(t));
+        }
+        assert_eq!(Transform::parse("flip-r0"), Some(Transform::new(0, true)));
+        assert_eq!(Transform::parse("r45"), None);
+    }
+
+    #[test]
+    fn transform_sets_parse_words_and_lists() {
+        assert_eq!(TransformSet::parse("all"), Ok(TransformSet::ALL));
+        assert_eq!(TransformSet::parse("none"), Ok(TransformSet::IDENTITY));
+        let s = TransformSet::parse("r0, flip").unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.describe(), "r0 flip");
+        assert_eq!(TransformSet::parse("r0 sideways"), Err("sideways".to_string()));
+        assert_eq!(TransformSet::ROTATIONS.describe(), "rotations");
+    }
+
+    #[test]
+    fn ring_surrounds_the_rectangle_once() {
+        let r = Rect::new(2, 3, 4, 2);
+        let ring: Vec<Point> = r.ring().collect();
+        assert_eq!(ring.len(), 2 * (4 + 2) + 4);
+        let mut sorted = ring.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), ring.len());
+        assert!(ring.iter().all(|p| !r.contains(*p) && r.expand(1).contains(*p)));
+    }
+}

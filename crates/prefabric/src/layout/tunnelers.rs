@@ -1,0 +1,527 @@
+//! The tunneler layout, after DungeonMaker as Cogmind uses it.
+//!
+//! Tunnelers start from the features' link marks (at the mark's width, heading out
+//! of the prefab) and from the map type's starts. All of them take turns, one step
+//! each, so networks grow toward each other "backwards from the points of interest
+//! until they all meet". A step digs a straight stretch of corridor, then maybe
+//! rooms beside it (each behind a door), a hall the tunnel runs through, a turn
+//! through a junction, a width change of two cells, or a child tunneler branching
+//! off. A tunneler that meets open space of another network digs into it and
+//! stops; one that meets its own network joins only by chance. Tunnelers die of age
+//! or when boxed in. When all are dead and too little of the map is open, filler
+//! tunnelers branch off existing corridors until the fill target or the budget is
+//! reached. Networks still apart are then joined by shortest corridors.
+//!
+//! Geometry: a tunneler's head is its last dug row, `width` cells wide, listed from
+//! `left` (the cell on the left when facing `dir`). Row `k` ahead is the head moved
+//! `k` cells forward; cell `j` of a row is `j` cells to the right of its left end,
+//! so `j = -1` and `j = width` are the corridor's side margins.
+
+use super::{Carver, Cell, LayoutStats, Start};
+use crate::content::maptype::{Span, TunnelerParams};
+use crate::error::{Error, ErrorKind};
+use crate::geom::{Dir, Point, Rect};
+use crate::map::{FloorKind, LinkKind, Map, RegionId, RegionKind, Role, Terrain};
+use crate::rng::Rng;
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug)]
+struct Tunneler {
+    left: Point,
+    dir: Dir,
+    width: i32,
+    age: u32,
+    max_age: u32,
+    generation: u8,
+    /// The region its head row belongs to; new regions hang off it.
+    region: RegionId,
+    /// The straight corridor it is extending, if the last step continued one.
+    corridor: Option<RegionId>,
+}
+
+impl Tunneler {
+    fn cell(&self, k: i32, j: i32) -> Point {
+        self.left + self.dir.delta() * k + self.dir.right().delta() * j
+    }
+
+    /// Rows `k1..=k2` ahead, cells `j1..=j2` across.
+    fn area(&self, k1: i32, k2: i32, j1: i32, j2: i32) -> Rect {
+        Rect::spanning(self.cell(k1, j1), self.cell(k2, j2))
+    }
+}
+
+/// What lies beyond the clear rows ahead.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Ahead {
+    /// Nothing within the scanned rows.
+    Clear,
+    /// Solid ground, the map's edge, or open space brushing a side margin.
+    Blocked,
+    /// Open space of this region fills part of the next row.
+    Open(RegionId),
+}
+
+/// The left end of the edge line of `r` facing `d`: where a tunneler leaving `r`
+/// heading `d` has its head.
+fn head_leaving(r: Rect, d: Dir) -> Point {
+    match d {
+        Dir::North => Point::new(r.x, r.y),
+        Dir::East => Point::new(r.right() - 1, r.y),
+        Dir::South => Point::new(r.right() - 1, r.bottom() - 1),
+        Dir::West => Point::new(r.x, r.bottom() - 1),
+    }
+}
+
+fn pick(rng: &mut Rng, span: Span) -> i32 {
+    rng.range(span.lo, span.hi)
+}
+
+struct Digger<'c, 'm> {
+    c: &'c mut Carver<'m>,
+    p: &'c TunnelerParams,
+    rng: Rng,
+    queue: VecDeque<Tunneler>,
+    stats: LayoutStats,
+    room_weights: Vec<u32>,
+}
+
+/// Digs the whole layout.
+pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed: u64) -> Result<LayoutStats, Error> {
+    let mut carver = Carver::new(map);
+    let room_weights = params.rooms.iter().map(|r| r.weight).collect();
+    let mut d = Digger {
+        c: &mut carver,
+        p: params,
+        rng: Rng::stream(seed, "layout", "tunnelers"),
+        queue: VecDeque::new(),
+        stats: LayoutStats::default(),
+        room_weights,
+    };
+    d.start_from_links();
+    d.start_from_starts(starts);
+    d.run_queue();
+    d.fill();
+    let mut stats = d.stats;
+    stats.fallback_paths = carver.connect_networks()?;
+    carver.raise_walls();
+    let open_cells = carver.open_cells;
+    let area = carver.interior().area().max(1);
+    let open_percent = (i64::from(open_cells) * 100 / area) as u32;
+    if open_percent < params.min_open.0 {
+        return Err(Error::new(
+            ErrorKind::Generation,
+            format!("only {open_percent}% of the map was dug, below min_open = {}%", params.min_open.0),
+        )
+        .with_help("barriers or features may be boxing the tunnelers in; lower min_open or raise fill_target"));
+    }
+    stats.open_cells = open_cells;
+    Ok(stats)
+}
+
+impl Digger<'_, '_> {
+    fn spawn(&mut self, t: Tunneler) {
+        if self.stats.tunnelers < self.p.max_tunnelers {
+            self.stats.tunnelers += 1;
+            self.queue.push_back(t);
+        }
+    }
+
+    fn new_tunneler(&mut self, left: Point, dir: Dir, width: i32, generation: u8, region: RegionId) -> Tunneler {
+        let max_age = pick(&mut self.rng, self.p.max_age) as u32;
+        Tunneler { left, dir, width, age: 0, max_age, generation, region, corridor: None }
+    }
+
+    /// One tunneler per link mark, heading out of its prefab from the mark's way out.
+    fn start_from_links(&mut self) {
+        for i in 0..self.c.map.links.len() {
+            let link = self.c.map.links[i];
+            let width = match link.kind {
+                LinkKind::Tunnel { width } => i32::from(width),
+                LinkKind::Connector => 1,
+            };
+            let Some(region) = self.prefab_region(link.prefab) else { continue };
+            // Open the way from the mark to the prefab's edge.
+            let prefab = self.c.map.prefabs[link.prefab].bounds;
+            let mut edge = link.at;
+            let mut p = link.at;
+            let mut clear = true;
+            while prefab.contains(p) {
+                match self.c.classify(p) {
+                    Cell::Diggable => self.c.dig(p, Terrain::floor(FloorKind::Corridor), region),
+                    Cell::Open(_) => {}
+                    Cell::Solid => {
+                        clear = false;
+                        break;
+                    }
+                }
+                edge = p;
+                p = p + link.dir.delta();
+            }
+            if !clear {
+                continue;
+            }
+            let left = edge - link.dir.right().delta() * ((width - 1) / 2);
+            let t = self.new_tunneler(left, link.dir, width, 0, region);
+            self.spawn(t);
+        }
+    }
+
+    /// The region of a placed prefab's open cells, made if it has none yet.
+    fn prefab_region(&mut self, prefab: usize) -> Option<RegionId> {
+        let placed = self.c.map.prefabs.get(prefab)?;
+        if let Some(r) = placed.region {
+            return Some(r);
+        }
+        let bounds = placed.bounds;
+        let r = self.c.region(RegionKind::Prefab, bounds, None);
+        self.c.map.regions[r as usize].prefab = Some(prefab);
+        self.c.map.prefabs[prefab].region = Some(r);
+        Some(r)
+    }
+
+    /// A junction square at each start, with a tunneler leaving it.
+    fn start_from_starts(&mut self, starts: &[Start]) {
+        for s in starts {
+            let w = i32::from(s.width);
+            let square = Rect::new(s.at.x - (w - 1) / 2, s.at.y - (w - 1) / 2, w, w);
+            if !self.c.all_diggable(square) {
+                continue;
+            }
+            let junction = self.c.region(RegionKind::Junction, square, None);
+            self.c.dig_rect(square, FloorKind::Junction, junction);
+            let dir = s.dir.unwrap_or_else(|| Dir::ALL[self.rng.below(4) as usize]);
+            let t = self.new_tunneler(head_leaving(square, dir), dir, w, 0, junction);
+            self.spawn(t);
+        }
+    }
+
+    fn run_queue(&mut self) {
+        // Every step either digs or moves a tunneler toward death, and tunnelers are
+        // capped, so this bound is never the reason a map stops growing.
+        let budget = self.p.max_tunnelers.saturating_mul(self.p.max_age.hi as u32 + 8);
+        while let Some(mut t) = self.queue.pop_front() {
+            if self.stats.steps >= budget {
+                break;
+            }
+            self.stats.steps += 1;
+            if self.step(&mut t) {
+                self.queue.push_back(t);
+            }
+        }
+    }
+
+    /// Filler tunnelers branch off existing corridors while too little is open.
+    fn fill(&mut self) {
+        let target = self.c.interior().area() * i64::from(self.p.fill_target.0) / 100;
+        let mut tries = 0;
+        while i64::from(self.c.open_cells) < target
+            && tries < 4 * self.p.max_tunnelers
+            && self.stats.tunnelers < self.p.max_tunnelers
+        {
+            tries += 1;
+            let candidates = self.c.map.regions.len() as u32;
+            let id = self.rng.below(candidates);
+            let region = &self.c.map.regions[id as usize];
+            if !matches!(region.kind, RegionKind::Corridor | RegionKind::Junction | RegionKind::Hall) {
+                continue;
+            }
+            let bounds = region.bounds;
+            let dir = Dir::ALL[self.rng.below(4) as usize];
+            let side_len = if dir.is_horizontal() { bounds.height } else { bounds.width };
+            let width = self.rng.range(self.p.min_width.into(), i32::from(self.p.max_width).min(side_len).max(1));
+            let offset = self.rng.range(0, (side_len - width).max(0));
+            let left = head_leaving(bounds, dir) + dir.right().delta() * offset;
+            let t = self.new_tunneler(left, dir, width, 1, id);
+            // Only where there is room for at least a stretch of tunnel and a turn.
+            if self.scan(&t, 2 * width + 2).0 == 2 * width + 2 {
+                self.spawn(t);
+                self.run_queue();
+            }
+        }
+    }
+
+    /// Scans up to `rows` rows ahead. Returns how many rows are clear to dig and
+    /// what stops the scan.
+    fn scan(&self, t: &Tunneler, rows: i32) -> (i32, Ahead) {
+        for k in 1..=rows {
+            let mut open = None;
+            let mut side_open = false;
+            for j in -1..=t.width {
+                let body = j >= 0 && j < t.width;
+                match self.c.classify(t.cell(k, j)) {
+                    Cell::Solid if body => return (k - 1, Ahead::Blocked),
+                    Cell::Open(r) if body => {
+                        open.get_or_insert(r);
+                    }
+                    Cell::Open(_) => side_open = true,
+                    _ => {}
+                }
+            }
+            if let Some(r) = open {
+                return (k - 1, Ahead::Open(r));
+            }
+            if side_open {
+                return (k - 1, Ahead::Blocked);
+            }
+        }
+        (rows, Ahead::Clear)
+    }
+
+    /// One step; returns false when the tunneler dies.
+    fn step(&mut self, t: &mut Tunneler) -> bool {
+        t.age += 1;
+        if t.age > t.max_age {
+            self.stats.died_of_age += 1;
+            return false;
+        }
+        let len = pick(&mut self.rng, self.p.step);
+        let w = t.width;
+        let (clear, ahead) = self.scan(t, len + w + 1);
+
+        if let Ahead::Open(other) = ahead
+            && clear <= len
+        {
+            let foreign = self.c.find(other) != self.c.find(t.region);
+            // Meeting its own network with nothing to dig in between adds nothing.
+            let stuck = clear < w + 1 && clear > 0;
+            if foreign || stuck || (clear > 0 && self.rng.percent(self.p.join_chance.0)) {
+                self.join(t, clear + 1, other);
+                self.stats.joins += 1;
+                return false;
+            }
+        }
+        if self.rng.percent(self.p.hall_chance.0) && self.hall(t) {
+            return true;
+        }
+        if clear > len {
+            self.advance(t, len);
+            self.rooms(t, len);
+            if self.rng.percent(self.p.width_change_chance.0) {
+                self.change_width(t);
+            }
+            if clear > len + w && self.rng.percent(self.p.turn_chance.0) {
+                self.turn(t, true);
+            } else if clear > len + w && self.rng.percent(self.p.branch_chance.0) {
+                self.turn(t, false);
+            }
+            true
+        } else if clear > w {
+            // Something is ahead: dig up to it, leaving room for a junction, and turn.
+            let before = clear - w - 1;
+            self.advance(t, before);
+            self.turn(t, true);
+            true
+        } else {
+            self.pivot(t)
+        }
+    }
+
+    /// The corridor region that rows `area` ahead extend: the current straight run,
+    /// or a new one.
+    fn corridor_for(&mut self, t: &mut Tunneler, area: Rect) -> RegionId {
+        match t.corridor {
+            Some(c) => {
+                self.c.extend(c, area);
+                c
+            }
+            None => {
+                let c = self.c.region(RegionKind::Corridor, area, Some(t.region));
+                t.corridor = Some(c);
+                c
+            }
+        }
+    }
+
+    /// Digs rows `1..=rows` ahead as corridor and moves the head there.
+    fn advance(&mut self, t: &mut Tunneler, rows: i32) {
+        if rows <= 0 {
+            return;
+        }
+        let area = t.area(1, rows, 0, t.width - 1);
+        let corridor = self.corridor_for(t, area);
+        self.c.dig_rect(area, FloorKind::Corridor, corridor);
+        t.left = t.cell(rows, 0);
+        t.region = corridor;
+    }
+
+    /// Digs rows `1..=rows` ahead, the last of which meets open space of `other`,
+    /// and joins the two networks.
+    fn join(&mut self, t: &mut Tunneler, rows: i32, other: RegionId) {
+        let area = t.area(1, rows, 0, t.width - 1);
+        let corridor = self.corridor_for(t, area);
+        // The meeting row is partly open already; only its earth is dug.
+        self.c.dig_rect(area, FloorKind::Corridor, corridor);
+        self.c.union(corridor, other);
+        // Where the tunnel broke through a room's or hall's wall, record an opening.
+        for p in t.area(rows.max(2) - 1, rows, 0, t.width - 1).points() {
+            self.c.add_door(other, p);
+        }
+    }
+
+    /// Two cells wider or narrower, centred on the same line.
+    fn change_width(&mut self, t: &mut Tunneler) {
+        let (lo, hi) = (i32::from(self.p.min_width), i32::from(self.p.max_width));
+        let grow = self.rng.coin();
+        let new = if grow { (t.width + 2).min(hi) } else { (t.width - 2).max(lo) };
+        if new == t.width {
+            return;
+        }
+        let shift = (t.width - new) / 2;
+        t.left = t.left + t.dir.right().delta() * shift;
+        t.width = new;
+        t.corridor = None;
+    }
+
+    /// Digs a junction square ahead; then either turns (`turn`) or goes straight on
+    /// and sends a child sideways.
+    fn turn(&mut self, t: &mut Tunneler, turn: bool) {
+        let w = t.width;
+        let square = t.area(1, w, 0, w - 1);
+        let junction = self.c.region(RegionKind::Junction, square, Some(t.region));
+        self.c.dig_rect(square, FloorKind::Junction, junction);
+        let (left_dir, right_dir) = (t.dir.left(), t.dir.right());
+        let (first, second) = if self.rng.coin() { (left_dir, right_dir) } else { (right_dir, left_dir) };
+        let straight = t.dir;
+        t.dir = if turn { first } else { straight };
+        t.left = head_leaving(square, t.dir);
+        t.region = junction;
+        t.corridor = None;
+        let child_dir = if turn { second } else { first };
+        let chance = if turn { self.p.branch_at_turn_chance.0 } else { 100 };
+        if t.generation < self.p.max_generations && self.rng.percent(chance) {
+            self.branch(t, square, child_dir, junction);
+        }
+    }
+
+    /// A child leaving `from` heading `dir`, maybe two cells wider or narrower.
+    fn branch(&mut self, parent: &Tunneler, from: Rect, dir: Dir, region: RegionId) {
+        let mut width = parent.width;
+        if self.rng.percent(self.p.child_width_change_chance.0) {
+            let (lo, hi) = (i32::from(self.p.min_width), i32::from(self.p.max_width));
+            width = if self.rng.coin() { (width + 2).min(hi) } else { (width - 2).max(lo) };
+        }
+        let side = if dir.is_horizontal() { from.height } else { from.width };
+        let left = head_leaving(from, dir) + dir.right().delta() * ((side - width) / 2);
+        let child = self.new_tunneler(left, dir, width, parent.generation + 1, region);
+        self.spawn(child);
+    }
+
+    /// Boxed in: turn on the spot if the last `width` rows are open, else die.
+    fn pivot(&mut self, t: &mut Tunneler) -> bool {
+        let w = t.width;
+        let square = t.area(1 - w, 0, 0, w - 1);
+        let root = self.c.find(t.region);
+        for p in square.points() {
+            match self.c.classify(p) {
+                Cell::Open(r) if self.c.find(r) == root => {}
+                _ => {
+                    self.stats.boxed_in += 1;
+                    return false;
+                }
+            }
+        }
+        t.dir = if self.rng.coin() { t.dir.left() } else { t.dir.right() };
+        t.left = head_leaving(square, t.dir);
+        t.corridor = None;
+        true
+    }
+
+    /// Maybe a room on each side of the `len` rows just dug.
+    fn rooms(&mut self, t: &Tunneler, len: i32) {
+        for on_right in [false, true] {
+            if self.rng.percent(self.p.room_chance.0) {
+                for _ in 0..2 {
+                    if self.room(t, len, on_right) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tries one room beside the rows `1-len..=0` (relative to the head), behind a
+    /// door in the corridor's side margin.
+    fn room(&mut self, t: &Tunneler, len: i32, on_right: bool) -> bool {
+        let Some(class) = self.rng.weighted(&self.room_weights).map(|i| &self.p.rooms[i]) else { return false };
+        let (rw, rd) = (pick(&mut self.rng, class.width), pick(&mut self.rng, class.depth));
+        let door_k = self.rng.range(1 - len, 0);
+        let first_k = self.rng.range(door_k - rw + 1, door_k);
+        let (door_j, near_j, far_j) = if on_right { (t.width, t.width + 1, t.width + rd) } else { (-1, -2, -1 - rd) };
+        let room = t.area(first_k, first_k + rw - 1, near_j, far_j);
+        let door = t.cell(door_k, door_j);
+        if self.c.classify(door) != Cell::Diggable || !self.c.all_diggable(room) || !self.c.ring_closed(room) {
+            return false;
+        }
+        let corridor = self.c.map.region_of[t.cell(door_k, if on_right { t.width - 1 } else { 0 })];
+        let region = self.c.region(RegionKind::Room, room, Some(corridor));
+        self.c.dig_rect(room, FloorKind::Room, region);
+        let role = if self.rng.percent(self.p.secret_door_chance.0) { Role::SecretDoor } else { Role::Door };
+        self.c.dig(door, Terrain::new(role), region);
+        self.c.add_door(region, door);
+        true
+    }
+
+    /// Tries a hall straight ahead: the tunnel enters through its near wall and
+    /// leaves through its far wall; side exits may send children off.
+    fn hall(&mut self, t: &mut Tunneler) -> bool {
+        let w = t.width;
+        let (hw, hd) = (pick(&mut self.rng, self.p.hall_width), pick(&mut self.rng, self.p.hall_depth));
+        if hw < w + 2 {
+            return false;
+        }
+        let offset = self.rng.range(w - hw, 0);
+        let hall = t.area(2, 1 + hd, offset, offset + hw - 1);
+        let entry = t.area(1, 1, 0, w - 1);
+        if !self.c.all_diggable(entry) || !self.c.all_diggable(hall) || !self.c.ring_closed(hall) {
+            return false;
+        }
+        let exit_j = self.rng.range(offset, offset + hw - w);
+        let exit = t.area(2 + hd, 2 + hd, exit_j, exit_j + w - 1);
+        if !self.c.all_diggable(exit) {
+            return false;
+        }
+        self.advance(t, 1);
+        let region = self.c.region(RegionKind::Hall, hall, Some(t.region));
+        self.c.dig_rect(hall, FloorKind::Hall, region);
+        for p in entry.points() {
+            self.c.add_door(region, p);
+        }
+        let out = self.c.region(RegionKind::Corridor, exit, Some(region));
+        self.c.dig_rect(exit, FloorKind::Corridor, out);
+        for p in exit.points() {
+            self.c.add_door(region, p);
+        }
+        if t.generation < self.p.max_generations {
+            for side in [t.dir.left(), t.dir.right()] {
+                if self.rng.percent(self.p.branch_chance.0 * 2) {
+                    self.hall_side_exit(t, hall, side, region);
+                }
+            }
+        }
+        t.left = head_leaving(exit, t.dir);
+        t.region = out;
+        t.corridor = Some(out);
+        true
+    }
+
+    /// Opens a hall's side wall and sends a child out through it.
+    fn hall_side_exit(&mut self, parent: &Tunneler, hall: Rect, side: Dir, region: RegionId) {
+        let along = if side.is_horizontal() { hall.height } else { hall.width };
+        let width = parent.width.min(along);
+        let offset = self.rng.range(0, along - width);
+        // The wall line just outside the hall on `side`, `width` cells of it.
+        let start = head_leaving(hall, side) + side.delta() + side.right().delta() * offset;
+        let exit = Rect::spanning(start, start + side.right().delta() * (width - 1));
+        if !self.c.all_diggable(exit) {
+            return;
+        }
+        let out = self.c.region(RegionKind::Corridor, exit, Some(region));
+        self.c.dig_rect(exit, FloorKind::Corridor, out);
+        for p in exit.points() {
+            self.c.add_door(region, p);
+        }
+        let mut child = self.new_tunneler(head_leaving(exit, side), side, width, parent.generation + 1, out);
+        child.corridor = Some(out);
+        self.spawn(child);
+    }
+}

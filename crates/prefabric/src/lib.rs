@@ -1,0 +1,55 @@
+//! prefabric builds roguelike maps from hand-made prefabs woven into procedurally
+//! generated layouts, after the systems of Cogmind, Golden Krone Hotel and Ascension.
+//!
+//! A generation runs a fixed pipeline over one [`Map`]:
+//!
+//! 1. **features** — one feature variant of the map type is chosen by weight; its
+//!    prefabs are placed at anchors with jitter, its BLOCKED barriers raised;
+//! 2. **layout** — tunnelers start from the prefabs' link marks and dig corridors,
+//!    rooms, halls and junctions around them until every network is joined;
+//! 3. **validate** — connectivity, intact prefabs and reached links are checked.
+//!
+//! Content comes in a [`Pack`]: a palette, text prefabs and TOML map types, loaded
+//! with every problem reported at its `file:line:col`. The same pack, map type and
+//! seed give the same map, byte for byte, on every platform.
+//!
+//! ```
+//! use prefabric::{Pack, generate, render};
+//!
+//! let pack = Pack::embedded()?;
+//! let map = generate(&pack, "materials", 42)?;
+//! let text = render::ascii(&map, pack.palette());
+//! assert_eq!(text.lines().count(), 200);
+//! for region in map.regions().iter().take(3) {
+//!     println!("{} at {} with {} doors", region.kind.name(), region.bounds, region.doors.len());
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod content;
+pub mod error;
+pub mod format;
+pub mod geom;
+pub mod grid;
+pub mod layout;
+pub mod limits;
+pub mod map;
+pub mod prefab;
+pub mod render;
+pub mod rng;
+pub mod stage;
+pub mod trace;
+
+pub use content::{MapType, Pack};
+pub use error::{Error, ErrorKind, Location, Problems};
+pub use format::palette::Palette;
+pub use geom::{Dir, Point, Rect, Transform, TransformSet};
+pub use grid::Grid;
+pub use limits::Limits;
+pub use map::{Door, FloorKind, LinkKind, Map, PlacedLink, PlacedPrefab, Region, RegionKind, Role, Stage, Terrain};
+pub use prefab::{LinkMark, Prefab, Style};
+pub use rng::Rng;
+pub use stage::{Generation, Generator, generate};
+pub use trace::{Event, Outcome, Trace};

@@ -1,0 +1,32 @@
+//! Bounds on untrusted input.
+//!
+//! Content packs come from users and from the internet. Every reader checks sizes
+//! against a [`Limits`] value before it allocates, so a hostile or broken file costs
+//! an error message, never gigabytes of memory or minutes of time.
+
+/// Bounds applied when reading content and generating maps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest file a pack may contain, in bytes.
+    pub max_file_bytes: u64,
+    /// Most files a pack may contain.
+    pub max_pack_files: u32,
+    /// Longest side of a prefab, in cells.
+    pub max_prefab_side: u32,
+    /// Most prefabs in one file.
+    pub max_prefabs_per_file: u32,
+    /// Longest side of a map, in cells.
+    pub max_map_side: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_file_bytes: 8 * 1024 * 1024,
+            max_pack_files: 10_000,
+            max_prefab_side: 256,
+            max_prefabs_per_file: 1_000,
+            max_map_side: 2_048,
+        }
+    }
+}

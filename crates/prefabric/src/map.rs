@@ -1,0 +1,411 @@
+//! The map: terrain, masks, regions, placed prefabs and their links.
+//!
+//! A [`Map`] is what a generation produces and what every stage works on. Each cell
+//! has a [`Terrain`] (a [`Role`] the generators understand plus a 0–9 variant for
+//! the theme), a region id, and mask bits (protected, spawn-blocked). Regions are
+//! the rooms, halls, corridors, junctions and prefab interiors the stages made, each
+//! with its bounds and doors; later stages work on regions, never on a generator's
+//! internals.
+
+use crate::geom::{Dir, Point, Rect, Transform};
+use crate::grid::Grid;
+use crate::trace::Trace;
+use std::fmt;
+
+/// The kinds of floor a generator lays, after Cogmind's cell types.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FloorKind {
+    /// Inside a room.
+    Room,
+    /// Inside a hall (a large open room).
+    Hall,
+    /// A tunnel.
+    Corridor,
+    /// Where tunnels turn or branch.
+    Junction,
+    /// An open cave area.
+    Cave,
+}
+
+/// What a cell is, as far as generators care.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    /// Solid rock that tunnels may dig through.
+    Earth,
+    /// Solid rock that nothing digs (Cogmind's BLOCKED).
+    Blocked,
+    /// A wall beside open space.
+    Wall,
+    /// Walkable floor of some kind.
+    Floor(FloorKind),
+    /// A door.
+    Door,
+    /// A door that looks like wall until found.
+    SecretDoor,
+    /// Stairs leading up (the way in).
+    StairsUp,
+    /// Stairs leading down (the way on).
+    StairsDown,
+}
+
+impl Role {
+    /// Every role, in a fixed order (see [`Role::index`]).
+    pub const ALL: [Role; 12] = [
+        Role::Earth,
+        Role::Blocked,
+        Role::Wall,
+        Role::Floor(FloorKind::Room),
+        Role::Floor(FloorKind::Hall),
+        Role::Floor(FloorKind::Corridor),
+        Role::Floor(FloorKind::Junction),
+        Role::Floor(FloorKind::Cave),
+        Role::Door,
+        Role::SecretDoor,
+        Role::StairsUp,
+        Role::StairsDown,
+    ];
+
+    /// Position in [`Role::ALL`].
+    pub const fn index(self) -> usize {
+        match self {
+            Role::Earth => 0,
+            Role::Blocked => 1,
+            Role::Wall => 2,
+            Role::Floor(FloorKind::Room) => 3,
+            Role::Floor(FloorKind::Hall) => 4,
+            Role::Floor(FloorKind::Corridor) => 5,
+            Role::Floor(FloorKind::Junction) => 6,
+            Role::Floor(FloorKind::Cave) => 7,
+            Role::Door => 8,
+            Role::SecretDoor => 9,
+            Role::StairsUp => 10,
+            Role::StairsDown => 11,
+        }
+    }
+
+    /// The name used in palettes and JSON: `earth`, `blocked`, `wall`, `room`,
+    /// `hall`, `corridor`, `junction`, `cave`, `door`, `secret_door`, `stairs_up`,
+    /// `stairs_down`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Role::Earth => "earth",
+            Role::Blocked => "blocked",
+            Role::Wall => "wall",
+            Role::Floor(FloorKind::Room) => "room",
+            Role::Floor(FloorKind::Hall) => "hall",
+            Role::Floor(FloorKind::Corridor) => "corridor",
+            Role::Floor(FloorKind::Junction) => "junction",
+            Role::Floor(FloorKind::Cave) => "cave",
+            Role::Door => "door",
+            Role::SecretDoor => "secret_door",
+            Role::StairsUp => "stairs_up",
+            Role::StairsDown => "stairs_down",
+        }
+    }
+
+    /// Parses a name written by [`Role::name`].
+    pub fn parse(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// True where a walker can stand: floors, doors (secret ones too) and stairs.
+    pub const fn is_walkable(self) -> bool {
+        !matches!(self, Role::Earth | Role::Blocked | Role::Wall)
+    }
+}
+
+/// A cell's terrain: its role and a 0–9 variant (a theme's floor or wall style).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Terrain {
+    /// What the cell is.
+    pub role: Role,
+    /// Which style of it, 0–9; 0 is the plain one.
+    pub variant: u8,
+}
+
+impl Terrain {
+    /// Plain diggable earth, what every map starts as.
+    pub const EARTH: Terrain = Terrain::new(Role::Earth);
+
+    /// Variant 0 of a role.
+    pub const fn new(role: Role) -> Terrain {
+        Terrain { role, variant: 0 }
+    }
+
+    /// A role with a variant (clamped to 9).
+    pub const fn with_variant(role: Role, variant: u8) -> Terrain {
+        Terrain { role, variant: if variant > 9 { 9 } else { variant } }
+    }
+
+    /// Variant 0 of a floor kind.
+    pub const fn floor(kind: FloorKind) -> Terrain {
+        Terrain::new(Role::Floor(kind))
+    }
+}
+
+impl fmt::Display for Terrain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.variant {
+            0 => f.write_str(self.role.name()),
+            v => write!(f, "{}:{}", self.role.name(), v),
+        }
+    }
+}
+
+/// What kind of area a region is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RegionKind {
+    /// A room beside a corridor, entered through doors.
+    Room,
+    /// A large open room.
+    Hall,
+    /// A straight run of tunnel.
+    Corridor,
+    /// Where tunnels turn or branch.
+    Junction,
+    /// An open cave area.
+    Cave,
+    /// The open cells of a placed prefab.
+    Prefab,
+}
+
+impl RegionKind {
+    /// Lower-case name, as in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RegionKind::Room => "room",
+            RegionKind::Hall => "hall",
+            RegionKind::Corridor => "corridor",
+            RegionKind::Junction => "junction",
+            RegionKind::Cave => "cave",
+            RegionKind::Prefab => "prefab",
+        }
+    }
+}
+
+/// A way into a region: a door cell or an opening in its wall.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Door {
+    /// The door cell (on the region's wall line).
+    pub at: Point,
+    /// Which side of the region it is on.
+    pub side: Dir,
+}
+
+/// Index of a region in [`Map::regions`].
+pub type RegionId = u32;
+
+/// An area a stage made: its kind, bounds, doors and size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Its index in [`Map::regions`].
+    pub id: RegionId,
+    /// What kind of area.
+    pub kind: RegionKind,
+    /// The smallest rectangle holding its cells. For rooms, halls, corridors and
+    /// junctions every cell of the rectangle is open floor.
+    pub bounds: Rect,
+    /// Its doors and openings.
+    pub doors: Vec<Door>,
+    /// How many cells belong to it (see [`Map::region_at`]).
+    pub area: u32,
+    /// For [`RegionKind::Prefab`], the index of the prefab in [`Map::prefabs`].
+    pub prefab: Option<usize>,
+}
+
+/// The stage that placed a prefab.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    /// Placed before the layout (seeding).
+    Feature,
+}
+
+impl Stage {
+    /// Lower-case name, as in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Stage::Feature => "feature",
+        }
+    }
+}
+
+/// A prefab as placed on the map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacedPrefab {
+    /// The prefab's name in its pack.
+    pub name: String,
+    /// Which stage placed it.
+    pub stage: Stage,
+    /// Where it lies (after its transform).
+    pub bounds: Rect,
+    /// How it was turned and flipped.
+    pub transform: Transform,
+    /// The region holding its open cells, if it has any.
+    pub region: Option<RegionId>,
+}
+
+/// What a link mark asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LinkKind {
+    /// A tunneler of this width starts here (Cogmind's yellow number).
+    Tunnel {
+        /// Corridor width in cells, 1–9.
+        width: u8,
+    },
+    /// A place the prefab may be joined to other space (Golden Krone's `*`).
+    Connector,
+}
+
+/// A link mark of a placed prefab, in map coordinates.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlacedLink {
+    /// The mark's cell.
+    pub at: Point,
+    /// The way out of the prefab.
+    pub dir: Dir,
+    /// What starts here.
+    pub kind: LinkKind,
+    /// Index of the prefab in [`Map::prefabs`].
+    pub prefab: usize,
+}
+
+pub(crate) const NO_REGION: u32 = u32::MAX;
+
+/// Cell mask bits.
+pub(crate) mod mask {
+    /// No stage may change the cell (placed prefab cells).
+    pub const PROTECTED: u8 = 1;
+    /// Games should not spawn anything here.
+    pub const SPAWN_BLOCKED: u8 = 2;
+}
+
+/// A generated map.
+#[derive(Clone, Debug)]
+pub struct Map {
+    pub(crate) seed: u64,
+    pub(crate) map_type: String,
+    pub(crate) depth: u32,
+    pub(crate) terrain: Grid<Terrain>,
+    pub(crate) masks: Grid<u8>,
+    pub(crate) region_of: Grid<u32>,
+    pub(crate) regions: Vec<Region>,
+    pub(crate) prefabs: Vec<PlacedPrefab>,
+    pub(crate) links: Vec<PlacedLink>,
+    pub(crate) feature_variant: Option<String>,
+    pub(crate) trace: Trace,
+}
+
+impl Map {
+    /// An all-earth map with nothing placed.
+    pub(crate) fn new(seed: u64, map_type: &str, depth: u32, width: i32, height: i32) -> Map {
+        Map {
+            seed,
+            map_type: map_type.to_string(),
+            depth,
+            terrain: Grid::new(width, height, Terrain::EARTH),
+            masks: Grid::new(width, height, 0),
+            region_of: Grid::new(width, height, NO_REGION),
+            regions: Vec::new(),
+            prefabs: Vec::new(),
+            links: Vec::new(),
+            feature_variant: None,
+            trace: Trace::default(),
+        }
+    }
+
+    /// The seed it was generated from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The map type's name.
+    pub fn map_type(&self) -> &str {
+        &self.map_type
+    }
+
+    /// The depth it was generated for.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> i32 {
+        self.terrain.width()
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> i32 {
+        self.terrain.height()
+    }
+
+    /// The whole map as a rectangle.
+    pub fn bounds(&self) -> Rect {
+        self.terrain.bounds()
+    }
+
+    /// Every cell's terrain.
+    pub fn terrain(&self) -> &Grid<Terrain> {
+        &self.terrain
+    }
+
+    /// The terrain at `p`, if inside.
+    pub fn terrain_at(&self, p: Point) -> Option<Terrain> {
+        self.terrain.get(p).copied()
+    }
+
+    /// True when a walker can stand at `p`.
+    pub fn is_walkable(&self, p: Point) -> bool {
+        self.terrain.get(p).is_some_and(|t| t.role.is_walkable())
+    }
+
+    /// True when `p` belongs to a placed prefab that no stage may change.
+    pub fn is_protected(&self, p: Point) -> bool {
+        self.masks.get(p).is_some_and(|m| m & mask::PROTECTED != 0)
+    }
+
+    /// True when games should not spawn anything at `p`.
+    pub fn is_spawn_blocked(&self, p: Point) -> bool {
+        self.masks.get(p).is_some_and(|m| m & mask::SPAWN_BLOCKED != 0)
+    }
+
+    /// The region `p` belongs to, if any.
+    pub fn region_at(&self, p: Point) -> Option<&Region> {
+        match self.region_of.get(p) {
+            Some(&id) if id != NO_REGION => self.regions.get(id as usize),
+            _ => None,
+        }
+    }
+
+    /// Every region, indexed by id.
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    /// Every placed prefab, in placement order.
+    pub fn prefabs(&self) -> &[PlacedPrefab] {
+        &self.prefabs
+    }
+
+    /// Every link mark of every placed prefab.
+    pub fn links(&self) -> &[PlacedLink] {
+        &self.links
+    }
+
+    /// The name of the feature variant the features stage chose, if the map type
+    /// has any.
+    pub fn feature_variant(&self) -> Option<&str> {
+        self.feature_variant.as_deref()
+    }
+
+    /// The decisions that made this map.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// Adds a region and returns its id.
+    pub(crate) fn add_region(&mut self, kind: RegionKind, bounds: Rect) -> RegionId {
+        let id = self.regions.len() as RegionId;
+        self.regions.push(Region { id, kind, bounds, doors: Vec::new(), area: 0, prefab: None });
+        id
+    }
+}

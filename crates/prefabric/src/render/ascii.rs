@@ -1,0 +1,24 @@
+//! Plain-text maps: one line per row, one glyph per cell.
+
+use crate::format::palette::Palette;
+use crate::map::Map;
+
+/// The map's rows drawn with the palette's render glyphs.
+pub fn ascii_rows(map: &Map, palette: &Palette) -> Vec<String> {
+    map.terrain().rows().map(|row| row.iter().map(|t| palette.render_glyph(*t)).collect()).collect()
+}
+
+/// The map drawn as text, each row ending in a newline.
+pub fn ascii(map: &Map, palette: &Palette) -> String {
+    let mut out = String::with_capacity((map.width() as usize + 1) * map.height() as usize);
+    for row in map.terrain().rows() {
+        out.extend(row.iter().map(|t| palette.render_glyph(*t)));
+        out.push('\n');
+    }
+    out
+}
+
+/// One string per row: `1` where a walker can stand, `0` elsewhere.
+pub fn passable_rows(map: &Map) -> Vec<String> {
+    map.terrain().rows().map(|row| row.iter().map(|t| if t.role.is_walkable() { '1' } else { '0' }).collect()).collect()
+}

@@ -1,0 +1,226 @@
+//! The features stage: seeding the map before the layout (seeds 000 and 001).
+//!
+//! Picks one of the map type's feature variants by weight, raises its BLOCKED
+//! barriers, places its prefabs at their anchors with jitter in an allowed
+//! orientation, marks spawn-blocked areas, and resolves tunneler starts. Placed
+//! prefab cells become protected (their earth stays diggable, their `?` cells are
+//! not written) and their link marks are recorded for the layout. Every placement
+//! draws from its own stream, so editing one placement leaves the others where they
+//! were. A required prefab that finds no place within its attempt budget is an
+//! error naming the placement; an optional one is skipped and traced.
+
+use crate::content::Pack;
+use crate::content::maptype::{FeatureVariant, MapType, PrefabPlacement, StartSpec};
+use crate::error::{Error, ErrorKind};
+use crate::geom::{Dir, Point, Rect, Transform};
+use crate::layout::Start;
+use crate::map::{Door, LinkKind, Map, PlacedLink, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};
+use crate::prefab::Prefab;
+use crate::rng::Rng;
+use crate::trace::Outcome;
+
+/// Tries per placement before giving up.
+const PLACEMENT_ATTEMPTS: u32 = 64;
+/// Tries per start before skipping it.
+const START_ATTEMPTS: u32 = 32;
+
+/// Runs the stage; returns the tunneler starts for the layout.
+pub(crate) fn run(map: &mut Map, pack: &Pack, map_type: &MapType, seed: u64) -> Result<Vec<Start>, Error> {
+    let mut specs: Vec<&StartSpec> = map_type.starts.iter().collect();
+    if !map_type.variants.is_empty() {
+        let mut rng = Rng::stream(seed, "features", "variant");
+        let weights: Vec<u32> = map_type.variants.iter().map(|v| v.weight).collect();
+        let index = rng.weighted(&weights).unwrap_or(0);
+        let variant = &map_type.variants[index];
+        map.feature_variant = Some(variant.name.clone());
+        map.trace.push(
+            "features",
+            Outcome::Chose,
+            format!(
+                "feature variant `{}` (weight {} of {})",
+                variant.name,
+                variant.weight,
+                weights.iter().sum::<u32>()
+            ),
+        );
+        place_variant(map, pack, variant, seed)?;
+        specs.extend(variant.starts.iter());
+    }
+    let mut starts = Vec::new();
+    for (i, spec) in specs.into_iter().enumerate() {
+        let mut rng = Rng::stream_n(seed, "features/start", i as u64);
+        match resolve_start(map, spec, &mut rng) {
+            Some(start) => starts.push(start),
+            None => map.trace.push(
+                "features",
+                Outcome::Skipped,
+                format!("tunneler start {} at {}: no diggable spot within its jitter", i + 1, spec.anchor),
+            ),
+        }
+    }
+    Ok(starts)
+}
+
+fn place_variant(map: &mut Map, pack: &Pack, variant: &FeatureVariant, seed: u64) -> Result<(), Error> {
+    for barrier in &variant.barriers {
+        for p in barrier.points() {
+            map.terrain.set(p, Terrain::new(Role::Blocked));
+        }
+    }
+    for (i, placement) in variant.prefabs.iter().enumerate() {
+        let mut rng = Rng::stream(seed, "features", &format!("{}/{}", variant.name, i));
+        if !place_one(map, pack, placement, &mut rng) {
+            let names: Vec<&str> = placement.choices.iter().map(|(n, _)| n.as_str()).collect();
+            let what = format!(
+                "prefab `{}` at {} (placement at {})",
+                names.join("` or `"),
+                placement.anchor,
+                placement.location
+            );
+            if placement.required {
+                return Err(Error::new(ErrorKind::Generation, format!("{what} found no free spot in {PLACEMENT_ATTEMPTS} tries"))
+                    .with_help("other features, barriers or the map's edge leave no room: widen its jitter, move its anchor, or mark it `required = false`"));
+            }
+            map.trace.push("features", Outcome::Skipped, format!("{what}: no free spot in {PLACEMENT_ATTEMPTS} tries"));
+        }
+    }
+    for block in &variant.spawn_blocks {
+        for p in block.points() {
+            if let Some(m) = map.masks.get_mut(p) {
+                *m |= mask::SPAWN_BLOCKED;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Tries to place one of a placement's prefabs; true when placed.
+fn place_one(map: &mut Map, pack: &Pack, placement: &PrefabPlacement, rng: &mut Rng) -> bool {
+    let weights: Vec<u32> = placement.choices.iter().map(|(_, w)| *w).collect();
+    let size = (map.width(), map.height());
+    for _ in 0..PLACEMENT_ATTEMPTS {
+        let Some(choice) = rng.weighted(&weights) else { return false };
+        let Some(prefab) = pack.prefab(&placement.choices[choice].0) else { continue };
+        let allowed: Vec<Transform> = prefab.transforms().intersect(placement.transforms).iter().collect();
+        let Some(&transform) = rng.pick(&allowed) else { continue };
+        let oriented = prefab.transformed(transform);
+        let (w, h) = (oriented.width(), oriented.height());
+        let base = placement.anchor.place(size, (w, h), placement.margin) + placement.offset;
+        let jitter = Point::new(
+            rng.range(-placement.jitter.x, placement.jitter.x),
+            rng.range(-placement.jitter.y, placement.jitter.y),
+        );
+        let m = placement.margin;
+        let at = base + jitter;
+        let at = Point::new(at.x.clamp(m, (size.0 - w - m).max(m)), at.y.clamp(m, (size.1 - h - m).max(m)));
+        if fits(map, &oriented, at) {
+            place(map, &oriented, at, transform, placement.spawn_block);
+            map.trace.push(
+                "features",
+                Outcome::Chose,
+                format!("prefab `{}` {} at ({}, {})", prefab.name(), transform, at.x, at.y),
+            );
+            return true;
+        }
+    }
+    false
+}
+
+/// True when an oriented prefab can go at `at`: inside the map, clear of other
+/// prefabs and barriers, open cells off the map's edge, and every link with room to
+/// start digging.
+fn fits(map: &Map, prefab: &Prefab, at: Point) -> bool {
+    let bounds = Rect::new(at.x, at.y, prefab.width(), prefab.height());
+    if !map.bounds().contains_rect(&bounds) || map.prefabs.iter().any(|p| p.bounds.intersects(&bounds)) {
+        return false;
+    }
+    let inner = map.bounds().expand(-1);
+    for local in prefab.cells().bounds().points() {
+        let p = at + local;
+        let here = map.terrain[p];
+        let cell = prefab.cells()[local];
+        let clash = match cell {
+            Some(t) => {
+                here.role == Role::Blocked || map.is_protected(p) || (t.role.is_walkable() && !inner.contains(p))
+            }
+            None => here.role == Role::Blocked && prefab.is_link_path(local),
+        };
+        if clash {
+            return false;
+        }
+    }
+    prefab.links().iter().all(|link| {
+        let width = match link.kind {
+            LinkKind::Tunnel { width } => i32::from(width),
+            LinkKind::Connector => 1,
+        };
+        let edge = link.path(prefab.width(), prefab.height()).last().unwrap_or(link.at);
+        let first = at + edge + link.dir.delta();
+        let across = link.dir.right().delta();
+        (0..width).all(|j| {
+            let p = first + across * (j - (width - 1) / 2);
+            inner.contains(p) && map.terrain[p].role != Role::Blocked && !map.is_protected(p)
+        })
+    })
+}
+
+fn place(map: &mut Map, prefab: &Prefab, at: Point, transform: Transform, spawn_block: bool) {
+    let index = map.prefabs.len();
+    let bounds = Rect::new(at.x, at.y, prefab.width(), prefab.height());
+    let has_open = prefab.cells().cells().iter().any(|c| c.is_some_and(|t| t.role.is_walkable()));
+    let region = has_open.then(|| {
+        let id = map.add_region(RegionKind::Prefab, bounds);
+        map.regions[id as usize].prefab = Some(index);
+        id
+    });
+    for local in prefab.cells().bounds().points() {
+        let Some(t) = prefab.cells()[local] else { continue };
+        let p = at + local;
+        map.terrain[p] = t;
+        if t.role != Role::Earth {
+            map.masks[p] |= mask::PROTECTED;
+        }
+        if let (Some(id), true) = (region, t.role.is_walkable()) {
+            map.region_of[p] = id;
+            map.regions[id as usize].area += 1;
+        }
+        if spawn_block {
+            map.masks[p] |= mask::SPAWN_BLOCKED;
+        }
+    }
+    for link in prefab.links() {
+        map.links.push(PlacedLink { at: at + link.at, dir: link.dir, kind: link.kind, prefab: index });
+        if let Some(id) = region {
+            map.regions[id as usize].doors.push(Door { at: at + link.at, side: link.dir });
+        }
+    }
+    map.prefabs.push(PlacedPrefab {
+        name: prefab.name().to_string(),
+        stage: Stage::Feature,
+        bounds,
+        transform,
+        region,
+    });
+}
+
+/// Finds a diggable junction square for a start near its anchor.
+fn resolve_start(map: &Map, spec: &StartSpec, rng: &mut Rng) -> Option<Start> {
+    let w = i32::from(spec.width);
+    let size = (map.width(), map.height());
+    let centre = match spec.anchor {
+        crate::content::maptype::Anchor::At(p) => p,
+        anchor => anchor.place(size, (w, w), 2) + Point::new((w - 1) / 2, (w - 1) / 2),
+    } + spec.offset;
+    for _ in 0..START_ATTEMPTS {
+        let at =
+            centre + Point::new(rng.range(-spec.jitter.x, spec.jitter.x), rng.range(-spec.jitter.y, spec.jitter.y));
+        let square = Rect::new(at.x - (w - 1) / 2, at.y - (w - 1) / 2, w, w);
+        let free = map.bounds().expand(-2).contains_rect(&square)
+            && square.expand(1).points().all(|p| map.terrain[p] == Terrain::EARTH && !map.is_protected(p));
+        if free {
+            let dir = spec.dir.or_else(|| Some(Dir::ALL[rng.below(4) as usize]));
+            return Some(Start { at, dir, width: spec.width });
+        }
+    }
+    None
+}

@@ -1,0 +1,149 @@
+//! The pipeline: features, layout, validate — one map from a pack, a map type and a
+//! seed.
+//!
+//! [`Generator`] holds a pack and a map type and generates maps for seeds; each
+//! [`Generation`] runs the stages in order on one map under construction. Every
+//! stage draws from its own random streams derived from the seed, so the same pack,
+//! map type, depth and seed always give the same map. A stage that fails (a required
+//! feature with no room, tunnelers boxed in below `min_open`) makes the whole
+//! attempt fail; the generator then retries with a seed derived from the first, up
+//! to [`ATTEMPTS`] times, and records each retry in the trace.
+
+pub(crate) mod features;
+pub(crate) mod validate;
+
+use crate::content::{MapType, Pack};
+use crate::error::{Error, ErrorKind};
+use crate::format::suggest;
+use crate::layout::{self, LayoutStats, Start};
+use crate::map::Map;
+use crate::rng::Rng;
+use crate::trace::Outcome;
+
+/// How many attempts a generation gets before it reports failure.
+pub const ATTEMPTS: u32 = 8;
+
+/// Generates maps of one map type from one pack.
+#[derive(Clone, Debug)]
+pub struct Generator<'p> {
+    pack: &'p Pack,
+    map_type: &'p MapType,
+    depth: u32,
+}
+
+impl<'p> Generator<'p> {
+    /// A generator for the map type named `map_type`.
+    pub fn new(pack: &'p Pack, map_type: &str) -> Result<Generator<'p>, Error> {
+        let Some(mt) = pack.map_type(map_type) else {
+            let names: Vec<&str> = pack.map_types().map(|m| m.name.as_str()).collect();
+            let help = match suggest(map_type, names.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("the pack's map types are: {}", names.join(", ")),
+            };
+            return Err(Error::new(
+                ErrorKind::Invalid,
+                format!("no map type named `{map_type}` in pack `{}`", pack.name()),
+            )
+            .with_help(help));
+        };
+        Ok(Generator { pack, map_type: mt, depth: 1 })
+    }
+
+    /// Sets the depth maps are generated for (default 1).
+    pub fn depth(mut self, depth: u32) -> Generator<'p> {
+        self.depth = depth;
+        self
+    }
+
+    /// The map type.
+    pub fn map_type(&self) -> &'p MapType {
+        self.map_type
+    }
+
+    /// Generates the map for `seed`, retrying with derived seeds when an attempt
+    /// fails.
+    pub fn generate(&self, seed: u64) -> Result<Map, Error> {
+        let mut failures: Vec<String> = Vec::new();
+        for attempt in 0..ATTEMPTS {
+            let mut g = self.start(seed, attempt);
+            for (i, f) in failures.iter().enumerate() {
+                g.map.trace.push("generate", Outcome::Note, format!("attempt {} failed: {f}", i + 1));
+            }
+            match g.run_all() {
+                Ok(()) => return Ok(g.into_map()),
+                Err(e) => failures.push(e.message().to_string()),
+            }
+        }
+        let last = failures.pop().unwrap_or_default();
+        Err(Error::new(
+            ErrorKind::Generation,
+            format!("map type `{}` with seed {seed} failed {ATTEMPTS} attempts; the last: {last}", self.map_type.name),
+        )
+        .with_help("run `prefabric check` on the pack; the map type may ask for more than fits"))
+    }
+
+    /// A generation for `seed` ready to run stage by stage. Attempt 0 draws from the
+    /// seed itself; later attempts from seeds derived from it.
+    pub fn start(&self, seed: u64, attempt: u32) -> Generation<'p> {
+        let stream_seed =
+            if attempt == 0 { seed } else { Rng::stream_n(seed, "generate/attempt", u64::from(attempt)).next_u64() };
+        let map = Map::new(seed, &self.map_type.name, self.depth, self.map_type.width, self.map_type.height);
+        Generation { pack: self.pack, map_type: self.map_type, map, starts: Vec::new(), stream_seed }
+    }
+}
+
+/// One map under construction, advanced stage by stage.
+#[derive(Clone, Debug)]
+pub struct Generation<'p> {
+    pack: &'p Pack,
+    map_type: &'p MapType,
+    map: Map,
+    starts: Vec<Start>,
+    stream_seed: u64,
+}
+
+impl Generation<'_> {
+    /// Stage 1: places the chosen feature variant's barriers and prefabs and
+    /// resolves tunneler starts.
+    pub fn features(&mut self) -> Result<(), Error> {
+        self.starts = features::run(&mut self.map, self.pack, self.map_type, self.stream_seed)?;
+        Ok(())
+    }
+
+    /// Stage 2: digs the layout around the features.
+    pub fn layout(&mut self) -> Result<LayoutStats, Error> {
+        layout::run(&mut self.map, &self.map_type.generator, &self.starts, self.stream_seed)
+    }
+
+    /// Stage 6: checks the map's invariants.
+    pub fn validate(&self) -> Result<(), Error> {
+        validate::run(&self.map, self.pack)
+    }
+
+    fn run_all(&mut self) -> Result<(), Error> {
+        self.features()?;
+        self.layout()?;
+        self.validate()
+    }
+
+    /// The map as far as it has been built.
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// The finished map.
+    pub fn into_map(self) -> Map {
+        self.map
+    }
+}
+
+/// Generates the map of `map_type` for `seed` at depth 1.
+///
+/// ```
+/// let pack = prefabric::Pack::embedded().expect("the embedded pack is valid");
+/// let map = prefabric::generate(&pack, "materials", 7).expect("materials generates");
+/// assert_eq!((map.width(), map.height()), (200, 200));
+/// ```
+pub fn generate(pack: &Pack, map_type: &str, seed: u64) -> Result<Map, Error> {
+    Generator::new(pack, map_type)?.generate(seed)
+}

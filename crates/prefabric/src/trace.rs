@@ -1,0 +1,64 @@
+//! The record of one generation's decisions and rejections.
+//!
+//! Stages append [`Event`]s as they choose a feature variant, place or skip a prefab,
+//! fall back to a connecting corridor, or retry. The trace is what `--explain`
+//! prints and what the viewer will show; it is never read back by a later stage.
+
+use std::fmt;
+
+/// What an event records.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Something was chosen or placed.
+    Chose,
+    /// Something optional was left out, with the reason.
+    Skipped,
+    /// A fact worth knowing: counts, fallbacks, retries.
+    Note,
+}
+
+impl Outcome {
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Chose => "chose",
+            Outcome::Skipped => "skipped",
+            Outcome::Note => "note",
+        }
+    }
+}
+
+/// One decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The stage that made it: `features`, `layout`, `validate`, `generate`.
+    pub stage: &'static str,
+    /// What kind of decision.
+    pub outcome: Outcome,
+    /// What happened, for people.
+    pub message: String,
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}] {}: {}", self.stage, self.outcome.name(), self.message)
+    }
+}
+
+/// Every decision of one generation, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    events: Vec<Event>,
+}
+
+impl Trace {
+    /// Appends an event.
+    pub fn push(&mut self, stage: &'static str, outcome: Outcome, message: impl Into<String>) {
+        self.events.push(Event { stage, outcome, message: message.into() });
+    }
+
+    /// The events in the order they happened.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+}
