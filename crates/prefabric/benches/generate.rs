@@ -1,1 +1,50 @@
-fn main() {}
+//! Benchmarks of map generation on the embedded default pack.
+//!
+//! * `generate/materials` — the whole pipeline for a 200x200 materials map
+//!   (features, layout, validation), seeds cycling so no one map dominates.
+//! * `layout/materials` — the tunneler layout alone, on maps whose features stage
+//!   ran outside the timed part.
+//! * `render/ascii` and `render/json` — drawing one finished map.
+//!
+//! Run with `cargo bench -p prefabric`; criterion prints the median as the middle
+//! value of `time: [low median high]`.
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use prefabric::{Generator, Pack, render};
+use std::hint::black_box;
+
+const SEEDS: u64 = 64;
+
+fn benches(c: &mut Criterion) {
+    let pack = Pack::embedded().expect("the embedded pack is valid");
+    let generator = Generator::new(&pack, "materials").expect("materials exists");
+
+    let mut seed = 0;
+    c.bench_function("generate/materials", |b| {
+        b.iter(|| {
+            seed = (seed + 1) % SEEDS;
+            black_box(generator.generate(seed).expect("materials generates"))
+        })
+    });
+
+    let mut seed = 0;
+    c.bench_function("layout/materials", |b| {
+        b.iter_batched(
+            || {
+                seed = (seed + 1) % SEEDS;
+                let mut g = generator.start(seed, 0);
+                g.features().expect("features place");
+                g
+            },
+            |mut g| black_box(g.layout()),
+            BatchSize::SmallInput,
+        )
+    });
+
+    let map = generator.generate(1).expect("materials generates");
+    c.bench_function("render/ascii", |b| b.iter(|| black_box(render::ascii(&map, pack.palette()))));
+    c.bench_function("render/json", |b| b.iter(|| black_box(render::json(&map, pack.palette()))));
+}
+
+criterion_group!(generation, benches);
+criterion_main!(generation);

@@ -85,9 +85,16 @@ pub(crate) enum Cell {
     Solid,
 }
 
+const DIGGABLE: u8 = 0;
+const OPEN: u8 = 1;
+const SOLID: u8 = 2;
+
 /// Shared digging state over one map.
 pub(crate) struct Carver<'m> {
     pub map: &'m mut Map,
+    /// What digging may do with each cell (`DIGGABLE`, `OPEN`, `SOLID`), row-major:
+    /// one byte per cell instead of reading terrain, masks and bounds each time.
+    state: Vec<u8>,
     /// Union-find parents, indexed by region id.
     parent: Vec<RegionId>,
     /// Cells a tunnel may occupy: the map minus its outermost ring.
@@ -99,37 +106,164 @@ impl<'m> Carver<'m> {
     pub fn new(map: &'m mut Map) -> Carver<'m> {
         let interior = map.bounds().expand(-1);
         let parent = (0..map.regions.len() as RegionId).collect();
-        let open_cells = map.terrain.cells().iter().filter(|t| t.role.is_walkable()).count() as u32;
-        Carver { map, parent, interior, open_cells }
+        let mut state: Vec<u8> = map
+            .terrain
+            .cells()
+            .iter()
+            .zip(map.masks.cells())
+            .map(|(t, m)| {
+                if t.role.is_walkable() {
+                    OPEN
+                } else if t.role == Role::Earth && m & mask::PROTECTED == 0 {
+                    DIGGABLE
+                } else {
+                    SOLID
+                }
+            })
+            .collect();
+        // Nothing digs the outermost ring of the map.
+        let (w, h) = (map.width() as usize, map.height() as usize);
+        for x in 0..w {
+            for y in [0, h.saturating_sub(1)] {
+                if state[y * w + x] == DIGGABLE {
+                    state[y * w + x] = SOLID;
+                }
+            }
+        }
+        for y in 0..h {
+            for x in [0, w.saturating_sub(1)] {
+                if state[y * w + x] == DIGGABLE {
+                    state[y * w + x] = SOLID;
+                }
+            }
+        }
+        // Every walkable cell of a map handed to a layout belongs to a region.
+        let open_cells = map.regions.iter().map(|r| r.area).sum();
+        Carver { map, state, parent, interior, open_cells }
     }
 
     pub fn interior(&self) -> Rect {
         self.interior
     }
 
+    #[inline]
     pub fn classify(&self, p: Point) -> Cell {
-        if !self.interior.contains(p) {
-            return Cell::Solid;
+        let Some(i) = self.map.terrain.index_of(p) else { return Cell::Solid };
+        match self.state[i] {
+            DIGGABLE => Cell::Diggable,
+            OPEN => Cell::Open(self.map.region_of.cells()[i]),
+            _ => Cell::Solid,
         }
-        let i = p.y as usize * self.map.terrain.width() as usize + p.x as usize;
-        let t = self.map.terrain.cells()[i];
-        if t.role.is_walkable() {
-            Cell::Open(self.map.region_of.cells()[i])
-        } else if t.role == Role::Earth && self.map.masks.cells()[i] & mask::PROTECTED == 0 {
-            Cell::Diggable
-        } else {
-            Cell::Solid
-        }
+    }
+
+    /// The state bytes of row `y`, columns `x0..x1` (which must be inside the map).
+    fn state_row(&self, y: i32, x0: i32, x1: i32) -> &[u8] {
+        let w = self.map.width() as usize;
+        let start = y as usize * w;
+        &self.state[start + x0 as usize..start + x1 as usize]
     }
 
     /// True when every cell of `r` is diggable.
     pub fn all_diggable(&self, r: Rect) -> bool {
-        r.points().all(|p| self.classify(p) == Cell::Diggable)
+        self.map.bounds().contains_rect(&r)
+            && (r.y..r.bottom()).all(|y| self.state_row(y, r.x, r.right()).iter().all(|&s| s == DIGGABLE))
     }
 
     /// True when no cell of `r`'s surrounding ring is open.
     pub fn ring_closed(&self, r: Rect) -> bool {
-        r.ring().all(|p| !matches!(self.classify(p), Cell::Open(_)))
+        let ring = r.expand(1);
+        let clipped = Rect::new(ring.x.max(0), ring.y.max(0), 0, 0);
+        let x1 = ring.right().min(self.map.width());
+        let y1 = ring.bottom().min(self.map.height());
+        let no_open = |y: i32, x0: i32, x1: i32| x0 >= x1 || !self.state_row(y, x0, x1).contains(&OPEN);
+        let rows_ok = [ring.y, ring.bottom() - 1]
+            .into_iter()
+            .filter(|&y| y >= 0 && y < self.map.height())
+            .all(|y| no_open(y, clipped.x, x1));
+        let cols_ok = (ring.y + 1).max(0)..(ring.bottom() - 1).min(y1);
+        rows_ok
+            && cols_ok.into_iter().all(|y| {
+                [ring.x, ring.right() - 1]
+                    .into_iter()
+                    .filter(|&x| x >= 0 && x < self.map.width())
+                    .all(|x| no_open(y, x, x + 1))
+            })
+    }
+
+    /// Scans a tunnel's way ahead: `rows` rows of `width` cells, each row from
+    /// `first + k*forward` across by `across`, plus one margin cell on each side.
+    /// Returns how many rows are clear, and what stops the scan: `None` (nothing),
+    /// `Some(None)` (solid in the body or open in a margin), or `Some(Some(region))`
+    /// (open space of `region` in the body of the next row).
+    pub fn scan_rows(
+        &self,
+        first: Point,
+        forward: Point,
+        across: Point,
+        width: i32,
+        rows: i32,
+    ) -> (i32, Option<Option<RegionId>>) {
+        let corner_a = first - across;
+        let corner_b = first + forward * (rows - 1) + across * width;
+        let inside = self.map.bounds().contains(corner_a) && self.map.bounds().contains(corner_b);
+        let w = self.map.width() as isize;
+        let step_k = forward.y as isize * w + forward.x as isize;
+        let step_j = across.y as isize * w + across.x as isize;
+        let start = corner_a.y as isize * w + corner_a.x as isize;
+        for k in 0..rows {
+            let row = start + k as isize * step_k;
+            let verdict = if inside {
+                // DIGGABLE is 0: a row of untouched earth ORs to 0 and needs no more look.
+                if self.row_bits(row, step_j, width) == DIGGABLE {
+                    continue;
+                }
+                self.row_verdict(width, |j| Some((row + (j + 1) as isize * step_j) as usize))
+            } else {
+                let base = first + forward * k;
+                self.row_verdict(width, |j| self.map.terrain.index_of(base + across * j))
+            };
+            if let Some(stop) = verdict {
+                return (k, Some(stop));
+            }
+        }
+        (rows, None)
+    }
+
+    /// The OR of the state bytes of a scanned row (margins included).
+    fn row_bits(&self, row: isize, step_j: isize, width: i32) -> u8 {
+        let n = width as isize + 2;
+        match step_j {
+            1 => self.state[row as usize..(row + n) as usize].iter().fold(0, |a, &s| a | s),
+            -1 => self.state[(row - n + 1) as usize..=row as usize].iter().fold(0, |a, &s| a | s),
+            _ => (0..n).fold(0, |a, j| a | self.state[(row + j * step_j) as usize]),
+        }
+    }
+
+    /// What one scanned row means for a tunnel: `None` when it may be dug, else as
+    /// for [`Carver::scan_rows`]. `cell(j)` gives the index of cell `j` (`-1..=width`),
+    /// `None` outside the map.
+    fn row_verdict(&self, width: i32, cell: impl Fn(i32) -> Option<usize>) -> Option<Option<RegionId>> {
+        let mut open = None;
+        let mut side_open = false;
+        for j in -1..=width {
+            let index = cell(j);
+            let s = index.map_or(SOLID, |i| self.state[i]);
+            if j >= 0 && j < width {
+                if s == SOLID {
+                    return Some(None);
+                }
+                if let (OPEN, None, Some(i)) = (s, open, index) {
+                    open = Some(self.map.region_of.cells()[i]);
+                }
+            } else if s == OPEN {
+                side_open = true;
+            }
+        }
+        match (open, side_open) {
+            (Some(region), _) => Some(Some(region)),
+            (None, true) => Some(None),
+            (None, false) => None,
+        }
     }
 
     /// A new region, connected to `parent` when given.
@@ -151,8 +285,9 @@ impl<'m> Carver<'m> {
     /// Turns a diggable cell into `terrain` belonging to `region`.
     pub fn dig(&mut self, p: Point, terrain: Terrain, region: RegionId) {
         if let Some(i) = self.map.terrain.index_of(p) {
-            if !self.map.terrain.cells()[i].role.is_walkable() {
+            if self.state[i] != OPEN {
                 self.open_cells += 1;
+                self.state[i] = OPEN;
             }
             self.map.terrain.cells_mut()[i] = terrain;
             self.map.region_of.cells_mut()[i] = region;
@@ -162,11 +297,27 @@ impl<'m> Carver<'m> {
 
     /// Digs every diggable cell of `r` as `floor`, for `region`.
     pub fn dig_rect(&mut self, r: Rect, floor: FloorKind, region: RegionId) {
-        for p in r.points() {
-            if self.classify(p) == Cell::Diggable {
-                self.dig(p, Terrain::floor(floor), region);
+        let w = self.map.width();
+        let (x0, x1) = (r.x.max(0), r.right().min(w));
+        let (y0, y1) = (r.y.max(0), r.bottom().min(self.map.height()));
+        let terrain = Terrain::floor(floor);
+        let mut dug = 0;
+        for y in y0..y1 {
+            let cells = (y * w + x0) as usize..(y * w + x1) as usize;
+            let states = &mut self.state[cells.clone()];
+            let terrains = &mut self.map.terrain.cells_mut()[cells.clone()];
+            let regions = &mut self.map.region_of.cells_mut()[cells];
+            for ((s, t), r) in states.iter_mut().zip(terrains).zip(regions) {
+                if *s == DIGGABLE {
+                    *s = OPEN;
+                    *t = terrain;
+                    *r = region;
+                    dug += 1;
+                }
             }
         }
+        self.open_cells += dug;
+        self.map.regions[region as usize].area += dug;
     }
 
     /// Records `at` as a way into `region` if it lies on the region's wall line.
@@ -208,8 +359,8 @@ impl<'m> Carver<'m> {
         }
     }
 
-    /// Joins every network to the largest one with shortest 1-wide corridors dug
-    /// through diggable cells. Returns how many corridors were dug, or an error
+    /// Joins all networks into one with shortest 1-wide corridors dug through
+    /// diggable cells. Returns how many corridors were dug, or an error
     /// naming a network that cannot be reached.
     pub fn connect_networks(&mut self) -> Result<u32, Error> {
         let mut dug = 0;
@@ -228,18 +379,16 @@ impl<'m> Carver<'m> {
             if areas.len() <= 1 {
                 return Ok(dug);
             }
-            // Largest network first; ties go to the older root.
-            areas.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            let main = areas[0].0;
-            match self.shortest_path_from(main) {
+            // Search from the smallest network: it is usually a stray pocket near
+            // the main one, and a search from it stops as soon as it gets there.
+            areas.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
+            let stray = areas[0].0;
+            match self.shortest_path_from(stray) {
                 Some(path) => {
-                    self.dig_path(&path, main);
+                    self.dig_path(&path, stray);
                     dug += 1;
                 }
-                None => {
-                    let stranded = areas[1].0;
-                    return Err(self.unreachable(stranded));
-                }
+                None => return Err(self.unreachable(stray)),
             }
         }
         Err(Error::new(ErrorKind::Generation, "joining networks did not finish within its attempt budget"))
@@ -255,11 +404,21 @@ impl<'m> Carver<'m> {
         const SOURCE: u32 = u32::MAX - 1;
         let mut prev = vec![UNSEEN; n];
         let mut queue: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
-        for (i, slot) in prev.iter_mut().enumerate() {
-            let region = self.map.region_of.cells()[i];
-            if region != NO_REGION && self.map.terrain.cells()[i].role.is_walkable() && self.find(region) == root {
-                *slot = SOURCE;
-                queue.push_back(i as u32);
+        // Sources: the open cells of every region of the network, found through the
+        // regions' bounds rather than by scanning the whole map.
+        for id in 0..self.map.regions.len() as RegionId {
+            if self.find(id) != root {
+                continue;
+            }
+            for p in self.map.regions[id as usize].bounds.points() {
+                if let Some(i) = self.map.terrain.index_of(p)
+                    && self.map.region_of.cells()[i] == id
+                    && self.state[i] == OPEN
+                    && prev[i] == UNSEEN
+                {
+                    prev[i] = SOURCE;
+                    queue.push_back(i as u32);
+                }
             }
         }
         while let Some(i) = queue.pop_front() {
@@ -351,24 +510,79 @@ impl<'m> Carver<'m> {
         )
     }
 
-    /// Raises walls: every unprotected earth cell touching (diagonals included) a
-    /// room, hall, corridor or junction becomes wall. Those regions are rectangles
-    /// of open cells, so walking their rings finds every such cell.
+    /// Raises walls: every unprotected earth cell touching an open cell (diagonals
+    /// included) becomes wall — around rooms, corridors and prefab floors alike.
+    ///
+    /// Works on a bitset of open cells, one row of 64-bit words per map row, built
+    /// from the regions (rooms, halls, corridors and junctions are fully open
+    /// rectangles, so each of their rows is one bit range). Dilating it with shifts
+    /// and ORs leaves only the few candidate cells to look at one by one.
     pub fn raise_walls(&mut self) {
-        for i in 0..self.map.regions.len() {
-            let region = &self.map.regions[i];
-            if !matches!(region.kind, RegionKind::Room | RegionKind::Hall | RegionKind::Corridor | RegionKind::Junction)
-            {
-                continue;
-            }
-            for p in region.bounds.ring() {
-                if let Some(j) = self.map.terrain.index_of(p)
-                    && self.map.terrain.cells()[j].role == Role::Earth
-                    && self.map.masks.cells()[j] & mask::PROTECTED == 0
-                {
-                    self.map.terrain.cells_mut()[j] = Terrain::new(Role::Wall);
+        let (w, h) = (self.map.width() as usize, self.map.height() as usize);
+        let words = w.div_ceil(64);
+        let mut open = vec![0u64; words * h];
+        for region in &self.map.regions {
+            let b = region.bounds;
+            let (x0, x1) = (b.x.max(0) as usize, (b.right().max(0) as usize).min(w));
+            let (y0, y1) = (b.y.max(0) as usize, (b.bottom().max(0) as usize).min(h));
+            let rectangle = matches!(
+                region.kind,
+                RegionKind::Room | RegionKind::Hall | RegionKind::Corridor | RegionKind::Junction
+            );
+            for y in y0..y1 {
+                let row = &mut open[y * words..(y + 1) * words];
+                if rectangle {
+                    set_bits(row, x0, x1);
+                } else {
+                    for x in (x0..x1).filter(|&x| self.state[y * w + x] == OPEN) {
+                        row[x / 64] |= 1 << (x % 64);
+                    }
                 }
             }
         }
+        // Each row's bits widened by one cell to either side.
+        let mut wide = vec![0u64; words * h];
+        for y in 0..h {
+            let row = &open[y * words..(y + 1) * words];
+            for k in 0..words {
+                let from_left = if k > 0 { row[k - 1] >> 63 } else { 0 };
+                let from_right = if k + 1 < words { row[k + 1] << 63 } else { 0 };
+                wide[y * words + k] = row[k] | (row[k] << 1) | from_left | (row[k] >> 1) | from_right;
+            }
+        }
+        let last_word_mask = if w % 64 == 0 { u64::MAX } else { (1u64 << (w % 64)) - 1 };
+        let terrain = self.map.terrain.cells_mut();
+        let masks = self.map.masks.cells();
+        for y in 0..h {
+            for k in 0..words {
+                let above = if y > 0 { wide[(y - 1) * words + k] } else { 0 };
+                let below = if y + 1 < h { wide[(y + 1) * words + k] } else { 0 };
+                let mut candidates = (above | wide[y * words + k] | below) & !open[y * words + k];
+                if k + 1 == words {
+                    candidates &= last_word_mask;
+                }
+                while candidates != 0 {
+                    let x = k * 64 + candidates.trailing_zeros() as usize;
+                    candidates &= candidates - 1;
+                    let i = y * w + x;
+                    if terrain[i].role == Role::Earth && masks[i] & mask::PROTECTED == 0 {
+                        terrain[i] = Terrain::new(Role::Wall);
+                        self.state[i] = SOLID;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Sets bits `x0..x1` of a row of 64-bit words.
+fn set_bits(row: &mut [u64], x0: usize, x1: usize) {
+    let mut x = x0;
+    while x < x1 {
+        let bit = x % 64;
+        let n = (64 - bit).min(x1 - x);
+        let run = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << bit };
+        row[x / 64] |= run;
+        x += n;
     }
 }

@@ -243,28 +243,13 @@ impl Digger<'_, '_> {
     /// Scans up to `rows` rows ahead. Returns how many rows are clear to dig and
     /// what stops the scan.
     fn scan(&self, t: &Tunneler, rows: i32) -> (i32, Ahead) {
-        for k in 1..=rows {
-            let mut open = None;
-            let mut side_open = false;
-            for j in -1..=t.width {
-                let body = j >= 0 && j < t.width;
-                match self.c.classify(t.cell(k, j)) {
-                    Cell::Solid if body => return (k - 1, Ahead::Blocked),
-                    Cell::Open(r) if body => {
-                        open.get_or_insert(r);
-                    }
-                    Cell::Open(_) => side_open = true,
-                    _ => {}
-                }
-            }
-            if let Some(r) = open {
-                return (k - 1, Ahead::Open(r));
-            }
-            if side_open {
-                return (k - 1, Ahead::Blocked);
-            }
-        }
-        (rows, Ahead::Clear)
+        let (clear, stop) = self.c.scan_rows(t.cell(1, 0), t.dir.delta(), t.dir.right().delta(), t.width, rows);
+        let ahead = match stop {
+            None => Ahead::Clear,
+            Some(None) => Ahead::Blocked,
+            Some(Some(region)) => Ahead::Open(region),
+        };
+        (clear, ahead)
     }
 
     /// One step; returns false when the tunneler dies.
@@ -276,11 +261,10 @@ impl Digger<'_, '_> {
         }
         let len = pick(&mut self.rng, self.p.step);
         let w = t.width;
-        let (clear, ahead) = self.scan(t, len + w + 1);
+        // Enough rows for the stretch and the wall after it; a turn looks further.
+        let (clear, ahead) = self.scan(t, len + 1);
 
-        if let Ahead::Open(other) = ahead
-            && clear <= len
-        {
+        if let Ahead::Open(other) = ahead {
             let foreign = self.c.find(other) != self.c.find(t.region);
             // Meeting its own network with nothing to dig in between adds nothing.
             let stuck = clear < w + 1 && clear > 0;
@@ -299,10 +283,9 @@ impl Digger<'_, '_> {
             if self.rng.percent(self.p.width_change_chance.0) {
                 self.change_width(t);
             }
-            if clear > len + w && self.rng.percent(self.p.turn_chance.0) {
-                self.turn(t, true);
-            } else if clear > len + w && self.rng.percent(self.p.branch_chance.0) {
-                self.turn(t, false);
+            let turn = self.rng.percent(self.p.turn_chance.0);
+            if (turn || self.rng.percent(self.p.branch_chance.0)) && self.scan(t, t.width + 1).0 > t.width {
+                self.turn(t, turn);
             }
             true
         } else if clear > w {
@@ -411,13 +394,19 @@ impl Digger<'_, '_> {
         let w = t.width;
         let square = t.area(1 - w, 0, 0, w - 1);
         let root = self.c.find(t.region);
+        let mut checked = t.region;
         for p in square.points() {
-            match self.c.classify(p) {
-                Cell::Open(r) if self.c.find(r) == root => {}
-                _ => {
-                    self.stats.boxed_in += 1;
-                    return false;
+            let same_network = match self.c.classify(p) {
+                Cell::Open(r) if r == checked => true,
+                Cell::Open(r) if self.c.find(r) == root => {
+                    checked = r;
+                    true
                 }
+                _ => false,
+            };
+            if !same_network {
+                self.stats.boxed_in += 1;
+                return false;
             }
         }
         t.dir = if self.rng.coin() { t.dir.left() } else { t.dir.right() };
