@@ -437,6 +437,9 @@ struct PlacementFile {
     required: bool,
 }
 
+/// Largest offset a placement or start may shift by, either way.
+const MAX_OFFSET: u32 = 4096;
+
 fn one_i32() -> i32 {
     1
 }
@@ -531,6 +534,16 @@ impl Checker<'_> {
         self.errors.push(e);
     }
 
+    fn check_offset(&mut self, span: std::ops::Range<usize>, offset: [i32; 2]) {
+        if offset.iter().any(|v| v.unsigned_abs() > MAX_OFFSET) {
+            self.invalid(
+                span,
+                format!("offset [{}, {}] is further than {MAX_OFFSET} cells", offset[0], offset[1]),
+                None,
+            );
+        }
+    }
+
     fn check_params(&mut self, p: &Spanned<TunnelerParams>) {
         let span = p.span();
         let v = p.get_ref();
@@ -573,6 +586,7 @@ impl Checker<'_> {
                 3
             }
         };
+        self.check_offset(s.span(), raw.offset);
         if let Anchor::At(p) = raw.at
             && !(Rect::new(1, 1, size.0 - 2, size.1 - 2).contains(p))
         {
@@ -661,6 +675,7 @@ impl Checker<'_> {
             self.invalid(span, "`prefab` names no prefab with a weight above 0".into(), None);
             return None;
         }
+        self.check_offset(p.span(), raw.offset);
         if !(0..=64).contains(&raw.margin) {
             self.invalid(p.span(), format!("margin {} must be 0-64", raw.margin), None);
         }

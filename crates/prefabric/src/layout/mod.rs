@@ -171,23 +171,7 @@ impl<'m> Carver<'m> {
 
     /// True when no cell of `r`'s surrounding ring is open.
     pub fn ring_closed(&self, r: Rect) -> bool {
-        let ring = r.expand(1);
-        let clipped = Rect::new(ring.x.max(0), ring.y.max(0), 0, 0);
-        let x1 = ring.right().min(self.map.width());
-        let y1 = ring.bottom().min(self.map.height());
-        let no_open = |y: i32, x0: i32, x1: i32| x0 >= x1 || !self.state_row(y, x0, x1).contains(&OPEN);
-        let rows_ok = [ring.y, ring.bottom() - 1]
-            .into_iter()
-            .filter(|&y| y >= 0 && y < self.map.height())
-            .all(|y| no_open(y, clipped.x, x1));
-        let cols_ok = (ring.y + 1).max(0)..(ring.bottom() - 1).min(y1);
-        rows_ok
-            && cols_ok.into_iter().all(|y| {
-                [ring.x, ring.right() - 1]
-                    .into_iter()
-                    .filter(|&x| x >= 0 && x < self.map.width())
-                    .all(|x| no_open(y, x, x + 1))
-            })
+        r.ring().all(|p| !matches!(self.classify(p), Cell::Open(_)))
     }
 
     /// Scans a tunnel's way ahead: `rows` rows of `width` cells, each row from

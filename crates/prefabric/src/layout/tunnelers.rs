@@ -99,6 +99,15 @@ pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed
     };
     d.start_from_links();
     d.start_from_starts(starts);
+    if d.queue.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Generation,
+            "no tunneler could start: the map has no link marks and no usable starts",
+        )
+        .with_help(
+            "give a feature prefab a link mark on its `links` layer, or add a [[starts]] table to the map type",
+        ));
+    }
     d.run_queue();
     d.fill();
     let mut stats = d.stats;
@@ -220,6 +229,9 @@ impl Digger<'_, '_> {
         {
             tries += 1;
             let candidates = self.c.map.regions.len() as u32;
+            if candidates == 0 {
+                return;
+            }
             let id = self.rng.below(candidates);
             let region = &self.c.map.regions[id as usize];
             if !matches!(region.kind, RegionKind::Corridor | RegionKind::Junction | RegionKind::Hall) {

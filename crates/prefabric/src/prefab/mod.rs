@@ -135,7 +135,7 @@ impl Prefab {
         &self.cells
     }
 
-    /// Its link marks, in reading order.
+    /// Its link marks, in reading order (row by row, west to east).
     pub fn links(&self) -> &[LinkMark] {
         &self.links
     }
@@ -159,11 +159,13 @@ impl Prefab {
         for p in self.cells.bounds().points() {
             cells.set(t.apply_point(p, w, h), self.cells[p]);
         }
-        let links = self
+        let mut links: Vec<LinkMark> = self
             .links
             .iter()
             .map(|l| LinkMark { at: t.apply_point(l.at, w, h), dir: t.apply_dir(l.dir), kind: l.kind })
             .collect();
+        // Reading order, as a parsed prefab lists them.
+        links.sort_by_key(|l| (l.at.y, l.at.x));
         Prefab { cells, links, ..self.clone() }
     }
 

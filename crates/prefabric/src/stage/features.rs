@@ -127,11 +127,14 @@ fn place_one(map: &mut Map, pack: &Pack, placement: &PrefabPlacement, rng: &mut 
 }
 
 /// True when an oriented prefab can go at `at`: inside the map, clear of other
-/// prefabs and barriers, open cells off the map's edge, and every link with room to
-/// start digging.
+/// prefabs and barriers, open cells off the map's edge, every link of it with room
+/// to start digging, and no earlier link's way out covered.
 fn fits(map: &Map, prefab: &Prefab, at: Point) -> bool {
     let bounds = Rect::new(at.x, at.y, prefab.width(), prefab.height());
     if !map.bounds().contains_rect(&bounds) || map.prefabs.iter().any(|p| p.bounds.intersects(&bounds)) {
+        return false;
+    }
+    if map.links.iter().any(|l| way_out(l.at, l.dir, l.kind, map.prefabs[l.prefab].bounds).0.intersects(&bounds)) {
         return false;
     }
     let inner = map.bounds().expand(-1);
@@ -150,18 +153,32 @@ fn fits(map: &Map, prefab: &Prefab, at: Point) -> bool {
         }
     }
     prefab.links().iter().all(|link| {
-        let width = match link.kind {
-            LinkKind::Tunnel { width } => i32::from(width),
-            LinkKind::Connector => 1,
-        };
-        let edge = link.path(prefab.width(), prefab.height()).last().unwrap_or(link.at);
-        let first = at + edge + link.dir.delta();
-        let across = link.dir.right().delta();
-        (0..width).all(|j| {
-            let p = first + across * (j - (width - 1) / 2);
-            inner.contains(p) && map.terrain[p].role != Role::Blocked && !map.is_protected(p)
-        })
+        let (area, body) = way_out(at + link.at, link.dir, link.kind, bounds);
+        map.bounds().contains_rect(&area)
+            && inner.contains_rect(&body)
+            && !map.prefabs.iter().any(|p| p.bounds.intersects(&area))
+            && body.points().all(|p| map.terrain[p].role != Role::Blocked && !map.is_protected(p))
     })
+}
+
+/// The ground a link's tunnel needs just outside its prefab: `width + 1` rows (room
+/// for a junction and the wall after it), as the whole area with one margin cell
+/// on each side, and as the tunnel's body alone.
+fn way_out(mark: Point, dir: Dir, kind: LinkKind, prefab: Rect) -> (Rect, Rect) {
+    let width = match kind {
+        LinkKind::Tunnel { width } => i32::from(width),
+        LinkKind::Connector => 1,
+    };
+    let mut edge = mark;
+    while prefab.contains(edge + dir.delta()) {
+        edge = edge + dir.delta();
+    }
+    let across = dir.right().delta();
+    let left = -(width - 1) / 2;
+    let (first, last) = (edge + dir.delta(), edge + dir.delta() * (width + 1));
+    let body = Rect::spanning(first + across * left, last + across * (left + width - 1));
+    let area = Rect::spanning(first + across * (left - 1), last + across * (left + width));
+    (area, body)
 }
 
 fn place(map: &mut Map, prefab: &Prefab, at: Point, transform: Transform, spawn_block: bool) {

@@ -1,0 +1,202 @@
+//! The `prefabric` command as users run it: output, exit codes, errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn prefabric(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_prefabric"))
+        .args(args)
+        .current_dir(repo())
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("the binary runs")
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8")
+}
+
+#[test]
+fn generate_with_no_options_prints_a_200x200_map_and_its_seed() {
+    let out = prefabric(&["generate"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    assert!(header.starts_with("# map type materials, seed "), "{header}");
+    assert!(header.contains("reproduce: prefabric generate --map-type materials --seed "), "{header}");
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 200);
+    assert!(rows.iter().all(|r| r.chars().count() == 200));
+    assert!(!text.contains('\x1b'), "no colour codes when stdout is not a terminal");
+}
+
+#[test]
+fn the_same_seed_prints_the_same_map() {
+    let a = prefabric(&["generate", "--seed", "42"]);
+    let b = prefabric(&["generate", "--seed", "42"]);
+    let c = prefabric(&["generate", "--seed", "43"]);
+    assert_eq!(stdout(&a), stdout(&b));
+    assert_eq!(stdout(&a).lines().count(), 201);
+    assert_ne!(stdout(&a).lines().skip(1).collect::<Vec<_>>(), stdout(&c).lines().skip(1).collect::<Vec<_>>());
+}
+
+#[test]
+fn json_output_follows_the_schema() {
+    let out = prefabric(&["generate", "--seed", "9", "--depth", "2", "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(doc["format"], "prefabric-map");
+    assert_eq!(doc["seed"], 9);
+    assert_eq!(doc["depth"], 2);
+    assert_eq!(doc["map_type"], "materials");
+    assert_eq!((doc["width"].as_i64(), doc["height"].as_i64()), (Some(200), Some(200)));
+    let rows = doc["rows"].as_array().unwrap();
+    let passable = doc["passable"].as_array().unwrap();
+    assert_eq!((rows.len(), passable.len()), (200, 200));
+    for (row, pass) in rows.iter().zip(passable) {
+        let (row, pass) = (row.as_str().unwrap(), pass.as_str().unwrap());
+        assert_eq!(pass.len(), 200);
+        for (glyph, p) in row.chars().zip(pass.chars()) {
+            // In the default palette walls, earth and barriers draw as `#`, ` ` and `X`.
+            assert_eq!(p == '1', !matches!(glyph, '#' | ' ' | 'X' | '%'), "{glyph} {p}");
+        }
+    }
+    let regions = doc["regions"].as_array().unwrap();
+    assert!(regions.iter().any(|r| r["kind"] == "room" && !r["doors"].as_array().unwrap().is_empty()));
+    for r in regions {
+        for key in ["id", "kind", "x", "y", "width", "height", "doors"] {
+            assert!(!r[key].is_null(), "region without {key}");
+        }
+    }
+    let prefabs = doc["prefabs"].as_array().unwrap();
+    assert!(!prefabs.is_empty());
+    for p in prefabs {
+        assert_eq!(p["stage"], "feature");
+        assert!(prefabric::Transform::parse(p["transform"].as_str().unwrap()).is_some());
+    }
+    assert_eq!(doc["objects"], serde_json::json!([]));
+}
+
+#[test]
+fn out_writes_a_file_and_tells_the_seed() {
+    let dir = std::env::temp_dir().join(format!("prefabric-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("map.txt");
+    let out = prefabric(&["generate", "--seed", "5", "--out", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+    assert!(stderr(&out).contains("seed 5"), "{}", stderr(&out));
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written, stdout(&prefabric(&["generate", "--seed", "5"])));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn explain_prints_the_decisions_to_stderr() {
+    let out = prefabric(&["generate", "--seed", "3", "--explain", "--format", "json"]);
+    assert!(out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("[features] chose: feature variant"), "{err}");
+    assert!(err.contains("[layout] note:"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = prefabric(&["generate", "--map-type", "caverns"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no map type named `caverns`"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("materials"), "the help lists the map types");
+    assert_eq!(prefabric(&["generate", "--format", "xml"]).status.code(), Some(2));
+    assert_eq!(prefabric(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(prefabric(&["check", "--pack", "no/such/folder"]).status.code(), Some(2));
+    assert_eq!(prefabric(&["show", "no/such/file.txt"]).status.code(), Some(2));
+}
+
+#[test]
+fn check_passes_the_default_pack() {
+    let out = prefabric(&["check"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("ok: pack `default`"), "{}", stdout(&out));
+    let out = prefabric(&["check", "--pack", "content/default", "--seeds", "5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn check_reports_every_problem_with_file_line_col_and_exits_1() {
+    let pack = "crates/prefabric/tests/fixtures/packs/bad_values";
+    let out = prefabric(&["check", "--pack", pack]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let located: Vec<&str> = err.lines().filter(|l| l.starts_with(pack) && l.split(':').count() >= 4).collect();
+    assert!(located.len() >= 5, "every problem, not just the first:\n{err}");
+    assert!(err.contains("problems in the pack"), "{err}");
+    // A broken pack makes generate fail the same way.
+    assert_eq!(prefabric(&["generate", "--pack", pack]).status.code(), Some(1));
+}
+
+#[test]
+fn show_renders_prefabs_as_placed() {
+    let file = "content/default/prefabs/entrances.txt";
+    let out = prefabric(&["show", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("prefab lift_entrance") && text.contains("prefab mine_shaft"), "{text}");
+
+    let out = prefabric(&["show", file, "--name", "mine_shaft", "--transform", "r90"]);
+    let text = stdout(&out);
+    assert!(text.starts_with("# mine_shaft as r90: 9x11"), "{text}");
+    let grid: Vec<&str> =
+        text.lines().skip_while(|l| *l != "terrain:").skip(1).take_while(|l| *l != "links:").collect();
+    assert_eq!(grid.len(), 11);
+    assert!(grid.iter().all(|r| r.chars().count() == 9));
+
+    let out = prefabric(&["show", file, "--name", "lift_entrance", "--all-transforms"]);
+    assert_eq!(stdout(&out).matches("# lift_entrance as ").count(), 8);
+
+    let out = prefabric(&["show", file, "--name", "nothing"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("it has: lift_entrance, mine_shaft, freight_exit"), "{}", stderr(&out));
+}
+
+#[test]
+fn show_reports_prefab_problems_with_places_and_exits_1() {
+    let out = prefabric(&["show", "crates/prefabric/tests/fixtures/prefabs/bad/ragged.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("ragged.txt:4:5: invalid: row is 4 cells wide"), "{}", stderr(&out));
+}
+
+#[test]
+fn help_shows_an_example_for_each_command() {
+    for command in ["generate", "show", "check"] {
+        let out = prefabric(&[command, "--help"]);
+        assert!(out.status.success());
+        let text = stdout(&out);
+        assert!(text.contains("Examples:") && text.contains(&format!("prefabric {command}")), "{command}:\n{text}");
+    }
+    assert!(stdout(&prefabric(&["--help"])).contains("Examples:"));
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_prefabric"))
+        .args(["generate", "--seed", "1"])
+        .current_dir(repo())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close our end before the map is written, as `| head -0` would.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+}

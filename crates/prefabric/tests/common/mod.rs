@@ -1,0 +1,85 @@
+//! Checks shared by the integration tests, written against the public API only and
+//! independently of the library's own validate stage.
+
+#![allow(dead_code)]
+
+use prefabric::{Dir, Map, Pack, Point, Role};
+
+/// Every walkable cell reachable from the first one (4-connected).
+pub fn connected(map: &Map) -> Result<(), String> {
+    let t = map.terrain();
+    let walkable: Vec<bool> = t.cells().iter().map(|c| c.role.is_walkable()).collect();
+    let total = walkable.iter().filter(|w| **w).count();
+    let Some(first) = walkable.iter().position(|w| *w) else { return Err("no walkable cell".into()) };
+    let mut seen = vec![false; walkable.len()];
+    let mut stack = vec![first];
+    seen[first] = true;
+    let mut reached = 0;
+    while let Some(i) = stack.pop() {
+        reached += 1;
+        let p = t.point_of(i);
+        for d in Dir::ALL {
+            if let Some(j) = t.index_of(p + d.delta())
+                && walkable[j]
+                && !seen[j]
+            {
+                seen[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    if reached == total {
+        Ok(())
+    } else {
+        let lost = (0..walkable.len()).find(|&i| walkable[i] && !seen[i]).map(|i| t.point_of(i));
+        Err(format!("{} of {total} walkable cells unreachable, e.g. {lost:?}", total - reached))
+    }
+}
+
+/// Every placed prefab still holds its cells, except earth (diggable by design),
+/// don't-care cells and the ways out of its links; its non-earth cells are protected.
+pub fn prefabs_intact(map: &Map, pack: &Pack) -> Result<(), String> {
+    for placed in map.prefabs() {
+        let prefab = pack.prefab(&placed.name).ok_or(format!("unknown prefab {}", placed.name))?;
+        let oriented = prefab.transformed(placed.transform);
+        if (oriented.width(), oriented.height()) != (placed.bounds.width, placed.bounds.height) {
+            return Err(format!("{} has the wrong size", placed.name));
+        }
+        let origin = Point::new(placed.bounds.x, placed.bounds.y);
+        for local in oriented.cells().bounds().points() {
+            let Some(expected) = oriented.cells()[local] else { continue };
+            if expected.role == Role::Earth || oriented.is_link_path(local) {
+                continue;
+            }
+            let p = origin + local;
+            let got = map.terrain_at(p);
+            if got != Some(expected) {
+                return Err(format!("{} changed at {p}: expected {expected}, found {got:?}", placed.name));
+            }
+            if !map.is_protected(p) {
+                return Err(format!("{} cell {p} is not protected", placed.name));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The default pack's files as they are on disk, for building variants of it.
+pub fn default_pack_files() -> Vec<prefabric::content::SourceFile> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/default");
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("content/default is readable") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                let rel = path.strip_prefix(&root).expect("under root").to_string_lossy().replace('\\', "/");
+                files
+                    .push(prefabric::content::SourceFile { path: rel, bytes: std::fs::read(&path).expect("readable") });
+            }
+        }
+    }
+    files
+}

@@ -1,0 +1,163 @@
+//! Properties of generated maps, checked over many seeds of the default pack's
+//! `materials` map type.
+
+mod common;
+
+use prefabric::{Generator, Map, Pack, Point, RegionKind, Role, render};
+use std::collections::BTreeSet;
+
+const SEEDS: u64 = 500;
+
+fn pack() -> Pack {
+    Pack::embedded().expect("the embedded pack loads")
+}
+
+fn maps(pack: &Pack) -> impl Iterator<Item = (u64, Map)> + '_ {
+    let generator = Generator::new(pack, "materials").expect("materials exists");
+    (0..SEEDS).map(move |seed| (seed, generator.generate(seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"))))
+}
+
+#[test]
+fn every_walkable_cell_is_connected() {
+    let pack = pack();
+    for (seed, map) in maps(&pack) {
+        if let Err(e) = common::connected(&map) {
+            panic!("seed {seed}: {e}");
+        }
+    }
+}
+
+#[test]
+fn feature_prefabs_stay_intact_and_their_links_are_reached() {
+    let pack = pack();
+    for (seed, map) in maps(&pack) {
+        assert!(!map.prefabs().is_empty(), "seed {seed}: every variant places prefabs");
+        if let Err(e) = common::prefabs_intact(&map, &pack) {
+            panic!("seed {seed}: {e}");
+        }
+        for link in map.links() {
+            assert!(map.is_walkable(link.at), "seed {seed}: link at {} not dug", link.at);
+            // The cell just outside the prefab, where the tunnel begins, is open too.
+            let bounds = map.prefabs()[link.prefab].bounds;
+            let mut out = link.at;
+            while bounds.contains(out) {
+                out = out + link.dir.delta();
+            }
+            assert!(map.is_walkable(out), "seed {seed}: nothing dug beyond the link at {}", link.at);
+        }
+    }
+}
+
+#[test]
+fn blocked_barriers_and_the_map_edge_are_never_dug() {
+    let pack = pack();
+    let map_type = pack.map_type("materials").expect("materials exists");
+    for (seed, map) in maps(&pack) {
+        let variant = map_type
+            .variants
+            .iter()
+            .find(|v| Some(v.name.as_str()) == map.feature_variant())
+            .expect("variant recorded");
+        for barrier in &variant.barriers {
+            for p in barrier.points() {
+                assert_eq!(
+                    map.terrain_at(p).map(|t| t.role),
+                    Some(Role::Blocked),
+                    "seed {seed}: barrier cell {p} changed"
+                );
+            }
+        }
+        let (w, h) = (map.width(), map.height());
+        for x in 0..w {
+            for y in [0, h - 1] {
+                assert!(!map.is_walkable(Point::new(x, y)), "seed {seed}: edge cell ({x}, {y}) is open");
+            }
+        }
+        for y in 0..h {
+            for x in [0, w - 1] {
+                assert!(!map.is_walkable(Point::new(x, y)), "seed {seed}: edge cell ({x}, {y}) is open");
+            }
+        }
+    }
+}
+
+#[test]
+fn regions_are_open_rectangles_with_doors_on_their_walls() {
+    let pack = pack();
+    for (seed, map) in maps(&pack) {
+        for region in map.regions() {
+            assert!(region.area > 0, "seed {seed}: empty {:?}", region.kind);
+            if region.kind == RegionKind::Prefab {
+                continue;
+            }
+            for p in region.bounds.points() {
+                assert!(
+                    map.is_walkable(p),
+                    "seed {seed}: {} {} has a solid cell at {p}",
+                    region.kind.name(),
+                    region.bounds
+                );
+            }
+            for door in &region.doors {
+                assert!(map.is_walkable(door.at), "seed {seed}: door {} is solid", door.at);
+                let ring = region.bounds.expand(1);
+                assert!(
+                    ring.contains(door.at) && !region.bounds.contains(door.at),
+                    "seed {seed}: door {} off the wall",
+                    door.at
+                );
+                let inside = door.at + door.side.opposite().delta();
+                assert!(region.bounds.contains(inside), "seed {seed}: door {} faces {} wrongly", door.at, door.side);
+            }
+            if region.kind == RegionKind::Room {
+                assert!(!region.doors.is_empty(), "seed {seed}: room {} has no door", region.bounds);
+            }
+        }
+    }
+}
+
+#[test]
+fn maps_have_a_way_in_and_a_way_out() {
+    let pack = pack();
+    for (seed, map) in maps(&pack) {
+        let roles: BTreeSet<Role> = map.terrain().cells().iter().map(|t| t.role).collect();
+        assert!(roles.contains(&Role::StairsUp) && roles.contains(&Role::StairsDown), "seed {seed}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes() {
+    let pack = pack();
+    let generator = Generator::new(&pack, "materials").expect("materials exists");
+    for (seed, map) in maps(&pack) {
+        let again = generator.generate(seed).expect("generates");
+        assert_eq!(render::json(&map, pack.palette()), render::json(&again, pack.palette()), "seed {seed}");
+    }
+}
+
+#[test]
+fn different_seeds_give_different_maps_and_every_variant_appears() {
+    let pack = pack();
+    let mut seen = BTreeSet::new();
+    let mut variants = BTreeSet::new();
+    for (seed, map) in maps(&pack) {
+        assert!(seen.insert(render::ascii(&map, pack.palette())), "seed {seed} repeats an earlier map");
+        variants.insert(map.feature_variant().map(String::from));
+    }
+    let map_type = pack.map_type("materials").expect("materials exists");
+    assert_eq!(variants.len(), map_type.variants.len(), "{variants:?}");
+}
+
+#[test]
+fn open_share_stays_within_the_map_type_bounds() {
+    let pack = pack();
+    let mut shares = Vec::new();
+    for (_, map) in maps(&pack) {
+        let open = map.terrain().cells().iter().filter(|t| t.role.is_walkable()).count();
+        shares.push(open * 100 / map.terrain().cells().len());
+    }
+    let (min, max) = (shares.iter().min().copied().unwrap_or(0), shares.iter().max().copied().unwrap_or(0));
+    // materials asks for min_open = 20% and fills to 34% of the interior.
+    assert!(min >= 20, "a map was only {min}% open");
+    assert!(max <= 60, "a map was {max}% open: the tunnelers ran away");
+}
