@@ -297,11 +297,13 @@ fn check(args: CheckArgs) -> Result<(), Failure> {
     let label = args.pack.as_ref().map_or("the built-in pack".to_string(), |p| p.display().to_string());
     let pack = pack_or_fail(args.pack.as_deref())?;
     let mut failures = Vec::new();
+    let mut retried = 0;
     for map_type in pack.map_types() {
         let generator = Generator::new(&pack, &map_type.name).map_err(|e| Failure::Problems(e.to_string()))?;
         for seed in 0..u64::from(args.seeds) {
-            if let Err(e) = generator.generate(seed) {
-                failures.push(format!("{}: seed {seed}: {e}", map_type.file));
+            match generator.generate(seed) {
+                Ok(map) => retried += usize::from(map.trace().events().iter().any(|e| e.stage == "generate")),
+                Err(e) => failures.push(format!("{}: seed {seed}: {e}", map_type.file)),
             }
         }
     }
@@ -310,7 +312,7 @@ fn check(args: CheckArgs) -> Result<(), Failure> {
     if failures.is_empty() {
         writeln!(
             out,
-            "ok: pack `{}` ({label}): {} prefabs, {map_types} map type{}, {} trial maps each generated",
+            "ok: pack `{}` ({label}): {} prefabs, {map_types} map type{}, {} trial maps each generated ({retried} needed a retry)",
             pack.name(),
             pack.prefabs().len(),
             if map_types == 1 { "" } else { "s" },

@@ -70,6 +70,9 @@ fn json_output_follows_the_schema() {
             assert_eq!(p == '1', !matches!(glyph, '#' | ' ' | 'X' | '%'), "{glyph} {p}");
         }
     }
+    let spawn_blocked = doc["spawn_blocked"].as_array().unwrap();
+    assert_eq!(spawn_blocked.len(), 200);
+    assert!(spawn_blocked.iter().any(|r| r.as_str().unwrap().contains('1')), "entrances are spawn-blocked");
     let regions = doc["regions"].as_array().unwrap();
     assert!(regions.iter().any(|r| r["kind"] == "room" && !r["doors"].as_array().unwrap().is_empty()));
     for r in regions {

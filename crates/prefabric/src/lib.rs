@@ -53,3 +53,8 @@ pub use prefab::{LinkMark, Prefab, Style};
 pub use rng::Rng;
 pub use stage::{Generation, Generator, generate};
 pub use trace::{Event, Outcome, Trace};
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

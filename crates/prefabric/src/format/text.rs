@@ -187,13 +187,7 @@ impl<'a> Parser<'_, 'a> {
         let rest = line.trim_start().trim_start_matches("prefab");
         let name = rest.trim();
         let name = name.split_once(" #").map_or(name, |(n, _)| n.trim_end());
-        if name.is_empty() {
-            let col = col_of(line, rest);
-            self.error(n, col, "`prefab` needs a name", Some("write `prefab NAME`, e.g. `prefab storeroom`"));
-        } else if name.contains(char::is_whitespace) {
-            let col = col_of(line, name);
-            self.error(n, col, format!("prefab name `{name}` contains a space"), None);
-        }
+        // Whether the name is a valid one is the prefab builder's call.
         let col = if name.is_empty() { col_of(line, rest) } else { col_of(line, name) };
         self.prefabs.push(RawPrefab { name: Located { text: name, line: n, col }, fields: vec![], layers: vec![] });
     }
@@ -285,11 +279,12 @@ mod tests {
 
     #[test]
     fn errors_are_located_and_helpful() {
-        let (_, errors) = parse("t.txt", "tags: a\nprefab\n###\n", &Limits::default());
+        let (prefabs, errors) = parse("t.txt", "tags: a\nprefab\n###\n", &Limits::default());
         let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-        assert_eq!(text.len(), 2, "{text:?}");
+        assert_eq!(text.len(), 1, "{text:?}");
         assert!(text[0].starts_with("t.txt:1:1: syntax error: expected `prefab NAME`"), "{text:?}");
-        assert!(text[1].starts_with("t.txt:2:7: syntax error: `prefab` needs a name"), "{text:?}");
+        // The nameless prefab is kept for the prefab builder to judge.
+        assert_eq!(prefabs[0].name, Located { text: "", line: 2, col: 7 });
     }
 
     #[test]

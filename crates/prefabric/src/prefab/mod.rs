@@ -218,18 +218,30 @@ impl Builder<'_> {
     }
 
     fn name(&mut self, name: &Located<'_>) -> String {
-        let ok = !name.text.is_empty()
-            && name.text.len() <= 64
-            && name.text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-        if !ok && !name.text.is_empty() && !name.text.contains(char::is_whitespace) {
+        let (line, col, text) = (name.line, name.col, name.text);
+        if text.is_empty() {
             self.invalid(
-                name.line,
-                name.col,
-                format!("prefab name `{}` may only use letters, digits, `_`, `-` and `.` (at most 64)", name.text),
+                line,
+                col,
+                "`prefab` needs a name",
+                Some("write `prefab NAME`, e.g. `prefab storeroom`".into()),
+            );
+        } else if text.contains(char::is_whitespace) {
+            self.invalid(
+                line,
+                col,
+                format!("prefab name `{text}` contains a space"),
+                Some("join the words with `_` or `-`".into()),
+            );
+        } else if text.len() > 64 || !text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
+            self.invalid(
+                line,
+                col,
+                format!("prefab name `{text}` may only use letters, digits, `_`, `-` and `.` (at most 64)"),
                 None,
             );
         }
-        name.text.to_string()
+        text.to_string()
     }
 
     fn header(&mut self, fields: &[Field<'_>]) -> (Vec<String>, TransformSet, Style) {

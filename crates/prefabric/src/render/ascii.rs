@@ -22,3 +22,15 @@ pub fn ascii(map: &Map, palette: &Palette) -> String {
 pub fn passable_rows(map: &Map) -> Vec<String> {
     map.terrain().rows().map(|row| row.iter().map(|t| if t.role.is_walkable() { '1' } else { '0' }).collect()).collect()
 }
+
+/// One string per row: `1` where games should not spawn anything (inside features
+/// placed with `spawn_block`, and spawn-block rectangles), `0` elsewhere.
+pub fn spawn_blocked_rows(map: &Map) -> Vec<String> {
+    (0..map.height())
+        .map(|y| {
+            (0..map.width())
+                .map(|x| if map.is_spawn_blocked(crate::geom::Point::new(x, y)) { '1' } else { '0' })
+                .collect()
+        })
+        .collect()
+}

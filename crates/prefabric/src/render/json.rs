@@ -3,7 +3,7 @@
 //! Field order is fixed by the structs below, so the same map always gives the
 //! same bytes.
 
-use super::ascii::{ascii_rows, passable_rows};
+use super::ascii::{ascii_rows, passable_rows, spawn_blocked_rows};
 use crate::format::palette::Palette;
 use crate::map::{LinkKind, Map};
 use serde::Serialize;
@@ -23,6 +23,7 @@ struct MapJson<'a> {
     feature_variant: Option<&'a str>,
     rows: Vec<String>,
     passable: Vec<String>,
+    spawn_blocked: Vec<String>,
     regions: Vec<RegionJson>,
     prefabs: Vec<PrefabJson<'a>>,
     links: Vec<LinkJson>,
@@ -76,6 +77,7 @@ pub fn json(map: &Map, palette: &Palette) -> String {
         feature_variant: map.feature_variant(),
         rows: ascii_rows(map, palette),
         passable: passable_rows(map),
+        spawn_blocked: spawn_blocked_rows(map),
         regions: map
             .regions()
             .iter()

@@ -11,6 +11,6 @@ mod json;
 mod prefab_text;
 
 pub use ansi::ansi;
-pub use ascii::{ascii, ascii_rows, passable_rows};
+pub use ascii::{ascii, ascii_rows, passable_rows, spawn_blocked_rows};
 pub use json::json;
 pub use prefab_text::prefab_text;
