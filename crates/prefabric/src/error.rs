@@ -159,7 +159,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Every problem found while loading or checking content, in file order.
+/// Every problem found while loading or checking content.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Problems {
     errors: Vec<Error>,
@@ -191,7 +191,7 @@ impl Problems {
         self.errors.len()
     }
 
-    /// The problems, sorted by file, line and column.
+    /// The problems, in the order found (after [`Problems::sort`], by place).
     pub fn errors(&self) -> &[Error] {
         &self.errors
     }

@@ -78,6 +78,12 @@ impl Rect {
         Rect::new(x0, y0, x1 - x0 + 1, y1 - y0 + 1)
     }
 
+    /// The `size × size` square centred on `centre` (for even sizes, the extra
+    /// column and row lie east and south).
+    pub const fn square_around(centre: Point, size: i32) -> Rect {
+        Rect::new(centre.x - (size - 1) / 2, centre.y - (size - 1) / 2, size, size)
+    }
+
     /// East edge (exclusive).
     pub const fn right(&self) -> i32 {
         self.x + self.width
@@ -291,6 +297,10 @@ impl Transform {
     ];
 
     const NAMES: [&'static str; 8] = ["r0", "r90", "r180", "r270", "flip", "flip-r90", "flip-r180", "flip-r270"];
+
+    /// One line telling users which transform names exist, for help texts.
+    pub const HELP: &'static str =
+        "transforms are r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270, or all / rotations / none";
 
     /// A horizontal flip (when `flipped`) followed by `quarter_turns % 4` clockwise
     /// quarter turns.

@@ -256,6 +256,16 @@ pub enum LinkKind {
     Connector,
 }
 
+impl LinkKind {
+    /// The width of the tunnel that starts here: a connector starts a 1-wide one.
+    pub const fn width(self) -> u8 {
+        match self {
+            LinkKind::Tunnel { width } => width,
+            LinkKind::Connector => 1,
+        }
+    }
+}
+
 /// A link mark of a placed prefab, in map coordinates.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PlacedLink {

@@ -75,8 +75,10 @@ impl Rng {
         }
     }
 
-    /// A uniform value in `lo..=hi` (the bounds may come in either order).
+    /// A uniform value in `lo..=hi`. Reversed bounds are a caller's bug (checked in
+    /// debug builds); release builds swap them rather than panic.
     pub fn range(&mut self, lo: i32, hi: i32) -> i32 {
+        debug_assert!(lo <= hi, "Rng::range({lo}, {hi}) with reversed bounds");
         let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
         let span = (i64::from(hi) - i64::from(lo)) as u64;
         if span >= u64::from(u32::MAX) {

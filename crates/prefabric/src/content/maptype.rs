@@ -9,7 +9,7 @@
 
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::{parse_toml, suggest};
-use crate::geom::{Dir, Point, Rect, TransformSet};
+use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
 use crate::limits::Limits;
 use crate::prefab::Prefab;
 use serde::Deserialize;
@@ -57,7 +57,8 @@ const ANCHOR_NAMES: [(&str, Anchor); 9] = [
 
 impl Anchor {
     /// The top-left corner for a `size` rectangle anchored here on a `map` rectangle,
-    /// keeping `margin` cells from the edges the anchor touches.
+    /// keeping `margin` cells from the edges the anchor touches (placement then
+    /// keeps the margin from every edge).
     pub fn place(self, map: (i32, i32), size: (i32, i32), margin: i32) -> Point {
         let (mw, mh) = map;
         let (w, h) = size;
@@ -142,22 +143,22 @@ impl<'de> Deserialize<'de> for Percent {
 /// An inclusive range written `[lo, hi]` (or a single number for `[n, n]`), with
 /// `lo <= hi` and both in `1..=999`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Span {
+pub struct IntRange {
     /// Smallest value.
     pub lo: i32,
     /// Largest value.
     pub hi: i32,
 }
 
-impl Span {
+impl IntRange {
     /// A span from its bounds.
-    pub const fn new(lo: i32, hi: i32) -> Span {
-        Span { lo, hi }
+    pub const fn new(lo: i32, hi: i32) -> IntRange {
+        IntRange { lo, hi }
     }
 }
 
-impl<'de> Deserialize<'de> for Span {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Span, D::Error> {
+impl<'de> Deserialize<'de> for IntRange {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<IntRange, D::Error> {
         #[derive(Deserialize)]
         #[serde(untagged)]
         enum Raw {
@@ -175,7 +176,7 @@ impl<'de> Deserialize<'de> for Span {
         if lo > hi {
             return Err(de::Error::custom(format!("[{lo}, {hi}] is backwards: write the smaller number first")));
         }
-        Ok(Span::new(lo as i32, hi as i32))
+        Ok(IntRange::new(lo as i32, hi as i32))
     }
 }
 
@@ -184,9 +185,9 @@ impl<'de> Deserialize<'de> for Span {
 #[serde(deny_unknown_fields)]
 pub struct RoomSize {
     /// Interior cells along the corridor.
-    pub width: Span,
+    pub width: IntRange,
     /// Interior cells away from the corridor.
-    pub depth: Span,
+    pub depth: IntRange,
     /// Relative frequency.
     #[serde(default = "one")]
     pub weight: u32,
@@ -208,7 +209,7 @@ pub struct TunnelerParams {
     /// Widest a tunnel may grow to.
     pub max_width: u8,
     /// Cells dug per step.
-    pub step: Span,
+    pub step: IntRange,
     /// Chance per step to turn left or right.
     pub turn_chance: Percent,
     /// Chance per step to grow or shrink by two cells.
@@ -222,7 +223,7 @@ pub struct TunnelerParams {
     /// How many generations of children may be born.
     pub max_generations: u8,
     /// Steps a tunneler lives.
-    pub max_age: Span,
+    pub max_age: IntRange,
     /// Chance per step and side to dig a room beside the tunnel.
     pub room_chance: Percent,
     /// Room size classes.
@@ -230,9 +231,9 @@ pub struct TunnelerParams {
     /// Chance per step to open a hall (a large room the tunnel runs through).
     pub hall_chance: Percent,
     /// Hall interior across the tunnel.
-    pub hall_width: Span,
+    pub hall_width: IntRange,
     /// Hall interior along the tunnel.
-    pub hall_depth: Span,
+    pub hall_depth: IntRange,
     /// Chance to dig into open space of the same network when meeting it.
     pub join_chance: Percent,
     /// Chance that a room's door is secret.
@@ -252,23 +253,23 @@ impl Default for TunnelerParams {
             width: 3,
             min_width: 1,
             max_width: 5,
-            step: Span::new(4, 9),
+            step: IntRange::new(4, 9),
             turn_chance: Percent(22),
             width_change_chance: Percent(8),
             branch_chance: Percent(14),
             branch_at_turn_chance: Percent(40),
             child_width_change_chance: Percent(30),
             max_generations: 6,
-            max_age: Span::new(18, 40),
+            max_age: IntRange::new(18, 40),
             room_chance: Percent(40),
             rooms: vec![
-                RoomSize { width: Span::new(3, 5), depth: Span::new(3, 4), weight: 5 },
-                RoomSize { width: Span::new(5, 9), depth: Span::new(4, 7), weight: 4 },
-                RoomSize { width: Span::new(8, 13), depth: Span::new(6, 10), weight: 2 },
+                RoomSize { width: IntRange::new(3, 5), depth: IntRange::new(3, 4), weight: 5 },
+                RoomSize { width: IntRange::new(5, 9), depth: IntRange::new(4, 7), weight: 4 },
+                RoomSize { width: IntRange::new(8, 13), depth: IntRange::new(6, 10), weight: 2 },
             ],
             hall_chance: Percent(4),
-            hall_width: Span::new(11, 19),
-            hall_depth: Span::new(9, 15),
+            hall_width: IntRange::new(11, 19),
+            hall_depth: IntRange::new(9, 15),
             join_chance: Percent(35),
             secret_door_chance: Percent(0),
             fill_target: Percent(32),
@@ -289,9 +290,12 @@ pub struct StartSpec {
     pub jitter: Point,
     /// Which way it digs first; `None` picks at random.
     pub dir: Option<Dir>,
-    /// Tunnel width.
+    /// Tunnel width (default: the generator's `width`).
     pub width: u8,
 }
+
+/// How far from the map's edge a start's junction square must stay.
+pub const START_EDGE_GAP: i32 = 2;
 
 /// A prefab placement of a feature variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -306,7 +310,7 @@ pub struct PrefabPlacement {
     pub jitter: Point,
     /// Allowed orientations (intersected with each prefab's own).
     pub transforms: TransformSet,
-    /// Cells kept free between the prefab and the edges its anchor touches.
+    /// Cells kept free between the prefab and every edge of the map.
     pub margin: i32,
     /// Mark the prefab's area spawn-blocked.
     pub spawn_block: bool,
@@ -335,7 +339,7 @@ pub struct FeatureVariant {
 
 /// The layout generator of a map type.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Generator {
+pub enum LayoutGenerator {
     /// Cogmind-style tunnelers digging corridors, rooms, halls and junctions.
     Tunnelers(TunnelerParams),
 }
@@ -352,7 +356,7 @@ pub struct MapType {
     /// Height in cells.
     pub height: i32,
     /// How the layout is dug.
-    pub generator: Generator,
+    pub generator: LayoutGenerator,
     /// Tunneler starts used with every variant.
     pub starts: Vec<StartSpec>,
     /// The feature list.
@@ -482,18 +486,20 @@ pub(crate) fn read<'p>(
         p.into_inner()
     });
     let generator = match raw.generator.as_ref().map(|g| (g.get_ref().as_str(), g.span())) {
-        None | Some(("tunnelers", _)) => Generator::Tunnelers(params.unwrap_or_default()),
+        None | Some(("tunnelers", _)) => LayoutGenerator::Tunnelers(params.unwrap_or_default()),
         Some((other, span)) => {
             c.invalid(span, format!("unknown generator `{other}`"), Some("the generators are: tunnelers".into()));
-            Generator::Tunnelers(TunnelerParams::default())
+            LayoutGenerator::Tunnelers(TunnelerParams::default())
         }
     };
 
     let size = (width, height);
-    let starts = raw.starts.iter().map(|s| c.start(s, size)).collect();
+    let LayoutGenerator::Tunnelers(tunnelers) = &generator;
+    let start_width = tunnelers.width;
+    let starts = raw.starts.iter().map(|s| c.start(s, size, start_width)).collect();
     let mut variants = Vec::new();
     for (i, v) in raw.variants.iter().enumerate() {
-        variants.push(c.variant(v, i, size, prefabs, prefab_names));
+        variants.push(c.variant(v, i, size, start_width, prefabs, prefab_names));
     }
     if !variants.is_empty() && variants.iter().all(|v: &FeatureVariant| v.weight == 0) {
         let span = raw.variants[0].span();
@@ -564,7 +570,7 @@ impl Checker<'_> {
         bad(v.min_open <= v.fill_target, "min_open is larger than fill_target");
     }
 
-    fn start(&mut self, s: &Spanned<StartFile>, size: (i32, i32)) -> StartSpec {
+    fn start(&mut self, s: &Spanned<StartFile>, size: (i32, i32), default_width: u8) -> StartSpec {
         let raw = s.get_ref();
         let dir = match &raw.dir {
             None => None,
@@ -579,18 +585,31 @@ impl Checker<'_> {
             }),
         };
         let width = match &raw.width {
-            None => 3,
+            None => default_width,
             Some(w) if (1..=9).contains(w.get_ref()) => *w.get_ref(),
             Some(w) => {
                 self.invalid(w.span(), format!("tunnel width {} must be 1-9", w.get_ref()), None);
-                3
+                default_width
             }
         };
         self.check_offset(s.span(), raw.offset);
+        let inner = Rect::new(0, 0, size.0, size.1).expand(-START_EDGE_GAP);
         if let Anchor::At(p) = raw.at
-            && !(Rect::new(1, 1, size.0 - 2, size.1 - 2).contains(p))
+            && !inner.contains_rect(&Rect::square_around(p, i32::from(width)))
         {
-            self.invalid(s.span(), format!("start {p} is not inside the {}x{} map's interior", size.0, size.1), None);
+            self.invalid(
+                s.span(),
+                format!("start {p} of width {width} must keep its square {START_EDGE_GAP} cells from the map's edge"),
+                Some(format!(
+                    "on this {}x{} map a start's square must lie within x {} to {} and y {} to {}",
+                    size.0,
+                    size.1,
+                    inner.x,
+                    inner.right() - 1,
+                    inner.y,
+                    inner.bottom() - 1
+                )),
+            );
         }
         StartSpec {
             anchor: raw.at,
@@ -606,6 +625,7 @@ impl Checker<'_> {
         v: &Spanned<VariantFile>,
         index: usize,
         size: (i32, i32),
+        start_width: u8,
         prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
         prefab_names: &[&str],
     ) -> FeatureVariant {
@@ -617,7 +637,14 @@ impl Checker<'_> {
             for r in list {
                 let [x, y, w, h] = *r.rect.get_ref();
                 let rect = Rect::new(x, y, w, h);
-                if w <= 0 || h <= 0 || !map_rect.contains_rect(&rect) {
+                // In i64: a width near i32::MAX must not wrap into "inside".
+                let inside = w > 0
+                    && h > 0
+                    && x >= 0
+                    && y >= 0
+                    && i64::from(x) + i64::from(w) <= i64::from(map_rect.width)
+                    && i64::from(y) + i64::from(h) <= i64::from(map_rect.height);
+                if !inside {
                     self.invalid(
                         r.rect.span(),
                         format!(
@@ -634,7 +661,7 @@ impl Checker<'_> {
         };
         let barriers = rects(&raw.barriers, "barrier");
         let spawn_blocks = rects(&raw.spawn_blocks, "spawn block");
-        let starts = raw.starts.iter().map(|s| self.start(s, size)).collect();
+        let starts = raw.starts.iter().map(|s| self.start(s, size, start_width)).collect();
         let placements = raw.prefabs.iter().filter_map(|p| self.placement(p, size, prefabs, prefab_names)).collect();
         FeatureVariant { name, weight: raw.weight, prefabs: placements, barriers, spawn_blocks, starts }
     }
@@ -657,11 +684,7 @@ impl Checker<'_> {
                     return None;
                 }
                 Err(word) => {
-                    self.invalid(
-                        t.span(),
-                        format!("unknown transform `{word}`"),
-                        Some("transforms are r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270, or all / rotations / none".into()),
-                    );
+                    self.invalid(t.span(), format!("unknown transform `{word}`"), Some(Transform::HELP.into()));
                     return None;
                 }
             },
@@ -678,6 +701,7 @@ impl Checker<'_> {
         self.check_offset(p.span(), raw.offset);
         if !(0..=64).contains(&raw.margin) {
             self.invalid(p.span(), format!("margin {} must be 0-64", raw.margin), None);
+            return None;
         }
         let mut ok = true;
         for (name, _) in &choices {
@@ -704,25 +728,44 @@ impl Checker<'_> {
                 ok = false;
                 continue;
             }
-            let room = (size.0 - 2 * raw.margin, size.1 - 2 * raw.margin);
+            let m = raw.margin;
             let fits = allowed.iter().any(|t| {
                 let (w, h) = t.apply_size(prefab.width(), prefab.height());
-                w <= room.0 && h <= room.1
+                w <= size.0 - 2 * m && h <= size.1 - 2 * m
             });
             if !fits {
                 self.invalid(
                     span.clone(),
                     format!(
-                        "prefab `{name}` ({}x{}) cannot fit a {}x{} map with a margin of {} in any allowed orientation",
+                        "prefab `{name}` ({}x{}) cannot fit a {}x{} map with a margin of {m} in any allowed orientation",
                         prefab.width(),
                         prefab.height(),
                         size.0,
                         size.1,
-                        raw.margin
                     ),
                     Some("use a smaller prefab, a bigger map, or a smaller margin".into()),
                 );
                 ok = false;
+                continue;
+            }
+            if let Anchor::At(at) = *raw.at.get_ref()
+                && Rect::new(0, 0, size.0, size.1).contains(at)
+            {
+                let placeable = allowed.iter().any(|t| {
+                    let (w, h) = t.apply_size(prefab.width(), prefab.height());
+                    Rect::new(0, 0, size.0, size.1).expand(-m).contains_rect(&Rect::new(at.x, at.y, w, h))
+                });
+                if !placeable {
+                    self.invalid(
+                        raw.at.span(),
+                        format!(
+                            "prefab `{name}` at {at} comes closer than its margin ({m}) to the edge of the {}x{} map in every allowed orientation",
+                            size.0, size.1
+                        ),
+                        Some("move it, or lower `margin` (0 lets it touch the edge)".into()),
+                    );
+                    ok = false;
+                }
             }
         }
         if let Anchor::At(at) = *raw.at.get_ref()
@@ -776,11 +819,11 @@ mod tests {
     fn spans_and_percents_validate_while_parsing() {
         #[derive(Deserialize)]
         struct T {
-            s: Span,
+            s: IntRange,
             p: Percent,
         }
         let ok: T = toml::from_str("s = [2, 5]\np = 100").unwrap();
-        assert_eq!((ok.s, ok.p), (Span::new(2, 5), Percent(100)));
+        assert_eq!((ok.s, ok.p), (IntRange::new(2, 5), Percent(100)));
         let e = toml::from_str::<T>("s = [5, 2]\np = 1").err().unwrap();
         assert!(e.message().contains("backwards"), "{}", e.message());
         let e = toml::from_str::<T>("s = 3\np = 101").err().unwrap();

@@ -17,13 +17,13 @@ pub mod maptype;
 
 use crate::error::{Error, ErrorKind, Location, Problems};
 use crate::format::palette::Palette;
-use crate::format::{parse_toml, suggest, text};
+use crate::format::{parse_toml, suggest};
 use crate::limits::Limits;
-use crate::prefab::Prefab;
+use crate::prefab::{self, Prefab};
 pub use maptype::MapType;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded_pack.rs"));
@@ -83,9 +83,16 @@ impl Pack {
                 .with_help("--pack takes the folder that holds pack.toml");
             return Err(e.into());
         }
-        let mut problems = Problems::new();
-        let mut files = Vec::new();
-        read_tree(dir, dir, &label, &limits, &mut files, &mut problems);
+        let mut reader = TreeReader {
+            root: dir,
+            label: &label,
+            limits: &limits,
+            files: Vec::new(),
+            problems: Problems::new(),
+            entered: Default::default(),
+        };
+        reader.read(dir, 0);
+        let (mut files, problems) = (reader.files, reader.problems);
         if !problems.is_empty() {
             return Err(problems);
         }
@@ -157,40 +164,24 @@ impl Pack {
         let mut prefabs: Vec<Prefab> = Vec::new();
         let mut prefab_index: BTreeMap<String, usize> = BTreeMap::new();
         if let Some(palette) = &palette {
-            for (path, file, text) in texts.iter().filter(|(p, _, _)| p.starts_with("prefabs/") && p.ends_with(".txt"))
-            {
-                let (raws, errors) = text::parse(file, text, &limits);
+            for (_, file, text) in texts.iter().filter(|(p, _, _)| p.starts_with("prefabs/") && p.ends_with(".txt")) {
+                let (read, errors) = prefab::read_file(file, text, palette, &limits);
                 problems.extend(errors);
-                if raws.is_empty() && !text.trim().is_empty() {
-                    continue;
-                }
-                if raws.is_empty() {
-                    problems.push(Error::at(
-                        ErrorKind::Invalid,
-                        Location::file(file.clone()),
-                        format!("{path} holds no prefab"),
-                    ));
-                }
-                for raw in &raws {
-                    match Prefab::from_text(file, raw, palette) {
-                        Ok(p) => {
-                            if let Some(&first) = prefab_index.get(p.name()) {
-                                let e = Error::at(
-                                    ErrorKind::Invalid,
-                                    Location::at(file.clone(), raw.name.line, raw.name.col),
-                                    format!("a second prefab named `{}`", p.name()),
-                                )
-                                .with_help(format!(
-                                    "the first is at {}; prefab names must be unique in a pack",
-                                    prefabs[first].origin()
-                                ));
-                                problems.push(e);
-                            } else {
-                                prefab_index.insert(p.name().to_string(), prefabs.len());
-                                prefabs.push(p);
-                            }
-                        }
-                        Err(errors) => problems.extend(errors),
+                for p in read {
+                    if let Some(&first) = prefab_index.get(p.name()) {
+                        let e = Error::at(
+                            ErrorKind::Invalid,
+                            p.origin().clone(),
+                            format!("a second prefab named `{}`", p.name()),
+                        )
+                        .with_help(format!(
+                            "the first is at {}; prefab names must be unique in a pack",
+                            prefabs[first].origin()
+                        ));
+                        problems.push(e);
+                    } else {
+                        prefab_index.insert(p.name().to_string(), prefabs.len());
+                        prefabs.push(p);
                     }
                 }
             }
@@ -203,8 +194,10 @@ impl Pack {
         // its own and must not also make the default map type look missing.
         let mut map_files: Vec<&str> = Vec::new();
         for (path, file, text) in texts.iter().filter(|(p, _, _)| p.starts_with("maps/") && p.ends_with(".toml")) {
-            let stem = path.trim_start_matches("maps/").trim_end_matches(".toml");
+            let Some(stem) = path.strip_prefix("maps/").and_then(|p| p.strip_suffix(".toml")) else { continue };
             if stem.contains('/') {
+                // Map types live directly under maps/; deeper folders are the
+                // designer's own.
                 continue;
             }
             if !stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
@@ -302,22 +295,9 @@ impl Pack {
 
     /// Reads prefabs from one text file (outside any pack) with this pack's palette.
     pub fn read_prefab_file(&self, file: &str, text: &str) -> Result<Vec<Prefab>, Problems> {
-        let (raws, errors) = text::parse(file, text, &self.limits);
+        let (prefabs, errors) = prefab::read_file(file, text, &self.palette, &self.limits);
         let mut problems = Problems::new();
         problems.extend(errors);
-        let mut prefabs = Vec::new();
-        for raw in &raws {
-            match Prefab::from_text(file, raw, &self.palette) {
-                Ok(p) => prefabs.push(p),
-                Err(errors) => problems.extend(errors),
-            }
-        }
-        if raws.is_empty() && problems.is_empty() {
-            problems.push(
-                Error::at(ErrorKind::Invalid, Location::file(file), "the file holds no prefab")
-                    .with_help("a prefab starts with a line `prefab NAME`"),
-            );
-        }
         problems.sort();
         problems.into_result(prefabs)
     }
@@ -332,48 +312,71 @@ fn too_big(file: &str, size: u64, limits: &Limits) -> Error {
     .with_help("raise Limits::max_file_bytes if the file is meant to be this large")
 }
 
-/// Reads every file under `dir`, depth first in name order.
-fn read_tree(
-    root: &Path,
-    dir: &Path,
-    label: &str,
-    limits: &Limits,
-    files: &mut Vec<SourceFile>,
-    problems: &mut Problems,
-) {
-    let shown = |p: &Path| format!("{label}/{}", rel_path(root, p));
-    let mut entries: Vec<_> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).collect(),
-        Err(e) => {
-            problems.push(Error::at(ErrorKind::Io, Location::file(dir.to_string_lossy()), e.to_string()));
+/// Folders deeper than this under a pack are not read.
+const MAX_PACK_DEPTH: u32 = 32;
+
+/// Everything `read_tree` carries down the folder tree.
+struct TreeReader<'a> {
+    root: &'a Path,
+    label: &'a str,
+    limits: &'a Limits,
+    files: Vec<SourceFile>,
+    problems: Problems,
+    /// Canonical paths of the folders entered, so a symbolic link back up the tree
+    /// is read once instead of forever.
+    entered: std::collections::BTreeSet<PathBuf>,
+}
+
+impl TreeReader<'_> {
+    fn shown(&self, p: &Path) -> String {
+        format!("{}/{}", self.label, rel_path(self.root, p))
+    }
+
+    /// Reads every file under `dir`, depth first in name order.
+    fn read(&mut self, dir: &Path, depth: u32) {
+        let canonical = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if depth > MAX_PACK_DEPTH || !self.entered.insert(canonical) {
             return;
         }
-    };
-    entries.sort();
-    for path in entries {
-        if path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
-            continue;
-        }
-        if path.is_dir() {
-            read_tree(root, &path, label, limits, files, problems);
-            continue;
-        }
-        if files.len() >= limits.max_pack_files as usize {
-            problems.push(Error::at(
-                ErrorKind::Limit,
-                Location::file(label),
-                format!("the pack has more than {} files", limits.max_pack_files),
-            ));
-            return;
-        }
-        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        if size > limits.max_file_bytes {
-            problems.push(too_big(&shown(&path), size, limits));
-            continue;
-        }
-        match std::fs::read(&path) {
-            Ok(bytes) => files.push(SourceFile { path: rel_path(root, &path), bytes }),
-            Err(e) => problems.push(Error::at(ErrorKind::Io, Location::file(shown(&path)), e.to_string())),
+        let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
+            Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).collect(),
+            Err(e) => {
+                self.problems.push(Error::at(ErrorKind::Io, Location::file(self.shown(dir)), e.to_string()));
+                return;
+            }
+        };
+        entries.sort();
+        for path in entries {
+            if path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
+                continue;
+            }
+            if self.files.len() >= self.limits.max_pack_files as usize {
+                let max = self.limits.max_pack_files;
+                self.problems.push(
+                    Error::at(
+                        ErrorKind::Limit,
+                        Location::file(self.label),
+                        format!("the pack has more than {max} files"),
+                    )
+                    .with_help("raise Limits::max_pack_files if the pack is meant to be this large"),
+                );
+                return;
+            }
+            if path.is_dir() {
+                self.read(&path, depth + 1);
+                continue;
+            }
+            let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            if size > self.limits.max_file_bytes {
+                self.problems.push(too_big(&self.shown(&path), size, self.limits));
+                continue;
+            }
+            match std::fs::read(&path) {
+                Ok(bytes) => self.files.push(SourceFile { path: rel_path(self.root, &path), bytes }),
+                Err(e) => {
+                    self.problems.push(Error::at(ErrorKind::Io, Location::file(self.shown(&path)), e.to_string()))
+                }
+            }
         }
     }
 }

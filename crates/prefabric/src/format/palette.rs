@@ -119,6 +119,13 @@ impl Palette {
                     continue;
                 }
             };
+            if glyph == ' ' {
+                problems.push(
+                    Error::at(ErrorKind::Invalid, at(key.span()), "a space cannot be a prefab glyph")
+                        .with_help("editors trim trailing spaces; draw empty cells with `?` or an earth glyph"),
+                );
+                continue;
+            }
             if glyph == DONT_CARE || glyph.is_ascii_digit() {
                 problems.push(
                     Error::at(

@@ -128,7 +128,9 @@ impl<'a> Parser<'_, 'a> {
                 continue;
             }
             if is_prefab_line(line) {
-                self.start_prefab(n, line);
+                if !self.start_prefab(n, line) {
+                    return;
+                }
                 continue;
             }
             if self.prefabs.is_empty() {
@@ -164,25 +166,19 @@ impl<'a> Parser<'_, 'a> {
         }
     }
 
-    fn start_prefab(&mut self, n: u32, line: &'a str) {
+    /// Starts a prefab; false (after reporting it) when the file holds more than
+    /// the limit allows, and reading must stop.
+    fn start_prefab(&mut self, n: u32, line: &'a str) -> bool {
         if self.prefabs.len() >= self.limits.max_prefabs_per_file as usize {
-            if self.prefabs.len() == self.limits.max_prefabs_per_file as usize {
-                let max = self.limits.max_prefabs_per_file;
-                let e = Error::at(
-                    ErrorKind::Limit,
-                    Location::at(self.file, n, 1),
-                    format!("more than {max} prefabs in one file"),
-                )
-                .with_help("split the file, or raise Limits::max_prefabs_per_file");
-                self.errors.push(e);
-                // A placeholder so the limit is reported once.
-                self.prefabs.push(RawPrefab {
-                    name: Located { text: "", line: n, col: 1 },
-                    fields: vec![],
-                    layers: vec![],
-                });
-            }
-            return;
+            let max = self.limits.max_prefabs_per_file;
+            let e = Error::at(
+                ErrorKind::Limit,
+                Location::at(self.file, n, 1),
+                format!("more than {max} prefabs in one file"),
+            )
+            .with_help("split the file, or raise Limits::max_prefabs_per_file");
+            self.errors.push(e);
+            return false;
         }
         let rest = line.trim_start().trim_start_matches("prefab");
         let name = rest.trim();
@@ -190,6 +186,7 @@ impl<'a> Parser<'_, 'a> {
         // Whether the name is a valid one is the prefab builder's call.
         let col = if name.is_empty() { col_of(line, rest) } else { col_of(line, name) };
         self.prefabs.push(RawPrefab { name: Located { text: name, line: n, col }, fields: vec![], layers: vec![] });
+        true
     }
 
     /// Checks the size of a grid's `number`th row (1-based); returns false when the

@@ -14,7 +14,7 @@
 
 mod tunnelers;
 
-use crate::content::maptype::Generator;
+use crate::content::maptype::LayoutGenerator;
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
 use crate::map::{Door, FloorKind, Map, NO_REGION, RegionId, RegionKind, Role, Terrain, mask};
@@ -25,8 +25,8 @@ use crate::trace::Outcome;
 pub struct Start {
     /// The centre of the start's junction square.
     pub at: Point,
-    /// The first heading; `None` picks one at random.
-    pub dir: Option<Dir>,
+    /// The first heading.
+    pub dir: Dir,
     /// Tunnel width.
     pub width: u8,
 }
@@ -52,9 +52,9 @@ pub struct LayoutStats {
 
 /// Digs the layout of `map` with the map type's generator. `seed` feeds the
 /// layout's own random streams.
-pub fn run(map: &mut Map, generator: &Generator, starts: &[Start], seed: u64) -> Result<LayoutStats, Error> {
+pub fn run(map: &mut Map, generator: &LayoutGenerator, starts: &[Start], seed: u64) -> Result<LayoutStats, Error> {
     let stats = match generator {
-        Generator::Tunnelers(params) => tunnelers::dig(map, params, starts, seed)?,
+        LayoutGenerator::Tunnelers(params) => tunnelers::dig(map, params, starts, seed)?,
     };
     map.trace.push(
         "layout",
@@ -266,7 +266,8 @@ impl<'m> Carver<'m> {
         *b = b.union(&r);
     }
 
-    /// Turns a diggable cell into `terrain` belonging to `region`.
+    /// Turns a cell into `terrain` belonging to `region`; callers check first that
+    /// the cell may be dug (`classify`).
     pub fn dig(&mut self, p: Point, terrain: Terrain, region: RegionId) {
         if let Some(i) = self.map.terrain.index_of(p) {
             if self.state[i] != OPEN {
@@ -368,9 +369,10 @@ impl<'m> Carver<'m> {
             areas.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
             let stray = areas[0].0;
             match self.shortest_path_from(stray) {
+                // An empty path means the networks already touched: joined, not dug.
                 Some(path) => {
+                    dug += u32::from(!path.is_empty());
                     self.dig_path(&path, stray);
-                    dug += 1;
                 }
                 None => return Err(self.unreachable(stray)),
             }

@@ -18,10 +18,10 @@
 //! so `j = -1` and `j = width` are the corridor's side margins.
 
 use super::{Carver, Cell, LayoutStats, Start};
-use crate::content::maptype::{Span, TunnelerParams};
+use crate::content::maptype::{IntRange, TunnelerParams};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
-use crate::map::{FloorKind, LinkKind, Map, RegionId, RegionKind, Role, Terrain};
+use crate::map::{FloorKind, Map, RegionId, RegionKind, Role, Terrain};
 use crate::rng::Rng;
 use std::collections::VecDeque;
 
@@ -72,7 +72,7 @@ fn head_leaving(r: Rect, d: Dir) -> Point {
     }
 }
 
-fn pick(rng: &mut Rng, span: Span) -> i32 {
+fn pick(rng: &mut Rng, span: IntRange) -> i32 {
     rng.range(span.lo, span.hi)
 }
 
@@ -144,10 +144,7 @@ impl Digger<'_, '_> {
     fn start_from_links(&mut self) {
         for i in 0..self.c.map.links.len() {
             let link = self.c.map.links[i];
-            let width = match link.kind {
-                LinkKind::Tunnel { width } => i32::from(width),
-                LinkKind::Connector => 1,
-            };
+            let width = i32::from(link.kind.width());
             let Some(region) = self.prefab_region(link.prefab) else { continue };
             // Open the way from the mark to the prefab's edge.
             let prefab = self.c.map.prefabs[link.prefab].bounds;
@@ -192,14 +189,15 @@ impl Digger<'_, '_> {
     fn start_from_starts(&mut self, starts: &[Start]) {
         for s in starts {
             let w = i32::from(s.width);
-            let square = Rect::new(s.at.x - (w - 1) / 2, s.at.y - (w - 1) / 2, w, w);
+            let square = Rect::square_around(s.at, w);
             if !self.c.all_diggable(square) {
+                // The features stage checked the square; only another start's
+                // square, dug just before, can take it.
                 continue;
             }
             let junction = self.c.region(RegionKind::Junction, square, None);
             self.c.dig_rect(square, FloorKind::Junction, junction);
-            let dir = s.dir.unwrap_or_else(|| Dir::ALL[self.rng.below(4) as usize]);
-            let t = self.new_tunneler(head_leaving(square, dir), dir, w, 0, junction);
+            let t = self.new_tunneler(head_leaving(square, s.dir), s.dir, w, 0, junction);
             self.spawn(t);
         }
     }
@@ -240,7 +238,11 @@ impl Digger<'_, '_> {
             let bounds = region.bounds;
             let dir = Dir::ALL[self.rng.below(4) as usize];
             let side_len = if dir.is_horizontal() { bounds.height } else { bounds.width };
-            let width = self.rng.range(self.p.min_width.into(), i32::from(self.p.max_width).min(side_len).max(1));
+            let (lo, hi) = (i32::from(self.p.min_width), i32::from(self.p.max_width).min(side_len));
+            if hi < lo {
+                continue;
+            }
+            let width = self.rng.range(lo, hi);
             let offset = self.rng.range(0, (side_len - width).max(0));
             let left = head_leaving(bounds, dir) + dir.right().delta() * offset;
             let t = self.new_tunneler(left, dir, width, 1, id);
@@ -353,11 +355,15 @@ impl Digger<'_, '_> {
         }
     }
 
+    /// `width` two cells wider or narrower, at random, within the bounds.
+    fn stepped_width(&mut self, width: i32) -> i32 {
+        let (lo, hi) = (i32::from(self.p.min_width), i32::from(self.p.max_width));
+        if self.rng.coin() { (width + 2).min(hi) } else { (width - 2).max(lo) }
+    }
+
     /// Two cells wider or narrower, centred on the same line.
     fn change_width(&mut self, t: &mut Tunneler) {
-        let (lo, hi) = (i32::from(self.p.min_width), i32::from(self.p.max_width));
-        let grow = self.rng.coin();
-        let new = if grow { (t.width + 2).min(hi) } else { (t.width - 2).max(lo) };
+        let new = self.stepped_width(t.width);
         if new == t.width {
             return;
         }
@@ -392,8 +398,7 @@ impl Digger<'_, '_> {
     fn branch(&mut self, parent: &Tunneler, from: Rect, dir: Dir, region: RegionId) {
         let mut width = parent.width;
         if self.rng.percent(self.p.child_width_change_chance.0) {
-            let (lo, hi) = (i32::from(self.p.min_width), i32::from(self.p.max_width));
-            width = if self.rng.coin() { (width + 2).min(hi) } else { (width - 2).max(lo) };
+            width = self.stepped_width(width);
         }
         let side = if dir.is_horizontal() { from.height } else { from.width };
         let left = head_leaving(from, dir) + dir.right().delta() * ((side - width) / 2);

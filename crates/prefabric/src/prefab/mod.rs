@@ -11,9 +11,10 @@
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::{DONT_CARE, Palette};
 use crate::format::suggest;
-use crate::format::text::{Field, Layer, Located, RawPrefab};
+use crate::format::text::{self, Field, Layer, Located, RawPrefab};
 use crate::geom::{Dir, Point, Transform, TransformSet};
 use crate::grid::Grid;
+use crate::limits::Limits;
 use crate::map::{LinkKind, Role, Terrain};
 use std::fmt;
 
@@ -140,7 +141,7 @@ impl Prefab {
         &self.links
     }
 
-    /// Where it is defined (the `prefab` line).
+    /// Where it is defined (its name on the `prefab` line).
     pub fn origin(&self) -> &Location {
         &self.origin
     }
@@ -189,7 +190,7 @@ impl Prefab {
                 style,
                 cells,
                 links: marks,
-                origin: Location::at(file, raw.name.line, 0),
+                origin: Location::at(file, raw.name.line, raw.name.col),
             }),
             _ => {
                 b.errors.sort_by(|x, y| x.location().cmp(&y.location()));
@@ -197,6 +198,27 @@ impl Prefab {
             }
         }
     }
+}
+
+/// Reads every prefab of one text file: the prefabs that are valid, and every
+/// problem found (syntax, glyphs, links), located in `file`. A file without any
+/// prefab is a problem too.
+pub fn read_file(file: &str, source: &str, palette: &Palette, limits: &Limits) -> (Vec<Prefab>, Vec<Error>) {
+    let (raws, mut errors) = text::parse(file, source, limits);
+    if raws.is_empty() && errors.is_empty() {
+        errors.push(
+            Error::at(ErrorKind::Invalid, Location::file(file), "the file holds no prefab")
+                .with_help("a prefab starts with a line `prefab NAME`"),
+        );
+    }
+    let mut prefabs = Vec::new();
+    for raw in &raws {
+        match Prefab::from_text(file, raw, palette) {
+            Ok(p) => prefabs.push(p),
+            Err(e) => errors.extend(e),
+        }
+    }
+    (prefabs, errors)
 }
 
 struct Builder<'f> {
@@ -280,7 +302,7 @@ impl Builder<'_> {
                             value.line,
                             col,
                             format!("unknown transform `{word}`"),
-                            Some("transforms are r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270, or all / rotations / none".into()),
+                            Some(Transform::HELP.into()),
                         );
                     }
                 },
@@ -527,8 +549,6 @@ pub fn nearest_edge(p: Point, w: i32, h: i32) -> Result<Dir, (Dir, Dir)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::text;
-    use crate::limits::Limits;
 
     const PALETTE: &str = "[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"+\" = \"door\"\n\":\" = \"earth\"\n";
 

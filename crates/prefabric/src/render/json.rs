@@ -108,11 +108,8 @@ pub fn json(map: &Map, palette: &Palette) -> String {
             .links()
             .iter()
             .map(|l| {
-                let (kind, width) = match l.kind {
-                    LinkKind::Tunnel { width } => ("tunnel", width),
-                    LinkKind::Connector => ("connector", 1),
-                };
-                LinkJson { x: l.at.x, y: l.at.y, dir: l.dir.name(), kind, width, prefab: l.prefab }
+                let kind = if l.kind == LinkKind::Connector { "connector" } else { "tunnel" };
+                LinkJson { x: l.at.x, y: l.at.y, dir: l.dir.name(), kind, width: l.kind.width(), prefab: l.prefab }
             })
             .collect(),
         objects: [],

@@ -10,7 +10,7 @@
 //! error naming the placement; an optional one is skipped and traced.
 
 use crate::content::Pack;
-use crate::content::maptype::{FeatureVariant, MapType, PrefabPlacement, StartSpec};
+use crate::content::maptype::{Anchor, FeatureVariant, MapType, PrefabPlacement, START_EDGE_GAP, StartSpec};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::layout::Start;
@@ -26,7 +26,7 @@ const START_ATTEMPTS: u32 = 32;
 
 /// Runs the stage; returns the tunneler starts for the layout.
 pub(crate) fn run(map: &mut Map, pack: &Pack, map_type: &MapType, seed: u64) -> Result<Vec<Start>, Error> {
-    let mut specs: Vec<&StartSpec> = map_type.starts.iter().collect();
+    let mut specs: Vec<(&str, &StartSpec)> = map_type.starts.iter().map(|s| ("map", s)).collect();
     if !map_type.variants.is_empty() {
         let mut rng = Rng::stream(seed, "features", "variant");
         let weights: Vec<u32> = map_type.variants.iter().map(|v| v.weight).collect();
@@ -40,16 +40,17 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, map_type: &MapType, seed: u64) -> 
                 "feature variant `{}` (weight {} of {})",
                 variant.name,
                 variant.weight,
-                weights.iter().sum::<u32>()
+                weights.iter().map(|&w| u64::from(w)).sum::<u64>()
             ),
         );
         place_variant(map, pack, variant, seed)?;
-        specs.extend(variant.starts.iter());
+        specs.extend(variant.starts.iter().map(|s| (variant.name.as_str(), s)));
     }
-    let mut starts = Vec::new();
-    for (i, spec) in specs.into_iter().enumerate() {
-        let mut rng = Rng::stream_n(seed, "features/start", i as u64);
-        match resolve_start(map, spec, &mut rng) {
+    let mut keys = StreamKeys::default();
+    let mut starts: Vec<Start> = Vec::new();
+    for (i, (owner, spec)) in specs.into_iter().enumerate() {
+        let mut rng = Rng::stream(seed, "features/start", &keys.next(format!("{owner}/{}", spec.anchor)));
+        match resolve_start(map, spec, &starts, &mut rng) {
             Some(start) => starts.push(start),
             None => map.trace.push(
                 "features",
@@ -61,14 +62,34 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, map_type: &MapType, seed: u64) -> 
     Ok(starts)
 }
 
+/// Stream keys named by what a placement or start is rather than by its position
+/// in the list, so inserting one leaves the streams of the others unchanged; the
+/// n-th repeat of the same description gets `#n`.
+#[derive(Default)]
+struct StreamKeys {
+    seen: Vec<String>,
+}
+
+impl StreamKeys {
+    fn next(&mut self, description: String) -> String {
+        let n = self.seen.iter().filter(|s| **s == description).count();
+        let key = format!("{description}#{n}");
+        self.seen.push(description);
+        key
+    }
+}
+
 fn place_variant(map: &mut Map, pack: &Pack, variant: &FeatureVariant, seed: u64) -> Result<(), Error> {
     for barrier in &variant.barriers {
         for p in barrier.points() {
             map.terrain.set(p, Terrain::new(Role::Blocked));
         }
     }
-    for (i, placement) in variant.prefabs.iter().enumerate() {
-        let mut rng = Rng::stream(seed, "features", &format!("{}/{}", variant.name, i));
+    let mut keys = StreamKeys::default();
+    for placement in &variant.prefabs {
+        let choices: Vec<&str> = placement.choices.iter().map(|(n, _)| n.as_str()).collect();
+        let key = keys.next(format!("{}/{}@{}", variant.name, choices.join("|"), placement.anchor));
+        let mut rng = Rng::stream(seed, "features", &key);
         if !place_one(map, pack, placement, &mut rng) {
             let names: Vec<&str> = placement.choices.iter().map(|(n, _)| n.as_str()).collect();
             let what = format!(
@@ -165,10 +186,7 @@ fn fits(map: &Map, prefab: &Prefab, at: Point) -> bool {
 /// for a junction and the wall after it), as the whole area with one margin cell
 /// on each side, and as the tunnel's body alone.
 fn way_out(mark: Point, dir: Dir, kind: LinkKind, prefab: Rect) -> (Rect, Rect) {
-    let width = match kind {
-        LinkKind::Tunnel { width } => i32::from(width),
-        LinkKind::Connector => 1,
-    };
+    let width = i32::from(kind.width());
     let mut edge = mark;
     while prefab.contains(edge + dir.delta()) {
         edge = edge + dir.delta();
@@ -220,22 +238,25 @@ fn place(map: &mut Map, prefab: &Prefab, at: Point, transform: Transform, spawn_
     });
 }
 
-/// Finds a diggable junction square for a start near its anchor.
-fn resolve_start(map: &Map, spec: &StartSpec, rng: &mut Rng) -> Option<Start> {
+/// Finds a diggable junction square for a start near its anchor, apart from the
+/// starts already found.
+fn resolve_start(map: &Map, spec: &StartSpec, earlier: &[Start], rng: &mut Rng) -> Option<Start> {
     let w = i32::from(spec.width);
     let size = (map.width(), map.height());
     let centre = match spec.anchor {
-        crate::content::maptype::Anchor::At(p) => p,
-        anchor => anchor.place(size, (w, w), 2) + Point::new((w - 1) / 2, (w - 1) / 2),
+        Anchor::At(p) => p,
+        anchor => anchor.place(size, (w, w), START_EDGE_GAP) + Point::new((w - 1) / 2, (w - 1) / 2),
     } + spec.offset;
+    let inner = map.bounds().expand(-START_EDGE_GAP);
     for _ in 0..START_ATTEMPTS {
         let at =
             centre + Point::new(rng.range(-spec.jitter.x, spec.jitter.x), rng.range(-spec.jitter.y, spec.jitter.y));
-        let square = Rect::new(at.x - (w - 1) / 2, at.y - (w - 1) / 2, w, w);
-        let free = map.bounds().expand(-2).contains_rect(&square)
-            && square.expand(1).points().all(|p| map.terrain[p] == Terrain::EARTH && !map.is_protected(p));
+        let square = Rect::square_around(at, w);
+        let free = inner.contains_rect(&square)
+            && square.expand(1).points().all(|p| map.terrain[p] == Terrain::EARTH && !map.is_protected(p))
+            && earlier.iter().all(|s| !Rect::square_around(s.at, i32::from(s.width)).expand(1).intersects(&square));
         if free {
-            let dir = spec.dir.or_else(|| Some(Dir::ALL[rng.below(4) as usize]));
+            let dir = spec.dir.unwrap_or_else(|| Dir::ALL[rng.below(4) as usize]);
             return Some(Start { at, dir, width: spec.width });
         }
     }

@@ -115,7 +115,8 @@ impl Generation<'_> {
         layout::run(&mut self.map, &self.map_type.generator, &self.starts, self.stream_seed)
     }
 
-    /// Stage 6: checks the map's invariants.
+    /// Stage 3: checks the map's invariants (design.md's stage 6, the last one; the
+    /// stages between arrive with later issues).
     pub fn validate(&self) -> Result<(), Error> {
         validate::run(&self.map, self.pack)
     }
