@@ -97,14 +97,11 @@ pub(crate) struct Carver<'m> {
     state: Vec<u8>,
     /// Union-find parents, indexed by region id.
     parent: Vec<RegionId>,
-    /// Cells a tunnel may occupy: the map minus its outermost ring.
-    interior: Rect,
     pub open_cells: u32,
 }
 
 impl<'m> Carver<'m> {
     pub fn new(map: &'m mut Map) -> Carver<'m> {
-        let interior = map.bounds().expand(-1);
         let parent = (0..map.regions.len() as RegionId).collect();
         let mut state: Vec<u8> = map
             .terrain
@@ -139,11 +136,12 @@ impl<'m> Carver<'m> {
         }
         // Every walkable cell of a map handed to a layout belongs to a region.
         let open_cells = map.regions.iter().map(|r| r.area).sum();
-        Carver { map, state, parent, interior, open_cells }
+        Carver { map, state, parent, open_cells }
     }
 
+    /// Cells a tunnel may occupy: the map minus its outermost ring.
     pub fn interior(&self) -> Rect {
-        self.interior
+        self.map.bounds().expand(-1)
     }
 
     #[inline]
