@@ -1,4 +1,5 @@
-//! The `prefabric` command: generate maps, show prefabs, check packs.
+//! The `prefabric` command: generate maps, show prefabs and REXPaint images, convert
+//! prefabs between text and `.xp`, check packs.
 //!
 //! A thin layer over the library's public API: parse arguments, load the pack,
 //! call the library, print. Exit codes: 0 success, 1 problems found or generation
@@ -22,6 +23,8 @@ use std::process::ExitCode;
         prefabric generate                          a map of the default pack's default type\n  \
         prefabric generate --seed 42 --format json  the same map every time, as JSON\n  \
         prefabric show my_pack/prefabs/vaults.txt   prefabs as they would be placed\n  \
+        prefabric show picture.xp                   every layer of a REXPaint image\n  \
+        prefabric convert vault.txt vault.xp        a text prefab as a REXPaint prefab\n  \
         prefabric check --pack my_pack              every problem in a pack, with file:line:col"
 )]
 struct Cli {
@@ -36,14 +39,30 @@ enum Command {
         prefabric generate\n  \
         prefabric generate --seed 1234 --depth 3\n  \
         prefabric generate --pack my_pack --map-type caves --format json --out map.json\n  \
-        prefabric generate --seed 7 --explain 2> decisions.txt")]
+        prefabric generate --seed 7 --explain 2> decisions.txt\n  \
+        prefabric generate --seed 7 --format xp --out map.xp   open it in REXPaint")]
     Generate(GenerateArgs),
-    /// Render the prefabs of a text prefab file as they would be placed.
+    /// Render the prefabs of a prefab file as they would be placed, or every layer of
+    /// a REXPaint image.
     #[command(after_help = "Examples:\n  \
         prefabric show content/default/prefabs/entrances.txt\n  \
-        prefabric show content/default/prefabs/set_pieces.txt --name foundry --transform r90\n  \
-        prefabric show my_pack/prefabs/vaults.txt --pack my_pack --all-transforms")]
+        prefabric show content/default/prefabs/set_pieces.txt --name crossroads_plaza --transform r90\n  \
+        prefabric show my_pack/prefabs/vaults.txt --pack my_pack --all-transforms\n  \
+        prefabric show picture.xp                    each layer of any REXPaint image\n  \
+        prefabric show content/default/prefabs/xp/foundry.xp --prefab   the image read as a prefab")]
     Show(ShowArgs),
+    /// Convert prefabs between the text syntax and REXPaint `.xp` files.
+    #[command(
+        long_about = "Convert prefabs between the text syntax (.txt) and REXPaint images (.xp).\n\n\
+            A .xp prefab holds its four layers; its name is its file name and its header \
+            (tags, transforms, style) lives in NAME.toml beside it, which convert writes too. \
+            Everything both formats can hold survives the round trip.",
+        after_help = "Examples:\n  \
+        prefabric convert vaults.txt vault_a.xp --name vault_a   one prefab of a text file\n  \
+        prefabric convert vaults.txt xp_out/                      every prefab, as xp_out/NAME.xp\n  \
+        prefabric convert vault_a.xp vault_a.txt                  back to text (- for standard output)"
+    )]
+    Convert(ConvertArgs),
     /// Load and validate a pack; print every problem as file:line:col.
     #[command(after_help = "Examples:\n  \
         prefabric check\n  \
@@ -85,11 +104,13 @@ enum Format {
     Ansi,
     /// JSON in the schema the README documents.
     Json,
+    /// A REXPaint image: terrain, prefab outlines and objects on three layers.
+    Xp,
 }
 
 #[derive(clap::Args)]
 struct ShowArgs {
-    /// A text prefab file.
+    /// A text prefab file (.txt) or a REXPaint image (.xp).
     file: PathBuf,
     /// Pack whose palette reads the file (default: the built-in pack).
     #[arg(long, value_name = "DIR")]
@@ -103,6 +124,27 @@ struct ShowArgs {
     /// Show every orientation the prefab allows.
     #[arg(long)]
     all_transforms: bool,
+    /// Read a .xp file as a prefab instead of showing its layers (implied by
+    /// --name, --transform and --all-transforms).
+    #[arg(long)]
+    prefab: bool,
+    /// Show a .xp file's layers without colours even on a terminal.
+    #[arg(long)]
+    plain: bool,
+}
+
+#[derive(clap::Args)]
+struct ConvertArgs {
+    /// The prefab file to read (.txt or .xp).
+    input: PathBuf,
+    /// Where to write: a .txt or .xp file, a folder (one NAME.xp per prefab), or - (text to standard output).
+    output: PathBuf,
+    /// Pack whose palette reads and writes the prefabs (default: the built-in pack).
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// The prefab to convert, when the input holds more than one.
+    #[arg(long, value_name = "PREFAB")]
+    name: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -142,6 +184,7 @@ fn main() -> ExitCode {
         Command::Generate(args) => generate(args),
         Command::Show(args) => show(args),
         Command::Check(args) => check(args),
+        Command::Convert(args) => convert(args),
     };
     match result {
         Ok(()) | Err(Failure::ClosedPipe) => ExitCode::SUCCESS,
@@ -205,8 +248,15 @@ fn generate(args: GenerateArgs) -> Result<(), Failure> {
     let pack_flag = args.pack.as_ref().map(|p| format!(" --pack {}", p.display())).unwrap_or_default();
     let depth_flag = if args.depth == 1 { String::new() } else { format!(" --depth {}", args.depth) };
     let reproduce = format!("prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}");
-    let text = match format {
-        Format::Json => render::json(&map, pack.palette()),
+    if format == Format::Xp && args.out.is_none() && io::stdout().is_terminal() {
+        return Err(Failure::Usage(
+            "error: --format xp writes a binary REXPaint image; give --out FILE.xp (or redirect standard output)"
+                .into(),
+        ));
+    }
+    let bytes = match format {
+        Format::Json => render::json(&map, pack.palette()).into_bytes(),
+        Format::Xp => prefabric::format::xp::write(&render::map_xp(&map, pack.palette())),
         Format::Ascii | Format::Ansi => {
             let body = if format == Format::Ansi {
                 render::ansi(&map, pack.palette())
@@ -214,22 +264,24 @@ fn generate(args: GenerateArgs) -> Result<(), Failure> {
                 render::ascii(&map, pack.palette())
             };
             format!("# map type {map_type}, seed {seed}, depth {}; reproduce: {reproduce}\n{body}", args.depth)
+                .into_bytes()
         }
     };
     match &args.out {
         Some(path) => {
-            std::fs::write(path, text)
+            std::fs::write(path, bytes)
                 .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
+            let format_flag = if format == Format::Xp { " --format xp" } else { "" };
             writeln!(
                 io::stderr(),
-                "wrote {} (seed {seed}; reproduce: {reproduce} --out {})",
+                "wrote {} (seed {seed}; reproduce: {reproduce}{format_flag} --out {})",
                 path.display(),
                 path.display()
             )?;
         }
         None => {
             let mut out = io::stdout().lock();
-            out.write_all(text.as_bytes())?;
+            out.write_all(&bytes)?;
             out.flush()?;
             if format == Format::Json && io::stderr().is_terminal() {
                 writeln!(io::stderr(), "seed {seed}; reproduce: {reproduce} --format json")?;
@@ -239,21 +291,64 @@ fn generate(args: GenerateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn show(args: ShowArgs) -> Result<(), Failure> {
-    let pack = pack_or_fail(args.pack.as_deref())?;
-    let shown = args.file.display().to_string();
-    let size =
-        std::fs::metadata(&args.file).map_err(|e| Failure::Usage(format!("error: cannot read {shown}: {e}")))?.len();
+/// Reads a file no bigger than the pack's file limit.
+fn read_bounded(path: &Path, pack: &Pack) -> Result<Vec<u8>, Failure> {
+    let shown = path.display();
+    let size = std::fs::metadata(path).map_err(|e| Failure::Usage(format!("error: cannot read {shown}: {e}")))?.len();
     if size > pack.limits().max_file_bytes {
         return Err(Failure::Usage(format!(
             "error: {shown} is {size} bytes, more than the {} byte limit",
             pack.limits().max_file_bytes
         )));
     }
-    let bytes = std::fs::read(&args.file).map_err(|e| Failure::Usage(format!("error: cannot read {shown}: {e}")))?;
+    std::fs::read(path).map_err(|e| Failure::Usage(format!("error: cannot read {shown}: {e}")))
+}
+
+fn is_xp(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xp"))
+}
+
+/// Every prefab in a text or `.xp` prefab file; a `.xp` file's header comes from
+/// the `.toml` beside it, if there is one.
+fn read_prefabs(path: &Path, pack: &Pack) -> Result<Vec<prefabric::Prefab>, Failure> {
+    let shown = path.display().to_string();
+    let bytes = read_bounded(path, pack)?;
+    if is_xp(path) {
+        let sidecar_path = path.with_extension("toml");
+        let sidecar = match sidecar_path.is_file() {
+            true => Some((sidecar_path.display().to_string(), read_text(&sidecar_path, pack)?)),
+            false => None,
+        };
+        let sidecar = sidecar.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
+        let prefab = pack.read_xp_prefab(&shown, &bytes, sidecar).map_err(|p| Failure::Problems(p.to_string()))?;
+        return Ok(vec![prefab]);
+    }
     let text = String::from_utf8(bytes)
         .map_err(|_| Failure::Problems(format!("{shown}: the file is not valid UTF-8 text")))?;
-    let prefabs = pack.read_prefab_file(&shown, &text).map_err(|p| Failure::Problems(p.to_string()))?;
+    pack.read_prefab_file(&shown, &text).map_err(|p| Failure::Problems(p.to_string()))
+}
+
+fn read_text(path: &Path, pack: &Pack) -> Result<String, Failure> {
+    String::from_utf8(read_bounded(path, pack)?)
+        .map_err(|_| Failure::Problems(format!("{}: the file is not valid UTF-8 text", path.display())))
+}
+
+fn show(args: ShowArgs) -> Result<(), Failure> {
+    let pack = pack_or_fail(args.pack.as_deref())?;
+    let shown = args.file.display().to_string();
+    let as_prefab = args.prefab || args.name.is_some() || args.transform.is_some() || args.all_transforms;
+    if is_xp(&args.file) && !as_prefab {
+        let bytes = read_bounded(&args.file, &pack)?;
+        let image =
+            prefabric::format::xp::read(&shown, &bytes, pack.limits()).map_err(|e| Failure::Problems(e.to_string()))?;
+        let colour = !args.plain && io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let style = if colour { render::XpStyle::Ansi } else { render::XpStyle::Plain };
+        let mut out = io::stdout().lock();
+        out.write_all(render::xp_text(&image, style).as_bytes())?;
+        out.flush()?;
+        return Ok(());
+    }
+    let prefabs = read_prefabs(&args.file, &pack)?;
     let chosen: Vec<_> = prefabs.iter().filter(|p| args.name.as_deref().is_none_or(|n| p.name() == n)).collect();
     if chosen.is_empty() {
         let names: Vec<&str> = prefabs.iter().map(|p| p.name()).collect();
@@ -290,6 +385,87 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
         }
     }
     out.flush()?;
+    Ok(())
+}
+
+fn convert(args: ConvertArgs) -> Result<(), Failure> {
+    let pack = pack_or_fail(args.pack.as_deref())?;
+    let prefabs = read_prefabs(&args.input, &pack)?;
+    let names: Vec<&str> = prefabs.iter().map(|p| p.name()).collect();
+    let chosen: Vec<&prefabric::Prefab> = match &args.name {
+        Some(name) => prefabs.iter().filter(|p| p.name() == name).collect(),
+        None => prefabs.iter().collect(),
+    };
+    if chosen.is_empty() {
+        return Err(Failure::Usage(format!(
+            "error: {} has no prefab named `{}`; it has: {}",
+            args.input.display(),
+            args.name.unwrap_or_default(),
+            names.join(", ")
+        )));
+    }
+    let to_stdout = args.output.as_os_str() == "-";
+    if args.output.is_dir() {
+        for prefab in chosen {
+            write_xp_prefab(prefab, &args.output.join(format!("{}.xp", prefab.name())), &pack)?;
+        }
+        return Ok(());
+    }
+    let is_txt = args.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"));
+    if !to_stdout && !is_txt && !is_xp(&args.output) {
+        return Err(Failure::Usage(format!(
+            "error: cannot tell what to write to {}: give a .txt or .xp file, an existing folder, or - for standard output",
+            args.output.display()
+        )));
+    }
+    if chosen.len() > 1 && is_xp(&args.output) {
+        return Err(Failure::Usage(format!(
+            "error: {} holds {} prefabs ({}); a .xp file holds one: pick one with --name, or give a folder to write them all",
+            args.input.display(),
+            chosen.len(),
+            names.join(", ")
+        )));
+    }
+    if is_xp(&args.output) {
+        return write_xp_prefab(chosen[0], &args.output, &pack);
+    }
+    let mut text = String::new();
+    for (i, prefab) in chosen.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(&render::prefab_text(prefab, pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?);
+    }
+    if to_stdout {
+        let mut out = io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+    } else {
+        write_file(&args.output, text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes a prefab as `path` (a `.xp`) and its header as the `.toml` beside it.
+fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &Pack) -> Result<(), Failure> {
+    let image = prefab.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut header = prefab.header();
+    if stem != prefab.name() {
+        writeln!(
+            io::stderr(),
+            "note: a .xp prefab is named after its file, so `{}` will be read back as `{stem}`",
+            prefab.name()
+        )?;
+        header.name = stem;
+    }
+    write_file(path, &prefabric::format::xp::write(&image))?;
+    write_file(&path.with_extension("toml"), prefabric::prefab::xp::sidecar_text(&header).as_bytes())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    std::fs::write(path, bytes).map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
+    writeln!(io::stderr(), "wrote {}", path.display())?;
     Ok(())
 }
 

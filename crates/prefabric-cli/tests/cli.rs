@@ -86,7 +86,28 @@ fn json_output_follows_the_schema() {
         assert_eq!(p["stage"], "feature");
         assert!(prefabric::Transform::parse(p["transform"].as_str().unwrap()).is_some());
     }
-    assert_eq!(doc["objects"], serde_json::json!([]));
+    // Machines drawn in the .xp prefabs' layer 3 arrive as objects on walkable cells
+    // inside the prefab that brought them.
+    let objects = doc["objects"].as_array().unwrap();
+    assert!(!objects.is_empty(), "seed 9 places prefabs with machines");
+    for o in objects {
+        assert_eq!((o["kind"].as_str(), o["tag"].is_null()), (Some("machine"), true), "{o}");
+        let prefab = &prefabs[o["prefab"].as_u64().unwrap() as usize];
+        let cells = o["cells"].as_array().unwrap();
+        assert_eq!((o["x"].clone(), o["y"].clone()), (cells[0][0].clone(), cells[0][1].clone()));
+        for c in cells {
+            let (x, y) = (c[0].as_i64().unwrap(), c[1].as_i64().unwrap());
+            assert_eq!(c[2].as_str().unwrap().chars().count(), 1);
+            assert_eq!(passable[y as usize].as_str().unwrap().as_bytes()[x as usize], b'1', "{o}");
+            let (px, py) = (prefab["x"].as_i64().unwrap(), prefab["y"].as_i64().unwrap());
+            assert!(
+                x >= px
+                    && y >= py
+                    && x < px + prefab["width"].as_i64().unwrap()
+                    && y < py + prefab["height"].as_i64().unwrap()
+            );
+        }
+    }
 }
 
 #[test]
@@ -148,13 +169,15 @@ fn check_reports_every_problem_with_file_line_col_and_exits_1() {
 
 #[test]
 fn show_renders_prefabs_as_placed() {
-    let file = "content/default/prefabs/entrances.txt";
+    let file = "content/default/prefabs/set_pieces.txt";
     let out = prefabric(&["show", file]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("prefab lift_entrance") && text.contains("prefab mine_shaft"), "{text}");
+    assert!(text.contains("prefab crossroads_plaza") && text.contains("terrain:"), "{text}");
 
-    let out = prefabric(&["show", file, "--name", "mine_shaft", "--transform", "r90"]);
+    // An .xp prefab shows the same way once asked to be read as a prefab.
+    let xp = "content/default/prefabs/xp/mine_shaft.xp";
+    let out = prefabric(&["show", xp, "--name", "mine_shaft", "--transform", "r90"]);
     let text = stdout(&out);
     assert!(text.starts_with("# mine_shaft as r90: 9x11"), "{text}");
     let grid: Vec<&str> =
@@ -162,12 +185,81 @@ fn show_renders_prefabs_as_placed() {
     assert_eq!(grid.len(), 11);
     assert!(grid.iter().all(|r| r.chars().count() == 9));
 
-    let out = prefabric(&["show", file, "--name", "lift_entrance", "--all-transforms"]);
-    assert_eq!(stdout(&out).matches("# lift_entrance as ").count(), 8);
+    // The winches turned with the prefab.
+    let machines: Vec<&str> = text.lines().skip_while(|l| *l != "machines:").skip(1).take(11).collect();
+    assert_eq!(machines.concat().chars().filter(|c| *c != '.').collect::<String>(), "╖╜╖╜", "{text}");
 
-    let out = prefabric(&["show", file, "--name", "nothing"]);
+    let out = prefabric(&["show", xp, "--all-transforms"]);
+    assert_eq!(stdout(&out).matches("# mine_shaft as ").count(), 8);
+
+    let out = prefabric(&["show", "content/default/prefabs/entrances.txt", "--name", "nothing"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("it has: lift_entrance, mine_shaft, freight_exit"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("it has: freight_exit"), "{}", stderr(&out));
+}
+
+#[test]
+fn show_draws_every_layer_of_any_xp_file() {
+    let out = prefabric(&["show", "../shared/testdata/xp/mltest.xp"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let expected = "layer 1 of 2: 8x4, 0 transparent cells\nAAAAAAAA\nAAAAAAAA\nAAAAAAAA\nAAAAAAAA\n\
+        layer 2 of 2: 8x4, 24 transparent cells\n        \n  BBBB  \n  BBBB  \n        \n";
+    assert_eq!(text, expected);
+    // CP437 glyphs come out as Unicode: SmallDungeon is drawn in full blocks.
+    let out = prefabric(&["show", "../shared/testdata/xp/SmallDungeon_80x50.xp", "--plain"]);
+    let text = stdout(&out);
+    assert_eq!(text.lines().nth(1).unwrap(), "█".repeat(80));
+    // A file that is not an image says so, naming it.
+    let out = prefabric(&["show", "README.md.xp"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = prefabric(&["show", "Cargo.toml", "--prefab"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn convert_goes_between_text_and_xp_without_loss() {
+    let dir = std::env::temp_dir().join(format!("prefabric-convert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let xp = dir.join("storage_depot.xp");
+    let xp = xp.to_str().unwrap();
+    let out = prefabric(&["convert", "content/default/prefabs/small.txt", xp, "--name", "storage_depot"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(dir.join("storage_depot.toml")).unwrap().contains("tags = ["));
+    let back = stdout(&prefabric(&["convert", xp, "-"]));
+    let shown = stdout(&prefabric(&["show", "content/default/prefabs/small.txt", "--name", "storage_depot"]));
+    // `show` adds one comment line before the prefab text.
+    assert_eq!(back, shown.split_once('\n').unwrap().1);
+
+    // Several prefabs need a name or a folder.
+    let out = prefabric(&["convert", "content/default/prefabs/small.txt", xp]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("pick one with --name"), "{}", stderr(&out));
+    let out = prefabric(&["convert", "content/default/prefabs/small.txt", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.join("sealed_vault.xp").is_file() && dir.join("relay_outpost.toml").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn generate_writes_an_xp_image_of_the_map() {
+    let dir = std::env::temp_dir().join(format!("prefabric-xp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("map.xp");
+    let out = prefabric(&["generate", "--seed", "9", "--format", "xp", "--out", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = std::fs::read(&path).unwrap();
+    let image = prefabric::format::xp::read("map.xp", &bytes, &prefabric::Limits::default()).unwrap();
+    assert_eq!((image.width(), image.height(), image.layers().len()), (200, 200, 3));
+    // Layer 1 has the ASCII output's glyphs.
+    let ascii = stdout(&prefabric(&["generate", "--seed", "9", "--format", "ascii"]));
+    let rows: Vec<&str> = ascii.lines().skip(1).collect();
+    for (y, row) in rows.iter().enumerate() {
+        for (x, glyph) in row.chars().enumerate() {
+            let cell = image.layers()[0][prefabric::Point::new(x as i32, y as i32)];
+            assert_eq!(prefabric::format::cp437::to_char(cell.glyph), Some(glyph), "({x}, {y})");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -179,7 +271,7 @@ fn show_reports_prefab_problems_with_places_and_exits_1() {
 
 #[test]
 fn help_shows_an_example_for_each_command() {
-    for command in ["generate", "show", "check"] {
+    for command in ["generate", "show", "check", "convert"] {
         let out = prefabric(&[command, "--help"]);
         assert!(out.status.success());
         let text = stdout(&out);

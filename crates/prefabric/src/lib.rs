@@ -45,11 +45,15 @@ pub mod trace;
 pub use content::{MapType, Pack};
 pub use error::{Error, ErrorKind, Location, Problems};
 pub use format::palette::Palette;
+pub use format::xp::{Rgb, XpCell, XpImage, XpLayer};
 pub use geom::{Dir, Point, Rect, Transform, TransformSet};
 pub use grid::Grid;
 pub use limits::Limits;
-pub use map::{Door, FloorKind, LinkKind, Map, PlacedLink, PlacedPrefab, Region, RegionKind, Role, Stage, Terrain};
-pub use prefab::{LinkMark, Prefab, Style};
+pub use map::{
+    Door, FloorKind, LinkKind, Map, Object, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionKind, Role, Stage,
+    Terrain,
+};
+pub use prefab::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style};
 pub use rng::Rng;
 pub use stage::{Generation, Generator, generate};
 pub use trace::{Event, Outcome, Trace};

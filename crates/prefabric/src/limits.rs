@@ -17,6 +17,11 @@ pub struct Limits {
     pub max_prefabs_per_file: u32,
     /// Longest side of a map, in cells.
     pub max_map_side: u32,
+    /// The most bytes a REXPaint `.xp` file may decompress to. The default, 128 MiB,
+    /// holds a 2048x2048 map (the default [`max_map_side`](Limits::max_map_side)) in
+    /// three layers: 2048 * 2048 cells * 3 layers * 10 bytes a cell is 120 MiB, plus
+    /// 8 bytes of file header and 8 of size for each layer.
+    pub max_xp_bytes: u64,
 }
 
 impl Default for Limits {
@@ -27,6 +32,7 @@ impl Default for Limits {
             max_prefab_side: 256,
             max_prefabs_per_file: 1_000,
             max_map_side: 2_048,
+            max_xp_bytes: 128 * 1024 * 1024,
         }
     }
 }

@@ -244,6 +244,36 @@ pub struct PlacedPrefab {
     pub region: Option<RegionId>,
 }
 
+/// What kind of thing an [`Object`] is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ObjectKind {
+    /// A machine: a prop of one or more cells drawn as line art.
+    Machine,
+}
+
+impl ObjectKind {
+    /// Lower-case name, as in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ObjectKind::Machine => "machine",
+        }
+    }
+}
+
+/// A thing placed on the map: a machine from a prefab's machine layer so far;
+/// entities, items, traps and debris arrive with definition files and furnishing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Object {
+    /// What it is.
+    pub kind: ObjectKind,
+    /// Its catalog tag; `None` for a generic machine drawn in a prefab.
+    pub tag: Option<String>,
+    /// Its cells in map coordinates and the glyph drawn on each, in reading order.
+    pub cells: Vec<(Point, char)>,
+    /// The placed prefab (index into [`Map::prefabs`]) it belongs to, if any.
+    pub prefab: Option<usize>,
+}
+
 /// What a link mark asks for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LinkKind {
@@ -301,6 +331,7 @@ pub struct Map {
     pub(crate) regions: Vec<Region>,
     pub(crate) prefabs: Vec<PlacedPrefab>,
     pub(crate) links: Vec<PlacedLink>,
+    pub(crate) objects: Vec<Object>,
     pub(crate) feature_variant: Option<String>,
     pub(crate) trace: Trace,
 }
@@ -318,6 +349,7 @@ impl Map {
             regions: Vec::new(),
             prefabs: Vec::new(),
             links: Vec::new(),
+            objects: Vec::new(),
             feature_variant: None,
             trace: Trace::default(),
         }
@@ -399,6 +431,11 @@ impl Map {
     /// Every link mark of every placed prefab.
     pub fn links(&self) -> &[PlacedLink] {
         &self.links
+    }
+
+    /// Every object, in placement order.
+    pub fn objects(&self) -> &[Object] {
+        &self.objects
     }
 
     /// The name of the feature variant the features stage chose, if the map type

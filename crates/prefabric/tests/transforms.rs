@@ -48,6 +48,8 @@ fn every_orientation_round_trips_through_text() {
             let back = Prefab::from_text("written.txt", &raws[0], pack.palette()).expect("reads back");
             assert_eq!(back.cells(), q.cells(), "{} {t}\n{written}", prefab.name());
             assert_eq!(back.links(), q.links(), "{} {t}\n{written}", prefab.name());
+            assert_eq!(back.machines(), q.machines(), "{} {t}\n{written}", prefab.name());
+            assert_eq!(back.refs(), q.refs(), "{} {t}\n{written}", prefab.name());
             assert_eq!(
                 (back.name(), back.tags(), back.style(), back.transforms()),
                 (q.name(), q.tags(), q.style(), q.transforms())
@@ -63,11 +65,17 @@ fn pack_with_forced_orientations() -> (Pack, Vec<(String, String, Transform)>) {
         .into_iter()
         .filter(|f| !f.path.starts_with("maps/"))
         .map(|mut f| {
-            if f.path.starts_with("prefabs/") {
+            // Text prefabs say `transforms:` in their header, .xp prefabs in the
+            // .toml beside them.
+            if f.path.starts_with("prefabs/") && !f.path.ends_with(".xp") {
                 let text = String::from_utf8(f.bytes).unwrap();
                 let text: Vec<String> = text
                     .lines()
-                    .map(|l| if l.starts_with("transforms:") { "transforms: all".to_string() } else { l.to_string() })
+                    .map(|l| match l {
+                        l if l.starts_with("transforms:") => "transforms: all".to_string(),
+                        l if l.starts_with("transforms =") => "transforms = \"all\"".to_string(),
+                        l => l.to_string(),
+                    })
                     .collect();
                 f.bytes = text.join("\n").into_bytes();
             }
@@ -108,6 +116,7 @@ fn maps_generate_around_every_prefab_in_every_orientation() {
             assert_eq!((map.prefabs()[0].name.as_str(), map.prefabs()[0].transform), (prefab.as_str(), *t));
             common::connected(&map).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
             common::prefabs_intact(&map, &pack).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
+            common::machines_placed(&map, &pack).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
             for link in map.links() {
                 assert!(map.is_walkable(link.at), "{map_type} seed {seed}: link {} not reached", link.at);
             }

@@ -8,8 +8,10 @@
 //!
 //! ```text
 //! pack.toml        name, description, default_map_type
-//! palette.toml     glyphs -> terrain, render glyphs
+//! palette.toml     glyphs and colours -> terrain, render glyphs
 //! prefabs/**/*.txt text prefabs, one or more per file
+//! prefabs/**/*.xp  REXPaint prefabs, one per file, named by file stem
+//! prefabs/**/*.toml  the header (tags, transforms, style) of the .xp of that name
 //! maps/*.toml      map types, named by file stem
 //! ```
 
@@ -108,9 +110,14 @@ impl Pack {
         let label = |path: &str| if root.is_empty() { path.to_string() } else { format!("{root}/{path}") };
 
         let mut texts: Vec<(&str, String, &str)> = Vec::new();
+        let mut images: Vec<&SourceFile> = Vec::new();
         for f in &files {
             if f.bytes.len() as u64 > limits.max_file_bytes {
                 problems.push(too_big(&label(&f.path), f.bytes.len() as u64, &limits));
+                continue;
+            }
+            if f.path.ends_with(".xp") {
+                images.push(f);
                 continue;
             }
             match std::str::from_utf8(&f.bytes) {
@@ -162,30 +169,52 @@ impl Pack {
         };
 
         let mut prefabs: Vec<Prefab> = Vec::new();
-        let mut prefab_index: BTreeMap<String, usize> = BTreeMap::new();
         if let Some(palette) = &palette {
-            for (_, file, text) in texts.iter().filter(|(p, _, _)| p.starts_with("prefabs/") && p.ends_with(".txt")) {
+            let is_prefab_text = |p: &str| p.starts_with("prefabs/") && p.ends_with(".txt");
+            for (_, file, text) in texts.iter().filter(|(p, _, _)| is_prefab_text(p)) {
                 let (read, errors) = prefab::read_file(file, text, palette, &limits);
                 problems.extend(errors);
-                for p in read {
-                    if let Some(&first) = prefab_index.get(p.name()) {
-                        let e = Error::at(
-                            ErrorKind::Invalid,
-                            p.origin().clone(),
-                            format!("a second prefab named `{}`", p.name()),
-                        )
-                        .with_help(format!(
-                            "the first is at {}; prefab names must be unique in a pack",
-                            prefabs[first].origin()
-                        ));
-                        problems.push(e);
-                    } else {
-                        prefab_index.insert(p.name().to_string(), prefabs.len());
-                        prefabs.push(p);
-                    }
+                prefabs.extend(read);
+            }
+            for image in images.iter().filter(|f| f.path.starts_with("prefabs/")) {
+                let sidecar = image.path.strip_suffix(".xp").map(|stem| format!("{stem}.toml"));
+                let sidecar = sidecar.and_then(|path| find(&path)).map(|(_, file, text)| (file.as_str(), *text));
+                match read_xp_prefab(&label(&image.path), &image.bytes, sidecar, palette, &limits) {
+                    Ok(p) => prefabs.push(p),
+                    Err(errors) => problems.extend(errors),
                 }
             }
+            for (path, file, _) in texts.iter().filter(|(p, _, _)| p.starts_with("prefabs/") && p.ends_with(".toml")) {
+                let image = format!("{}.xp", path.trim_end_matches(".toml"));
+                if !images.iter().any(|f| f.path == image) {
+                    problems.push(
+                        Error::at(ErrorKind::Invalid, Location::file(file.clone()), "no .xp prefab of this name")
+                            .with_help(format!(
+                                "a .toml under prefabs/ holds the header of the .xp beside it; add {image} or remove this file"
+                            )),
+                    );
+                }
+            }
+            // Text and image prefabs in path order, as the files are listed.
+            prefabs.sort_by(|a, b| a.origin().cmp(b.origin()));
         }
+        let mut prefab_index: BTreeMap<String, usize> = BTreeMap::new();
+        let mut unique: Vec<Prefab> = Vec::with_capacity(prefabs.len());
+        for p in prefabs {
+            if let Some(&first) = prefab_index.get(p.name()) {
+                let e =
+                    Error::at(ErrorKind::Invalid, p.origin().clone(), format!("a second prefab named `{}`", p.name()))
+                        .with_help(format!(
+                            "the first is at {}; prefab names must be unique in a pack",
+                            unique[first].origin()
+                        ));
+                problems.push(e);
+            } else {
+                prefab_index.insert(p.name().to_string(), unique.len());
+                unique.push(p);
+            }
+        }
+        let prefabs = unique;
 
         let names: Vec<&str> = prefab_index.keys().map(String::as_str).collect();
         let lookup = |name: &str| prefab_index.get(name).map(|&i| &prefabs[i]);
@@ -293,6 +322,17 @@ impl Pack {
         &self.limits
     }
 
+    /// Reads a `.xp` prefab (outside any pack) with this pack's palette; `sidecar` is
+    /// the header file beside it, as `(file, text)`, if there is one.
+    pub fn read_xp_prefab(&self, file: &str, bytes: &[u8], sidecar: Option<(&str, &str)>) -> Result<Prefab, Problems> {
+        read_xp_prefab(file, bytes, sidecar, &self.palette, &self.limits).map_err(|errors| {
+            let mut problems = Problems::new();
+            problems.extend(errors);
+            problems.sort();
+            problems
+        })
+    }
+
     /// Reads prefabs from one text file (outside any pack) with this pack's palette.
     pub fn read_prefab_file(&self, file: &str, text: &str) -> Result<Vec<Prefab>, Problems> {
         let (prefabs, errors) = prefab::read_file(file, text, &self.palette, &self.limits);
@@ -301,6 +341,23 @@ impl Pack {
         problems.sort();
         problems.into_result(prefabs)
     }
+}
+
+/// Reads one `.xp` prefab and the header file beside it, if any.
+fn read_xp_prefab(
+    file: &str,
+    bytes: &[u8],
+    sidecar: Option<(&str, &str)>,
+    palette: &Palette,
+    limits: &Limits,
+) -> Result<Prefab, Vec<Error>> {
+    let image = crate::format::xp::read(file, bytes, limits).map_err(|e| vec![e])?;
+    let name = prefab::xp::name_of_file(file);
+    let header = match sidecar {
+        Some((sidecar_file, text)) => prefab::xp::read_sidecar(sidecar_file, text, name)?,
+        None => prefab::Header::named(name),
+    };
+    Prefab::from_xp(file, &image, header, palette, limits)
 }
 
 fn too_big(file: &str, size: u64, limits: &Limits) -> Error {

@@ -2,11 +2,15 @@
 //!
 //! Each reader turns bytes or text into plain data plus located errors and knows
 //! nothing of packs or generation: [`text`] reads the line-based prefab syntax into
-//! raw blocks, [`palette`] reads `palette.toml`. The [`prefab`](crate::prefab) and
-//! [`content`](crate::content) modules give the raw data its meaning.
+//! raw blocks, [`palette`] reads `palette.toml`, [`xp`] reads and writes REXPaint
+//! `.xp` images, whose glyph codes [`cp437`] turns into characters and back. The
+//! [`prefab`](crate::prefab) and [`content`](crate::content) modules give the raw data
+//! its meaning.
 
+pub mod cp437;
 pub mod palette;
 pub mod text;
+pub mod xp;
 
 use crate::error::{Error, ErrorKind, Location};
 use serde::de::DeserializeOwned;

@@ -1,18 +1,27 @@
-//! `palette.toml`: which glyph stands for which terrain, and how maps are drawn.
+//! `palette.toml`: which glyph or colour stands for which terrain, and how maps are
+//! drawn.
 //!
-//! A palette maps single characters to [`Terrain`] for reading prefabs, and terrain
-//! to characters for drawing maps. Two glyphs are built in and may not be redefined:
-//! `?` (don't care) and the digits `0`–`9` (floor variants, Golden Krone style, of
-//! the floor kind named by `digits`). Every problem in the file is reported with its
-//! line and column.
+//! A palette maps single characters to [`Terrain`] for reading text prefabs,
+//! REXPaint colours to terrain for reading `.xp` prefabs (Cogmind paints each cell
+//! type in its own colour on layer 1), and terrain to characters and colours for
+//! drawing maps. Two glyphs are built in and may not be redefined: `?` (don't care)
+//! and the digits `0`–`9` (floor variants, Golden Krone style, of the floor kind
+//! named by `digits`). Every role has a built-in colour that `[colours]` may
+//! override; no two terrains may share a colour. Every problem in the file is
+//! reported with its line and column.
 //!
 //! ```toml
 //! digits = "room"          # 0-9 in a prefab are room floor, variant 0-9
+//! colour_from = "background"   # or "foreground": which colour of an .xp cell counts
 //!
 //! [glyphs]                 # prefab glyph -> terrain[:variant]
 //! "#" = "wall"
 //! "." = "room"
 //! "%" = "wall:1"
+//!
+//! [colours]                # terrain[:variant] or "?" -> REXPaint colour
+//! "wall:1" = "#b4b4c8"
+//! "?" = "#ff00ff"          # don't care (the default: REXPaint's transparent)
 //!
 //! [render]                 # terrain[:variant] -> glyph in drawn maps
 //! earth = " "              # (default: the first glyph above for that terrain)
@@ -20,6 +29,7 @@
 
 use crate::error::{Error, ErrorKind, Location, Problems};
 use crate::format::parse_toml;
+use crate::format::xp::Rgb;
 use crate::map::{FloorKind, Role, Terrain};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -38,7 +48,36 @@ pub struct Palette {
     order: Vec<(char, Terrain)>,
     digits: FloorKind,
     render: [[char; VARIANTS]; Role::ALL.len()],
+    /// Colour -> terrain (`None`: don't care), sorted by colour.
+    colours: Vec<(Rgb, Option<Terrain>)>,
+    colour_from: ColourChannel,
 }
+
+/// Which colour of a REXPaint cell says what terrain it is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ColourChannel {
+    /// The cell's background colour (the default).
+    Background,
+    /// The glyph's colour.
+    Foreground,
+}
+
+/// The colour each role has unless `[colours]` says otherwise. Earth is Cogmind's
+/// brown; don't-care is REXPaint's transparent magenta.
+const DEFAULT_COLOURS: [(Role, Rgb); 12] = [
+    (Role::Earth, Rgb::new(0x7f, 0x4f, 0x24)),
+    (Role::Blocked, Rgb::new(0x30, 0x30, 0x30)),
+    (Role::Wall, Rgb::new(0x8c, 0x8c, 0x8c)),
+    (Role::Floor(FloorKind::Room), Rgb::new(0x2e, 0x4a, 0x2e)),
+    (Role::Floor(FloorKind::Hall), Rgb::new(0x2e, 0x3e, 0x5c)),
+    (Role::Floor(FloorKind::Corridor), Rgb::new(0x4a, 0x3a, 0x5c)),
+    (Role::Floor(FloorKind::Junction), Rgb::new(0x5c, 0x3a, 0x4a)),
+    (Role::Floor(FloorKind::Cave), Rgb::new(0x4a, 0x42, 0x2e)),
+    (Role::Door, Rgb::new(0xb0, 0x6a, 0x10)),
+    (Role::SecretDoor, Rgb::new(0x80, 0x40, 0x40)),
+    (Role::StairsUp, Rgb::new(0x10, 0x90, 0x90)),
+    (Role::StairsDown, Rgb::new(0x10, 0x60, 0x90)),
+];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -49,6 +88,10 @@ struct PaletteFile {
     glyphs: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
     render: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    colours: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    colour_from: Option<Spanned<String>>,
 }
 
 /// Parses `room`, `wall:1`, … into a terrain.
@@ -167,11 +210,27 @@ impl Palette {
                 Err(msg) => problems.push(Error::at(ErrorKind::Invalid, at(value.span()), msg)),
             }
         }
+        let colour_from = match &raw.colour_from {
+            None => ColourChannel::Background,
+            Some(c) => match c.get_ref().as_str() {
+                "background" => ColourChannel::Background,
+                "foreground" => ColourChannel::Foreground,
+                other => {
+                    problems.push(
+                        Error::at(ErrorKind::Invalid, at(c.span()), format!("unknown colour_from `{other}`"))
+                            .with_help("write \"background\" or \"foreground\""),
+                    );
+                    ColourChannel::Background
+                }
+            },
+        };
+        let colours = read_colours(&raw.colours, &at, &mut problems);
         if !problems.is_empty() {
             return Err(problems);
         }
 
-        let mut palette = Palette { glyphs, order, digits, render: [[' '; VARIANTS]; Role::ALL.len()] };
+        let mut palette =
+            Palette { glyphs, order, digits, render: [[' '; VARIANTS]; Role::ALL.len()], colours, colour_from };
         for role in Role::ALL {
             for variant in 0..VARIANTS as u8 {
                 let t = Terrain::with_variant(role, variant);
@@ -220,6 +279,81 @@ impl Palette {
     pub fn glyphs(&self) -> &[(char, Terrain)] {
         &self.order
     }
+
+    /// The terrain a REXPaint colour paints: `Some(None)` for the don't-care colour,
+    /// `None` for colours the palette does not know.
+    pub fn terrain_of_colour(&self, colour: Rgb) -> Option<Option<Terrain>> {
+        self.colours.binary_search_by_key(&colour, |(c, _)| *c).ok().map(|i| self.colours[i].1)
+    }
+
+    /// The colour that paints `terrain` (`None`: don't care), if the palette has one.
+    pub fn colour_of(&self, terrain: Option<Terrain>) -> Option<Rgb> {
+        self.colours.iter().find(|(_, t)| *t == terrain).map(|(c, _)| *c)
+    }
+
+    /// Which colour of a REXPaint cell counts.
+    pub fn colour_from(&self) -> ColourChannel {
+        self.colour_from
+    }
+
+    /// Every colour and what it paints, sorted by colour.
+    pub fn colours(&self) -> &[(Rgb, Option<Terrain>)] {
+        &self.colours
+    }
+}
+
+/// Reads `[colours]` and fills in the built-in colours it leaves out. Returns the
+/// table sorted by colour.
+fn read_colours(
+    raw: &BTreeMap<Spanned<String>, Spanned<String>>,
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    problems: &mut Problems,
+) -> Vec<(Rgb, Option<Terrain>)> {
+    let mut entries: Vec<(&Spanned<String>, &Spanned<String>)> = raw.iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    // (colour, terrain, where it was given) for explicit entries.
+    let mut table: Vec<(Rgb, Option<Terrain>)> = Vec::new();
+    let mut given_at: Vec<std::ops::Range<usize>> = Vec::new();
+    for (key, value) in entries {
+        let terrain = if key.get_ref() == "?" {
+            None
+        } else {
+            match parse_terrain(key.get_ref()) {
+                Ok(t) => Some(t),
+                Err(msg) => {
+                    problems.push(Error::at(ErrorKind::Invalid, at(key.span()), msg));
+                    continue;
+                }
+            }
+        };
+        let Some(colour) = Rgb::parse(value.get_ref()) else {
+            problems.push(
+                Error::at(ErrorKind::Invalid, at(value.span()), format!("`{}` is not a colour", value.get_ref()))
+                    .with_help("write colours as \"#rrggbb\", e.g. \"#8c8c8c\""),
+            );
+            continue;
+        };
+        if let Some(i) = table.iter().position(|(c, _)| *c == colour) {
+            let first = at(given_at[i].clone());
+            problems.push(
+                Error::at(ErrorKind::Invalid, at(value.span()), format!("colour {colour} is already given at {first}"))
+                    .with_help("each terrain needs its own colour so .xp prefabs can be read back"),
+            );
+            continue;
+        }
+        table.push((colour, terrain));
+        given_at.push(key.span());
+    }
+    let defaults = DEFAULT_COLOURS.iter().map(|&(role, c)| (c, Some(Terrain::new(role))));
+    for (colour, terrain) in defaults.chain([(Rgb::TRANSPARENT, None)]) {
+        let named = table.iter().any(|(_, t)| *t == terrain);
+        let taken = table.iter().any(|(c, _)| *c == colour);
+        if !named && !taken {
+            table.push((colour, terrain));
+        }
+    }
+    table.sort_by_key(|(c, _)| *c);
+    table
 }
 
 fn single_char(s: &str) -> Result<char, String> {

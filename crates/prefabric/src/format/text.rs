@@ -1,8 +1,8 @@
 //! The line-based text prefab syntax, read into raw blocks.
 //!
 //! A file holds one or more prefabs. Each starts with `prefab NAME`, then header
-//! lines `key: value`, then one or more layers: a line `terrain:` or `links:`
-//! followed by the grid's rows. A grid ends at a blank line, the end of the file, the
+//! lines `key: value`, then one or more layers: a layer line (`terrain:`, `links:`,
+//! `machines:` or `refs:`) followed by the grid's rows. A grid ends at a blank line, the end of the file, the
 //! next layer line or the next `prefab` line. Outside grids, lines starting with `#`
 //! are comments, as is anything after ` #` on a header line.
 //!
@@ -19,6 +19,10 @@
 //! .....
 //! .....
 //! ..1..
+//! refs:
+//! .....
+//! .a.1.
+//! .....
 //! ```
 //!
 //! This module only splits the text into [`RawPrefab`]s with the line and column of
@@ -31,7 +35,7 @@ use crate::limits::Limits;
 const LIMIT_HELP: &str = "prefabs are limited by Limits::max_prefab_side";
 
 /// The names a layer line may have.
-pub const LAYER_NAMES: [&str; 2] = ["terrain", "links"];
+pub const LAYER_NAMES: [&str; 4] = ["terrain", "links", "machines", "refs"];
 
 /// A piece of text and where it starts (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,7 +218,7 @@ impl<'a> Parser<'_, 'a> {
             let help = if trimmed.chars().all(|c| !c.is_alphanumeric() || c.is_ascii_digit()) {
                 "this looks like a grid row: start the grid with a line `terrain:`"
             } else {
-                "header lines look like `tags: small store`; grids start with `terrain:` or `links:`"
+                "header lines look like `tags: small store`; grids start with a layer line such as `terrain:`"
             };
             self.error(n, col, format!("expected `key: value` or a layer line, found `{trimmed}`"), Some(help));
             return;

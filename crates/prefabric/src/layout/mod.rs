@@ -7,7 +7,7 @@
 //! every walkable cell connected, every link mark reached, protected and BLOCKED
 //! cells untouched, walls around the open space.
 //!
-//! [`Carver`] is the machinery generators share: it classifies cells, digs them
+//! `Carver` is the machinery generators share: it classifies cells, digs them
 //! into regions, tracks which regions are connected (union-find, so no flood fill
 //! is needed while digging), joins leftover networks with shortest corridors, and
 //! raises walls.

@@ -1,22 +1,31 @@
-//! Prefabs: validated hand-made rectangles with their link marks.
+//! Prefabs: validated hand-made rectangles with their four layers.
 //!
-//! A [`Prefab`] is built from a raw text block ([`crate::format::text`]) and the
-//! pack's [`Palette`]: each terrain glyph becomes a [`Terrain`] (or don't-care), each
-//! mark on the `links` layer becomes a [`LinkMark`] with its width and direction.
-//! Every problem is reported at its `file:line:col`. A built prefab is consistent:
-//! its grid is rectangular, every link mark has a direction and a clear way out to
-//! the prefab's edge, and [`Prefab::transformed`] gives the same prefab in any of the
-//! eight orientations.
+//! A [`Prefab`] is built from a raw text block ([`crate::format::text`]) or a
+//! REXPaint image ([`xp`]) and the pack's [`Palette`]. Its layers are those of a
+//! Cogmind prefab drawn in REXPaint: terrain (each cell a [`Terrain`] or
+//! don't-care), link marks ([`LinkMark`]: a tunneler's width or a connector, and the
+//! way out), machines ([`Machine`]: 4-connected groups of line-art glyphs, each one
+//! prop) and reference characters ([`RefMark`], resolved later by definition files).
+//! Every problem is reported at its `file:line:col` (or layer and cell for `.xp`).
+//! A built prefab is consistent: its grid is rectangular, every link mark has a
+//! direction and a clear way out to the prefab's edge, machines and references stand
+//! on walkable cells off every link's way out, and [`Prefab::transformed`] gives the
+//! same prefab in any of the eight orientations, line art turned with it.
 
-use crate::error::{Error, ErrorKind, Location};
-use crate::format::palette::{DONT_CARE, Palette};
-use crate::format::suggest;
-use crate::format::text::{self, Field, Layer, Located, RawPrefab};
+pub mod art;
+mod assemble;
+mod text;
+pub mod xp;
+
+use crate::error::{Error, Location};
+use crate::format::palette::Palette;
+use crate::format::text::RawPrefab;
 use crate::geom::{Dir, Point, Transform, TransformSet};
 use crate::grid::Grid;
-use crate::limits::Limits;
 use crate::map::{LinkKind, Role, Terrain};
 use std::fmt;
+
+pub use text::{EMPTY, read_file};
 
 /// How a prefab is meant to be placed (seed 000).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -82,6 +91,63 @@ impl LinkMark {
     }
 }
 
+/// A machine drawn on the machine layer: one 4-connected group of glyph cells that
+/// the game treats as a single prop (Cogmind's hand-drawn gray machines).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Machine {
+    /// Its cells and their glyphs, in reading order; never empty.
+    cells: Vec<(Point, char)>,
+}
+
+impl Machine {
+    /// Its cells and their glyphs, in reading order (row by row, west to east).
+    pub fn cells(&self) -> &[(Point, char)] {
+        &self.cells
+    }
+
+    /// The first cell in reading order: where the machine is said to be.
+    pub fn anchor(&self) -> Point {
+        self.cells[0].0
+    }
+}
+
+/// A reference character on the reference layer: an object a definition file names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RefMark {
+    /// The cell, in prefab coordinates.
+    pub at: Point,
+    /// The character, as drawn.
+    pub glyph: char,
+}
+
+/// The four layers of a prefab, in the order REXPaint stacks them (layer 1 first).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LayerKind {
+    /// Terrain: walls, floors, doors, earth, don't-care.
+    Terrain,
+    /// Link marks: tunneler widths, connectors and their arrows.
+    Links,
+    /// Machines drawn as line art.
+    Machines,
+    /// Reference characters for the definition file.
+    Refs,
+}
+
+impl LayerKind {
+    /// All four, bottom layer first.
+    pub const ALL: [LayerKind; 4] = [LayerKind::Terrain, LayerKind::Links, LayerKind::Machines, LayerKind::Refs];
+
+    /// The name of its layer line in text prefabs.
+    pub const fn name(self) -> &'static str {
+        crate::format::text::LAYER_NAMES[self as usize]
+    }
+
+    /// Its 1-based layer number in a REXPaint image.
+    pub const fn xp_layer(self) -> usize {
+        self as usize + 1
+    }
+}
+
 /// A validated prefab.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Prefab {
@@ -91,14 +157,30 @@ pub struct Prefab {
     style: Style,
     cells: Grid<Option<Terrain>>,
     links: Vec<LinkMark>,
+    machines: Vec<Machine>,
+    refs: Vec<RefMark>,
     origin: Location,
 }
 
-/// Header keys a prefab may have.
-const KEYS: [&str; 3] = ["tags", "transforms", "style"];
+/// What a prefab's header says: everything but its layers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Its name, unique in its pack.
+    pub name: String,
+    /// Its tags, in the order written.
+    pub tags: Vec<String>,
+    /// The orientations it may be placed in.
+    pub transforms: TransformSet,
+    /// How it is meant to be placed.
+    pub style: Style,
+}
 
-/// Most errors reported for one prefab's grid before the rest are summarised.
-const MAX_GRID_ERRORS: usize = 12;
+impl Header {
+    /// A header with this name and the defaults: no tags, every transform, feature style.
+    pub fn named(name: impl Into<String>) -> Header {
+        Header { name: name.into(), tags: Vec::new(), transforms: TransformSet::ALL, style: Style::Feature }
+    }
+}
 
 impl Prefab {
     /// Its name, unique in its pack.
@@ -121,6 +203,11 @@ impl Prefab {
         self.style
     }
 
+    /// Everything but its layers.
+    pub fn header(&self) -> Header {
+        Header { name: self.name.clone(), tags: self.tags.clone(), transforms: self.transforms, style: self.style }
+    }
+
     /// Width in cells.
     pub fn width(&self) -> i32 {
         self.cells.width()
@@ -141,7 +228,17 @@ impl Prefab {
         &self.links
     }
 
-    /// Where it is defined (its name on the `prefab` line).
+    /// Its machines, in reading order of their first cells.
+    pub fn machines(&self) -> &[Machine] {
+        &self.machines
+    }
+
+    /// Its reference characters, in reading order.
+    pub fn refs(&self) -> &[RefMark] {
+        &self.refs
+    }
+
+    /// Where it is defined (its name on the `prefab` line, or its `.xp` file).
     pub fn origin(&self) -> &Location {
         &self.origin
     }
@@ -151,8 +248,8 @@ impl Prefab {
         self.links.iter().any(|l| l.path(self.width(), self.height()).any(|q| q == p))
     }
 
-    /// The same prefab turned and flipped by `t`: cells, links and their directions
-    /// all move together.
+    /// The same prefab turned and flipped by `t`: cells, links and their directions,
+    /// machines (their line art turned too) and references all move together.
     pub fn transformed(&self, t: Transform) -> Prefab {
         let (w, h) = (self.width(), self.height());
         let (tw, th) = t.apply_size(w, h);
@@ -167,366 +264,86 @@ impl Prefab {
             .collect();
         // Reading order, as a parsed prefab lists them.
         links.sort_by_key(|l| (l.at.y, l.at.x));
-        Prefab { cells, links, ..self.clone() }
+        let machines = self
+            .machines
+            .iter()
+            .map(|m| Machine::new(m.cells.iter().map(|&(p, g)| (t.apply_point(p, w, h), art::turn(g, t))).collect()))
+            .collect();
+        let refs = self.refs.iter().map(|r| RefMark { at: t.apply_point(r.at, w, h), glyph: r.glyph }).collect();
+        Prefab { cells, links, machines: sorted_machines(machines), refs: sorted_refs(refs), ..self.clone() }
+    }
+
+    /// The links layer as glyphs: `1`-`9` and `*` at the marks, and an arrow
+    /// (`^ > v <`) beside each mark whose direction is not the one its nearest edge
+    /// implies. Fails when such a mark has no free cell beside it for its arrow.
+    pub fn link_glyphs(&self) -> Result<Grid<Option<char>>, Error> {
+        let (w, h) = (self.width(), self.height());
+        let mut layer = Grid::new(w, h, None);
+        for link in &self.links {
+            let glyph = match link.kind {
+                LinkKind::Tunnel { width } => char::from(b'0' + width.min(9)),
+                LinkKind::Connector => '*',
+            };
+            layer.set(link.at, Some(glyph));
+        }
+        let is_mark = |p: Point| self.links.iter().any(|l| l.at == p);
+        for link in &self.links {
+            if nearest_edge(link.at, w, h) == Ok(link.dir) {
+                continue;
+            }
+            let free = [link.dir, link.dir.left(), link.dir.right(), link.dir.opposite()]
+                .into_iter()
+                .map(|d| link.at + d.delta())
+                .find(|&p| {
+                    layer.get(p) == Some(&None) && Dir::ALL.iter().filter(|d| is_mark(p + d.delta())).count() == 1
+                });
+            let Some(p) = free else {
+                return Err(Error::new(
+                    crate::error::ErrorKind::Invalid,
+                    format!("prefab `{}`: no free cell beside the link at {} for its arrow", self.name, link.at),
+                ));
+            };
+            layer.set(p, Some(link.dir.arrow()));
+        }
+        Ok(layer)
     }
 
     /// Builds a prefab from a raw text block, reading glyphs through `palette`.
     /// Returns every problem found, each located in `file`.
     pub fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> Result<Prefab, Vec<Error>> {
-        let mut b = Builder { file, errors: Vec::new() };
-        let name = b.name(&raw.name);
-        let (tags, transforms, style) = b.header(&raw.fields);
-        let (terrain, links) = b.layers(raw);
-        let cells = terrain.and_then(|layer| b.terrain(layer, palette));
-        let marks = match (&cells, links) {
-            (Some(cells), Some(layer)) => b.links(layer, cells),
-            _ => Vec::new(),
-        };
-        match cells {
-            Some(cells) if b.errors.is_empty() => Ok(Prefab {
-                name,
-                tags,
-                transforms,
-                style,
-                cells,
-                links: marks,
-                origin: Location::at(file, raw.name.line, raw.name.col),
-            }),
-            _ => {
-                b.errors.sort_by(|x, y| x.location().cmp(&y.location()));
-                Err(b.errors)
-            }
-        }
+        text::from_text(file, raw, palette)
     }
 }
 
-/// Reads every prefab of one text file: the prefabs that are valid, and every
-/// problem found (syntax, glyphs, links), located in `file`. A file without any
-/// prefab is a problem too.
-pub fn read_file(file: &str, source: &str, palette: &Palette, limits: &Limits) -> (Vec<Prefab>, Vec<Error>) {
-    let (raws, mut errors) = text::parse(file, source, limits);
-    if raws.is_empty() && errors.is_empty() {
-        errors.push(
-            Error::at(ErrorKind::Invalid, Location::file(file), "the file holds no prefab")
-                .with_help("a prefab starts with a line `prefab NAME`"),
-        );
+impl Machine {
+    /// A machine of these cells, put in reading order.
+    fn new(mut cells: Vec<(Point, char)>) -> Machine {
+        cells.sort_by_key(|(p, _)| (p.y, p.x));
+        Machine { cells }
     }
-    let mut prefabs = Vec::new();
-    for raw in &raws {
-        match Prefab::from_text(file, raw, palette) {
-            Ok(p) => prefabs.push(p),
-            Err(e) => errors.extend(e),
-        }
-    }
-    (prefabs, errors)
 }
 
-struct Builder<'f> {
-    file: &'f str,
-    errors: Vec<Error>,
+fn sorted_machines(mut machines: Vec<Machine>) -> Vec<Machine> {
+    machines.sort_by_key(|m| (m.anchor().y, m.anchor().x));
+    machines
 }
 
-impl Builder<'_> {
-    fn at(&self, line: u32, col: u32) -> Location {
-        Location::at(self.file, line, col)
-    }
+fn sorted_refs(mut refs: Vec<RefMark>) -> Vec<RefMark> {
+    refs.sort_by_key(|r| (r.at.y, r.at.x));
+    refs
+}
 
-    fn invalid(&mut self, line: u32, col: u32, message: impl Into<String>, help: Option<String>) {
-        let mut e = Error::at(ErrorKind::Invalid, self.at(line, col), message);
-        if let Some(help) = help {
-            e = e.with_help(help);
-        }
-        self.errors.push(e);
-    }
-
-    fn name(&mut self, name: &Located<'_>) -> String {
-        let (line, col, text) = (name.line, name.col, name.text);
-        if text.is_empty() {
-            self.invalid(
-                line,
-                col,
-                "`prefab` needs a name",
-                Some("write `prefab NAME`, e.g. `prefab storeroom`".into()),
-            );
-        } else if text.contains(char::is_whitespace) {
-            self.invalid(
-                line,
-                col,
-                format!("prefab name `{text}` contains a space"),
-                Some("join the words with `_` or `-`".into()),
-            );
-        } else if text.len() > 64 || !text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
-            self.invalid(
-                line,
-                col,
-                format!("prefab name `{text}` may only use letters, digits, `_`, `-` and `.` (at most 64)"),
-                None,
-            );
-        }
-        text.to_string()
-    }
-
-    fn header(&mut self, fields: &[Field<'_>]) -> (Vec<String>, TransformSet, Style) {
-        let mut tags = Vec::new();
-        let mut transforms = TransformSet::ALL;
-        let mut style = Style::Feature;
-        let mut seen: Vec<&str> = Vec::new();
-        for f in fields {
-            let (key, value) = (&f.key, &f.value);
-            if seen.contains(&key.text) {
-                self.invalid(key.line, key.col, format!("`{}` is given twice", key.text), None);
-                continue;
-            }
-            seen.push(key.text);
-            match key.text {
-                "tags" => {
-                    tags = value
-                        .text
-                        .split(|c: char| c == ',' || c.is_whitespace())
-                        .filter(|t| !t.is_empty())
-                        .map(String::from)
-                        .collect();
-                }
-                "transforms" => match TransformSet::parse(value.text) {
-                    Ok(set) if set.is_empty() => self.invalid(
-                        value.line,
-                        value.col,
-                        "`transforms` lists no orientation",
-                        Some("write `all`, `rotations`, `none`, or names such as `r0 r90 flip`".into()),
-                    ),
-                    Ok(set) => transforms = set,
-                    Err(word) => {
-                        let col = value.col
-                            + value.text.find(word.as_str()).map_or(0, |i| value.text[..i].chars().count() as u32);
-                        self.invalid(
-                            value.line,
-                            col,
-                            format!("unknown transform `{word}`"),
-                            Some(Transform::HELP.into()),
-                        );
-                    }
-                },
-                "style" => match Style::parse(value.text) {
-                    Some(s) => style = s,
-                    None => self.invalid(
-                        value.line,
-                        value.col,
-                        format!("unknown style `{}`", value.text),
-                        Some("styles are feature, enclosed, accessible, cubby".into()),
-                    ),
-                },
-                other => {
-                    let help = match suggest(other, KEYS) {
-                        Some(s) => format!("did you mean `{s}`? header keys are {}", KEYS.join(", ")),
-                        None => format!("header keys are {}", KEYS.join(", ")),
-                    };
-                    self.invalid(key.line, key.col, format!("unknown header key `{other}`"), Some(help));
-                }
-            }
-        }
-        (tags, transforms, style)
-    }
-
-    fn layers<'r, 'a>(&mut self, raw: &'r RawPrefab<'a>) -> (Option<&'r Layer<'a>>, Option<&'r Layer<'a>>) {
-        let (mut terrain, mut links) = (None, None);
-        for layer in &raw.layers {
-            let slot = if layer.name.text == "terrain" { &mut terrain } else { &mut links };
-            if slot.is_some() {
-                self.invalid(
-                    layer.name.line,
-                    layer.name.col,
-                    format!("prefab `{}` has two `{}` layers", raw.name.text, layer.name.text),
-                    None,
-                );
-            } else if layer.rows.is_empty() {
-                self.invalid(
-                    layer.name.line,
-                    layer.name.col,
-                    format!("the `{}` layer has no rows", layer.name.text),
-                    Some("the grid's rows follow the layer line directly, with no blank line between".into()),
-                );
-                *slot = Some(layer);
-            } else {
-                *slot = Some(layer);
-            }
-        }
-        if terrain.is_none() {
-            self.invalid(
-                raw.name.line,
-                raw.name.col,
-                format!("prefab `{}` has no terrain layer", raw.name.text),
-                Some("add a line `terrain:` followed by the prefab's rows".into()),
-            );
-        }
-        (terrain.filter(|l| !l.rows.is_empty()), links.filter(|l| !l.rows.is_empty()))
-    }
-
-    /// Checks that every row of a layer has the width of the first; returns it.
-    fn width_of(&mut self, layer: &Layer<'_>, expected: Option<(i32, i32)>) -> Option<i32> {
-        let width = layer.rows[0].text.chars().count() as i32;
-        let mut ok = true;
-        if let Some((ew, eh)) = expected {
-            let h = layer.rows.len() as i32;
-            if (width, h) != (ew, eh) {
-                self.invalid(
-                    layer.name.line,
-                    layer.name.col,
-                    format!("the `{}` layer is {width}x{h} but the terrain is {ew}x{eh}", layer.name.text),
-                    Some("every layer must have exactly the terrain's rows and columns".into()),
-                );
-                return None;
-            }
-        }
-        for row in &layer.rows[1..] {
-            let w = row.text.chars().count() as i32;
-            if w != width {
-                ok = false;
-                self.invalid(
-                    row.line,
-                    (w.min(width) + 1) as u32,
-                    format!("row is {w} cells wide but the first row of the `{}` layer is {width}", layer.name.text),
-                    Some(
-                        "every row of a grid must be as wide as the first; a grid ends at the first blank line".into(),
-                    ),
-                );
-            }
-        }
-        ok.then_some(width)
-    }
-
-    fn terrain(&mut self, layer: &Layer<'_>, palette: &Palette) -> Option<Grid<Option<Terrain>>> {
-        // Glyphs are checked even when rows are ragged, so one pass reports both.
-        let width = self.width_of(layer, None);
-        let height = layer.rows.len() as i32;
-        let mut cells = Vec::with_capacity(layer.rows[0].text.len() * layer.rows.len());
-        let mut bad = 0usize;
-        for row in &layer.rows {
-            for (x, c) in row.text.chars().enumerate() {
-                if c == DONT_CARE {
-                    cells.push(None);
-                } else if let Some(t) = palette.terrain_of(c) {
-                    cells.push(Some(t));
-                } else {
-                    bad += 1;
-                    if bad <= MAX_GRID_ERRORS {
-                        let help = if c == ' ' || c == '\t' {
-                            "spaces are not glyphs; write `?` for cells the prefab leaves as they are".to_string()
-                        } else {
-                            let known: String = palette.glyphs().iter().map(|(g, _)| *g).collect();
-                            format!(
-                                "the palette defines `{known}`, the digits 0-9 and `?`; add `{c}` to palette.toml or use one of those"
-                            )
-                        };
-                        self.invalid(row.line, x as u32 + 1, format!("unknown glyph `{c}`"), Some(help));
-                    }
-                    cells.push(None);
-                }
-            }
-        }
-        if bad > MAX_GRID_ERRORS {
-            let first = &layer.rows[0];
-            self.invalid(
-                first.line,
-                1,
-                format!("... and {} more unknown glyphs in this grid", bad - MAX_GRID_ERRORS),
-                None,
-            );
-        }
-        let width = width.filter(|_| bad == 0)?;
-        Grid::from_cells(width, height, cells)
-    }
-
-    fn links(&mut self, layer: &Layer<'_>, cells: &Grid<Option<Terrain>>) -> Vec<LinkMark> {
-        let (w, h) = (cells.width(), cells.height());
-        if self.width_of(layer, Some((w, h))).is_none() {
-            return Vec::new();
-        }
-        let glyphs: Vec<Vec<char>> = layer.rows.iter().map(|r| r.text.chars().collect()).collect();
-        let glyph = |p: Point| glyphs[p.y as usize][p.x as usize];
-        let loc = |p: Point| (layer.rows[p.y as usize].line, p.x as u32 + 1);
-        let mut marks: Vec<(Point, LinkKind)> = Vec::new();
-        let mut arrows: Vec<(Point, Dir)> = Vec::new();
-        for p in cells.bounds().points() {
-            match glyph(p) {
-                '.' => {}
-                '*' => marks.push((p, LinkKind::Connector)),
-                c @ '1'..='9' => marks.push((p, LinkKind::Tunnel { width: c as u8 - b'0' })),
-                c => match Dir::from_arrow(c) {
-                    Some(d) => arrows.push((p, d)),
-                    None => {
-                        let (line, col) = loc(p);
-                        self.invalid(
-                            line,
-                            col,
-                            format!("`{c}` is not a link mark"),
-                            Some("the links layer holds `.` (nothing), 1-9 (a tunneler of that width), `*` (a connector) and arrows `^ > v <` beside a mark".into()),
-                        );
-                    }
-                },
-            }
-        }
-
-        let mut dirs: Vec<Option<Dir>> = vec![None; marks.len()];
-        for &(p, d) in &arrows {
-            let owners: Vec<usize> =
-                Dir::ALL.iter().filter_map(|n| marks.iter().position(|(m, _)| *m == p + n.delta())).collect();
-            let (line, col) = loc(p);
-            match owners.as_slice() {
-                [i] if dirs[*i].is_none() => dirs[*i] = Some(d),
-                [i] => {
-                    let (mline, mcol) = loc(marks[*i].0);
-                    self.invalid(line, col, format!("the mark at {mline}:{mcol} already has an arrow"), None);
-                }
-                [] => self.invalid(
-                    line,
-                    col,
-                    format!("arrow `{}` is not beside a link mark", d.arrow()),
-                    Some("put the arrow right next to the digit or `*` it steers".into()),
-                ),
-                _ => self.invalid(
-                    line,
-                    col,
-                    format!("arrow `{}` touches more than one link mark", d.arrow()),
-                    Some("move the marks apart so each arrow touches one".into()),
-                ),
-            }
-        }
-
-        let mut links = Vec::new();
-        for (i, &(p, kind)) in marks.iter().enumerate() {
-            let (line, col) = loc(p);
-            let dir = match dirs[i] {
-                Some(d) => d,
-                None => {
-                    match nearest_edge(p, w, h) {
-                        Ok(d) => d,
-                        Err((a, b)) => {
-                            self.invalid(
-                            line,
-                            col,
-                            format!("the mark is as close to the {a} edge as to the {b} edge, so its direction is unclear"),
-                            Some("put an arrow (^ > v <) beside it to say which way it leads".into()),
-                        );
-                            continue;
-                        }
-                    }
-                }
-            };
-            let mark = LinkMark { at: p, dir, kind };
-            if let Some(blocker) = mark.path(w, h).find(|q| !link_can_pass(cells[*q])) {
-                let (bl, bc) = loc(blocker);
-                let what = cells[blocker].map_or("?".to_string(), |t| t.to_string());
-                self.invalid(
-                    line,
-                    col,
-                    format!("the way {} from this mark to the prefab's edge is blocked by {what} at {bl}:{bc}", dir.name()),
-                    Some("a link leads out through floor, doors, earth or `?` cells; move the mark or point it another way".into()),
-                );
-                continue;
-            }
-            links.push(mark);
-        }
-        links
+/// Checks a prefab name: letters, digits, `_`, `-` and `.`, at most 64. The error
+/// is a message and a hint.
+pub(crate) fn check_name(text: &str) -> Result<(), (String, Option<String>)> {
+    if text.is_empty() {
+        Err(("`prefab` needs a name".into(), Some("write `prefab NAME`, e.g. `prefab storeroom`".into())))
+    } else if text.contains(char::is_whitespace) {
+        Err((format!("prefab name `{text}` contains a space"), Some("join the words with `_` or `-`".into())))
+    } else if text.len() > 64 || !text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
+        Err((format!("prefab name `{text}` may only use letters, digits, `_`, `-` and `.` (at most 64)"), None))
+    } else {
+        Ok(())
     }
 }
 
@@ -549,6 +366,8 @@ pub fn nearest_edge(p: Point, w: i32, h: i32) -> Result<Dir, (Dir, Dir)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::text;
+    use crate::limits::Limits;
 
     const PALETTE: &str = "[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"+\" = \"door\"\n\":\" = \"earth\"\n";
 
@@ -581,7 +400,7 @@ mod tests {
         assert_eq!(p.links()[0].dir, Dir::East);
         let err = build("prefab a\nterrain:\n#####\n#....\n#####\nlinks:\n.....\n.<2..\n.....\n").unwrap_err();
         assert!(
-            err[0].contains("8:3: invalid: the way west from this mark to the prefab's edge is blocked by wall at 8:1"),
+            err[0].contains("8:3: invalid: the way west from this mark to the prefab's edge is blocked by wall at 4:1"),
             "{err:?}"
         );
     }
@@ -617,5 +436,30 @@ mod tests {
         assert_eq!(err.len(), 2, "{err:?}");
         assert!(err[0].contains("8:2: invalid: the mark is as close to the north edge as to the east edge"), "{err:?}");
         assert!(err[1].contains("9:3: invalid: arrow `<` is not beside a link mark"), "{err:?}");
+    }
+
+    #[test]
+    fn machines_and_references_are_read_and_checked_in_place() {
+        let p = build("prefab m\nterrain:\n#####\n#...#\n#...#\n##+##\nmachines:\n.....\n.┌┐..\n...│.\n.....\nrefs:\n.....\n...a.\n.1...\n.....\n").unwrap();
+        let cells: Vec<Vec<(Point, char)>> = p.machines().iter().map(|m| m.cells().to_vec()).collect();
+        assert_eq!(
+            cells,
+            [vec![(Point::new(1, 1), '┌'), (Point::new(2, 1), '┐')], vec![(Point::new(3, 2), '│')]],
+            "diagonal neighbours are two machines"
+        );
+        assert_eq!(
+            p.refs(),
+            [RefMark { at: Point::new(3, 1), glyph: 'a' }, RefMark { at: Point::new(1, 2), glyph: '1' }]
+        );
+        // Turned, the line art turns with it.
+        let q = p.transformed(Transform::parse("r90").unwrap());
+        assert_eq!(q.machines()[0].cells(), [(Point::new(2, 1), '┐'), (Point::new(2, 2), '┘')]);
+        assert_eq!(q.machines()[1].cells(), [(Point::new(1, 3), '─')]);
+
+        let err = build("prefab m\nterrain:\n#####\n#...#\n##+##\nmachines:\nX....\n.. ..\n.....\nrefs:\n.....\n.....\n..r..\nlinks:\n.....\n.....\n..1..\n").unwrap_err();
+        assert_eq!(err.len(), 3, "{err:?}");
+        assert!(err[0].starts_with("p.txt:7:1: invalid: a machine stands on wall"), "{err:?}");
+        assert!(err[1].starts_with("p.txt:8:3: invalid: ` ` is not a glyph"), "{err:?}");
+        assert!(err[2].starts_with("p.txt:13:3: invalid: reference `r` stands on a link's way out"), "{err:?}");
     }
 }

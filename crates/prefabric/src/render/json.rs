@@ -5,6 +5,7 @@
 
 use super::ascii::{ascii_rows, passable_rows, spawn_blocked_rows};
 use crate::format::palette::Palette;
+use crate::geom::Point;
 use crate::map::{LinkKind, Map};
 use serde::Serialize;
 
@@ -27,9 +28,19 @@ struct MapJson<'a> {
     regions: Vec<RegionJson>,
     prefabs: Vec<PrefabJson<'a>>,
     links: Vec<LinkJson>,
-    /// Objects arrive with definition files; the field is here so readers can rely
-    /// on it.
-    objects: [(); 0],
+    objects: Vec<ObjectJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ObjectJson<'a> {
+    kind: &'static str,
+    tag: Option<&'a str>,
+    /// The first cell in reading order.
+    x: i32,
+    y: i32,
+    /// Every cell as `[x, y, glyph]`.
+    cells: Vec<(i32, i32, char)>,
+    prefab: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -112,7 +123,21 @@ pub fn json(map: &Map, palette: &Palette) -> String {
                 LinkJson { x: l.at.x, y: l.at.y, dir: l.dir.name(), kind, width: l.kind.width(), prefab: l.prefab }
             })
             .collect(),
-        objects: [],
+        objects: map
+            .objects()
+            .iter()
+            .map(|o| {
+                let first = o.cells.first().map_or(Point::default(), |c| c.0);
+                ObjectJson {
+                    kind: o.kind.name(),
+                    tag: o.tag.as_deref(),
+                    x: first.x,
+                    y: first.y,
+                    cells: o.cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect(),
+                    prefab: o.prefab,
+                }
+            })
+            .collect(),
     };
     // Serialising plain structs of strings and integers cannot fail.
     let mut out = serde_json::to_string(&doc).unwrap_or_default();

@@ -1,17 +1,18 @@
 //! Prefabs written back in the text prefab syntax.
 //!
 //! The output parses back to an equal prefab with the same palette: terrain glyphs
-//! are the palette's first glyph for each terrain, and a link whose direction is not
-//! the one its nearest edge implies gets an arrow beside it.
+//! are the palette's first glyph for each terrain, a link whose direction is not the
+//! one its nearest edge implies gets an arrow beside it, and the machine and
+//! reference layers are written when the prefab has any.
 
 use crate::error::{Error, ErrorKind};
 use crate::format::palette::{DONT_CARE, Palette};
-use crate::geom::{Dir, Point, Rect};
-use crate::map::LinkKind;
-use crate::prefab::{Prefab, nearest_edge};
+use crate::grid::Grid;
+use crate::prefab::{EMPTY, LayerKind, Prefab};
 
 /// The prefab as text, ending in a newline. Fails when the palette has no glyph for
-/// one of its terrains, or a link's arrow has no free cell beside it.
+/// one of its terrains, a link's arrow has no free cell beside it, or a machine or
+/// reference glyph is one the text syntax cannot hold (`.` or a blank).
 pub fn prefab_text(prefab: &Prefab, palette: &Palette) -> Result<String, Error> {
     let mut out = format!("prefab {}\n", prefab.name());
     if !prefab.tags().is_empty() {
@@ -34,47 +35,57 @@ pub fn prefab_text(prefab: &Prefab, palette: &Palette) -> Result<String, Error> 
         out.push('\n');
     }
     if !prefab.links().is_empty() {
-        out.push_str("links:\n");
-        for row in link_layer(prefab)?.chunks(prefab.width() as usize) {
-            out.extend(row.iter());
-            out.push('\n');
+        let glyphs = prefab.link_glyphs()?;
+        write_layer(&mut out, LayerKind::Links, glyphs.rows());
+    }
+    if !prefab.machines().is_empty() {
+        let mut glyphs = Grid::new(prefab.width(), prefab.height(), None);
+        for machine in prefab.machines() {
+            for &(p, glyph) in machine.cells() {
+                if glyph == EMPTY || glyph.is_whitespace() || glyph.is_control() {
+                    return Err(Error::new(
+                        ErrorKind::Invalid,
+                        format!(
+                            "prefab `{}`: the machine cell at x={} y={} has the glyph {glyph:?}, which the machines layer of a text prefab cannot hold",
+                            prefab.name(),
+                            p.x,
+                            p.y
+                        ),
+                    )
+                    .with_help("keep this prefab as .xp, or redraw the machine with visible glyphs other than `.`"));
+                }
+                glyphs.set(p, Some(glyph));
+            }
         }
+        write_layer(&mut out, LayerKind::Machines, glyphs.rows());
+    }
+    if !prefab.refs().is_empty() {
+        let mut glyphs = Grid::new(prefab.width(), prefab.height(), None);
+        for r in prefab.refs() {
+            if r.glyph == EMPTY || r.glyph.is_whitespace() || r.glyph.is_control() {
+                return Err(Error::new(
+                    ErrorKind::Invalid,
+                    format!(
+                        "prefab `{}`: reference {:?} at x={} y={} cannot be written in a text prefab",
+                        prefab.name(),
+                        r.glyph,
+                        r.at.x,
+                        r.at.y
+                    ),
+                ));
+            }
+            glyphs.set(r.at, Some(r.glyph));
+        }
+        write_layer(&mut out, LayerKind::Refs, glyphs.rows());
     }
     Ok(out)
 }
 
-/// The links layer as glyphs, row-major.
-fn link_layer(prefab: &Prefab) -> Result<Vec<char>, Error> {
-    let (w, h) = (prefab.width(), prefab.height());
-    let bounds = Rect::new(0, 0, w, h);
-    let mut layer = vec!['.'; (w * h) as usize];
-    let index = |p: Point| (p.y * w + p.x) as usize;
-    for link in prefab.links() {
-        layer[index(link.at)] = match link.kind {
-            LinkKind::Tunnel { width } => char::from(b'0' + width.min(9)),
-            LinkKind::Connector => '*',
-        };
+fn write_layer<'g>(out: &mut String, kind: LayerKind, rows: impl Iterator<Item = &'g [Option<char>]>) {
+    out.push_str(kind.name());
+    out.push_str(":\n");
+    for row in rows {
+        out.extend(row.iter().map(|g| g.unwrap_or(EMPTY)));
+        out.push('\n');
     }
-    let is_mark = |p: Point| prefab.links().iter().any(|l| l.at == p);
-    for link in prefab.links() {
-        if nearest_edge(link.at, w, h) == Ok(link.dir) {
-            continue;
-        }
-        let free = [link.dir, link.dir.left(), link.dir.right(), link.dir.opposite()]
-            .into_iter()
-            .map(|d| link.at + d.delta())
-            .find(|&p| {
-                bounds.contains(p)
-                    && layer[index(p)] == '.'
-                    && Dir::ALL.iter().filter(|d| is_mark(p + d.delta())).count() == 1
-            });
-        let Some(p) = free else {
-            return Err(Error::new(
-                ErrorKind::Invalid,
-                format!("prefab `{}`: no free cell beside the link at {} for its arrow", prefab.name(), link.at),
-            ));
-        };
-        layer[index(p)] = link.dir.arrow();
-    }
-    Ok(layer)
 }

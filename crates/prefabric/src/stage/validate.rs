@@ -1,8 +1,9 @@
 //! The validate stage: checks a finished map's invariants.
 //!
 //! Every walkable cell must be reachable from every other, every link mark must be
-//! walkable, and every placed prefab must still be what its prefab says (its earth
-//! cells, which tunnels may dig, and its links' ways out excepted). A failure here is
+//! walkable, every placed prefab must still be what its prefab says (its earth
+//! cells, which tunnels may dig, and its links' ways out excepted), and every object
+//! must stand on walkable cells. A failure here is
 //! a bug or a content error; it is reported with the seed, never shipped.
 
 use crate::content::Pack;
@@ -19,6 +20,11 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
                 map,
                 format!("the link mark at {} of prefab `{}` is not walkable", link.at, map.prefabs[link.prefab].name),
             ));
+        }
+    }
+    for object in &map.objects {
+        if let Some(&(p, _)) = object.cells.iter().find(|(p, _)| !map.is_walkable(*p)) {
+            return Err(fail(map, format!("a {} stands on a cell that is not walkable at {p}", object.kind.name())));
         }
     }
     for placed in &map.prefabs {

@@ -65,6 +65,29 @@ pub fn prefabs_intact(map: &Map, pack: &Pack) -> Result<(), String> {
 }
 
 /// The default pack's files as they are on disk, for building variants of it.
+/// Every machine of every placed prefab is an object at its place, with its glyphs
+/// turned as the prefab was, standing on a walkable cell; and nothing else is.
+pub fn machines_placed(map: &Map, pack: &Pack) -> Result<(), String> {
+    let mut expected = Vec::new();
+    for (index, placed) in map.prefabs().iter().enumerate() {
+        let oriented = pack.prefab(&placed.name).ok_or("unknown prefab")?.transformed(placed.transform);
+        let origin = Point::new(placed.bounds.x, placed.bounds.y);
+        for m in oriented.machines() {
+            let cells: Vec<(Point, char)> = m.cells().iter().map(|&(p, g)| (origin + p, g)).collect();
+            expected.push((index, cells));
+        }
+    }
+    let found: Vec<(usize, Vec<(Point, char)>)> =
+        map.objects().iter().map(|o| (o.prefab.unwrap_or(usize::MAX), o.cells.clone())).collect();
+    if found != expected {
+        return Err(format!("objects {found:?}\nexpected {expected:?}"));
+    }
+    match map.objects().iter().flat_map(|o| &o.cells).find(|(p, _)| !map.is_walkable(*p)) {
+        Some((p, g)) => Err(format!("machine glyph {g} stands on a solid cell at {p}")),
+        None => Ok(()),
+    }
+}
+
 pub fn default_pack_files() -> Vec<prefabric::content::SourceFile> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/default");
     let mut files = Vec::new();

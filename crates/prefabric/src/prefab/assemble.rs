@@ -1,0 +1,297 @@
+//! The checks every prefab passes, whichever format it was drawn in.
+//!
+//! The text reader and the REXPaint reader each turn their input into a header, a
+//! terrain grid and up to three glyph grids ([`Drawn`]); [`assemble`] gives the glyph
+//! grids their meaning (link marks with directions, machines as 4-connected groups,
+//! reference characters) and checks them against the terrain. Every problem is
+//! reported at the cell it concerns, through a [`Place`] that knows how the source
+//! names cells: `file:line:col` for text, layer and coordinates for `.xp`. Two
+//! sources that draw the same thing therefore give equal [`Prefab`]s.
+
+use super::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, nearest_edge, sorted_machines, sorted_refs};
+use crate::error::{Error, ErrorKind, Location};
+use crate::format::text::Layer;
+use crate::geom::{Dir, Point};
+use crate::grid::Grid;
+use crate::map::{LinkKind, Terrain};
+
+/// A prefab's layers as drawn, before their marks are interpreted. Overlay grids hold
+/// `None` for empty cells and have the terrain's size.
+pub(crate) struct Drawn {
+    pub terrain: Grid<Option<Terrain>>,
+    /// Link layer glyphs: `1`–`9`, `*`, and arrows written `^ > v <`.
+    pub links: Option<Grid<Option<char>>>,
+    pub machines: Option<Grid<Option<char>>>,
+    pub refs: Option<Grid<Option<char>>>,
+}
+
+/// How a source names the place of a cell in an error.
+pub(crate) enum Place<'r, 'a> {
+    /// A text prefab: each layer's rows know their line numbers.
+    Text { layers: [Option<&'r Layer<'a>>; 4] },
+    /// A REXPaint image: a layer number and the cell's coordinates.
+    Xp,
+}
+
+impl Place<'_, '_> {
+    /// The location and message of a problem at cell `p` of `layer` in `file`.
+    pub fn error(&self, file: &str, layer: LayerKind, p: Point, message: &str) -> (Location, String) {
+        match self {
+            Place::Text { layers } => match layers[layer as usize].and_then(|l| l.rows.get(p.y as usize)) {
+                Some(row) => (Location::at(file, row.line, row.col + p.x as u32), message.to_string()),
+                None => (Location::file(file), message.to_string()),
+            },
+            Place::Xp => (
+                Location::file(file),
+                format!("layer {} ({}), cell x={} y={}: {message}", layer.xp_layer(), layer.name(), p.x, p.y),
+            ),
+        }
+    }
+}
+
+/// Checks the drawn layers and builds the prefab, or returns every problem found.
+pub(crate) fn assemble(
+    file: &str,
+    header: Header,
+    origin: Location,
+    drawn: Drawn,
+    place: &Place<'_, '_>,
+) -> Result<Prefab, Vec<Error>> {
+    let mut a = Assembler { file, place, errors: Vec::new() };
+    let links = drawn.links.as_ref().map_or_else(Vec::new, |g| a.links(g, &drawn.terrain));
+    let link_paths = link_paths(&links, &drawn.terrain);
+    let machines = drawn.machines.as_ref().map_or_else(Vec::new, |g| a.machines(g, &drawn.terrain, &link_paths));
+    let refs = drawn.refs.as_ref().map_or_else(Vec::new, |g| a.refs(g, &drawn.terrain, &link_paths));
+    if !a.errors.is_empty() {
+        return Err(a.errors);
+    }
+    Ok(Prefab {
+        name: header.name,
+        tags: header.tags,
+        transforms: header.transforms,
+        style: header.style,
+        cells: drawn.terrain,
+        links,
+        machines: sorted_machines(machines),
+        refs: sorted_refs(refs),
+        origin,
+    })
+}
+
+/// Most problems reported per layer before the rest are summarised.
+const MAX_LAYER_ERRORS: usize = 12;
+
+struct Assembler<'p, 'r, 'a> {
+    file: &'p str,
+    place: &'p Place<'r, 'a>,
+    errors: Vec<Error>,
+}
+
+/// Cells on the way out of any link, which must stay clear.
+fn link_paths(links: &[LinkMark], terrain: &Grid<Option<Terrain>>) -> Grid<bool> {
+    let mut paths = Grid::new(terrain.width(), terrain.height(), false);
+    for l in links {
+        for p in l.path(terrain.width(), terrain.height()) {
+            paths.set(p, true);
+        }
+    }
+    paths
+}
+
+impl Assembler<'_, '_, '_> {
+    fn invalid(&mut self, layer: LayerKind, p: Point, message: &str, help: &str) {
+        let (location, message) = self.place.error(self.file, layer, p, message);
+        let mut e = Error::at(ErrorKind::Invalid, location, message);
+        if !help.is_empty() {
+            e = e.with_help(help);
+        }
+        self.errors.push(e);
+    }
+
+    /// Describes where cell `p` of `layer` is, for messages that point at a second cell.
+    fn cell_name(&self, layer: LayerKind, p: Point) -> String {
+        match self.place.error(self.file, layer, p, "") {
+            (loc, _) if loc.line > 0 => format!("{}:{}", loc.line, loc.col),
+            _ => format!("x={} y={}", p.x, p.y),
+        }
+    }
+
+    fn links(&mut self, glyphs: &Grid<Option<char>>, cells: &Grid<Option<Terrain>>) -> Vec<LinkMark> {
+        let (w, h) = (cells.width(), cells.height());
+        let mut marks: Vec<(Point, LinkKind)> = Vec::new();
+        let mut arrows: Vec<(Point, Dir)> = Vec::new();
+        let layer = LayerKind::Links;
+        for p in cells.bounds().points() {
+            match glyphs[p] {
+                None => {}
+                Some('*') => marks.push((p, LinkKind::Connector)),
+                Some(c @ '1'..='9') => marks.push((p, LinkKind::Tunnel { width: c as u8 - b'0' })),
+                Some(c) => match Dir::from_arrow(c) {
+                    Some(d) => arrows.push((p, d)),
+                    None => self.invalid(
+                        layer,
+                        p,
+                        &format!("`{c}` is not a link mark"),
+                        "the links layer holds 1-9 (a tunneler of that width), `*` (a connector) and arrows `^ > v <` beside a mark; empty cells are `.` in text and transparent in REXPaint",
+                    ),
+                },
+            }
+        }
+
+        let mut dirs: Vec<Option<Dir>> = vec![None; marks.len()];
+        for &(p, d) in &arrows {
+            let owners: Vec<usize> =
+                Dir::ALL.iter().filter_map(|n| marks.iter().position(|(m, _)| *m == p + n.delta())).collect();
+            match owners.as_slice() {
+                [i] if dirs[*i].is_none() => dirs[*i] = Some(d),
+                [i] => {
+                    let other = self.cell_name(layer, marks[*i].0);
+                    self.invalid(layer, p, &format!("the mark at {other} already has an arrow"), "");
+                }
+                [] => self.invalid(
+                    layer,
+                    p,
+                    &format!("arrow `{}` is not beside a link mark", d.arrow()),
+                    "put the arrow right next to the digit or `*` it steers",
+                ),
+                _ => self.invalid(
+                    layer,
+                    p,
+                    &format!("arrow `{}` touches more than one link mark", d.arrow()),
+                    "move the marks apart so each arrow touches one",
+                ),
+            }
+        }
+
+        let mut links = Vec::new();
+        for (i, &(p, kind)) in marks.iter().enumerate() {
+            let dir = match dirs[i].map_or_else(|| nearest_edge(p, w, h), Ok) {
+                Ok(d) => d,
+                Err((a, b)) => {
+                    self.invalid(
+                        layer,
+                        p,
+                        &format!(
+                            "the mark is as close to the {a} edge as to the {b} edge, so its direction is unclear"
+                        ),
+                        "put an arrow (^ > v <) beside it to say which way it leads",
+                    );
+                    continue;
+                }
+            };
+            let mark = LinkMark { at: p, dir, kind };
+            if let Some(blocker) = mark.path(w, h).find(|q| !super::link_can_pass(cells[*q])) {
+                let what = cells[blocker].map_or("?".to_string(), |t| t.to_string());
+                let at = self.cell_name(LayerKind::Terrain, blocker);
+                self.invalid(
+                    layer,
+                    p,
+                    &format!("the way {} from this mark to the prefab's edge is blocked by {what} at {at}", dir.name()),
+                    "a link leads out through floor, doors, earth or `?` cells; move the mark or point it another way",
+                );
+                continue;
+            }
+            links.push(mark);
+        }
+        links
+    }
+
+    /// Checks that an object drawn at `p` stands where objects can stand.
+    fn check_footing(
+        &mut self,
+        layer: LayerKind,
+        p: Point,
+        what: &str,
+        terrain: Option<Terrain>,
+        on_path: bool,
+    ) -> bool {
+        let standable = terrain.is_some_and(|t| t.role.is_walkable());
+        if !standable {
+            let under = terrain.map_or("`?` (don't care)".to_string(), |t| t.to_string());
+            self.invalid(
+                layer,
+                p,
+                &format!("{what} stands on {under}"),
+                "machines and references stand on floor, doors or stairs; move it or change the terrain under it",
+            );
+            return false;
+        }
+        if on_path {
+            self.invalid(
+                layer,
+                p,
+                &format!("{what} stands on a link's way out, which the link will dig through"),
+                "move it off the line from the link mark to the prefab's edge",
+            );
+            return false;
+        }
+        true
+    }
+
+    fn machines(
+        &mut self,
+        glyphs: &Grid<Option<char>>,
+        terrain: &Grid<Option<Terrain>>,
+        paths: &Grid<bool>,
+    ) -> Vec<Machine> {
+        let mut seen = Grid::new(glyphs.width(), glyphs.height(), false);
+        let mut machines = Vec::new();
+        let mut stack = Vec::new();
+        let mut bad = 0usize;
+        for start in glyphs.bounds().points() {
+            if glyphs[start].is_none() || seen[start] {
+                continue;
+            }
+            // Flood the 4-connected group: one machine.
+            let mut cells = Vec::new();
+            seen[start] = true;
+            stack.push(start);
+            while let Some(p) = stack.pop() {
+                if let Some(g) = glyphs[p] {
+                    cells.push((p, g));
+                }
+                for d in Dir::ALL {
+                    let q = p + d.delta();
+                    if glyphs.get(q).is_some_and(|g| g.is_some()) && !seen[q] {
+                        seen[q] = true;
+                        stack.push(q);
+                    }
+                }
+            }
+            let mut ok = true;
+            for &(p, _) in &cells {
+                if bad < MAX_LAYER_ERRORS
+                    && !self.check_footing(LayerKind::Machines, p, "a machine", terrain[p], paths[p])
+                {
+                    bad += 1;
+                    ok = false;
+                }
+            }
+            if ok {
+                machines.push(Machine::new(cells));
+            }
+        }
+        machines
+    }
+
+    fn refs(
+        &mut self,
+        glyphs: &Grid<Option<char>>,
+        terrain: &Grid<Option<Terrain>>,
+        paths: &Grid<bool>,
+    ) -> Vec<RefMark> {
+        let mut refs = Vec::new();
+        let mut bad = 0usize;
+        for p in glyphs.bounds().points() {
+            let Some(glyph) = glyphs[p] else { continue };
+            if bad < MAX_LAYER_ERRORS
+                && !self.check_footing(LayerKind::Refs, p, &format!("reference `{glyph}`"), terrain[p], paths[p])
+            {
+                bad += 1;
+                continue;
+            }
+            refs.push(RefMark { at: p, glyph });
+        }
+        refs
+    }
+}

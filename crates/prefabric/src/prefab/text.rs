@@ -1,0 +1,303 @@
+//! Text prefabs: raw blocks from [`crate::format::text`] turned into [`Prefab`]s.
+//!
+//! Reads the header (`tags`, `transforms`, `style`), the terrain grid through the
+//! palette, and the `links`, `machines` and `refs` grids as glyphs (`.` is an empty
+//! cell), then hands them to [`assemble`](super::assemble) so text and `.xp` prefabs
+//! pass the same checks. Every problem is reported at its `file:line:col`.
+
+use super::assemble::{Drawn, Place, assemble};
+use super::{Header, LayerKind, Prefab, Style, check_name};
+use crate::error::{Error, ErrorKind, Location};
+use crate::format::palette::{DONT_CARE, Palette};
+use crate::format::suggest;
+use crate::format::text::{self, Field, Layer, Located, RawPrefab};
+use crate::geom::{Transform, TransformSet};
+use crate::grid::Grid;
+use crate::limits::Limits;
+use crate::map::Terrain;
+
+/// Header keys a prefab may have.
+const KEYS: [&str; 3] = ["tags", "transforms", "style"];
+
+/// Most errors reported for one prefab's grid before the rest are summarised.
+const MAX_GRID_ERRORS: usize = 12;
+
+/// The glyph of an empty cell in the overlay layers (links, machines, refs).
+pub const EMPTY: char = '.';
+
+/// Builds a prefab from a raw text block; see [`Prefab::from_text`].
+pub(super) fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> Result<Prefab, Vec<Error>> {
+    let mut b = Builder { file, errors: Vec::new() };
+    let name = b.name(&raw.name);
+    let (tags, transforms, style) = b.header(&raw.fields);
+    let layers = b.layers(raw);
+    let terrain = layers[LayerKind::Terrain as usize].and_then(|layer| b.terrain(layer, palette));
+    let Some(terrain) = terrain else {
+        return Err(b.sorted_errors());
+    };
+    let size = (terrain.width(), terrain.height());
+    let overlay = |b: &mut Builder<'_>, kind: LayerKind| layers[kind as usize].and_then(|l| b.overlay(l, size));
+    let drawn = Drawn {
+        links: overlay(&mut b, LayerKind::Links),
+        machines: overlay(&mut b, LayerKind::Machines),
+        refs: overlay(&mut b, LayerKind::Refs),
+        terrain,
+    };
+    let header = Header { name, tags, transforms, style };
+    let origin = Location::at(file, raw.name.line, raw.name.col);
+    let result = assemble(file, header, origin, drawn, &Place::Text { layers });
+    match result {
+        Ok(prefab) if b.errors.is_empty() => Ok(prefab),
+        Ok(_) => Err(b.sorted_errors()),
+        Err(errors) => {
+            b.errors.extend(errors);
+            Err(b.sorted_errors())
+        }
+    }
+}
+/// Reads every prefab of one text file: the prefabs that are valid, and every
+/// problem found (syntax, glyphs, links), located in `file`. A file without any
+/// prefab is a problem too.
+pub fn read_file(file: &str, source: &str, palette: &Palette, limits: &Limits) -> (Vec<Prefab>, Vec<Error>) {
+    let (raws, mut errors) = text::parse(file, source, limits);
+    if raws.is_empty() && errors.is_empty() {
+        errors.push(
+            Error::at(ErrorKind::Invalid, Location::file(file), "the file holds no prefab")
+                .with_help("a prefab starts with a line `prefab NAME`"),
+        );
+    }
+    let mut prefabs = Vec::new();
+    for raw in &raws {
+        match Prefab::from_text(file, raw, palette) {
+            Ok(p) => prefabs.push(p),
+            Err(e) => errors.extend(e),
+        }
+    }
+    (prefabs, errors)
+}
+
+struct Builder<'f> {
+    file: &'f str,
+    errors: Vec<Error>,
+}
+
+impl Builder<'_> {
+    fn sorted_errors(&mut self) -> Vec<Error> {
+        let mut errors = std::mem::take(&mut self.errors);
+        errors.sort_by(|x, y| x.location().cmp(&y.location()));
+        errors
+    }
+
+    fn at(&self, line: u32, col: u32) -> Location {
+        Location::at(self.file, line, col)
+    }
+
+    fn invalid(&mut self, line: u32, col: u32, message: impl Into<String>, help: Option<String>) {
+        let mut e = Error::at(ErrorKind::Invalid, self.at(line, col), message);
+        if let Some(help) = help {
+            e = e.with_help(help);
+        }
+        self.errors.push(e);
+    }
+
+    fn name(&mut self, name: &Located<'_>) -> String {
+        if let Err((message, help)) = check_name(name.text) {
+            self.invalid(name.line, name.col, message, help);
+        }
+        name.text.to_string()
+    }
+
+    fn header(&mut self, fields: &[Field<'_>]) -> (Vec<String>, TransformSet, Style) {
+        let mut tags = Vec::new();
+        let mut transforms = TransformSet::ALL;
+        let mut style = Style::Feature;
+        let mut seen: Vec<&str> = Vec::new();
+        for f in fields {
+            let (key, value) = (&f.key, &f.value);
+            if seen.contains(&key.text) {
+                self.invalid(key.line, key.col, format!("`{}` is given twice", key.text), None);
+                continue;
+            }
+            seen.push(key.text);
+            match key.text {
+                "tags" => {
+                    tags = value
+                        .text
+                        .split(|c: char| c == ',' || c.is_whitespace())
+                        .filter(|t| !t.is_empty())
+                        .map(String::from)
+                        .collect();
+                }
+                "transforms" => match TransformSet::parse(value.text) {
+                    Ok(set) if set.is_empty() => self.invalid(
+                        value.line,
+                        value.col,
+                        "`transforms` lists no orientation",
+                        Some("write `all`, `rotations`, `none`, or names such as `r0 r90 flip`".into()),
+                    ),
+                    Ok(set) => transforms = set,
+                    Err(word) => {
+                        let col = value.col
+                            + value.text.find(word.as_str()).map_or(0, |i| value.text[..i].chars().count() as u32);
+                        self.invalid(
+                            value.line,
+                            col,
+                            format!("unknown transform `{word}`"),
+                            Some(Transform::HELP.into()),
+                        );
+                    }
+                },
+                "style" => match Style::parse(value.text) {
+                    Some(s) => style = s,
+                    None => self.invalid(
+                        value.line,
+                        value.col,
+                        format!("unknown style `{}`", value.text),
+                        Some("styles are feature, enclosed, accessible, cubby".into()),
+                    ),
+                },
+                other => {
+                    let help = match suggest(other, KEYS) {
+                        Some(s) => format!("did you mean `{s}`? header keys are {}", KEYS.join(", ")),
+                        None => format!("header keys are {}", KEYS.join(", ")),
+                    };
+                    self.invalid(key.line, key.col, format!("unknown header key `{other}`"), Some(help));
+                }
+            }
+        }
+        (tags, transforms, style)
+    }
+
+    /// The layers by kind; reports duplicates, empty layers and a missing terrain layer.
+    fn layers<'r, 'a>(&mut self, raw: &'r RawPrefab<'a>) -> [Option<&'r Layer<'a>>; 4] {
+        let mut found: [Option<&'r Layer<'a>>; 4] = [None; 4];
+        for layer in &raw.layers {
+            let Some(kind) = LayerKind::ALL.into_iter().find(|k| k.name() == layer.name.text) else { continue };
+            let slot = &mut found[kind as usize];
+            if slot.is_some() {
+                self.invalid(
+                    layer.name.line,
+                    layer.name.col,
+                    format!("prefab `{}` has two `{}` layers", raw.name.text, layer.name.text),
+                    None,
+                );
+            } else if layer.rows.is_empty() {
+                self.invalid(
+                    layer.name.line,
+                    layer.name.col,
+                    format!("the `{}` layer has no rows", layer.name.text),
+                    Some("the grid's rows follow the layer line directly, with no blank line between".into()),
+                );
+                *slot = Some(layer);
+            } else {
+                *slot = Some(layer);
+            }
+        }
+        if found[LayerKind::Terrain as usize].is_none() {
+            self.invalid(
+                raw.name.line,
+                raw.name.col,
+                format!("prefab `{}` has no terrain layer", raw.name.text),
+                Some("add a line `terrain:` followed by the prefab's rows".into()),
+            );
+        }
+        found.map(|l| l.filter(|l| !l.rows.is_empty()))
+    }
+
+    /// Checks that every row of a layer has the width of the first; returns it.
+    fn width_of(&mut self, layer: &Layer<'_>, expected: Option<(i32, i32)>) -> Option<i32> {
+        let width = layer.rows[0].text.chars().count() as i32;
+        let mut ok = true;
+        if let Some((ew, eh)) = expected {
+            let h = layer.rows.len() as i32;
+            if (width, h) != (ew, eh) {
+                self.invalid(
+                    layer.name.line,
+                    layer.name.col,
+                    format!("the `{}` layer is {width}x{h} but the terrain is {ew}x{eh}", layer.name.text),
+                    Some("every layer must have exactly the terrain's rows and columns".into()),
+                );
+                return None;
+            }
+        }
+        for row in &layer.rows[1..] {
+            let w = row.text.chars().count() as i32;
+            if w != width {
+                ok = false;
+                self.invalid(
+                    row.line,
+                    (w.min(width) + 1) as u32,
+                    format!("row is {w} cells wide but the first row of the `{}` layer is {width}", layer.name.text),
+                    Some(
+                        "every row of a grid must be as wide as the first; a grid ends at the first blank line".into(),
+                    ),
+                );
+            }
+        }
+        ok.then_some(width)
+    }
+
+    fn terrain(&mut self, layer: &Layer<'_>, palette: &Palette) -> Option<Grid<Option<Terrain>>> {
+        // Glyphs are checked even when rows are ragged, so one pass reports both.
+        let width = self.width_of(layer, None);
+        let height = layer.rows.len() as i32;
+        let mut cells = Vec::with_capacity(layer.rows[0].text.len() * layer.rows.len());
+        let mut bad = 0usize;
+        for row in &layer.rows {
+            for (x, c) in row.text.chars().enumerate() {
+                if c == DONT_CARE {
+                    cells.push(None);
+                } else if let Some(t) = palette.terrain_of(c) {
+                    cells.push(Some(t));
+                } else {
+                    bad += 1;
+                    if bad <= MAX_GRID_ERRORS {
+                        let help = if c == ' ' || c == '\t' {
+                            "spaces are not glyphs; write `?` for cells the prefab leaves as they are".to_string()
+                        } else {
+                            let known: String = palette.glyphs().iter().map(|(g, _)| *g).collect();
+                            format!(
+                                "the palette defines `{known}`, the digits 0-9 and `?`; add `{c}` to palette.toml or use one of those"
+                            )
+                        };
+                        self.invalid(row.line, x as u32 + 1, format!("unknown glyph `{c}`"), Some(help));
+                    }
+                    cells.push(None);
+                }
+            }
+        }
+        if bad > MAX_GRID_ERRORS {
+            let first = &layer.rows[0];
+            self.invalid(
+                first.line,
+                1,
+                format!("... and {} more unknown glyphs in this grid", bad - MAX_GRID_ERRORS),
+                None,
+            );
+        }
+        let width = width.filter(|_| bad == 0)?;
+        Grid::from_cells(width, height, cells)
+    }
+
+    /// An overlay layer (links, machines, refs) as glyphs, `.` read as empty.
+    fn overlay(&mut self, layer: &Layer<'_>, (w, h): (i32, i32)) -> Option<Grid<Option<char>>> {
+        self.width_of(layer, Some((w, h)))?;
+        let mut glyphs = Vec::with_capacity((w * h) as usize);
+        for row in &layer.rows {
+            for (x, c) in row.text.chars().enumerate() {
+                if c.is_whitespace() || c.is_control() {
+                    self.invalid(
+                        row.line,
+                        x as u32 + 1,
+                        format!("`{}` is not a glyph", c.escape_default()),
+                        Some(format!("write `{EMPTY}` for cells of the `{}` layer that hold nothing", layer.name.text)),
+                    );
+                    glyphs.push(None);
+                } else {
+                    glyphs.push((c != EMPTY).then_some(c));
+                }
+            }
+        }
+        Grid::from_cells(w, h, glyphs)
+    }
+}
