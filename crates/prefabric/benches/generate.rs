@@ -4,7 +4,10 @@
 //!   (features, layout, validation), seeds cycling so no one map dominates.
 //! * `layout/materials` — the tunneler layout alone, on maps whose features stage
 //!   ran outside the timed part.
-//! * `render/ascii` and `render/json` — drawing one finished map.
+//! * `render/ascii`, `render/json` and `render/xp` — drawing one finished map (the
+//!   last as a REXPaint image, gzip included).
+//! * `pack/load_embedded` — loading and checking the whole default pack: its
+//!   palette, text and `.xp` prefabs and map types.
 //!
 //! Run with `cargo bench -p prefabric`; criterion prints the median as the middle
 //! value of `time: [low median high]`.
@@ -44,6 +47,10 @@ fn benches(c: &mut Criterion) {
     let map = generator.generate(1).expect("materials generates");
     c.bench_function("render/ascii", |b| b.iter(|| black_box(render::ascii(&map, pack.palette()))));
     c.bench_function("render/json", |b| b.iter(|| black_box(render::json(&map, pack.palette()))));
+    c.bench_function("render/xp", |b| {
+        b.iter(|| black_box(prefabric::format::xp::write(&render::map_xp(&map, pack.palette()))))
+    });
+    c.bench_function("pack/load_embedded", |b| b.iter(|| black_box(Pack::embedded().expect("valid"))));
 }
 
 criterion_group!(generation, benches);
