@@ -56,7 +56,8 @@ enum Command {
         long_about = "Convert prefabs between the text syntax (.txt) and REXPaint images (.xp).\n\n\
             A .xp prefab holds its four layers; its name is its file name and its header \
             (tags, transforms, style) lives in NAME.toml beside it, which convert writes too. \
-            Everything both formats can hold survives the round trip.",
+            Everything both formats can hold survives the round trip; what one cannot hold \
+            is reported. Existing files are kept unless --force is given.",
         after_help = "Examples:\n  \
         prefabric convert vaults.txt vault_a.xp --name vault_a   one prefab of a text file\n  \
         prefabric convert vaults.txt xp_out/                      every prefab, as xp_out/NAME.xp\n  \
@@ -125,10 +126,10 @@ struct ShowArgs {
     #[arg(long)]
     all_transforms: bool,
     /// Read a .xp file as a prefab instead of showing its layers (implied by
-    /// --name, --transform and --all-transforms).
+    /// --name, --transform and --all-transforms; text files are always prefabs).
     #[arg(long)]
     prefab: bool,
-    /// Show a .xp file's layers without colours even on a terminal.
+    /// Show a .xp file's layers without colours even on a terminal (.xp only).
     #[arg(long)]
     plain: bool,
 }
@@ -145,6 +146,9 @@ struct ConvertArgs {
     /// The prefab to convert, when the input holds more than one.
     #[arg(long, value_name = "PREFAB")]
     name: Option<String>,
+    /// Write over files that already exist.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(clap::Args)]
@@ -305,7 +309,7 @@ fn read_bounded(path: &Path, pack: &Pack) -> Result<Vec<u8>, Failure> {
 }
 
 fn is_xp(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xp"))
+    prefabric::prefab::xp::is_xp_path(&path.to_string_lossy())
 }
 
 /// Every prefab in a text or `.xp` prefab file; a `.xp` file's header comes from
@@ -380,8 +384,16 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 oriented.height(),
                 prefab.origin()
             )?;
-            let text = render::prefab_text(&oriented, pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
-            out.write_all(text.as_bytes())?;
+            match render::prefab_text(&oriented, pack.palette()) {
+                Ok(text) => out.write_all(text.as_bytes())?,
+                // A valid prefab the text syntax cannot hold (a blank machine glyph, a
+                // terrain without a glyph): show its layers instead.
+                Err(e) => {
+                    writeln!(io::stderr(), "note: {e}; showing its REXPaint layers instead")?;
+                    let image = oriented.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
+                    out.write_all(render::xp_text(&image, render::XpStyle::Plain).as_bytes())?;
+                }
+            }
         }
     }
     out.flush()?;
@@ -405,9 +417,32 @@ fn convert(args: ConvertArgs) -> Result<(), Failure> {
         )));
     }
     let to_stdout = args.output.as_os_str() == "-";
+    let same = |a: &Path, b: &Path| {
+        std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(a, b)| a == b)
+    };
+    let writes = |path: &Path| -> Result<(), Failure> {
+        if same(path, &args.input) {
+            return Err(Failure::Usage(format!(
+                "error: {} is the input; convert writes a new file and never over its input",
+                path.display()
+            )));
+        }
+        if path.exists() && !args.force {
+            return Err(Failure::Usage(format!(
+                "error: {} already exists; give --force to write over it",
+                path.display()
+            )));
+        }
+        Ok(())
+    };
     if args.output.is_dir() {
-        for prefab in chosen {
-            write_xp_prefab(prefab, &args.output.join(format!("{}.xp", prefab.name())), &pack)?;
+        let targets: Vec<PathBuf> = chosen.iter().map(|p| args.output.join(format!("{}.xp", p.name()))).collect();
+        for path in &targets {
+            writes(path)?;
+            writes(&path.with_extension("toml"))?;
+        }
+        for (prefab, path) in chosen.iter().zip(&targets) {
+            write_xp_prefab(prefab, path, &pack)?;
         }
         return Ok(());
     }
@@ -427,6 +462,8 @@ fn convert(args: ConvertArgs) -> Result<(), Failure> {
         )));
     }
     if is_xp(&args.output) {
+        writes(&args.output)?;
+        writes(&args.output.with_extension("toml"))?;
         return write_xp_prefab(chosen[0], &args.output, &pack);
     }
     let mut text = String::new();
@@ -441,6 +478,7 @@ fn convert(args: ConvertArgs) -> Result<(), Failure> {
         out.write_all(text.as_bytes())?;
         out.flush()?;
     } else {
+        writes(&args.output)?;
         write_file(&args.output, text.as_bytes())?;
     }
     Ok(())
@@ -450,6 +488,12 @@ fn convert(args: ConvertArgs) -> Result<(), Failure> {
 fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &Pack) -> Result<(), Failure> {
     let image = prefab.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    if let Err((message, _)) = prefabric::prefab::check_name(&stem) {
+        return Err(Failure::Usage(format!(
+            "error: {}: a .xp prefab is named after its file, and {message}",
+            path.display()
+        )));
+    }
     let mut header = prefab.header();
     if stem != prefab.name() {
         writeln!(

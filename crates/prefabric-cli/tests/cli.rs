@@ -217,6 +217,26 @@ fn show_draws_every_layer_of_any_xp_file() {
 }
 
 #[test]
+fn show_falls_back_to_layers_for_prefabs_text_cannot_hold() {
+    let dir = std::env::temp_dir().join(format!("prefabric-blank-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let limits = prefabric::Limits::default();
+    let bytes = std::fs::read(repo().join("content/default/prefabs/xp/mine_shaft.xp")).unwrap();
+    let mut image = prefabric::format::xp::read("mine_shaft.xp", &bytes, &limits).unwrap();
+    // A winch cell painted without a glyph: a valid machine cell, but no text glyph.
+    let machines = image.layer_mut(2).unwrap();
+    let cell = machines[prefabric::Point::new(2, 2)];
+    machines.set(prefabric::Point::new(2, 2), prefabric::XpCell { glyph: 0, ..cell });
+    let path = dir.join("blank_winch.xp");
+    std::fs::write(&path, prefabric::format::xp::write(&image)).unwrap();
+    let out = prefabric(&["show", path.to_str().unwrap(), "--prefab"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("showing its REXPaint layers instead"), "{}", stderr(&out));
+    assert!(stdout(&out).contains("layer 3 of 4: 11x9"), "{}", stdout(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn convert_goes_between_text_and_xp_without_loss() {
     let dir = std::env::temp_dir().join(format!("prefabric-convert-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -234,9 +254,25 @@ fn convert_goes_between_text_and_xp_without_loss() {
     let out = prefabric(&["convert", "content/default/prefabs/small.txt", xp]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("pick one with --name"), "{}", stderr(&out));
+    // Existing files are kept unless --force, and nothing is written when one is in
+    // the way.
     let out = prefabric(&["convert", "content/default/prefabs/small.txt", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("storage_depot.xp already exists; give --force"), "{}", stderr(&out));
+    assert!(!dir.join("sealed_vault.xp").exists());
+    let out = prefabric(&["convert", "content/default/prefabs/small.txt", dir.to_str().unwrap(), "--force"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(dir.join("sealed_vault.xp").is_file() && dir.join("relay_outpost.toml").is_file());
+    // Never over the input, even with --force.
+    let out = prefabric(&["convert", xp, xp, "--force"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is the input"), "{}", stderr(&out));
+    // A .xp prefab is named after its file, so the file name must be a prefab name.
+    let bad = dir.join("two words.xp");
+    let out = prefabric(&["convert", xp, bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("contains a space"), "{}", stderr(&out));
+    assert!(!bad.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -118,7 +118,9 @@ fn an_xp_prefab_and_a_text_prefab_that_say_the_same_are_equal() {
     let pack = pack();
     let from_xp = xp_prefab(&hand_drawn(pack.palette()), "cell", pack.palette()).unwrap();
     let from_text = text_prefab(SAME_IN_TEXT, pack.palette()).unwrap();
-    assert_eq!(content(&from_xp), content(&from_text));
+    // Equal as values: `Prefab`'s equality leaves out where each was read from.
+    assert_eq!(from_xp, from_text);
+    assert_ne!(from_xp.origin(), from_text.origin());
     assert_eq!(
         from_xp.cells()[Point::new(3, 2)],
         Some(Terrain::with_variant(Role::Floor(prefabric::FloorKind::Room), 4))
@@ -235,8 +237,14 @@ fn drawing_mistakes_name_the_layer_the_cell_and_the_colour() {
 fn sidecar_problems_are_located() {
     let err = read_sidecar("h.toml", "tags = [\"a\"]\nstyle = \"roomy\"\ntransforms = \"r45\"\n", "x").unwrap_err();
     let text: Vec<String> = err.iter().map(|e| e.to_string()).collect();
-    assert!(text[0].starts_with("h.toml:3:14: invalid: unknown transform `r45`"), "{text:?}");
+    // At the bad word, not at the string's opening quote.
+    assert!(text[0].starts_with("h.toml:3:15: invalid: unknown transform `r45`"), "{text:?}");
     assert!(text[1].starts_with("h.toml:2:9: invalid: unknown style `roomy`"), "{text:?}");
+    // Tags are single words, as a text header splits them.
+    let err = read_sidecar("h.toml", "tags = [\"ok\", \"a b\", \"\", \"c,d\"]\n", "x").unwrap_err();
+    let text: Vec<String> = err.iter().map(|e| e.to_string()).collect();
+    assert_eq!(text.len(), 3, "{text:?}");
+    assert!(text[0].starts_with("h.toml:1:15: invalid: tag \"a b\" is empty or holds a space"), "{text:?}");
     let err = read_sidecar("h.toml", "tag = []\n", "x").unwrap_err();
     assert!(err[0].to_string().starts_with("h.toml:1:1: syntax error: unknown field `tag`"), "{err:?}");
 }
@@ -250,7 +258,10 @@ fn a_pack_reads_xp_prefabs_with_their_headers_and_reports_strays() {
         path: "prefabs/extra/cell.toml".into(),
         bytes: b"tags = [\"prison\"]\nstyle = \"enclosed\"\n".to_vec(),
     });
+    // The extension is read in any case, as file systems on Windows and macOS do.
+    files.push(prefabric::content::SourceFile { path: "prefabs/extra/UPPER.XP".into(), bytes: image.clone() });
     let pack = Pack::from_files("p", files.clone(), Limits::default()).unwrap();
+    assert!(pack.prefab("UPPER").is_some());
     let cell = pack.prefab("cell").unwrap();
     assert_eq!((cell.tags(), cell.style()), (&["prison".to_string()][..], prefabric::Style::Enclosed));
     assert_eq!(cell.origin().to_string(), "p/prefabs/extra/cell.xp");
@@ -261,6 +272,61 @@ fn a_pack_reads_xp_prefabs_with_their_headers_and_reports_strays() {
     let problems = Pack::from_files("p", files, Limits::default()).unwrap_err().to_string();
     assert!(problems.contains("p/prefabs/lost.toml: invalid: no .xp prefab of this name"), "{problems}");
     assert!(problems.contains("p/prefabs/broken.xp: format error: not a gzip file"), "{problems}");
+}
+
+#[test]
+fn transparent_terrain_cells_are_dont_care_in_either_colour_mode() {
+    let src = "colour_from = \"foreground\"\n[glyphs]\n\"#\" = \"wall\"\n";
+    let foreground = Palette::parse("palette.toml", src).unwrap();
+    let background = pack().palette().clone();
+    for palette in [foreground, background] {
+        let wall = palette.colour_of(Some(Terrain::new(Role::Wall))).unwrap();
+        let mut terrain = XpLayer::new(2, 1, XpCell::TRANSPARENT);
+        // Cell (0, 0) stays as REXPaint leaves an untouched cell: a space in black over
+        // magenta. Cell (1, 0) is painted wall in both colours.
+        terrain.set(Point::new(1, 0), XpCell { glyph: u32::from(b'#'), fg: wall, bg: wall });
+        let image = XpImage::with_layers(vec![terrain]).unwrap();
+        let p = xp_prefab(&image, "t", &palette).unwrap();
+        assert_eq!(p.cells().cells(), [None, Some(Terrain::new(Role::Wall))], "{:?}", palette.colour_from());
+    }
+}
+
+#[test]
+fn empty_images_and_floods_of_bad_cells_give_short_answers() {
+    let pack = pack();
+    let palette = pack.palette();
+    let err = xp_prefab(&XpImage::new(3, 3), "none", palette).unwrap_err();
+    assert!(err[0].contains("the image has no layers"), "{err:?}");
+
+    // A 64x64 links layer full of a glyph that means nothing: a dozen reports and a
+    // count, not four thousand lines.
+    let room = palette.colour_of(Some(Terrain::new(Role::Floor(prefabric::FloorKind::Room)))).unwrap();
+    let floor = XpCell { glyph: u32::from(b'.'), fg: Rgb::new(0, 0, 0), bg: room };
+    let junk = XpCell { glyph: u32::from(b'o'), fg: Rgb::new(255, 255, 0), bg: Rgb::new(0, 0, 0) };
+    let bad_glyph = XpCell { glyph: 4000, ..junk };
+    for cell in [junk, bad_glyph] {
+        let image = XpImage::with_layers(vec![XpLayer::new(64, 64, floor), XpLayer::new(64, 64, cell)]).unwrap();
+        let err = xp_prefab(&image, "flood", palette).unwrap_err();
+        assert_eq!(err.len(), 13, "{err:?}");
+        assert!(err[12].contains("... and 4084 more"), "{}", err[12]);
+    }
+}
+
+#[test]
+fn palette_colours_must_tell_every_terrain_apart() {
+    let base = "[glyphs]\n\"#\" = \"wall\"\n[colours]\n";
+    let problems = |extra: &str| Palette::parse("p.toml", &format!("{base}{extra}")).unwrap_err().to_string();
+    // The built-in colour of room, taken by another terrain, would leave room without one.
+    let text = problems("\"wall:2\" = \"#2e4a2e\"\n");
+    assert!(text.contains("p.toml:4:12: invalid: colour #2e4a2e is the built-in colour of room"), "{text}");
+    let text = problems("wall = \"#010101\"\n\"wall:0\" = \"#020202\"\n");
+    assert!(text.contains("p.toml:5:1: invalid: `wall` already has a colour, at p.toml:4:1"), "{text}");
+    let text = problems("door = \"#FF00FF\"\n");
+    assert!(text.contains("#ff00ff is REXPaint's transparent colour"), "{text}");
+    let text = problems("door = \"#123456\"\nwall = \"#123456\"\n");
+    assert!(text.contains("p.toml:5:8: invalid: colour #123456 is already given at p.toml:4:1"), "{text}");
+    // Moving room's colour along with taking it is fine.
+    assert!(Palette::parse("p.toml", &format!("{base}\"wall:2\" = \"#2e4a2e\"\nroom = \"#203020\"\n")).is_ok());
 }
 
 #[test]

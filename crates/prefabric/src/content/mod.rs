@@ -116,7 +116,7 @@ impl Pack {
                 problems.push(too_big(&label(&f.path), f.bytes.len() as u64, &limits));
                 continue;
             }
-            if f.path.ends_with(".xp") {
+            if prefab::xp::is_xp_path(&f.path) {
                 images.push(f);
                 continue;
             }
@@ -177,20 +177,20 @@ impl Pack {
                 prefabs.extend(read);
             }
             for image in images.iter().filter(|f| f.path.starts_with("prefabs/")) {
-                let sidecar = image.path.strip_suffix(".xp").map(|stem| format!("{stem}.toml"));
-                let sidecar = sidecar.and_then(|path| find(&path)).map(|(_, file, text)| (file.as_str(), *text));
+                let stem = &image.path[..image.path.len() - 3];
+                let sidecar = find(&format!("{stem}.toml")).map(|(_, file, text)| (file.as_str(), *text));
                 match read_xp_prefab(&label(&image.path), &image.bytes, sidecar, palette, &limits) {
                     Ok(p) => prefabs.push(p),
                     Err(errors) => problems.extend(errors),
                 }
             }
             for (path, file, _) in texts.iter().filter(|(p, _, _)| p.starts_with("prefabs/") && p.ends_with(".toml")) {
-                let image = format!("{}.xp", path.trim_end_matches(".toml"));
-                if !images.iter().any(|f| f.path == image) {
+                let stem = path.trim_end_matches(".toml");
+                if !images.iter().any(|f| f.path.len() == stem.len() + 3 && f.path.starts_with(stem)) {
                     problems.push(
                         Error::at(ErrorKind::Invalid, Location::file(file.clone()), "no .xp prefab of this name")
                             .with_help(format!(
-                                "a .toml under prefabs/ holds the header of the .xp beside it; add {image} or remove this file"
+                                "a .toml under prefabs/ holds the header of the .xp prefab beside it (text prefabs keep their header inline); add {stem}.xp or remove this file"
                             )),
                     );
                 }

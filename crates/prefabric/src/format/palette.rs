@@ -302,6 +302,10 @@ impl Palette {
     }
 }
 
+fn terrain_name(terrain: Option<Terrain>) -> String {
+    terrain.map_or("`?` (don't care)".to_string(), |t| format!("`{t}`"))
+}
+
 /// Reads `[colours]` and fills in the built-in colours it leaves out. Returns the
 /// table sorted by colour.
 fn read_colours(
@@ -333,6 +337,22 @@ fn read_colours(
             );
             continue;
         };
+        if let Some(i) = table.iter().position(|(_, t)| *t == terrain) {
+            let first = at(given_at[i].clone());
+            problems.push(Error::at(
+                ErrorKind::Invalid,
+                at(key.span()),
+                format!("{} already has a colour, at {first}", terrain_name(terrain)),
+            ));
+            continue;
+        }
+        if colour == Rgb::TRANSPARENT && terrain.is_some() {
+            problems.push(
+                Error::at(ErrorKind::Invalid, at(value.span()), format!("{colour} is REXPaint's transparent colour"))
+                    .with_help("transparent cells are always don't-care (`?`); pick another colour"),
+            );
+            continue;
+        }
         if let Some(i) = table.iter().position(|(c, _)| *c == colour) {
             let first = at(given_at[i].clone());
             problems.push(
@@ -340,6 +360,21 @@ fn read_colours(
                     .with_help("each terrain needs its own colour so .xp prefabs can be read back"),
             );
             continue;
+        }
+        let built_in = DEFAULT_COLOURS.iter().find(|(role, c)| *c == colour && Some(Terrain::new(*role)) != terrain);
+        if let Some(&(role, _)) = built_in {
+            let other = Terrain::new(role);
+            if !raw.keys().any(|k| parse_terrain(k.get_ref()) == Ok(other)) {
+                problems.push(
+                    Error::at(
+                        ErrorKind::Invalid,
+                        at(value.span()),
+                        format!("colour {colour} is the built-in colour of {other}"),
+                    )
+                    .with_help(format!("pick another colour, or give {other} a colour of its own under [colours]")),
+                );
+                continue;
+            }
         }
         table.push((colour, terrain));
         given_at.push(key.span());

@@ -57,11 +57,12 @@ pub(crate) fn assemble(
     drawn: Drawn,
     place: &Place<'_, '_>,
 ) -> Result<Prefab, Vec<Error>> {
-    let mut a = Assembler { file, place, errors: Vec::new() };
+    let mut a = Assembler { file, place, errors: Vec::new(), counts: [0; 4] };
     let links = drawn.links.as_ref().map_or_else(Vec::new, |g| a.links(g, &drawn.terrain));
     let link_paths = link_paths(&links, &drawn.terrain);
     let machines = drawn.machines.as_ref().map_or_else(Vec::new, |g| a.machines(g, &drawn.terrain, &link_paths));
     let refs = drawn.refs.as_ref().map_or_else(Vec::new, |g| a.refs(g, &drawn.terrain, &link_paths));
+    a.summarise();
     if !a.errors.is_empty() {
         return Err(a.errors);
     }
@@ -85,6 +86,13 @@ struct Assembler<'p, 'r, 'a> {
     file: &'p str,
     place: &'p Place<'r, 'a>,
     errors: Vec<Error>,
+    /// Problems found per layer, reported or not.
+    counts: [usize; 4],
+}
+
+/// A glyph as messages show it: in backquotes, or escaped when it is invisible.
+fn shown(c: char) -> String {
+    if c.is_whitespace() || c.is_control() { format!("{:?}", c) } else { format!("`{c}`") }
 }
 
 /// Cells on the way out of any link, which must stay clear.
@@ -99,13 +107,30 @@ fn link_paths(links: &[LinkMark], terrain: &Grid<Option<Terrain>>) -> Grid<bool>
 }
 
 impl Assembler<'_, '_, '_> {
+    /// Reports a problem at cell `p` of `layer`; past [`MAX_LAYER_ERRORS`] for the
+    /// layer it is only counted.
     fn invalid(&mut self, layer: LayerKind, p: Point, message: &str, help: &str) {
+        self.counts[layer as usize] += 1;
+        if self.counts[layer as usize] > MAX_LAYER_ERRORS {
+            return;
+        }
         let (location, message) = self.place.error(self.file, layer, p, message);
         let mut e = Error::at(ErrorKind::Invalid, location, message);
         if !help.is_empty() {
             e = e.with_help(help);
         }
         self.errors.push(e);
+    }
+
+    /// Adds one line per layer for the problems counted but not reported.
+    fn summarise(&mut self) {
+        for kind in LayerKind::ALL {
+            let extra = self.counts[kind as usize].saturating_sub(MAX_LAYER_ERRORS);
+            if extra > 0 {
+                let what = format!("... and {extra} more problems in the `{}` layer", kind.name());
+                self.errors.push(Error::at(ErrorKind::Invalid, Location::file(self.file), what));
+            }
+        }
     }
 
     /// Describes where cell `p` of `layer` is, for messages that point at a second cell.
@@ -120,35 +145,42 @@ impl Assembler<'_, '_, '_> {
         let (w, h) = (cells.width(), cells.height());
         let mut marks: Vec<(Point, LinkKind)> = Vec::new();
         let mut arrows: Vec<(Point, Dir)> = Vec::new();
+        // Index into `marks` of the mark at each cell, so arrows find theirs in
+        // constant time.
+        let mut mark_at: Grid<Option<usize>> = Grid::new(w, h, None);
         let layer = LayerKind::Links;
         for p in cells.bounds().points() {
-            match glyphs[p] {
-                None => {}
-                Some('*') => marks.push((p, LinkKind::Connector)),
-                Some(c @ '1'..='9') => marks.push((p, LinkKind::Tunnel { width: c as u8 - b'0' })),
-                Some(c) => match Dir::from_arrow(c) {
-                    Some(d) => arrows.push((p, d)),
-                    None => self.invalid(
-                        layer,
-                        p,
-                        &format!("`{c}` is not a link mark"),
+            let kind = match glyphs[p] {
+                None => continue,
+                Some('*') => LinkKind::Connector,
+                Some(c @ '1'..='9') => LinkKind::Tunnel { width: c as u8 - b'0' },
+                Some(c) => {
+                    match Dir::from_arrow(c) {
+                        Some(d) => arrows.push((p, d)),
+                        None => self.invalid(
+                            layer,
+                            p,
+                            &format!("{} is not a link mark", shown(c)),
                         "the links layer holds 1-9 (a tunneler of that width), `*` (a connector) and arrows `^ > v <` beside a mark; empty cells are `.` in text and transparent in REXPaint",
-                    ),
-                },
-            }
+                        ),
+                    }
+                    continue;
+                }
+            };
+            mark_at.set(p, Some(marks.len()));
+            marks.push((p, kind));
         }
 
         let mut dirs: Vec<Option<Dir>> = vec![None; marks.len()];
         for &(p, d) in &arrows {
-            let owners: Vec<usize> =
-                Dir::ALL.iter().filter_map(|n| marks.iter().position(|(m, _)| *m == p + n.delta())).collect();
-            match owners.as_slice() {
-                [i] if dirs[*i].is_none() => dirs[*i] = Some(d),
-                [i] => {
-                    let other = self.cell_name(layer, marks[*i].0);
+            let mut owners = Dir::ALL.iter().filter_map(|n| mark_at.get(p + n.delta()).copied().flatten());
+            match (owners.next(), owners.next()) {
+                (Some(i), None) if dirs[i].is_none() => dirs[i] = Some(d),
+                (Some(i), None) => {
+                    let other = self.cell_name(layer, marks[i].0);
                     self.invalid(layer, p, &format!("the mark at {other} already has an arrow"), "");
                 }
-                [] => self.invalid(
+                (None, _) => self.invalid(
                     layer,
                     p,
                     &format!("arrow `{}` is not beside a link mark", d.arrow()),
@@ -237,7 +269,6 @@ impl Assembler<'_, '_, '_> {
         let mut seen = Grid::new(glyphs.width(), glyphs.height(), false);
         let mut machines = Vec::new();
         let mut stack = Vec::new();
-        let mut bad = 0usize;
         for start in glyphs.bounds().points() {
             if glyphs[start].is_none() || seen[start] {
                 continue;
@@ -260,12 +291,7 @@ impl Assembler<'_, '_, '_> {
             }
             let mut ok = true;
             for &(p, _) in &cells {
-                if bad < MAX_LAYER_ERRORS
-                    && !self.check_footing(LayerKind::Machines, p, "a machine", terrain[p], paths[p])
-                {
-                    bad += 1;
-                    ok = false;
-                }
+                ok &= self.check_footing(LayerKind::Machines, p, "a machine", terrain[p], paths[p]);
             }
             if ok {
                 machines.push(Machine::new(cells));
@@ -281,13 +307,9 @@ impl Assembler<'_, '_, '_> {
         paths: &Grid<bool>,
     ) -> Vec<RefMark> {
         let mut refs = Vec::new();
-        let mut bad = 0usize;
         for p in glyphs.bounds().points() {
             let Some(glyph) = glyphs[p] else { continue };
-            if bad < MAX_LAYER_ERRORS
-                && !self.check_footing(LayerKind::Refs, p, &format!("reference `{glyph}`"), terrain[p], paths[p])
-            {
-                bad += 1;
+            if !self.check_footing(LayerKind::Refs, p, &format!("reference {}", shown(glyph)), terrain[p], paths[p]) {
                 continue;
             }
             refs.push(RefMark { at: p, glyph });

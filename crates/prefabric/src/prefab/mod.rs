@@ -148,8 +148,11 @@ impl LayerKind {
     }
 }
 
-/// A validated prefab.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A validated prefab. Two prefabs are equal when they say the same thing — header
+/// and all four layers — wherever each was read from: [`Prefab::origin`] is left
+/// out of the comparison, so a text prefab and a `.xp` prefab of the same drawing
+/// are equal.
+#[derive(Clone, Debug)]
 pub struct Prefab {
     name: String,
     tags: Vec<String>,
@@ -161,6 +164,24 @@ pub struct Prefab {
     refs: Vec<RefMark>,
     origin: Location,
 }
+
+impl PartialEq for Prefab {
+    fn eq(&self, other: &Prefab) -> bool {
+        (&self.name, &self.tags, self.transforms, self.style, &self.cells, &self.links, &self.machines, &self.refs)
+            == (
+                &other.name,
+                &other.tags,
+                other.transforms,
+                other.style,
+                &other.cells,
+                &other.links,
+                &other.machines,
+                &other.refs,
+            )
+    }
+}
+
+impl Eq for Prefab {}
 
 /// What a prefab's header says: everything but its layers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -333,15 +354,33 @@ fn sorted_refs(mut refs: Vec<RefMark>) -> Vec<RefMark> {
     refs
 }
 
-/// Checks a prefab name: letters, digits, `_`, `-` and `.`, at most 64. The error
-/// is a message and a hint.
-pub(crate) fn check_name(text: &str) -> Result<(), (String, Option<String>)> {
+/// Checks a prefab name: letters, digits, `_`, `-` and `.`, at most 64, not
+/// starting with `.` (a `.xp` file of that name would be hidden). The error is a
+/// message and a hint.
+pub fn check_name(text: &str) -> Result<(), (String, Option<String>)> {
     if text.is_empty() {
         Err(("`prefab` needs a name".into(), Some("write `prefab NAME`, e.g. `prefab storeroom`".into())))
     } else if text.contains(char::is_whitespace) {
         Err((format!("prefab name `{text}` contains a space"), Some("join the words with `_` or `-`".into())))
-    } else if text.len() > 64 || !text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
-        Err((format!("prefab name `{text}` may only use letters, digits, `_`, `-` and `.` (at most 64)"), None))
+    } else if text.len() > 64
+        || text.starts_with('.')
+        || !text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    {
+        Err((
+            format!(
+                "prefab name `{text}` may only use letters, digits, `_`, `-` and `.`, may not start with `.`, and has at most 64 characters"
+            ),
+            None,
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks a tag: not empty, no spaces or commas (the text header splits on them).
+pub(crate) fn check_tag(tag: &str) -> Result<(), String> {
+    if tag.is_empty() || tag.contains(|c: char| c.is_whitespace() || c == ',') {
+        Err(format!("tag {tag:?} is empty or holds a space or a comma; tags are single words"))
     } else {
         Ok(())
     }

@@ -15,7 +15,7 @@
 //! [`Prefab::to_xp`] writes an image that reads back to an equal prefab.
 
 use super::assemble::{Drawn, Place, assemble};
-use super::{Header, LayerKind, Prefab, Style, check_name};
+use super::{Header, LayerKind, Prefab, Style, check_name, check_tag};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::cp437;
 use crate::format::palette::{ColourChannel, Palette};
@@ -27,7 +27,7 @@ use crate::limits::Limits;
 use crate::map::{Role, Terrain};
 use serde::Deserialize;
 
-/// Most unknown colours reported per image before the rest are summarised.
+/// Most bad cells reported per layer before the rest are summarised.
 const MAX_COLOUR_ERRORS: usize = 12;
 
 /// Colours written for the overlay layers: Cogmind's yellow link numbers, gray
@@ -38,17 +38,22 @@ const MACHINE_BG: Rgb = Rgb::new(0x24, 0x24, 0x24);
 const REF_FG: Rgb = Rgb::new(0x40, 0xff, 0x40);
 const MARK_BG: Rgb = Rgb::new(0, 0, 0);
 
+/// True when `path` names a REXPaint file: it ends in `.xp`, in any case.
+pub fn is_xp_path(path: &str) -> bool {
+    path.len() > 3 && path.is_char_boundary(path.len() - 3) && path[path.len() - 3..].eq_ignore_ascii_case(".xp")
+}
+
 /// The prefab name a `.xp` file gives: its file name without folders and extension.
 pub fn name_of_file(file: &str) -> &str {
     let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
-    base.strip_suffix(".xp").unwrap_or(base)
+    if is_xp_path(base) { &base[..base.len() - 3] } else { base }
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SidecarFile {
     #[serde(default)]
-    tags: Vec<String>,
+    tags: Vec<toml::Spanned<String>>,
     #[serde(default)]
     transforms: Option<toml::Spanned<String>>,
     #[serde(default)]
@@ -62,15 +67,24 @@ pub fn read_sidecar(file: &str, text: &str, name: &str) -> Result<Header, Vec<Er
     let mut header = Header::named(name);
     let mut errors = Vec::new();
     let at = |span: std::ops::Range<usize>| Location::at_offset(file, text, span.start);
-    header.tags = raw.tags;
+    for tag in &raw.tags {
+        if let Err(message) = check_tag(tag.get_ref()) {
+            errors.push(Error::at(ErrorKind::Invalid, at(tag.span()), message));
+        }
+    }
+    header.tags = raw.tags.into_iter().map(toml::Spanned::into_inner).collect();
     if let Some(t) = raw.transforms {
         match TransformSet::parse(t.get_ref()) {
             Ok(set) if !set.is_empty() => header.transforms = set,
             Ok(_) => errors.push(Error::at(ErrorKind::Invalid, at(t.span()), "`transforms` lists no orientation")),
-            Err(word) => errors.push(
-                Error::at(ErrorKind::Invalid, at(t.span()), format!("unknown transform `{word}`"))
-                    .with_help(crate::geom::Transform::HELP),
-            ),
+            Err(word) => {
+                // Point at the word itself: one past the opening quote, then into the string.
+                let start = t.span().start + 1 + t.get_ref().find(word.as_str()).unwrap_or(0);
+                errors.push(
+                    Error::at(ErrorKind::Invalid, at(start..start), format!("unknown transform `{word}`"))
+                        .with_help(crate::geom::Transform::HELP),
+                );
+            }
         }
     }
     if let Some(s) = raw.style {
@@ -126,6 +140,11 @@ impl Prefab {
                     format!("the image is {w}x{h} cells; prefabs are at most {max} on a side"),
                 )
                 .with_help("crop the image, or raise Limits::max_prefab_side"),
+            ]);
+        }
+        if image.layers().is_empty() {
+            return Err(vec![
+                whole("the image has no layers".into()).with_help("a prefab needs at least its terrain layer"),
             ]);
         }
         if image.layers().len() > LayerKind::ALL.len() {
@@ -226,7 +245,10 @@ fn contrast(bg: Rgb) -> Rgb {
 /// painted in its floor's colour under its digit.
 fn terrain_cell(terrain: Option<Terrain>, palette: &Palette) -> Result<XpCell, String> {
     let (colour, glyph) = match (palette.colour_of(terrain), terrain) {
-        (Some(c), None) => (c, '?'),
+        // Transparent reads as don't-care whatever the palette says.
+        (_, None) => {
+            return Ok(XpCell { glyph: u32::from(b'?'), fg: Rgb::new(0x80, 0x80, 0x80), bg: Rgb::TRANSPARENT });
+        }
         (Some(c), Some(t)) => (c, palette.source_glyph(t).unwrap_or_else(|| palette.render_glyph(t))),
         (None, Some(t @ Terrain { role: Role::Floor(_), variant: 1.. })) => {
             let base = Terrain::new(t.role);
@@ -236,7 +258,6 @@ fn terrain_cell(terrain: Option<Terrain>, palette: &Palette) -> Result<XpCell, S
         (None, Some(t)) => {
             return Err(format!("the palette has no colour for {t}; add one under [colours] in palette.toml"));
         }
-        (None, None) => return Err("the palette has no colour for `?`".into()),
     };
     let code = cp437::from_char(glyph).unwrap_or(u32::from(b'?'));
     Ok(match palette.colour_from() {
@@ -259,6 +280,11 @@ fn read_terrain(
     for y in 0..h {
         for x in 0..w {
             let cell = layer[Point::new(x, y)];
+            if cell.is_transparent() {
+                // Unpainted: don't care, whichever colour the palette reads.
+                cells.push(None);
+                continue;
+            }
             let colour = match palette.colour_from() {
                 ColourChannel::Background => cell.bg,
                 ColourChannel::Foreground => cell.fg,
@@ -318,6 +344,7 @@ fn unknown_colour(file: &str, p: Point, colour: Rgb, palette: &Palette) -> Error
 /// references layers so are painted cells without a glyph.
 fn read_overlay(file: &str, layer: &XpLayer, kind: LayerKind, errors: &mut Vec<Error>) -> Grid<Option<char>> {
     let mut glyphs = Grid::new(layer.width(), layer.height(), None);
+    let mut bad = 0usize;
     for p in glyphs.bounds().points() {
         let cell = layer[p];
         if cell.is_transparent() {
@@ -328,6 +355,10 @@ fn read_overlay(file: &str, layer: &XpLayer, kind: LayerKind, errors: &mut Vec<E
             continue;
         }
         let Some(glyph) = cp437::to_char(cell.glyph) else {
+            bad += 1;
+            if bad > MAX_COLOUR_ERRORS {
+                continue;
+            }
             errors.push(
                 Error::at(
                     ErrorKind::Invalid,
@@ -347,6 +378,17 @@ fn read_overlay(file: &str, layer: &XpLayer, kind: LayerKind, errors: &mut Vec<E
         };
         let glyph = if kind == LayerKind::Links { text_arrow(glyph) } else { glyph };
         glyphs.set(p, Some(glyph));
+    }
+    if bad > MAX_COLOUR_ERRORS {
+        errors.push(Error::at(
+            ErrorKind::Invalid,
+            Location::file(file),
+            format!(
+                "... and {} more cells of layer {} outside code page 437",
+                bad - MAX_COLOUR_ERRORS,
+                kind.xp_layer()
+            ),
+        ));
     }
     glyphs
 }
