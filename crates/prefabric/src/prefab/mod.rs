@@ -377,10 +377,11 @@ pub fn check_name(text: &str) -> Result<(), (String, Option<String>)> {
     }
 }
 
-/// Checks a tag: not empty, no spaces or commas (the text header splits on them).
+/// Checks a tag: a single word, with no space or comma (the text header splits on
+/// them), no `#` (it starts a comment) and no control character.
 pub(crate) fn check_tag(tag: &str) -> Result<(), String> {
-    if tag.is_empty() || tag.contains(|c: char| c.is_whitespace() || c == ',') {
-        Err(format!("tag {tag:?} is empty or holds a space or a comma; tags are single words"))
+    if tag.is_empty() || tag.contains(|c: char| c.is_whitespace() || c.is_control() || c == ',' || c == '#') {
+        Err(format!("tag {tag:?} is not a single word; tags hold no spaces, commas, `#` or control characters"))
     } else {
         Ok(())
     }
@@ -500,5 +501,13 @@ mod tests {
         assert!(err[0].starts_with("p.txt:7:1: invalid: a machine stands on wall"), "{err:?}");
         assert!(err[1].starts_with("p.txt:8:3: invalid: ` ` is not a glyph"), "{err:?}");
         assert!(err[2].starts_with("p.txt:13:3: invalid: reference `r` stands on a link's way out"), "{err:?}");
+    }
+
+    #[test]
+    fn tags_are_single_words() {
+        let p = build("prefab t\ntags: a, b c\nterrain:\n.\n").unwrap();
+        assert_eq!(p.tags(), ["a", "b", "c"]);
+        let err = build("prefab t\ntags: ok bad\u{1}tag\nterrain:\n.\n").unwrap_err();
+        assert!(err[0].starts_with("p.txt:2:10: invalid: tag \"bad\\u{1}tag\" is not a single word"), "{err:?}");
     }
 }

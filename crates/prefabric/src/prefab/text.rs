@@ -6,7 +6,7 @@
 //! pass the same checks. Every problem is reported at its `file:line:col`.
 
 use super::assemble::{Drawn, Place, assemble};
-use super::{Header, LayerKind, Prefab, Style, check_name};
+use super::{Header, LayerKind, Prefab, Style, check_name, check_tag};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::{DONT_CARE, Palette};
 use crate::format::suggest;
@@ -121,12 +121,15 @@ impl Builder<'_> {
             seen.push(key.text);
             match key.text {
                 "tags" => {
-                    tags = value
-                        .text
-                        .split(|c: char| c == ',' || c.is_whitespace())
-                        .filter(|t| !t.is_empty())
-                        .map(String::from)
-                        .collect();
+                    tags = Vec::new();
+                    for tag in value.text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()) {
+                        if let Err(message) = check_tag(tag) {
+                            let offset = tag.as_ptr() as usize - value.text.as_ptr() as usize;
+                            let col = value.col + value.text[..offset].chars().count() as u32;
+                            self.invalid(value.line, col, message, None);
+                        }
+                        tags.push(tag.to_string());
+                    }
                 }
                 "transforms" => match TransformSet::parse(value.text) {
                     Ok(set) if set.is_empty() => self.invalid(
