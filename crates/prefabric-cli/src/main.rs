@@ -64,6 +64,13 @@ enum Command {
         prefabric convert vault_a.xp vault_a.txt                  back to text (- for standard output)"
     )]
     Convert(ConvertArgs),
+    /// Generate a run of levels at increasing depth that share one world (encounters
+    /// limited per world appear at most that often across all of them).
+    #[command(after_help = "Examples:\n  \
+        prefabric world --levels 10 --seed 7                  what each level holds\n  \
+        prefabric world --levels 20 --seed 7 --out run/       run/level-01.json ... and run/world.json\n  \
+        prefabric world --levels 5 --world run/world.json --depth 21 --out run2/   carry on a saved world")]
+    World(WorldArgs),
     /// Load and validate a pack; print every problem as file:line:col.
     #[command(after_help = "Examples:\n  \
         prefabric check\n  \
@@ -135,6 +142,34 @@ struct ShowArgs {
 }
 
 #[derive(clap::Args)]
+struct WorldArgs {
+    /// How many levels to generate.
+    #[arg(long, value_name = "N")]
+    levels: u32,
+    /// Seed of the whole run; each level's seed is derived from it (default: a random one, printed).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Content pack folder (default: the built-in pack).
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// Map type of every level (default: the pack's default map type).
+    #[arg(long, value_name = "NAME")]
+    map_type: Option<String>,
+    /// Depth of the first level; each next level is one deeper.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    depth: u32,
+    /// Start from a world saved by an earlier run instead of a new one.
+    #[arg(long, value_name = "FILE")]
+    world: Option<PathBuf>,
+    /// Write each level (level-01.json, ...) and the final world.json into this folder.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Format of the level files.
+    #[arg(long, value_enum, default_value_t = Format::Json)]
+    format: Format,
+}
+
+#[derive(clap::Args)]
 struct ConvertArgs {
     /// The prefab file to read (.txt or .xp).
     input: PathBuf,
@@ -189,6 +224,7 @@ fn main() -> ExitCode {
         Command::Show(args) => show(args),
         Command::Check(args) => check(args),
         Command::Convert(args) => convert(args),
+        Command::World(args) => world(args),
     };
     match result {
         Ok(()) | Err(Failure::ClosedPipe) => ExitCode::SUCCESS,
@@ -510,6 +546,61 @@ fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &Pack) -> Resu
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     std::fs::write(path, bytes).map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
     writeln!(io::stderr(), "wrote {}", path.display())?;
+    Ok(())
+}
+
+fn world(args: WorldArgs) -> Result<(), Failure> {
+    let pack = pack_or_fail(args.pack.as_deref())?;
+    let map_type = args.map_type.unwrap_or_else(|| pack.default_map_type().to_string());
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let mut world = match &args.world {
+        Some(path) => {
+            let text = read_text(path, &pack)?;
+            prefabric::World::from_json(&path.display().to_string(), &text)
+                .map_err(|e| Failure::Problems(e.to_string()))?
+        }
+        None => prefabric::World::new(),
+    };
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::Usage(format!("error: cannot create {}: {e}", dir.display())))?;
+    }
+    let width = args.levels.to_string().len().max(2);
+    let mut out = io::stdout().lock();
+    writeln!(out, "# world of {} levels of {map_type}, seed {seed}", args.levels)?;
+    for level in 1..=args.levels {
+        let depth = args.depth.saturating_add(level - 1);
+        let level_seed = prefabric::Rng::stream_n(seed, "world/level", u64::from(world.levels() + 1)).next_u64();
+        let generator = Generator::new(&pack, &map_type).map_err(|e| Failure::Usage(e.to_string()))?.depth(depth);
+        let (map, next) =
+            generator.generate_in(level_seed, &world).map_err(|e| Failure::Problems(format!("level {level}: {e}")))?;
+        world = next;
+        let encounters: Vec<&str> =
+            map.prefabs().iter().filter_map(|p| p.encounter.as_ref().map(|e| e.id.as_str())).collect();
+        writeln!(
+            out,
+            "level {level:0width$}  depth {depth}  seed {level_seed}  {} encounters: {}",
+            encounters.len(),
+            encounters.join(", ")
+        )?;
+        if let Some(dir) = &args.out {
+            let (extension, bytes) = match args.format {
+                Format::Json => ("json", render::json(&map, pack.palette()).into_bytes()),
+                Format::Xp => ("xp", prefabric::format::xp::write(&render::map_xp(&map, pack.palette()))),
+                Format::Ascii | Format::Ansi => ("txt", render::ascii(&map, pack.palette()).into_bytes()),
+            };
+            let path = dir.join(format!("level-{level:0width$}.{extension}"));
+            std::fs::write(&path, bytes)
+                .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
+        }
+    }
+    if let Some(dir) = &args.out {
+        let path = dir.join("world.json");
+        std::fs::write(&path, world.to_json())
+            .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
+        writeln!(out, "wrote {} level files and {}", args.levels, path.display())?;
+    }
+    out.flush()?;
     Ok(())
 }
 

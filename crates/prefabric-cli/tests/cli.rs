@@ -307,7 +307,7 @@ fn show_reports_prefab_problems_with_places_and_exits_1() {
 
 #[test]
 fn help_shows_an_example_for_each_command() {
-    for command in ["generate", "show", "check", "convert"] {
+    for command in ["generate", "show", "check", "convert", "world"] {
         let out = prefabric(&[command, "--help"]);
         assert!(out.status.success());
         let text = stdout(&out);
@@ -330,4 +330,30 @@ fn a_closed_pipe_is_not_an_error() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn world_writes_levels_and_the_world_state() {
+    let dir = std::env::temp_dir().join(format!("prefabric-world-{}", std::process::id()));
+    let out = prefabric(&["world", "--levels", "3", "--seed", "5", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("level 01  depth 1  seed ") && text.contains("level 03  depth 3"), "{text}");
+    let world = std::fs::read_to_string(dir.join("world.json")).unwrap();
+    let world = prefabric::World::from_json("world.json", &world).unwrap();
+    assert_eq!(world.levels(), 3);
+    // Each level file is a map whose encounters the world counted.
+    let mut counted = 0;
+    for level in 1..=3 {
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("level-0{level}.json"))).unwrap()).unwrap();
+        assert_eq!(doc["depth"], level);
+        counted += doc["prefabs"].as_array().unwrap().iter().filter(|p| p["stage"] == "encounter").count();
+    }
+    assert_eq!(world.encounters().map(|(_, n)| n as usize).sum::<usize>(), counted);
+    // Carrying on from the saved world continues its level count.
+    let saved = dir.join("world.json");
+    let out = prefabric(&["world", "--levels", "1", "--seed", "5", "--world", saved.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

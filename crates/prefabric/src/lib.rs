@@ -41,8 +41,9 @@ pub mod render;
 pub mod rng;
 pub mod stage;
 pub mod trace;
+pub mod world;
 
-pub use content::{MapType, Pack};
+pub use content::{Category, Encounter, EncounterPool, MapType, Pack, WeightWords};
 pub use error::{Error, ErrorKind, Location, Problems};
 pub use format::palette::Palette;
 pub use format::xp::{Rgb, XpCell, XpImage, XpLayer};
@@ -50,13 +51,14 @@ pub use geom::{Dir, Point, Rect, Transform, TransformSet};
 pub use grid::Grid;
 pub use limits::Limits;
 pub use map::{
-    Door, FloorKind, LinkKind, Map, Object, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionKind, Role, Stage,
-    Terrain,
+    Door, EncounterTag, FloorKind, LinkKind, Map, Object, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionKind,
+    Role, Stage, Terrain,
 };
 pub use prefab::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style};
 pub use rng::Rng;
 pub use stage::{Generation, Generator, generate};
 pub use trace::{Event, Outcome, Trace};
+pub use world::World;
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

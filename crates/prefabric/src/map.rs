@@ -7,8 +7,10 @@
 //! with its bounds and doors; later stages work on regions, never on a generator's
 //! internals.
 
+use crate::content::encounters::Category;
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::grid::Grid;
+use crate::prefab::Style;
 use crate::trace::Trace;
 use std::fmt;
 
@@ -218,6 +220,8 @@ pub struct Region {
 pub enum Stage {
     /// Placed before the layout (seeding).
     Feature,
+    /// Embedded into a room after the layout, as an encounter.
+    Encounter,
 }
 
 impl Stage {
@@ -225,6 +229,7 @@ impl Stage {
     pub const fn name(self) -> &'static str {
         match self {
             Stage::Feature => "feature",
+            Stage::Encounter => "encounter",
         }
     }
 }
@@ -242,6 +247,19 @@ pub struct PlacedPrefab {
     pub transform: Transform,
     /// The region holding its open cells, if it has any.
     pub region: Option<RegionId>,
+    /// For an embedded encounter: which one, its category and its style.
+    pub encounter: Option<EncounterTag>,
+}
+
+/// What an embedded prefab was placed as.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncounterTag {
+    /// The encounter's id.
+    pub id: String,
+    /// Its category.
+    pub category: Category,
+    /// How it was embedded.
+    pub style: Style,
 }
 
 /// What kind of thing an [`Object`] is.

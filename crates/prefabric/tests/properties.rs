@@ -38,6 +38,9 @@ fn feature_prefabs_stay_intact_and_their_links_are_reached() {
         if let Err(e) = common::machines_placed(&map, &pack) {
             panic!("seed {seed}: {e}");
         }
+        if let Err(e) = common::walled(&map) {
+            panic!("seed {seed}: {e}");
+        }
         for link in map.links() {
             assert!(map.is_walkable(link.at), "seed {seed}: link at {} not dug", link.at);
             // The cell just outside the prefab, where the tunnel begins, is open too.

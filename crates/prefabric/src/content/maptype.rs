@@ -3,10 +3,12 @@
 //! A map type gives the map's size, its layout generator with the generator's
 //! parameters (every one has a default), tunneler starts, and the feature list: the
 //! variants the features stage chooses from by weight, each placing prefabs at
-//! anchors with jitter, BLOCKED barriers and spawn-blocked areas. Reading one yields
+//! anchors with jitter, BLOCKED barriers and spawn-blocked areas, and the encounter
+//! pool embedded into rooms afterwards ([`super::encounters`]). Reading one yields
 //! a [`MapType`] whose every name, size and reference has been checked, or every
 //! problem found, located in the file.
 
+use super::encounters::{self, EncounterPool, PoolFile, WeightWords};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::{parse_toml, suggest};
 use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
@@ -361,6 +363,8 @@ pub struct MapType {
     pub starts: Vec<StartSpec>,
     /// The feature list.
     pub variants: Vec<FeatureVariant>,
+    /// Encounters embedded into rooms after the layout, if the map type has any.
+    pub encounters: Option<EncounterPool>,
     /// The file it was read from.
     pub file: String,
 }
@@ -382,6 +386,8 @@ struct MapTypeFile {
     starts: Vec<Spanned<StartFile>>,
     #[serde(default)]
     variants: Vec<Spanned<VariantFile>>,
+    #[serde(default)]
+    encounters: Option<PoolFile>,
 }
 
 #[derive(Deserialize)]
@@ -466,6 +472,7 @@ pub(crate) fn read<'p>(
     limits: &Limits,
     prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
     prefab_names: &[&str],
+    words: &WeightWords,
 ) -> Result<MapType, Vec<Error>> {
     let raw: MapTypeFile = parse_toml(file, source).map_err(|e| vec![e])?;
     let mut c = Checker { file, source, errors: Vec::new() };
@@ -505,6 +512,9 @@ pub(crate) fn read<'p>(
         let span = raw.variants[0].span();
         c.invalid(span, "every feature variant has weight 0, so none can be chosen".to_string(), None);
     }
+    let at = |span: std::ops::Range<usize>| Location::at_offset(file, source, span.start);
+    let encounters =
+        raw.encounters.as_ref().map(|p| encounters::read(p, &at, words, prefabs, prefab_names, &mut c.errors));
     if c.errors.is_empty() {
         Ok(MapType {
             name: name.to_string(),
@@ -514,6 +524,7 @@ pub(crate) fn read<'p>(
             generator,
             starts,
             variants,
+            encounters,
             file: file.to_string(),
         })
     } else {

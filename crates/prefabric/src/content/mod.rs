@@ -7,7 +7,7 @@
 //! found, each with its `file:line:col`.
 //!
 //! ```text
-//! pack.toml        name, description, default_map_type
+//! pack.toml        name, description, default_map_type, [weights] (encounter words)
 //! palette.toml     glyphs and colours -> terrain, render glyphs
 //! prefabs/**/*.txt text prefabs, one or more per file
 //! prefabs/**/*.xp  REXPaint prefabs, one per file, named by file stem
@@ -15,6 +15,7 @@
 //! maps/*.toml      map types, named by file stem
 //! ```
 
+pub mod encounters;
 pub mod maptype;
 
 use crate::error::{Error, ErrorKind, Location, Problems};
@@ -22,6 +23,7 @@ use crate::format::palette::Palette;
 use crate::format::{parse_toml, suggest};
 use crate::limits::Limits;
 use crate::prefab::{self, Prefab};
+pub use encounters::{Category, Encounter, EncounterPool, WeightWords};
 pub use maptype::MapType;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -41,6 +43,7 @@ pub struct Pack {
     prefabs: Vec<Prefab>,
     prefab_index: BTreeMap<String, usize>,
     map_types: BTreeMap<String, MapType>,
+    weight_words: WeightWords,
     limits: Limits,
 }
 
@@ -51,6 +54,9 @@ struct PackFile {
     #[serde(default)]
     description: String,
     default_map_type: toml::Spanned<String>,
+    /// Encounter weight words: word -> weight, added to or replacing the defaults.
+    #[serde(default)]
+    weights: BTreeMap<String, u32>,
 }
 
 /// A file of a pack: its path inside the pack (with `/` separators) and its bytes.
@@ -216,6 +222,7 @@ impl Pack {
         }
         let prefabs = unique;
 
+        let words = WeightWords::with(pack_file.as_ref().map(|(p, _, _)| p.weights.clone()).unwrap_or_default());
         let names: Vec<&str> = prefab_index.keys().map(String::as_str).collect();
         let lookup = |name: &str| prefab_index.get(name).map(|&i| &prefabs[i]);
         let mut map_types = BTreeMap::new();
@@ -238,7 +245,7 @@ impl Pack {
                 continue;
             }
             map_files.push(stem);
-            match maptype::read(file, stem, text, &limits, &lookup, &names) {
+            match maptype::read(file, stem, text, &limits, &lookup, &names, &words) {
                 Ok(m) => {
                     map_types.insert(stem.to_string(), m);
                 }
@@ -271,6 +278,7 @@ impl Pack {
                 prefabs,
                 prefab_index,
                 map_types,
+                weight_words: words,
                 limits,
             }),
             _ => Err(problems),
@@ -290,6 +298,11 @@ impl Pack {
     /// The map type generated when none is named.
     pub fn default_map_type(&self) -> &str {
         &self.default_map_type
+    }
+
+    /// The encounter weight words.
+    pub fn weight_words(&self) -> &WeightWords {
+        &self.weight_words
     }
 
     /// The palette.

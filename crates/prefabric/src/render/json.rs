@@ -7,6 +7,7 @@ use super::ascii::{ascii_rows, passable_rows, spawn_blocked_rows};
 use crate::format::palette::Palette;
 use crate::geom::Point;
 use crate::map::{LinkKind, Map};
+use crate::prefab::Style;
 use serde::Serialize;
 
 /// Version of the JSON schema; bumped when a field changes meaning or goes away.
@@ -63,6 +64,9 @@ struct PrefabJson<'a> {
     width: i32,
     height: i32,
     transform: &'static str,
+    style: &'static str,
+    encounter: Option<&'a str>,
+    category: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -113,6 +117,9 @@ pub fn json(map: &Map, palette: &Palette) -> String {
                 width: p.bounds.width,
                 height: p.bounds.height,
                 transform: p.transform.name(),
+                style: p.encounter.as_ref().map_or(Style::Feature, |e| e.style).name(),
+                encounter: p.encounter.as_ref().map(|e| e.id.as_str()),
+                category: p.encounter.as_ref().map(|e| e.category.name()),
             })
             .collect(),
         links: map

@@ -245,6 +245,7 @@ fn place(map: &mut Map, prefab: &Prefab, at: Point, transform: Transform, spawn_
         bounds,
         transform,
         region,
+        encounter: None,
     });
 }
 

@@ -1,5 +1,5 @@
-//! The pipeline: features, layout, validate — one map from a pack, a map type and a
-//! seed.
+//! The pipeline: features, layout, encounters, validate — one map from a pack, a map
+//! type and a seed (and, for a run of levels, the [`World`] so far).
 //!
 //! [`Generator`] holds a pack and a map type and generates maps for seeds; each
 //! [`Generation`] runs the stages in order on one map under construction. Every
@@ -9,6 +9,7 @@
 //! attempt fail; the generator then retries with a seed derived from the first, up
 //! to [`ATTEMPTS`] times, and records each retry in the trace.
 
+pub(crate) mod encounters;
 pub(crate) mod features;
 pub(crate) mod validate;
 
@@ -19,6 +20,7 @@ use crate::layout::{self, LayoutStats, Start};
 use crate::map::Map;
 use crate::rng::Rng;
 use crate::trace::Outcome;
+use crate::world::World;
 
 /// How many attempts a generation gets before it reports failure.
 pub const ATTEMPTS: u32 = 8;
@@ -60,17 +62,27 @@ impl<'p> Generator<'p> {
         self.map_type
     }
 
-    /// Generates the map for `seed`, retrying with derived seeds when an attempt
-    /// fails.
+    /// Generates the map for `seed` as the first level of a new world, retrying
+    /// with derived seeds when an attempt fails.
     pub fn generate(&self, seed: u64) -> Result<Map, Error> {
+        self.generate_in(seed, &World::new()).map(|(map, _)| map)
+    }
+
+    /// Generates the map for `seed` as the next level of `world`: encounters limited
+    /// per world count what earlier levels placed. Returns the map and the world
+    /// after it.
+    pub fn generate_in(&self, seed: u64, world: &World) -> Result<(Map, World), Error> {
         let mut failures: Vec<String> = Vec::new();
         for attempt in 0..ATTEMPTS {
-            let mut g = self.start(seed, attempt);
+            let mut g = self.start_in(seed, attempt, world);
             for (i, f) in failures.iter().enumerate() {
                 g.map.trace.push("generate", Outcome::Note, format!("attempt {} failed: {f}", i + 1));
             }
             match g.run_all() {
-                Ok(()) => return Ok(g.into_map()),
+                Ok(()) => {
+                    let next = world.after(&g.map);
+                    return Ok((g.into_map(), next));
+                }
                 Err(e) => failures.push(e.message().to_string()),
             }
         }
@@ -85,10 +97,22 @@ impl<'p> Generator<'p> {
     /// A generation for `seed` ready to run stage by stage. Attempt 0 draws from the
     /// seed itself; later attempts from seeds derived from it.
     pub fn start(&self, seed: u64, attempt: u32) -> Generation<'p> {
+        self.start_in(seed, attempt, &World::new())
+    }
+
+    /// Like [`Generator::start`], for the next level of `world`.
+    pub fn start_in(&self, seed: u64, attempt: u32, world: &World) -> Generation<'p> {
         let stream_seed =
             if attempt == 0 { seed } else { Rng::stream_n(seed, "generate/attempt", u64::from(attempt)).next_u64() };
         let map = Map::new(seed, &self.map_type.name, self.depth, self.map_type.width, self.map_type.height);
-        Generation { pack: self.pack, map_type: self.map_type, map, starts: Vec::new(), stream_seed }
+        Generation {
+            pack: self.pack,
+            map_type: self.map_type,
+            map,
+            starts: Vec::new(),
+            stream_seed,
+            world: world.clone(),
+        }
     }
 }
 
@@ -100,6 +124,7 @@ pub struct Generation<'p> {
     map: Map,
     starts: Vec<Start>,
     stream_seed: u64,
+    world: World,
 }
 
 impl Generation<'_> {
@@ -115,7 +140,15 @@ impl Generation<'_> {
         layout::run(&mut self.map, &self.map_type.generator, &self.starts, self.stream_seed)
     }
 
-    /// Stage 3: checks the map's invariants (design.md's stage 6, the last one; the
+    /// Stage 3: embeds the map type's encounters into the layout's rooms.
+    pub fn encounters(&mut self) -> Result<(), Error> {
+        match &self.map_type.encounters {
+            Some(pool) => encounters::run(&mut self.map, self.pack, pool, &self.world, self.stream_seed),
+            None => Ok(()),
+        }
+    }
+
+    /// Stage 4: checks the map's invariants (design.md's stage 6, the last one; the
     /// stages between arrive with later issues).
     pub fn validate(&self) -> Result<(), Error> {
         validate::run(&self.map, self.pack)
@@ -124,6 +157,7 @@ impl Generation<'_> {
     fn run_all(&mut self) -> Result<(), Error> {
         self.features()?;
         self.layout()?;
+        self.encounters()?;
         self.validate()
     }
 

@@ -88,6 +88,21 @@ pub fn machines_placed(map: &Map, pack: &Pack) -> Result<(), String> {
     }
 }
 
+/// Open space is walled: no walkable cell touches earth, even diagonally.
+pub fn walled(map: &Map) -> Result<(), String> {
+    for p in map.bounds().points().filter(|&p| map.is_walkable(p)) {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let q = p + Point::new(dx, dy);
+                if map.terrain_at(q).is_some_and(|t| t.role == Role::Earth) {
+                    return Err(format!("walkable {p} touches earth at {q}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn default_pack_files() -> Vec<prefabric::content::SourceFile> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/default");
     let mut files = Vec::new();

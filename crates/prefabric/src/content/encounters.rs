@@ -1,0 +1,492 @@
+//! Encounter pools: the `[encounters]` section of a map type, and the weight words
+//! of `pack.toml`.
+//!
+//! An encounter is hand-made content embedded into a room after the layout exists
+//! (seed 000, "Embedding Prefabs"): one or more alternative prefabs of one placement
+//! style, a weight written as a word, and limits — depth range, count per map and
+//! per world, an exclusion group, the room's door count — plus what to do to the
+//! room (resize it, change its door). Reading a pool checks every name, word and
+//! limit and every prefab against its style (enclosed and cubby prefabs open onto
+//! their bottom edge, accessible ones keep every edge open, none has link marks),
+//! and reports every problem at its place in the file.
+
+use super::maptype::IntRange;
+use crate::error::{Error, ErrorKind, Location};
+use crate::format::suggest;
+use crate::geom::{Dir, Point};
+use crate::grid::Grid;
+use crate::prefab::{Prefab, Style};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use toml::Spanned;
+
+/// The weight words every pack knows unless its `pack.toml` redefines them.
+pub const DEFAULT_WEIGHT_WORDS: [(&str, u32); 5] =
+    [("never", 0), ("rare", 1), ("uncommon", 3), ("common", 10), ("frequent", 30)];
+
+/// Words that stand for encounter weights, so designers retune a word once for
+/// every map (Cogmind writes weights as words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightWords {
+    words: BTreeMap<String, u32>,
+}
+
+impl Default for WeightWords {
+    fn default() -> WeightWords {
+        WeightWords { words: DEFAULT_WEIGHT_WORDS.iter().map(|&(w, n)| (w.to_string(), n)).collect() }
+    }
+}
+
+impl WeightWords {
+    /// The default words with `overrides` added or replacing them.
+    pub fn with(overrides: impl IntoIterator<Item = (String, u32)>) -> WeightWords {
+        let mut words = WeightWords::default();
+        words.words.extend(overrides);
+        words
+    }
+
+    /// The number a word stands for.
+    pub fn get(&self, word: &str) -> Option<u32> {
+        self.words.get(word).copied()
+    }
+
+    /// Every word and its number, by word.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
+        self.words.iter().map(|(w, n)| (w.as_str(), *n))
+    }
+}
+
+/// What an encounter is for the player (seed 000's categories).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    /// Atmosphere: harmless scenery and stories.
+    Fluff,
+    /// A gamble: something gained at some danger.
+    RiskReward,
+    /// A threat.
+    Danger,
+    /// Something to gain.
+    Reward,
+}
+
+impl Category {
+    /// Every category.
+    pub const ALL: [Category; 4] = [Category::Fluff, Category::RiskReward, Category::Danger, Category::Reward];
+
+    /// The name as written in map types and JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Category::Fluff => "fluff",
+            Category::RiskReward => "risk-reward",
+            Category::Danger => "danger",
+            Category::Reward => "reward",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.name() == s)
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What embedding does to the room's door.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DoorChange {
+    /// Leave it.
+    Keep,
+    /// Remove the door, leaving an open entryway.
+    Open,
+    /// Remove the door and the whole front wall (what the cubby style does).
+    Front,
+}
+
+/// How many doors a room must have for an encounter.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DoorLimit {
+    /// Fewest doors.
+    pub min: u32,
+    /// Most doors.
+    pub max: u32,
+}
+
+impl DoorLimit {
+    /// True when a room with `doors` doors qualifies.
+    pub fn allows(&self, doors: u32) -> bool {
+        (self.min..=self.max).contains(&doors)
+    }
+}
+
+impl fmt::Display for DoorLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.min, self.max) {
+            (a, b) if a == b => write!(f, "exactly {a} door{}", if a == 1 { "" } else { "s" }),
+            (1, u32::MAX) => f.write_str("any number of doors"),
+            (1, b) => write!(f, "at most {b} doors"),
+            (a, b) => write!(f, "{a} to {b} doors"),
+        }
+    }
+}
+
+/// One validated encounter of a pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Encounter {
+    /// Its id: unique in the map type, and what world counts are kept under.
+    pub id: String,
+    /// The weight word as written.
+    pub weight_word: String,
+    /// The number the word stands for.
+    pub weight: u32,
+    /// What it is for the player.
+    pub category: Category,
+    /// How its prefabs are embedded: enclosed, cubby or accessible.
+    pub style: Style,
+    /// Alternative prefabs (the first that fits a room is not preferred: one of
+    /// those that fit is drawn).
+    pub prefabs: Vec<String>,
+    /// Depths it may appear at, inclusive.
+    pub depth: Option<IntRange>,
+    /// Most times in one map.
+    pub max_per_map: Option<u32>,
+    /// Most times in one world.
+    pub max_per_world: Option<u32>,
+    /// Exclusion group: once one member is placed, the others are out for the map.
+    pub group: Option<String>,
+    /// Doors the room must have.
+    pub doors: DoorLimit,
+    /// Enclosed and cubby: shrink the room to the prefab and rebuild its walls.
+    pub resize: bool,
+    /// What happens to the room's door.
+    pub door: DoorChange,
+    /// Widen the door to this many cells (1 leaves it as it is).
+    pub door_width: u8,
+    /// Where it is written.
+    pub location: Location,
+}
+
+/// The encounters of a map type and how many to place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncounterPool {
+    /// How many encounters to place per map, drawn from this range.
+    pub count: IntRange,
+    /// The encounters, in file order.
+    pub pool: Vec<Encounter>,
+}
+
+// ---- the file as written ----
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PoolFile {
+    count: IntRange,
+    #[serde(default)]
+    pool: Vec<Spanned<EncounterFile>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EncounterFile {
+    id: Spanned<String>,
+    weight: Spanned<String>,
+    category: Spanned<String>,
+    prefabs: Spanned<Vec<String>>,
+    #[serde(default)]
+    style: Option<Spanned<String>>,
+    #[serde(default)]
+    depth: Option<IntRange>,
+    #[serde(default)]
+    max_per_map: Option<Spanned<u32>>,
+    #[serde(default)]
+    max_per_world: Option<Spanned<u32>>,
+    #[serde(default)]
+    group: Option<String>,
+    #[serde(default)]
+    doors: Option<Spanned<u32>>,
+    #[serde(default)]
+    max_doors: Option<Spanned<u32>>,
+    #[serde(default = "yes")]
+    resize: bool,
+    #[serde(default)]
+    door: Option<Spanned<String>>,
+    #[serde(default)]
+    door_width: Option<Spanned<u8>>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Reads and checks a pool. `at` turns a span into a location; `prefabs` looks a
+/// prefab up by name.
+pub(crate) fn read<'p>(
+    raw: &PoolFile,
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    words: &WeightWords,
+    prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
+    prefab_names: &[&str],
+    errors: &mut Vec<Error>,
+) -> EncounterPool {
+    let mut pool = Vec::new();
+    let mut invalid = |span: std::ops::Range<usize>, message: String, help: Option<String>| {
+        let mut e = Error::at(ErrorKind::Invalid, at(span), message);
+        if let Some(h) = help {
+            e = e.with_help(h);
+        }
+        errors.push(e);
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for entry in &raw.pool {
+        let e = entry.get_ref();
+        let id = e.id.get_ref();
+        if seen.contains(&id.as_str()) {
+            invalid(e.id.span(), format!("a second encounter with id `{id}`"), None);
+        }
+        seen.push(id);
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            invalid(e.id.span(), format!("encounter id `{id}` may only use letters, digits, `_` and `-`"), None);
+        }
+        let weight = match words.get(e.weight.get_ref()) {
+            Some(w) => w,
+            None => {
+                let known: Vec<&str> = words.iter().map(|(w, _)| w).collect();
+                let help = match suggest(e.weight.get_ref(), known.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`? the words are {}", known.join(", ")),
+                    None => format!("the words are {} (pack.toml's [weights] defines more)", known.join(", ")),
+                };
+                invalid(e.weight.span(), format!("unknown weight word `{}`", e.weight.get_ref()), Some(help));
+                0
+            }
+        };
+        let category = Category::parse(e.category.get_ref()).unwrap_or_else(|| {
+            let names: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
+            invalid(
+                e.category.span(),
+                format!("unknown category `{}`", e.category.get_ref()),
+                Some(format!("categories are {}", names.join(", "))),
+            );
+            Category::Fluff
+        });
+
+        let mut alternatives: Vec<&Prefab> = Vec::new();
+        if e.prefabs.get_ref().is_empty() {
+            invalid(e.prefabs.span(), "`prefabs` lists no prefab".into(), None);
+        }
+        for name in e.prefabs.get_ref() {
+            match prefabs(name) {
+                Some(p) => alternatives.push(p),
+                None => {
+                    let help = match suggest(name, prefab_names.iter().copied()) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => "check the prefab's name under prefabs/".to_string(),
+                    };
+                    invalid(e.prefabs.span(), format!("no prefab named `{name}` in this pack"), Some(help));
+                }
+            }
+        }
+        let style = match &e.style {
+            Some(s) => match Style::parse(s.get_ref()) {
+                Some(Style::Feature) | None => {
+                    invalid(
+                        s.span(),
+                        format!("`{}` is not an encounter style", s.get_ref()),
+                        Some("encounter styles are enclosed, cubby and accessible".into()),
+                    );
+                    Style::Enclosed
+                }
+                Some(style) => style,
+            },
+            None => alternatives.first().map_or(Style::Enclosed, |p| p.style()),
+        };
+        for p in &alternatives {
+            if let Err((message, help)) = check_prefab(p, style) {
+                invalid(e.prefabs.span(), format!("prefab `{}` {message}", p.name()), Some(help.into()));
+            }
+        }
+
+        let one_door = matches!(style, Style::Enclosed | Style::Cubby);
+        let doors = match (&e.doors, &e.max_doors) {
+            (Some(d), Some(_)) => {
+                invalid(d.span(), "give `doors` (exactly) or `max_doors` (at most), not both".into(), None);
+                DoorLimit { min: 1, max: u32::MAX }
+            }
+            (Some(d), None) => DoorLimit { min: *d.get_ref(), max: *d.get_ref() },
+            (None, Some(m)) => DoorLimit { min: 1, max: *m.get_ref() },
+            (None, None) if one_door => DoorLimit { min: 1, max: 1 },
+            (None, None) => DoorLimit { min: 1, max: u32::MAX },
+        };
+        let limit_span = e.doors.as_ref().or(e.max_doors.as_ref()).map(|s| s.span());
+        if let Some(span) = limit_span.clone() {
+            if doors.max == 0 {
+                invalid(span.clone(), "a room needs at least one door to be reached".into(), None);
+            } else if one_door && !doors.allows(1) {
+                invalid(
+                    span,
+                    format!(
+                        "{style} encounters fill a room up to its one door, so they need rooms with exactly 1 door"
+                    ),
+                    Some("use `doors = 1`, or make the encounter accessible".into()),
+                );
+            }
+        }
+        let doors = if one_door { DoorLimit { min: 1, max: 1 } } else { doors };
+
+        let mut door = match e.door.as_ref().map(|d| (d.get_ref().as_str(), d.span())) {
+            None | Some(("keep", _)) => DoorChange::Keep,
+            Some(("open", _)) => DoorChange::Open,
+            Some(("front", _)) => DoorChange::Front,
+            Some((other, span)) => {
+                invalid(
+                    span,
+                    format!("unknown door change `{other}`"),
+                    Some(
+                        "write \"keep\", \"open\" (remove the door) or \"front\" (remove the whole front wall)".into(),
+                    ),
+                );
+                DoorChange::Keep
+            }
+        };
+        let door_width = match &e.door_width {
+            None => 1,
+            Some(w) if (1..=9).contains(w.get_ref()) => *w.get_ref(),
+            Some(w) => {
+                invalid(w.span(), format!("door_width {} must be 1-9", w.get_ref()), None);
+                1
+            }
+        };
+        let changes_door = door != DoorChange::Keep || door_width > 1;
+        let door_span = e
+            .door
+            .as_ref()
+            .map(|d| d.span())
+            .or_else(|| e.door_width.as_ref().map(|w| w.span()))
+            .unwrap_or_else(|| entry.span());
+        if style == Style::Accessible && changes_door {
+            let span = door_span.clone();
+            invalid(
+                span,
+                "door changes apply to enclosed and cubby encounters, not accessible ones".into(),
+                Some("accessible prefabs leave the room as it is".into()),
+            );
+        }
+        if style == Style::Cubby {
+            if changes_door {
+                invalid(door_span, "a cubby already removes its door and front wall".into(), None);
+            }
+            door = DoorChange::Front;
+        }
+        let mut max_of = |v: &Option<Spanned<u32>>, what: &str| match v {
+            Some(n) if *n.get_ref() == 0 => {
+                invalid(n.span(), format!("{what} 0 means never; use weight = \"never\" instead"), None);
+                None
+            }
+            Some(n) => Some(*n.get_ref()),
+            None => None,
+        };
+        let max_per_map = max_of(&e.max_per_map, "max_per_map");
+        let max_per_world = max_of(&e.max_per_world, "max_per_world");
+        pool.push(Encounter {
+            id: id.clone(),
+            weight_word: e.weight.get_ref().clone(),
+            weight,
+            category,
+            style,
+            prefabs: e.prefabs.get_ref().clone(),
+            depth: e.depth,
+            max_per_map,
+            max_per_world,
+            group: e.group.clone(),
+            doors,
+            resize: e.resize,
+            door,
+            door_width,
+            location: at(entry.span()),
+        });
+    }
+    EncounterPool { count: raw.count, pool }
+}
+
+fn style_help(style: Style) -> &'static str {
+    match style {
+        Style::Enclosed | Style::Cubby => {
+            "enclosed and cubby prefabs are a room's interior drawn facing south: the door goes below the bottom row, so some of that row must be open and every open cell must be reachable from it"
+        }
+        _ => {
+            "accessible prefabs sit anywhere in a room with any doors, so every edge cell must be open and every open cell reachable from the edge"
+        }
+    }
+}
+
+/// Checks that a prefab can be embedded in `style`; the error completes "prefab `x` …"
+/// and comes with a hint. Enclosed and cubby prefabs follow the same drawing rules,
+/// so either may be embedded as the other.
+fn check_prefab(p: &Prefab, style: Style) -> Result<(), (String, &'static str)> {
+    let room_like = |s: Style| matches!(s, Style::Enclosed | Style::Cubby);
+    if p.style() == Style::Feature {
+        return Err((
+            "is a feature prefab (`style: feature`), placed before the layout".into(),
+            "give it `style: enclosed`, `cubby` or `accessible` to embed it in rooms",
+        ));
+    }
+    if p.style() != style && !(room_like(p.style()) && room_like(style)) {
+        return Err((
+            format!("is drawn for `{}` placement, not `{style}`", p.style()),
+            "all alternatives of an encounter share its style",
+        ));
+    }
+    if !p.links().is_empty() {
+        return Err((
+            "has link marks, but encounters are embedded after the layout, so nothing would dig from them".into(),
+            "remove its links layer",
+        ));
+    }
+    check_openings(p, style).map_err(|m| (m, style_help(style)))
+}
+
+/// Checks that a prefab opens the way its style needs: some of the bottom row
+/// (enclosed, cubby) or every edge cell (accessible), every open cell reachable.
+fn check_openings(p: &Prefab, style: Style) -> Result<(), String> {
+    // Don't-care cells keep the room's floor, so they count as open.
+    let open = |c: &Option<crate::map::Terrain>| c.is_none_or(|t| t.role.is_walkable());
+    let cells = p.cells();
+    let (w, h) = (p.width(), p.height());
+    let edge = |q: Point| q.x == 0 || q.y == 0 || q.x == w - 1 || q.y == h - 1;
+    let sources: Vec<Point> = match style {
+        Style::Accessible => {
+            if let Some(q) = cells.bounds().points().find(|&q| edge(q) && !open(&cells[q])) {
+                return Err(format!("has a closed edge cell at x={} y={}", q.x, q.y));
+            }
+            cells.bounds().points().filter(|&q| edge(q)).collect()
+        }
+        _ => {
+            let bottom: Vec<Point> = (0..w).map(|x| Point::new(x, h - 1)).filter(|&q| open(&cells[q])).collect();
+            if bottom.is_empty() {
+                return Err("has no open cell on its bottom row for the door to lead into".into());
+            }
+            bottom
+        }
+    };
+    // Every open cell reachable from the entry cells.
+    let mut seen = Grid::new(w, h, false);
+    let mut stack = sources;
+    for &q in &stack {
+        seen[q] = true;
+    }
+    while let Some(q) = stack.pop() {
+        for d in Dir::ALL {
+            let n = q + d.delta();
+            if cells.get(n).is_some_and(open) && !seen[n] {
+                seen[n] = true;
+                stack.push(n);
+            }
+        }
+    }
+    match cells.bounds().points().find(|&q| open(&cells[q]) && !seen[q]) {
+        Some(q) => Err(format!("has an open cell at x={} y={} that cannot be reached from its entry", q.x, q.y)),
+        None => Ok(()),
+    }
+}

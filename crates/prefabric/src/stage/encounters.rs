@@ -1,0 +1,510 @@
+//! The encounters stage: hand-made content embedded into the layout's rooms (seed
+//! 000, "Embedding Prefabs").
+//!
+//! Works on regions, not on any generator's internals: every [`RegionKind::Room`]
+//! is a candidate, and its doorways are read from the terrain around it, so rooms
+//! from any layout generator qualify. Selection is encounter-first: an eligible
+//! encounter is drawn by weight, then a free room with the right door count where
+//! one of its alternative prefabs fits in an allowed orientation. Enclosed and cubby
+//! prefabs are turned so their bottom edge faces the room's one door, placed
+//! against it at a random offset, and the rest of the room is filled with earth and
+//! walled (unless resizing is off); a cubby also loses its front wall. Accessible
+//! prefabs go anywhere inside a room with any doors. Door changes only ever add
+//! openings, so connectivity holds. Each draw either places the encounter or retires
+//! it with the reason traced, so the stage ends after at most `count + pool` draws.
+
+use crate::content::Pack;
+use crate::content::encounters::{DoorChange, Encounter, EncounterPool};
+use crate::error::Error;
+use crate::geom::{Dir, Point, Rect, Transform};
+use crate::map::{
+    Door, EncounterTag, FloorKind, Map, NO_REGION, Object, ObjectKind, PlacedPrefab, RegionId, RegionKind, Role, Stage,
+    Terrain, mask,
+};
+use crate::prefab::{Prefab, Style};
+use crate::rng::Rng;
+use crate::trace::Outcome;
+use crate::world::World;
+
+/// A run of walkable cells in the wall line around a room: one way in.
+#[derive(Clone, Debug)]
+struct Doorway {
+    /// The side of the room it is on.
+    side: Dir,
+    /// Its cells, in order along the side.
+    cells: Vec<Point>,
+}
+
+/// A room that may receive an encounter.
+struct Room {
+    region: RegionId,
+    /// Its open interior.
+    interior: Rect,
+    doorways: Vec<Doorway>,
+    used: bool,
+}
+
+/// One way to embed an encounter: a prefab, an orientation and where it goes.
+struct Fit<'p> {
+    room: usize,
+    prefab: &'p Prefab,
+    transform: Transform,
+    at: Point,
+}
+
+/// Runs the stage.
+pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &World, seed: u64) -> Result<(), Error> {
+    let mut rooms = find_rooms(map);
+    let mut draw = Rng::stream(seed, "encounters", "draw");
+    let mut fit_rng = Rng::stream(seed, "encounters", "fit");
+    let target = draw.range(pool.count.lo, pool.count.hi) as u32;
+    let depth = map.depth;
+    let n = pool.pool.len();
+    let mut alive = vec![true; n];
+    let mut placed = vec![0u32; n];
+    for (i, e) in pool.pool.iter().enumerate() {
+        if let Some(reason) = never_eligible(e, depth, world) {
+            alive[i] = false;
+            map.trace.push("encounters", Outcome::Skipped, format!("encounter `{}`: {reason}", e.id));
+        }
+    }
+    map.trace.push(
+        "encounters",
+        Outcome::Note,
+        format!("aiming for {target} encounters in {} rooms", rooms.iter().filter(|r| !r.used).count()),
+    );
+    let mut total = 0u32;
+    // Every draw places one encounter or retires one, so this bound is never the
+    // reason the loop ends; it is here so no change can make it spin.
+    let budget = target as usize + n + 1;
+    for _ in 0..budget {
+        if total >= target {
+            break;
+        }
+        let weights: Vec<u32> = pool.pool.iter().zip(&alive).map(|(e, &a)| if a { e.weight } else { 0 }).collect();
+        let Some(i) = draw.weighted(&weights) else {
+            map.trace.push(
+                "encounters",
+                Outcome::Note,
+                format!("no eligible encounter left after {total} of {target}"),
+            );
+            break;
+        };
+        let e = &pool.pool[i];
+        match choose_fit(map, pack, e, &rooms, &mut fit_rng) {
+            Ok(fit) => {
+                embed(map, e, &mut rooms, &fit, &mut fit_rng);
+                placed[i] += 1;
+                total += 1;
+                retire_after_placing(map, pool, i, &placed, world, &mut alive);
+            }
+            Err(reason) => {
+                alive[i] = false;
+                map.trace.push("encounters", Outcome::Skipped, format!("encounter `{}`: {reason}", e.id));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why an encounter can never be placed in this map, if it cannot.
+fn never_eligible(e: &Encounter, depth: u32, world: &World) -> Option<String> {
+    if e.weight == 0 {
+        return Some(format!("weight `{}` is 0", e.weight_word));
+    }
+    if let Some(d) = e.depth
+        && !(d.lo as u32..=d.hi as u32).contains(&depth)
+    {
+        return Some(format!("depth {depth} is outside its range {}-{}", d.lo, d.hi));
+    }
+    match e.max_per_world {
+        Some(max) if world.placed(&e.id) >= max => {
+            Some(format!("already placed {} times in this world (max_per_world {max})", world.placed(&e.id)))
+        }
+        _ => None,
+    }
+}
+
+/// After encounter `i` is placed: retire it at its limits, and its group's others.
+fn retire_after_placing(
+    map: &mut Map,
+    pool: &EncounterPool,
+    i: usize,
+    placed: &[u32],
+    world: &World,
+    alive: &mut [bool],
+) {
+    let e = &pool.pool[i];
+    let limit = match (e.max_per_map, e.max_per_world) {
+        (Some(max), _) if placed[i] >= max => Some(format!("max_per_map {max} reached")),
+        (_, Some(max)) if world.placed(&e.id) + placed[i] >= max => Some(format!("max_per_world {max} reached")),
+        _ => None,
+    };
+    if let Some(reason) = limit {
+        alive[i] = false;
+        map.trace.push("encounters", Outcome::Skipped, format!("encounter `{}`: {reason}", e.id));
+    }
+    let Some(group) = &e.group else { return };
+    for (j, other) in pool.pool.iter().enumerate() {
+        if j != i && alive[j] && other.group.as_ref() == Some(group) {
+            alive[j] = false;
+            map.trace.push(
+                "encounters",
+                Outcome::Skipped,
+                format!("encounter `{}`: excluded by group `{group}` (`{}` was chosen)", other.id, e.id),
+            );
+        }
+    }
+}
+
+/// Every room of the layout with its doorways read from the terrain.
+fn find_rooms(map: &Map) -> Vec<Room> {
+    map.regions
+        .iter()
+        .filter(|r| r.kind == RegionKind::Room && r.prefab.is_none())
+        .map(|r| Room { region: r.id, interior: r.bounds, doorways: doorways(map, r.bounds), used: false })
+        .collect()
+}
+
+/// The walkable runs in the wall line around `interior`, side by side, corners
+/// left out (a diagonal gap is no way in).
+fn doorways(map: &Map, interior: Rect) -> Vec<Doorway> {
+    let mut out = Vec::new();
+    for side in Dir::ALL {
+        let cells: Vec<Point> = side_cells(interior, side).collect();
+        let mut run: Vec<Point> = Vec::new();
+        for p in cells {
+            if map.is_walkable(p) {
+                run.push(p);
+            } else if !run.is_empty() {
+                out.push(Doorway { side, cells: std::mem::take(&mut run) });
+            }
+        }
+        if !run.is_empty() {
+            out.push(Doorway { side, cells: run });
+        }
+    }
+    out
+}
+
+/// The wall cells along one side of `interior`, in order, without corners.
+fn side_cells(interior: Rect, side: Dir) -> impl Iterator<Item = Point> {
+    let (x0, y0, x1, y1) = (interior.x, interior.y, interior.right(), interior.bottom());
+    let (horizontal, fixed) = match side {
+        Dir::North => (true, y0 - 1),
+        Dir::South => (true, y1),
+        Dir::West => (false, x0 - 1),
+        Dir::East => (false, x1),
+    };
+    let range = if horizontal { x0..x1 } else { y0..y1 };
+    range.map(move |v| if horizontal { Point::new(v, fixed) } else { Point::new(fixed, v) })
+}
+
+/// Picks a free room and a way to embed `e` there, or says why there is none.
+fn choose_fit<'p>(map: &Map, pack: &'p Pack, e: &Encounter, rooms: &[Room], rng: &mut Rng) -> Result<Fit<'p>, String> {
+    let prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
+    let (mut free, mut right_doors) = (0, 0);
+    let mut candidates: Vec<usize> = Vec::new();
+    for (ri, room) in rooms.iter().enumerate() {
+        if room.used {
+            continue;
+        }
+        free += 1;
+        if !e.doors.allows(room.doorways.len() as u32) {
+            continue;
+        }
+        right_doors += 1;
+        if prefabs.iter().any(|p| !options(map, e, room, p).is_empty()) {
+            candidates.push(ri);
+        }
+    }
+    let Some(&ri) = rng.pick(&candidates) else {
+        let smallest = prefabs.iter().map(|p| (p.width().min(p.height()), p.width().max(p.height()))).min();
+        let size =
+            smallest.map_or(String::new(), |(a, b)| format!(" (its smallest prefab is {a}x{b} turned either way)"));
+        return Err(match (free, right_doors) {
+            (0, _) => "no free room left".to_string(),
+            (_, 0) => format!("none of the {free} free rooms has {}", e.doors),
+            _ => format!("none of the {right_doors} free rooms with {} is large enough{size}", e.doors),
+        });
+    };
+    let room = &rooms[ri];
+    // The room was chosen because one of these fits, so the picks below succeed.
+    let fitting: Vec<&Prefab> = prefabs.iter().copied().filter(|p| !options(map, e, room, p).is_empty()).collect();
+    let &prefab = rng.pick(&fitting).ok_or("no prefab fits the chosen room")?;
+    let choices = options(map, e, room, prefab);
+    let &(transform, at) = rng.pick(&choices).ok_or("no orientation fits the chosen room")?;
+    Ok(Fit { room: ri, prefab, transform, at })
+}
+
+/// Every orientation and top-left corner at which `prefab` can be embedded in
+/// `room` for `e`.
+fn options(map: &Map, e: &Encounter, room: &Room, prefab: &Prefab) -> Vec<(Transform, Point)> {
+    let b = room.interior;
+    let mut out = Vec::new();
+    for t in prefab.transforms().iter() {
+        let (w, h) = t.apply_size(prefab.width(), prefab.height());
+        if w > b.width || h > b.height {
+            continue;
+        }
+        match e.style {
+            Style::Accessible | Style::Feature => {
+                for y in b.y..=b.bottom() - h {
+                    for x in b.x..=b.right() - w {
+                        out.push((t, Point::new(x, y)));
+                    }
+                }
+            }
+            Style::Enclosed | Style::Cubby => {
+                let [door] = room.doorways.as_slice() else { continue };
+                if t.apply_dir(Dir::South) != door.side {
+                    continue;
+                }
+                for at in against_door(b, door, w, h) {
+                    if opens_onto_door(prefab, t, at, door)
+                        && (e.door != DoorChange::Front || front_removable(map, door, Rect::new(at.x, at.y, w, h)))
+                    {
+                        out.push((t, at));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Top-left corners of a `w × h` rectangle inside `b`, against the side of `door`,
+/// whose edge on that side spans every cell of the doorway.
+fn against_door(b: Rect, door: &Doorway, w: i32, h: i32) -> Vec<Point> {
+    let first = door.cells[0];
+    let last = door.cells[door.cells.len() - 1];
+    match door.side {
+        Dir::North | Dir::South => {
+            let y = if door.side == Dir::North { b.y } else { b.bottom() - h };
+            let lo = b.x.max(last.x - w + 1);
+            let hi = (b.right() - w).min(first.x);
+            (lo..=hi).map(|x| Point::new(x, y)).collect()
+        }
+        Dir::West | Dir::East => {
+            let x = if door.side == Dir::West { b.x } else { b.right() - w };
+            let lo = b.y.max(last.y - h + 1);
+            let hi = (b.bottom() - h).min(first.y);
+            (lo..=hi).map(|y| Point::new(x, y)).collect()
+        }
+    }
+}
+
+/// True when every cell just inside the doorway is open in the oriented prefab
+/// placed at `at` (a `?` keeps the room's floor, which is open).
+fn opens_onto_door(prefab: &Prefab, t: Transform, at: Point, door: &Doorway) -> bool {
+    let (w, h) = t.apply_size(prefab.width(), prefab.height());
+    let back = t.inverse();
+    door.cells.iter().all(|&d| {
+        let local = d + door.side.opposite().delta() - at;
+        let source = back.apply_point(local, w, h);
+        prefab.cells().get(source).is_some_and(|c| c.is_none_or(|t| t.role.is_walkable()))
+    })
+}
+
+/// True when the wall cells along the rectangle's front (the door's side) may be
+/// removed: walls or the doorway itself, none protected.
+fn front_removable(map: &Map, door: &Doorway, rect: Rect) -> bool {
+    front_cells(door.side, rect).all(|p| {
+        !map.is_protected(p) && (door.cells.contains(&p) || map.terrain_at(p).is_some_and(|t| t.role == Role::Wall))
+    })
+}
+
+/// The wall line just outside `rect` on `side`, without corners.
+fn front_cells(side: Dir, rect: Rect) -> impl Iterator<Item = Point> {
+    side_cells(rect, side)
+}
+
+/// Embeds a chosen fit: reshapes the room, stamps the prefab, changes the door,
+/// and records the placement.
+fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &mut Rng) {
+    let room = &mut rooms[fit.room];
+    room.used = true;
+    let oriented = fit.prefab.transformed(fit.transform);
+    let rect = Rect::new(fit.at.x, fit.at.y, oriented.width(), oriented.height());
+    let index = map.prefabs.len();
+    let enclosed = matches!(e.style, Style::Enclosed | Style::Cubby);
+    let interior = room.interior;
+    if enclosed && e.resize {
+        shrink_room(map, interior, rect);
+    }
+    let region = room.region;
+    stamp(map, &oriented, rect, index);
+    let mut doors: Vec<Door> =
+        room.doorways.iter().flat_map(|d| d.cells.iter().map(|&at| Door { at, side: d.side })).collect();
+    if enclosed {
+        let door = room.doorways[0].clone();
+        match e.door {
+            DoorChange::Keep => {}
+            DoorChange::Open => open_doorway(map, &door),
+            DoorChange::Front => {
+                remove_front(map, &door, rect);
+                doors = front_cells(door.side, rect).map(|at| Door { at, side: door.side }).collect();
+            }
+        }
+        if e.door_width > 1 && e.door != DoorChange::Front {
+            match widen(map, &door, rect, e.door_width, rng) {
+                Some(added) => doors.extend(added.into_iter().map(|at| Door { at, side: door.side })),
+                None => map.trace.push(
+                    "encounters",
+                    Outcome::Note,
+                    format!(
+                        "encounter `{}`: no room to widen its door to {} cells; kept it as it was",
+                        e.id, e.door_width
+                    ),
+                ),
+            }
+        }
+    }
+    let bounds = if enclosed && e.resize { rect } else { interior };
+    let area = bounds.points().filter(|&p| map.is_walkable(p)).count() as u32;
+    for p in bounds.points() {
+        if map.is_walkable(p) {
+            map.region_of[p] = region;
+        }
+    }
+    let r = &mut map.regions[region as usize];
+    r.kind = RegionKind::Prefab;
+    r.bounds = bounds;
+    r.area = area;
+    r.doors = doors;
+    r.prefab = Some(index);
+    let side = room.doorways.first().map_or("", |d| d.side.name());
+    map.trace.push(
+        "encounters",
+        Outcome::Chose,
+        format!(
+            "encounter `{}` ({}, {}) as `{}` {} at ({}, {}) in room {region}{}",
+            e.id,
+            e.category,
+            e.weight_word,
+            fit.prefab.name(),
+            fit.transform,
+            rect.x,
+            rect.y,
+            if enclosed { format!(", facing its {side} door") } else { String::new() }
+        ),
+    );
+    map.prefabs.push(PlacedPrefab {
+        name: fit.prefab.name().to_string(),
+        stage: Stage::Encounter,
+        bounds: rect,
+        transform: fit.transform,
+        region: Some(region),
+        encounter: Some(EncounterTag { id: e.id.clone(), category: e.category, style: e.style }),
+    });
+}
+
+/// Fills the room's interior outside `rect` with earth, walls it around `rect` (and
+/// wherever it still touches open ground), and turns old walls that no longer
+/// border open ground into earth.
+fn shrink_room(map: &mut Map, interior: Rect, rect: Rect) {
+    for p in interior.points() {
+        if !rect.contains(p) {
+            map.terrain[p] = Terrain::EARTH;
+            map.region_of[p] = NO_REGION;
+        }
+    }
+    // The new wall line: the ring around the prefab, and any other cell of the
+    // old room that still touches open ground (a corridor passing a corner).
+    for p in interior.points() {
+        if !rect.contains(p) && (rect.expand(1).contains(p) || touches_open(map, p)) {
+            map.terrain[p] = Terrain::new(Role::Wall);
+        }
+    }
+    for p in interior.ring() {
+        let wall = map.terrain_at(p).is_some_and(|t| t.role == Role::Wall);
+        if wall && !map.is_protected(p) && !touches_open(map, p) {
+            map.terrain[p] = Terrain::EARTH;
+        }
+    }
+}
+
+/// True when one of the 8 cells around `p` is walkable.
+fn touches_open(map: &Map, p: Point) -> bool {
+    (-1..=1).any(|dy| (-1..=1).any(|dx| (dx, dy) != (0, 0) && map.is_walkable(p + Point::new(dx, dy))))
+}
+
+/// Writes the oriented prefab's cells (`?` keeps the room), protects them, and
+/// adds its machines as objects.
+fn stamp(map: &mut Map, prefab: &Prefab, rect: Rect, index: usize) {
+    let at = Point::new(rect.x, rect.y);
+    for local in prefab.cells().bounds().points() {
+        let Some(t) = prefab.cells()[local] else { continue };
+        let p = at + local;
+        map.terrain[p] = t;
+        if t.role != Role::Earth {
+            map.masks[p] |= mask::PROTECTED;
+        }
+    }
+    for machine in prefab.machines() {
+        map.objects.push(Object {
+            kind: ObjectKind::Machine,
+            tag: None,
+            cells: machine.cells().iter().map(|&(p, glyph)| (at + p, glyph)).collect(),
+            prefab: Some(index),
+        });
+    }
+}
+
+/// Turns the doorway's doors into open floor.
+fn open_doorway(map: &mut Map, door: &Doorway) {
+    for &p in &door.cells {
+        if map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor)) {
+            map.terrain[p] = Terrain::new(Role::Floor(FloorKind::Room));
+        }
+    }
+}
+
+/// Opens the whole wall line in front of `rect` and walls whatever earth it exposes.
+fn remove_front(map: &mut Map, door: &Doorway, rect: Rect) {
+    let front: Vec<Point> = front_cells(door.side, rect).collect();
+    for &p in &front {
+        map.terrain[p] = Terrain::new(Role::Floor(FloorKind::Room));
+    }
+    for &p in &front {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let q = p + Point::new(dx, dy);
+                if map.terrain_at(q) == Some(Terrain::EARTH) {
+                    map.terrain[q] = Terrain::new(Role::Wall);
+                }
+            }
+        }
+    }
+}
+
+/// Widens the doorway to `width` cells along its wall, inside the span of `rect`,
+/// where the new door cells have open ground on both sides. Returns the cells
+/// added, or `None` when no such span exists.
+fn widen(map: &mut Map, door: &Doorway, rect: Rect, width: u8, rng: &mut Rng) -> Option<Vec<Point>> {
+    let width = usize::from(width);
+    if door.cells.len() >= width {
+        return Some(Vec::new());
+    }
+    let line: Vec<Point> = front_cells(door.side, rect).collect();
+    let first = line.iter().position(|p| *p == door.cells[0])?;
+    let last = first + door.cells.len() - 1;
+    let out = door.side.delta();
+    let usable = |p: Point| {
+        door.cells.contains(&p)
+            || (map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)
+                && !map.is_protected(p)
+                && map.is_walkable(p + out)
+                && map.is_walkable(p - out))
+    };
+    let starts: Vec<usize> = (0..line.len().saturating_sub(width - 1))
+        .filter(|&s| s <= first && s + width > last && line[s..s + width].iter().all(|&p| usable(p)))
+        .collect();
+    let &start = rng.pick(&starts)?;
+    let terrain = map.terrain_at(door.cells[0]).unwrap_or(Terrain::new(Role::Door));
+    let added: Vec<Point> = line[start..start + width].iter().copied().filter(|p| !door.cells.contains(p)).collect();
+    for &p in &added {
+        map.terrain[p] = terrain;
+    }
+    Some(added)
+}

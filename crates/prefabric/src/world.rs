@@ -1,0 +1,96 @@
+//! World state: what must persist from one level to the next.
+//!
+//! A [`World`] counts how often each encounter has been placed in the levels
+//! generated so far, so an encounter limited to one per world (a unique NPC, a
+//! named vault) appears once in a whole run. [`Generator::generate_in`] takes a
+//! world and returns the world after the new level; [`World::to_json`] and
+//! [`World::from_json`] keep it between runs. Counts are kept in a sorted map, so
+//! the same levels give the same bytes.
+//!
+//! [`Generator::generate_in`]: crate::Generator::generate_in
+
+use crate::error::{Error, ErrorKind, Location};
+use crate::map::Map;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Version of the world JSON; bumped when a field changes meaning.
+const WORLD_VERSION: u32 = 1;
+
+/// What persists between the levels of one world.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct World {
+    format: String,
+    version: u32,
+    /// Levels generated so far.
+    levels: u32,
+    /// Encounter id -> times placed in this world.
+    encounters: BTreeMap<String, u32>,
+}
+
+impl Default for World {
+    fn default() -> World {
+        World::new()
+    }
+}
+
+impl World {
+    /// A world where nothing has happened yet.
+    pub fn new() -> World {
+        World { format: "prefabric-world".into(), version: WORLD_VERSION, levels: 0, encounters: BTreeMap::new() }
+    }
+
+    /// How many levels have been generated in it.
+    pub fn levels(&self) -> u32 {
+        self.levels
+    }
+
+    /// How many times encounter `id` has been placed in it.
+    pub fn placed(&self, id: &str) -> u32 {
+        self.encounters.get(id).copied().unwrap_or(0)
+    }
+
+    /// Every encounter placed so far and how often, by id.
+    pub fn encounters(&self) -> impl Iterator<Item = (&str, u32)> {
+        self.encounters.iter().map(|(id, n)| (id.as_str(), *n))
+    }
+
+    /// The world after `map` has been added to it as its next level.
+    pub fn after(&self, map: &Map) -> World {
+        let mut next = self.clone();
+        next.levels += 1;
+        for placed in map.prefabs() {
+            if let Some(tag) = &placed.encounter {
+                *next.encounters.entry(tag.id.clone()).or_insert(0) += 1;
+            }
+        }
+        next
+    }
+
+    /// The world as pretty-printed JSON, ending in a newline.
+    pub fn to_json(&self) -> String {
+        // A struct of strings and integers always serialises.
+        let mut out = serde_json::to_string_pretty(self).unwrap_or_default();
+        out.push('\n');
+        out
+    }
+
+    /// Reads a world written by [`World::to_json`]; `file` names it in errors.
+    pub fn from_json(file: &str, text: &str) -> Result<World, Error> {
+        let world: World = serde_json::from_str(text).map_err(|e| {
+            Error::at(ErrorKind::Syntax, Location::at(file, e.line() as u32, e.column() as u32), e.to_string())
+        })?;
+        if world.format != "prefabric-world" || world.version != WORLD_VERSION {
+            return Err(Error::at(
+                ErrorKind::Invalid,
+                Location::file(file),
+                format!(
+                    "not a prefabric world of version {WORLD_VERSION} (format `{}`, version {})",
+                    world.format, world.version
+                ),
+            ));
+        }
+        Ok(world)
+    }
+}
