@@ -83,9 +83,23 @@ fn json_output_follows_the_schema() {
     let prefabs = doc["prefabs"].as_array().unwrap();
     assert!(!prefabs.is_empty());
     for p in prefabs {
-        assert_eq!(p["stage"], "feature");
         assert!(prefabric::Transform::parse(p["transform"].as_str().unwrap()).is_some());
+        match p["stage"].as_str() {
+            Some("feature") => {
+                assert_eq!(
+                    (p["style"].as_str(), p["encounter"].is_null(), p["category"].is_null()),
+                    (Some("feature"), true, true)
+                )
+            }
+            Some("encounter") => {
+                assert!(["enclosed", "cubby", "accessible"].contains(&p["style"].as_str().unwrap()), "{p}");
+                assert!(["fluff", "risk-reward", "danger", "reward"].contains(&p["category"].as_str().unwrap()), "{p}");
+                assert!(p["encounter"].is_string(), "{p}");
+            }
+            other => panic!("unknown stage {other:?}"),
+        }
     }
+    assert!(prefabs.iter().any(|p| p["stage"] == "encounter"), "the materials map embeds encounters");
     // Machines drawn in the .xp prefabs' layer 3 arrive as objects on walkable cells
     // inside the prefab that brought them.
     let objects = doc["objects"].as_array().unwrap();

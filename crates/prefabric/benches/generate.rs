@@ -4,6 +4,8 @@
 //!   (features, layout, validation), seeds cycling so no one map dominates.
 //! * `layout/materials` — the tunneler layout alone, on maps whose features stage
 //!   ran outside the timed part.
+//! * `encounters/materials` — embedding the materials encounter pool into a
+//!   finished layout (features and layout run outside the timed part).
 //! * `render/ascii`, `render/json` and `render/xp` — drawing one finished map (the
 //!   last as a REXPaint image, gzip included).
 //! * `pack/load_embedded` — loading and checking the whole default pack: its
@@ -40,6 +42,21 @@ fn benches(c: &mut Criterion) {
                 g
             },
             |mut g| black_box(g.layout()),
+            BatchSize::SmallInput,
+        )
+    });
+
+    let mut seed = 0;
+    c.bench_function("encounters/materials", |b| {
+        b.iter_batched(
+            || {
+                seed = (seed + 1) % SEEDS;
+                let mut g = generator.start(seed, 0);
+                g.features().expect("features place");
+                g.layout().expect("the layout digs");
+                g
+            },
+            |mut g| black_box(g.encounters()),
             BatchSize::SmallInput,
         )
     });

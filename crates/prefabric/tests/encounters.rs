@@ -330,3 +330,107 @@ fn generation_is_deterministic_with_encounters() {
         assert_eq!(a, b);
     }
 }
+
+/// Every limit of every encounter in `map_type`'s pool holds in `map` (at `depth`,
+/// after `world`): per map, per world, depth ranges, exclusion groups, and doors.
+fn check_pool_limits(pack: &Pack, map_type: &str, map: &Map, depth: u32, world: &World) -> Result<(), String> {
+    let pool = pack.map_type(map_type).unwrap().encounters.as_ref().unwrap();
+    let placed = encounters(map);
+    let count = |id: &str| placed.iter().filter(|(e, _)| *e == id).count() as u32;
+    for e in &pool.pool {
+        let n = count(&e.id);
+        if n == 0 {
+            continue;
+        }
+        if e.weight == 0 {
+            return Err(format!("`{}` has weight 0 but was placed", e.id));
+        }
+        if let Some(max) = e.max_per_map
+            && n > max
+        {
+            return Err(format!("`{}` placed {n} times, max_per_map {max}", e.id));
+        }
+        if let Some(max) = e.max_per_world
+            && world.placed(&e.id) + n > max
+        {
+            return Err(format!("`{}` over max_per_world {max}", e.id));
+        }
+        if let Some(d) = e.depth
+            && !(d.lo as u32..=d.hi as u32).contains(&depth)
+        {
+            return Err(format!("`{}` placed at depth {depth}, outside {}-{}", e.id, d.lo, d.hi));
+        }
+        if let Some(group) = &e.group
+            && let Some(other) =
+                pool.pool.iter().find(|o| o.id != e.id && o.group.as_ref() == Some(group) && count(&o.id) > 0)
+        {
+            return Err(format!("`{}` and `{}` share group `{group}` in one map", e.id, other.id));
+        }
+    }
+    for &(id, i) in &placed {
+        let p = &map.prefabs()[i];
+        let e = pool.pool.iter().find(|e| e.id == id).unwrap();
+        let region = &map.regions()[p.region.unwrap() as usize];
+        let around =
+            if matches!(e.style, Style::Enclosed | Style::Cubby) && e.resize { p.bounds } else { region.bounds };
+        let doors = openings(map, around);
+        if matches!(e.style, Style::Enclosed | Style::Cubby) {
+            if doors.len() != 1 {
+                return Err(format!("`{id}` at {:?} has openings {doors:?}", p.bounds));
+            }
+            if e.resize && doors[0].0 != p.transform.apply_dir(Dir::South) {
+                return Err(format!("`{id}` at {:?} does not face its door", p.bounds));
+            }
+        } else if !e.doors.allows(doors.len() as u32) {
+            return Err(format!("`{id}` is in a room with {} doors, allowed {}", doors.len(), e.doors));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_default_pool_keeps_its_limits_at_every_depth() {
+    let pack = Pack::embedded().unwrap();
+    let mut placed_ids = std::collections::BTreeSet::new();
+    for seed in 0..120u64 {
+        let depth = 1 + (seed % 10) as u32;
+        let map = Generator::new(&pack, "materials").unwrap().depth(depth).generate(seed).unwrap();
+        check_pool_limits(&pack, "materials", &map, depth, &World::new())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        common::walled(&map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        placed_ids.extend(encounters(&map).into_iter().map(|(id, _)| id.to_string()));
+    }
+    let pool = pack.map_type("materials").unwrap().encounters.as_ref().unwrap();
+    assert!(pool.pool.len() >= 12, "at least 12 encounters");
+    assert!(pool.pool.iter().map(|e| e.prefabs.len()).sum::<usize>() >= 20, "at least 20 prefabs across them");
+    for style in [Style::Enclosed, Style::Cubby, Style::Accessible] {
+        assert!(pool.pool.iter().any(|e| e.style == style), "{style}");
+    }
+    for category in prefabric::Category::ALL {
+        assert!(pool.pool.iter().any(|e| e.category == category), "{category}");
+    }
+    for e in pool.pool.iter().filter(|e| e.weight > 0) {
+        assert!(placed_ids.contains(&e.id), "`{}` never appeared in 120 maps", e.id);
+    }
+}
+
+#[test]
+fn a_default_world_of_25_levels_keeps_unique_encounters_unique() {
+    let pack = Pack::embedded().unwrap();
+    let mut world = World::new();
+    for level in 1..=25u32 {
+        let depth = 1 + (level - 1) % 10;
+        let generator = Generator::new(&pack, "materials").unwrap().depth(depth);
+        let (map, next) = generator.generate_in(u64::from(level), &world).unwrap();
+        check_pool_limits(&pack, "materials", &map, depth, &world).unwrap_or_else(|e| panic!("level {level}: {e}"));
+        world = next;
+    }
+    let pool = pack.map_type("materials").unwrap().encounters.as_ref().unwrap();
+    for e in &pool.pool {
+        if let Some(max) = e.max_per_world {
+            assert!(world.placed(&e.id) <= max, "{}", e.id);
+        }
+    }
+    let reached = pool.pool.iter().filter(|e| e.max_per_world.is_some_and(|m| world.placed(&e.id) == m)).count();
+    assert!(reached >= 2, "the per-world limits were reached, so the check above was tested");
+}

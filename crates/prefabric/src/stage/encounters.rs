@@ -214,7 +214,7 @@ fn choose_fit<'p>(map: &Map, pack: &'p Pack, e: &Encounter, rooms: &[Room], rng:
             continue;
         }
         right_doors += 1;
-        if prefabs.iter().any(|p| !options(map, e, room, p).is_empty()) {
+        if prefabs.iter().any(|p| fits(map, e, room, p)) {
             candidates.push(ri);
         }
     }
@@ -230,7 +230,7 @@ fn choose_fit<'p>(map: &Map, pack: &'p Pack, e: &Encounter, rooms: &[Room], rng:
     };
     let room = &rooms[ri];
     // The room was chosen because one of these fits, so the picks below succeed.
-    let fitting: Vec<&Prefab> = prefabs.iter().copied().filter(|p| !options(map, e, room, p).is_empty()).collect();
+    let fitting: Vec<&Prefab> = prefabs.iter().copied().filter(|p| fits(map, e, room, p)).collect();
     let &prefab = rng.pick(&fitting).ok_or("no prefab fits the chosen room")?;
     let choices = options(map, e, room, prefab);
     let &(transform, at) = rng.pick(&choices).ok_or("no orientation fits the chosen room")?;
@@ -240,8 +240,35 @@ fn choose_fit<'p>(map: &Map, pack: &'p Pack, e: &Encounter, rooms: &[Room], rng:
 /// Every orientation and top-left corner at which `prefab` can be embedded in
 /// `room` for `e`.
 fn options(map: &Map, e: &Encounter, room: &Room, prefab: &Prefab) -> Vec<(Transform, Point)> {
-    let b = room.interior;
     let mut out = Vec::new();
+    visit_options(map, e, room, prefab, &mut |t, at| {
+        out.push((t, at));
+        true
+    });
+    out
+}
+
+/// True when `prefab` can be embedded in `room` for `e` at all; stops at the first
+/// way found, without allocating.
+fn fits(map: &Map, e: &Encounter, room: &Room, prefab: &Prefab) -> bool {
+    let mut found = false;
+    visit_options(map, e, room, prefab, &mut |_, _| {
+        found = true;
+        false
+    });
+    found
+}
+
+/// Calls `visit` with each orientation and top-left corner at which `prefab` can be
+/// embedded in `room` for `e`, until it returns false.
+fn visit_options(
+    map: &Map,
+    e: &Encounter,
+    room: &Room,
+    prefab: &Prefab,
+    visit: &mut dyn FnMut(Transform, Point) -> bool,
+) {
+    let b = room.interior;
     for t in prefab.transforms().iter() {
         let (w, h) = t.apply_size(prefab.width(), prefab.height());
         if w > b.width || h > b.height {
@@ -251,7 +278,9 @@ fn options(map: &Map, e: &Encounter, room: &Room, prefab: &Prefab) -> Vec<(Trans
             Style::Accessible | Style::Feature => {
                 for y in b.y..=b.bottom() - h {
                     for x in b.x..=b.right() - w {
-                        out.push((t, Point::new(x, y)));
+                        if !visit(t, Point::new(x, y)) {
+                            return;
+                        }
                     }
                 }
             }
@@ -261,37 +290,33 @@ fn options(map: &Map, e: &Encounter, room: &Room, prefab: &Prefab) -> Vec<(Trans
                     continue;
                 }
                 for at in against_door(b, door, w, h) {
-                    if opens_onto_door(prefab, t, at, door)
-                        && (e.door != DoorChange::Front || front_removable(map, door, Rect::new(at.x, at.y, w, h)))
-                    {
-                        out.push((t, at));
+                    let front_ok =
+                        e.door != DoorChange::Front || front_removable(map, door, Rect::new(at.x, at.y, w, h));
+                    if opens_onto_door(prefab, t, at, door) && front_ok && !visit(t, at) {
+                        return;
                     }
                 }
             }
         }
     }
-    out
 }
 
 /// Top-left corners of a `w × h` rectangle inside `b`, against the side of `door`,
 /// whose edge on that side spans every cell of the doorway.
-fn against_door(b: Rect, door: &Doorway, w: i32, h: i32) -> Vec<Point> {
+fn against_door(b: Rect, door: &Doorway, w: i32, h: i32) -> impl Iterator<Item = Point> {
     let first = door.cells[0];
     let last = door.cells[door.cells.len() - 1];
-    match door.side {
+    let (vertical_side, lo, hi, fixed) = match door.side {
         Dir::North | Dir::South => {
             let y = if door.side == Dir::North { b.y } else { b.bottom() - h };
-            let lo = b.x.max(last.x - w + 1);
-            let hi = (b.right() - w).min(first.x);
-            (lo..=hi).map(|x| Point::new(x, y)).collect()
+            (false, b.x.max(last.x - w + 1), (b.right() - w).min(first.x), y)
         }
         Dir::West | Dir::East => {
             let x = if door.side == Dir::West { b.x } else { b.right() - w };
-            let lo = b.y.max(last.y - h + 1);
-            let hi = (b.bottom() - h).min(first.y);
-            (lo..=hi).map(|y| Point::new(x, y)).collect()
+            (true, b.y.max(last.y - h + 1), (b.bottom() - h).min(first.y), x)
         }
-    }
+    };
+    (lo..=hi).map(move |v| if vertical_side { Point::new(fixed, v) } else { Point::new(v, fixed) })
 }
 
 /// True when every cell just inside the doorway is open in the oriented prefab

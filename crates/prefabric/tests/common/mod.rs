@@ -88,13 +88,15 @@ pub fn machines_placed(map: &Map, pack: &Pack) -> Result<(), String> {
     }
 }
 
-/// Open space is walled: no walkable cell touches earth, even diagonally.
+/// Open space is walled: no walkable cell touches earth, even diagonally, except
+/// earth a prefab draws on purpose (rubble a designer left diggable).
 pub fn walled(map: &Map) -> Result<(), String> {
+    let drawn = |q: Point| map.prefabs().iter().any(|p| p.bounds.contains(q));
     for p in map.bounds().points().filter(|&p| map.is_walkable(p)) {
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let q = p + Point::new(dx, dy);
-                if map.terrain_at(q).is_some_and(|t| t.role == Role::Earth) {
+                if map.terrain_at(q).is_some_and(|t| t.role == Role::Earth) && !drawn(q) {
                     return Err(format!("walkable {p} touches earth at {q}"));
                 }
             }
