@@ -27,12 +27,37 @@ use crate::trace::Outcome;
 use crate::world::World;
 
 /// A run of walkable cells in the wall line around a room: one way in.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 struct Doorway {
     /// The side of the room it is on.
     side: Dir,
+    /// Its first cell (west- or northmost).
+    first: Point,
+    /// How many cells it spans along the side.
+    len: i32,
+}
+
+impl Doorway {
+    /// The step from one of its cells to the next.
+    fn along(&self) -> Point {
+        if self.side.is_horizontal() { Point::new(0, 1) } else { Point::new(1, 0) }
+    }
+
     /// Its cells, in order along the side.
-    cells: Vec<Point>,
+    fn cells(&self) -> impl Iterator<Item = Point> + use<> {
+        let (first, step) = (self.first, self.along());
+        (0..self.len).map(move |k| first + step * k)
+    }
+
+    /// Its last cell.
+    fn last(&self) -> Point {
+        self.first + self.along() * (self.len - 1)
+    }
+
+    /// True when `p` is one of its cells.
+    fn contains(&self, p: Point) -> bool {
+        self.cells().any(|q| q == p)
+    }
 }
 
 /// A room that may receive an encounter.
@@ -42,6 +67,32 @@ struct Room {
     interior: Rect,
     doorways: Vec<Doorway>,
     used: bool,
+}
+
+/// Whether each encounter fits each room, worked out when first needed and
+/// forgotten for a room when an embedding next to it changes its walls, so a
+/// draw does not search every room again.
+struct FitMemo {
+    rooms: usize,
+    /// `encounter * rooms + room`: `UNKNOWN`, `FITS` or `NO_FIT`.
+    known: Vec<u8>,
+}
+
+const UNKNOWN: u8 = 0;
+const FITS: u8 = 1;
+const NO_FIT: u8 = 2;
+
+impl FitMemo {
+    fn new(encounters: usize, rooms: usize) -> FitMemo {
+        FitMemo { rooms, known: vec![UNKNOWN; encounters * rooms] }
+    }
+
+    /// Forgets every encounter's answer for `room`.
+    fn forget_room(&mut self, room: usize) {
+        for row in self.known.chunks_mut(self.rooms.max(1)) {
+            row[room] = UNKNOWN;
+        }
+    }
 }
 
 /// One way to embed an encounter: a prefab, an orientation and where it goes.
@@ -55,6 +106,7 @@ struct Fit<'p> {
 /// Runs the stage.
 pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &World, seed: u64) -> Result<(), Error> {
     let mut rooms = find_rooms(map);
+    let mut memo = FitMemo::new(pool.pool.len(), rooms.len());
     let mut draw = Rng::stream(seed, "encounters", "draw");
     let mut fit_rng = Rng::stream(seed, "encounters", "fit");
     let target = draw.range(pool.count.lo, pool.count.hi) as u32;
@@ -91,9 +143,12 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &Worl
             break;
         };
         let e = &pool.pool[i];
-        match choose_fit(map, pack, e, &rooms, &mut fit_rng) {
+        let row = &mut memo.known[i * rooms.len()..(i + 1) * rooms.len()];
+        match choose_fit(map, pack, e, &rooms, row, &mut fit_rng) {
             Ok(fit) => {
-                embed(map, e, &mut rooms, &fit, &mut fit_rng);
+                for changed in embed(map, e, &mut rooms, &fit, &mut fit_rng) {
+                    memo.forget_room(changed);
+                }
                 placed[i] += 1;
                 total += 1;
                 retire_after_placing(map, pool, i, &placed, world, &mut alive);
@@ -171,18 +226,18 @@ fn find_rooms(map: &Map) -> Vec<Room> {
 fn doorways(map: &Map, interior: Rect) -> Vec<Doorway> {
     let mut out = Vec::new();
     for side in Dir::ALL {
-        let cells: Vec<Point> = side_cells(interior, side).collect();
-        let mut run: Vec<Point> = Vec::new();
-        for p in cells {
+        let mut run: Option<Doorway> = None;
+        for p in side_cells(interior, side) {
             if map.is_walkable(p) {
-                run.push(p);
-            } else if !run.is_empty() {
-                out.push(Doorway { side, cells: std::mem::take(&mut run) });
+                match &mut run {
+                    Some(d) => d.len += 1,
+                    None => run = Some(Doorway { side, first: p, len: 1 }),
+                }
+            } else if let Some(d) = run.take() {
+                out.push(d);
             }
         }
-        if !run.is_empty() {
-            out.push(Doorway { side, cells: run });
-        }
+        out.extend(run);
     }
     out
 }
@@ -201,7 +256,14 @@ fn side_cells(interior: Rect, side: Dir) -> impl Iterator<Item = Point> {
 }
 
 /// Picks a free room and a way to embed `e` there, or says why there is none.
-fn choose_fit<'p>(map: &Map, pack: &'p Pack, e: &Encounter, rooms: &[Room], rng: &mut Rng) -> Result<Fit<'p>, String> {
+fn choose_fit<'p>(
+    map: &Map,
+    pack: &'p Pack,
+    e: &Encounter,
+    rooms: &[Room],
+    memo: &mut [u8],
+    rng: &mut Rng,
+) -> Result<Fit<'p>, String> {
     let prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
     let (mut free, mut right_doors) = (0, 0);
     let mut candidates: Vec<usize> = Vec::new();
@@ -214,7 +276,10 @@ fn choose_fit<'p>(map: &Map, pack: &'p Pack, e: &Encounter, rooms: &[Room], rng:
             continue;
         }
         right_doors += 1;
-        if prefabs.iter().any(|p| fits(map, e, room, p)) {
+        if memo[ri] == UNKNOWN {
+            memo[ri] = if prefabs.iter().any(|p| fits(map, e, room, p)) { FITS } else { NO_FIT };
+        }
+        if memo[ri] == FITS {
             candidates.push(ri);
         }
     }
@@ -304,8 +369,7 @@ fn visit_options(
 /// Top-left corners of a `w × h` rectangle inside `b`, against the side of `door`,
 /// whose edge on that side spans every cell of the doorway.
 fn against_door(b: Rect, door: &Doorway, w: i32, h: i32) -> impl Iterator<Item = Point> {
-    let first = door.cells[0];
-    let last = door.cells[door.cells.len() - 1];
+    let (first, last) = (door.first, door.last());
     let (vertical_side, lo, hi, fixed) = match door.side {
         Dir::North | Dir::South => {
             let y = if door.side == Dir::North { b.y } else { b.bottom() - h };
@@ -324,7 +388,7 @@ fn against_door(b: Rect, door: &Doorway, w: i32, h: i32) -> impl Iterator<Item =
 fn opens_onto_door(prefab: &Prefab, t: Transform, at: Point, door: &Doorway) -> bool {
     let (w, h) = t.apply_size(prefab.width(), prefab.height());
     let back = t.inverse();
-    door.cells.iter().all(|&d| {
+    door.cells().all(|d| {
         let local = d + door.side.opposite().delta() - at;
         let source = back.apply_point(local, w, h);
         prefab.cells().get(source).is_some_and(|c| c.is_none_or(|t| t.role.is_walkable()))
@@ -334,9 +398,8 @@ fn opens_onto_door(prefab: &Prefab, t: Transform, at: Point, door: &Doorway) -> 
 /// True when the wall cells along the rectangle's front (the door's side) may be
 /// removed: walls or the doorway itself, none protected.
 fn front_removable(map: &Map, door: &Doorway, rect: Rect) -> bool {
-    front_cells(door.side, rect).all(|p| {
-        !map.is_protected(p) && (door.cells.contains(&p) || map.terrain_at(p).is_some_and(|t| t.role == Role::Wall))
-    })
+    front_cells(door.side, rect)
+        .all(|p| !map.is_protected(p) && (door.contains(p) || map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)))
 }
 
 /// The wall line just outside `rect` on `side`, without corners.
@@ -346,9 +409,10 @@ fn front_cells(side: Dir, rect: Rect) -> impl Iterator<Item = Point> {
 
 /// Embeds a chosen fit: reshapes the room, stamps the prefab, changes the door,
 /// and records the placement.
-fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &mut Rng) {
-    let room = &mut rooms[fit.room];
-    room.used = true;
+/// Returns the other rooms whose walls it changed.
+fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &mut Rng) -> Vec<usize> {
+    rooms[fit.room].used = true;
+    let room = &rooms[fit.room];
     let oriented = fit.prefab.transformed(fit.transform);
     let rect = Rect::new(fit.at.x, fit.at.y, oriented.width(), oriented.height());
     let index = map.prefabs.len();
@@ -360,9 +424,9 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
     let region = room.region;
     stamp(map, &oriented, rect, index);
     let mut doors: Vec<Door> =
-        room.doorways.iter().flat_map(|d| d.cells.iter().map(|&at| Door { at, side: d.side })).collect();
+        room.doorways.iter().flat_map(|d| d.cells().map(|at| Door { at, side: d.side })).collect();
     if enclosed {
-        let door = room.doorways[0].clone();
+        let door = room.doorways[0];
         match e.door {
             DoorChange::Keep => {}
             DoorChange::Open => open_doorway(map, &door),
@@ -414,6 +478,16 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
             if enclosed { format!(", facing its {side} door") } else { String::new() }
         ),
     );
+    // Door changes and new walls reach two cells past the room: neighbours may
+    // have gained or lost a way in.
+    let changed = interior.expand(2);
+    let mut touched = Vec::new();
+    for (ri, other) in rooms.iter_mut().enumerate() {
+        if !other.used && other.interior.expand(1).intersects(&changed) {
+            other.doorways = doorways(map, other.interior);
+            touched.push(ri);
+        }
+    }
     map.prefabs.push(PlacedPrefab {
         name: fit.prefab.name().to_string(),
         stage: Stage::Encounter,
@@ -422,6 +496,7 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
         region: Some(region),
         encounter: Some(EncounterTag { id: e.id.clone(), category: e.category, style: e.style }),
     });
+    touched
 }
 
 /// Fills the room's interior outside `rect` with earth, walls it around `rect` (and
@@ -478,7 +553,7 @@ fn stamp(map: &mut Map, prefab: &Prefab, rect: Rect, index: usize) {
 
 /// Turns the doorway's doors into open floor.
 fn open_doorway(map: &mut Map, door: &Doorway) {
-    for &p in &door.cells {
+    for p in door.cells() {
         if map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor)) {
             map.terrain[p] = Terrain::new(Role::Floor(FloorKind::Room));
         }
@@ -508,15 +583,15 @@ fn remove_front(map: &mut Map, door: &Doorway, rect: Rect) {
 /// added, or `None` when no such span exists.
 fn widen(map: &mut Map, door: &Doorway, rect: Rect, width: u8, rng: &mut Rng) -> Option<Vec<Point>> {
     let width = usize::from(width);
-    if door.cells.len() >= width {
+    if door.len as usize >= width {
         return Some(Vec::new());
     }
     let line: Vec<Point> = front_cells(door.side, rect).collect();
-    let first = line.iter().position(|p| *p == door.cells[0])?;
-    let last = first + door.cells.len() - 1;
+    let first = line.iter().position(|p| *p == door.first)?;
+    let last = first + door.len as usize - 1;
     let out = door.side.delta();
     let usable = |p: Point| {
-        door.cells.contains(&p)
+        door.contains(p)
             || (map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)
                 && !map.is_protected(p)
                 && map.is_walkable(p + out)
@@ -526,8 +601,8 @@ fn widen(map: &mut Map, door: &Doorway, rect: Rect, width: u8, rng: &mut Rng) ->
         .filter(|&s| s <= first && s + width > last && line[s..s + width].iter().all(|&p| usable(p)))
         .collect();
     let &start = rng.pick(&starts)?;
-    let terrain = map.terrain_at(door.cells[0]).unwrap_or(Terrain::new(Role::Door));
-    let added: Vec<Point> = line[start..start + width].iter().copied().filter(|p| !door.cells.contains(p)).collect();
+    let terrain = map.terrain_at(door.first).unwrap_or(Terrain::new(Role::Door));
+    let added: Vec<Point> = line[start..start + width].iter().copied().filter(|&p| !door.contains(p)).collect();
     for &p in &added {
         map.terrain[p] = terrain;
     }
