@@ -191,7 +191,8 @@ struct CheckArgs {
     /// Content pack folder (default: the built-in pack).
     #[arg(long, value_name = "DIR")]
     pack: Option<PathBuf>,
-    /// Trial maps generated per map type to catch content that cannot be placed.
+    /// Trial maps generated per map type to catch content that cannot be placed
+    /// (at depth 1 and at every depth where an encounter's range starts or ends).
     #[arg(long, value_name = "N", default_value_t = 20)]
     seeds: u32,
 }
@@ -570,7 +571,7 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     writeln!(out, "# world of {} levels of {map_type}, seed {seed}", args.levels)?;
     for level in 1..=args.levels {
         let depth = args.depth.saturating_add(level - 1);
-        let level_seed = prefabric::Rng::stream_n(seed, "world/level", u64::from(world.levels() + 1)).next_u64();
+        let level_seed = prefabric::Rng::stream_n(seed, "world/level", u64::from(world.levels()) + 1).next_u64();
         let generator = Generator::new(&pack, &map_type).map_err(|e| Failure::Usage(e.to_string()))?.depth(depth);
         let (map, next) =
             generator.generate_in(level_seed, &world).map_err(|e| Failure::Problems(format!("level {level}: {e}")))?;
@@ -610,11 +611,23 @@ fn check(args: CheckArgs) -> Result<(), Failure> {
     let mut failures = Vec::new();
     let mut retried = 0;
     for map_type in pack.map_types() {
-        let generator = Generator::new(&pack, &map_type.name).map_err(|e| Failure::Problems(e.to_string()))?;
+        // Trial maps cycle through depth 1 and every depth where an encounter's range
+        // starts or ends, so encounters kept from depth 1 are tried too.
+        let mut depths: Vec<u32> = vec![1];
+        if let Some(pool) = &map_type.encounters {
+            for range in pool.pool.iter().filter_map(|e| e.depth) {
+                depths.extend([range.lo as u32, range.hi as u32]);
+            }
+        }
+        depths.sort_unstable();
+        depths.dedup();
         for seed in 0..u64::from(args.seeds) {
+            let depth = depths[(seed % depths.len() as u64) as usize];
+            let generator =
+                Generator::new(&pack, &map_type.name).map_err(|e| Failure::Problems(e.to_string()))?.depth(depth);
             match generator.generate(seed) {
                 Ok(map) => retried += usize::from(map.trace().events().iter().any(|e| e.stage == "generate")),
-                Err(e) => failures.push(format!("{}: seed {seed}: {e}", map_type.file)),
+                Err(e) => failures.push(format!("{}: seed {seed}, depth {depth}: {e}", map_type.file)),
             }
         }
     }

@@ -59,10 +59,13 @@ impl World {
     /// The world after `map` has been added to it as its next level.
     pub fn after(&self, map: &Map) -> World {
         let mut next = self.clone();
-        next.levels += 1;
+        // Saturating: a world read from a file may already hold huge counts, and a
+        // count that wrapped to 0 would let a unique encounter appear again.
+        next.levels = next.levels.saturating_add(1);
         for placed in map.prefabs() {
             if let Some(tag) = &placed.encounter {
-                *next.encounters.entry(tag.id.clone()).or_insert(0) += 1;
+                let n = next.encounters.entry(tag.id.clone()).or_insert(0);
+                *n = n.saturating_add(1);
             }
         }
         next

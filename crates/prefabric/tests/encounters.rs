@@ -46,6 +46,20 @@ style: cubby
 terrain:
 ...
 ...
+
+prefab fixed
+style: enclosed
+transforms: none
+terrain:
+...
+...
+
+prefab boxed
+style: enclosed
+terrain:
+#####
+#...#
+#...#
 ";
 
 const WEIGHTS: &str = r#"
@@ -158,10 +172,33 @@ prefabs = ["encl3"]
 door = "open"
 resize = false
 max_per_map = 2
+[[encounters.pool]]
+id = "boxed"
+weight = "uncommon"
+category = "danger"
+prefabs = ["boxed"]
+resize = false
+door_width = 3
+max_per_map = 2
+"#;
+
+const FACING: &str = r#"
+width = 64
+height = 40
+[[starts]]
+at = "centre"
+[encounters]
+count = 200
+[[encounters.pool]]
+id = "fixed"
+weight = "common"
+category = "fluff"
+prefabs = ["fixed"]
 "#;
 
 fn pack() -> Pack {
     let files = [
+        ("maps/facing.toml", FACING),
         ("pack.toml", "name = \"t\"\ndefault_map_type = \"limits\"\n"),
         ("palette.toml", PALETTE),
         ("prefabs/p.txt", PREFABS),
@@ -210,6 +247,7 @@ fn every_limit_holds_over_many_seeds_and_depths() {
     for seed in 0..240u64 {
         let depth = 1 + (seed % 6) as u32;
         let map = Generator::new(&pack, "limits").unwrap().depth(depth).generate(seed).unwrap();
+        check_pool_limits(&pack, "limits", &map, depth, &World::new()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         common::connected(&map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         common::prefabs_intact(&map, &pack).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         common::machines_placed(&map, &pack).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
@@ -228,7 +266,7 @@ fn every_limit_holds_over_many_seeds_and_depths() {
             let tag = placed.encounter.as_ref().unwrap();
             let region = &map.regions()[placed.region.unwrap() as usize];
             match tag.style {
-                Style::Enclosed | Style::Cubby if id != "open" => {
+                Style::Enclosed | Style::Cubby if id != "open" && id != "boxed" => {
                     // Resized: the room is the prefab, and its one opening is on the side
                     // its bottom edge was turned to.
                     let facing = placed.transform.apply_dir(Dir::South);
@@ -259,7 +297,7 @@ fn every_limit_holds_over_many_seeds_and_depths() {
         }
     }
     // Everything that may appear did, so the checks above were exercised.
-    for id in ["solo", "pair", "g1", "g2", "unique", "deep", "one_door", "two_doors", "depot", "open"] {
+    for id in ["solo", "pair", "g1", "g2", "unique", "deep", "one_door", "two_doors", "depot", "open", "boxed"] {
         assert!(seen.get(id).copied().unwrap_or(0) > 0, "{id} never appeared: {seen:?}");
     }
 }
@@ -334,6 +372,7 @@ fn generation_is_deterministic_with_encounters() {
 /// Every limit of every encounter in `map_type`'s pool holds in `map` (at `depth`,
 /// after `world`): per map, per world, depth ranges, exclusion groups, and doors.
 fn check_pool_limits(pack: &Pack, map_type: &str, map: &Map, depth: u32, world: &World) -> Result<(), String> {
+    openings_lead_to_corridors(pack, map_type, map, depth)?;
     let pool = pack.map_type(map_type).unwrap().encounters.as_ref().unwrap();
     let placed = encounters(map);
     let count = |id: &str| placed.iter().filter(|(e, _)| *e == id).count() as u32;
@@ -388,11 +427,57 @@ fn check_pool_limits(pack: &Pack, map_type: &str, map: &Map, depth: u32, world: 
     Ok(())
 }
 
+/// Every cell the encounters stage opened in a wall (a widened door, a cubby's
+/// front) leads into a corridor or junction, never into another room, hall or
+/// prefab. Compares the map with its layout before the stage, rebuilt from the
+/// same seed; maps that needed a retry are skipped.
+fn openings_lead_to_corridors(pack: &Pack, map_type: &str, map: &Map, depth: u32) -> Result<(), String> {
+    if map.trace().events().iter().any(|e| e.stage == "generate") {
+        return Ok(());
+    }
+    let mut before = Generator::new(pack, map_type).unwrap().depth(depth).start(map.seed(), 0);
+    before.features().unwrap();
+    before.layout().unwrap();
+    let before = before.map();
+    for (i, p) in map.prefabs().iter().enumerate().filter(|(_, p)| p.encounter.is_some()) {
+        for q in p.bounds.ring() {
+            let Some(out) = outward(p.bounds, q) else { continue };
+            if before.is_walkable(q) || !map.is_walkable(q) || !map.is_walkable(out) {
+                continue;
+            }
+            let other_prefab = map.prefabs().iter().enumerate().any(|(j, o)| j != i && o.bounds.contains(out));
+            let kind = before.region_at(out).map(|r| r.kind);
+            let corridor = matches!(kind, Some(prefabric::RegionKind::Corridor | prefabric::RegionKind::Junction));
+            if other_prefab || !corridor {
+                return Err(format!("an encounter at {:?} opened {q} onto {out} ({kind:?})", p.bounds));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The cell beyond wall cell `q` of the line around `r`, away from `r`; `None` at
+/// corners.
+fn outward(r: Rect, q: Point) -> Option<Point> {
+    let side = if q.y == r.y - 1 && q.x >= r.x && q.x < r.right() {
+        Dir::North
+    } else if q.y == r.bottom() && q.x >= r.x && q.x < r.right() {
+        Dir::South
+    } else if q.x == r.x - 1 && q.y >= r.y && q.y < r.bottom() {
+        Dir::West
+    } else if q.x == r.right() && q.y >= r.y && q.y < r.bottom() {
+        Dir::East
+    } else {
+        return None;
+    };
+    Some(q + side.delta())
+}
+
 #[test]
 fn the_default_pool_keeps_its_limits_at_every_depth() {
     let pack = Pack::embedded().unwrap();
     let mut placed_ids = std::collections::BTreeSet::new();
-    for seed in 0..120u64 {
+    for seed in 0..400u64 {
         let depth = 1 + (seed % 10) as u32;
         let map = Generator::new(&pack, "materials").unwrap().depth(depth).generate(seed).unwrap();
         check_pool_limits(&pack, "materials", &map, depth, &World::new())
@@ -410,7 +495,7 @@ fn the_default_pool_keeps_its_limits_at_every_depth() {
         assert!(pool.pool.iter().any(|e| e.category == category), "{category}");
     }
     for e in pool.pool.iter().filter(|e| e.weight > 0) {
-        assert!(placed_ids.contains(&e.id), "`{}` never appeared in 120 maps", e.id);
+        assert!(placed_ids.contains(&e.id), "`{}` never appeared in 400 maps", e.id);
     }
 }
 
@@ -433,4 +518,16 @@ fn a_default_world_of_25_levels_keeps_unique_encounters_unique() {
     }
     let reached = pool.pool.iter().filter(|e| e.max_per_world.is_some_and(|m| world.placed(&e.id) == m)).count();
     assert!(reached >= 2, "the per-world limits were reached, so the check above was tested");
+}
+
+#[test]
+fn a_skip_says_why_no_room_took_the_encounter() {
+    let pack = pack();
+    let map = Generator::new(&pack, "facing").unwrap().generate(3).unwrap();
+    let skip = map.trace().events().iter().find(|e| e.message.starts_with("encounter `fixed`:")).unwrap();
+    // The prefab may not turn, so it only ever fits rooms whose door is south.
+    assert!(skip.message.contains("orientations its prefabs do not allow facing the door"), "{}", skip.message);
+    for (_, i) in encounters(&map) {
+        assert_eq!(map.prefabs()[i].transform, prefabric::Transform::IDENTITY);
+    }
 }

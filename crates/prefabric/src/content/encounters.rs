@@ -172,8 +172,9 @@ pub struct Encounter {
 /// The encounters of a map type and how many to place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncounterPool {
-    /// How many encounters to place per map, drawn from this range.
-    pub count: IntRange,
+    /// How many encounters to place per map, drawn from this range (`[0, 0]` turns
+    /// them off).
+    pub count: (u32, u32),
     /// The encounters, in file order.
     pub pool: Vec<Encounter>,
 }
@@ -183,7 +184,7 @@ pub struct EncounterPool {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PoolFile {
-    count: IntRange,
+    count: Spanned<CountFile>,
     #[serde(default)]
     pool: Vec<Spanned<EncounterFile>>,
 }
@@ -209,17 +210,24 @@ struct EncounterFile {
     doors: Option<Spanned<u32>>,
     #[serde(default)]
     max_doors: Option<Spanned<u32>>,
-    #[serde(default = "yes")]
-    resize: bool,
+    #[serde(default)]
+    resize: Option<Spanned<bool>>,
     #[serde(default)]
     door: Option<Spanned<String>>,
     #[serde(default)]
     door_width: Option<Spanned<u8>>,
 }
 
-fn yes() -> bool {
-    true
+/// `count = 5` or `count = [lo, hi]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum CountFile {
+    One(u32),
+    Two([u32; 2]),
 }
+
+/// Most encounters a map type may ask for.
+const MAX_COUNT: u32 = 1000;
 
 /// Reads and checks a pool. `at` turns a span into a location; `prefabs` looks a
 /// prefab up by name.
@@ -373,6 +381,15 @@ pub(crate) fn read<'p>(
                 Some("accessible prefabs leave the room as it is".into()),
             );
         }
+        if style == Style::Accessible
+            && let Some(r) = &e.resize
+        {
+            invalid(r.span(), "`resize` applies to enclosed and cubby encounters".into(), None);
+        }
+        if door == DoorChange::Front && door_width > 1 {
+            let message = "`door = \"front\"` removes the whole front wall, so there is no door to widen";
+            invalid(door_span.clone(), message.into(), None);
+        }
         if style == Style::Cubby {
             if changes_door {
                 invalid(door_span, "a cubby already removes its door and front wall".into(), None);
@@ -401,22 +418,33 @@ pub(crate) fn read<'p>(
             max_per_world,
             group: e.group.clone(),
             doors,
-            resize: e.resize,
+            resize: e.resize.as_ref().is_none_or(|r| *r.get_ref()),
             door,
             door_width,
             location: at(entry.span()),
         });
     }
-    EncounterPool { count: raw.count, pool }
+    let (lo, hi) = match raw.count.get_ref() {
+        CountFile::One(n) => (*n, *n),
+        CountFile::Two([lo, hi]) => (*lo, *hi),
+    };
+    let count = if lo > hi || hi > MAX_COUNT {
+        let message = format!("count [{lo}, {hi}] must be a range within 0..={MAX_COUNT}, smaller number first");
+        errors.push(Error::at(ErrorKind::Invalid, at(raw.count.span()), message));
+        (0, 0)
+    } else {
+        (lo, hi)
+    };
+    EncounterPool { count, pool }
 }
 
 fn style_help(style: Style) -> &'static str {
     match style {
         Style::Enclosed | Style::Cubby => {
-            "enclosed and cubby prefabs are a room's interior drawn facing south: the door goes below the bottom row, so some of that row must be open and every open cell must be reachable from it"
+            "enclosed and cubby prefabs are a room's interior drawn facing south: the door goes below the bottom row, so some of that row must be open, and all open cells must form one area"
         }
         _ => {
-            "accessible prefabs sit anywhere in a room with any doors, so every edge cell must be open and every open cell reachable from the edge"
+            "accessible prefabs sit anywhere in a room with any doors, so every edge cell must be open and all open cells must form one area"
         }
     }
 }
@@ -470,12 +498,12 @@ fn check_openings(p: &Prefab, style: Style) -> Result<(), String> {
             bottom
         }
     };
-    // Every open cell reachable from the entry cells.
+    // Every open cell reachable from one entry cell: the open cells are one area, so
+    // whichever entry the door or the room's floor meets reaches all of them, and a
+    // room's floor on both sides of the prefab stays joined through it.
     let mut seen = Grid::new(w, h, false);
-    let mut stack = sources;
-    for &q in &stack {
-        seen[q] = true;
-    }
+    let mut stack = vec![sources[0]];
+    seen[sources[0]] = true;
     while let Some(q) = stack.pop() {
         for d in Dir::ALL {
             let n = q + d.delta();
@@ -486,7 +514,10 @@ fn check_openings(p: &Prefab, style: Style) -> Result<(), String> {
         }
     }
     match cells.bounds().points().find(|&q| open(&cells[q]) && !seen[q]) {
-        Some(q) => Err(format!("has an open cell at x={} y={} that cannot be reached from its entry", q.x, q.y)),
+        Some(q) => Err(format!(
+            "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}",
+            q.x, q.y, sources[0].x, sources[0].y
+        )),
         None => Ok(()),
     }
 }

@@ -56,7 +56,7 @@ struct PackFile {
     default_map_type: toml::Spanned<String>,
     /// Encounter weight words: word -> weight, added to or replacing the defaults.
     #[serde(default)]
-    weights: BTreeMap<String, u32>,
+    weights: BTreeMap<toml::Spanned<String>, u32>,
 }
 
 /// A file of a pack: its path inside the pack (with `/` separators) and its bytes.
@@ -222,7 +222,24 @@ impl Pack {
         }
         let prefabs = unique;
 
-        let words = WeightWords::with(pack_file.as_ref().map(|(p, _, _)| p.weights.clone()).unwrap_or_default());
+        let mut custom_words: Vec<(String, u32)> = Vec::new();
+        if let Some((p, file, text)) = &pack_file {
+            for (word, &weight) in &p.weights {
+                let ok = !word.get_ref().is_empty()
+                    && word.get_ref().chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                if ok {
+                    custom_words.push((word.get_ref().clone(), weight));
+                } else {
+                    let at = Location::at_offset(file.clone(), text, word.span().start);
+                    problems.push(Error::at(
+                        ErrorKind::Invalid,
+                        at,
+                        format!("weight word `{}` may only use letters, digits, `_` and `-`", word.get_ref()),
+                    ));
+                }
+            }
+        }
+        let words = WeightWords::with(custom_words);
         let names: Vec<&str> = prefab_index.keys().map(String::as_str).collect();
         let lookup = |name: &str| prefab_index.get(name).map(|&i| &prefabs[i]);
         let mut map_types = BTreeMap::new();

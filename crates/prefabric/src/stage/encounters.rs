@@ -9,9 +9,11 @@
 //! prefabs are turned so their bottom edge faces the room's one door, placed
 //! against it at a random offset, and the rest of the room is filled with earth and
 //! walled (unless resizing is off); a cubby also loses its front wall. Accessible
-//! prefabs go anywhere inside a room with any doors. Door changes only ever add
-//! openings, so connectivity holds. Each draw either places the encounter or retires
-//! it with the reason traced, so the stage ends after at most `count + pool` draws.
+//! prefabs go anywhere inside a room with any doors. Connectivity holds: a
+//! prefab's open cells are one area (checked at load), door changes only open walls
+//! onto corridors and junctions, and room floor a prefab cuts off from the door is
+//! filled in. Each draw either places the encounter or retires it with the reason
+//! traced, so the stage ends after at most `count + pool` draws.
 
 use crate::content::Pack;
 use crate::content::encounters::{DoorChange, Encounter, EncounterPool};
@@ -109,7 +111,8 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &Worl
     let mut memo = FitMemo::new(pool.pool.len(), rooms.len());
     let mut draw = Rng::stream(seed, "encounters", "draw");
     let mut fit_rng = Rng::stream(seed, "encounters", "fit");
-    let target = draw.range(pool.count.lo, pool.count.hi) as u32;
+    // Counts are at most 1000, so they fit an i32.
+    let target = draw.range(pool.count.0 as i32, pool.count.1 as i32) as u32;
     let depth = map.depth;
     let n = pool.pool.len();
     let mut alive = vec![true; n];
@@ -284,13 +287,21 @@ fn choose_fit<'p>(
         }
     }
     let Some(&ri) = rng.pick(&candidates) else {
-        let smallest = prefabs.iter().map(|p| (p.width().min(p.height()), p.width().max(p.height()))).min();
-        let size =
-            smallest.map_or(String::new(), |(a, b)| format!(" (its smallest prefab is {a}x{b} turned either way)"));
         return Err(match (free, right_doors) {
             (0, _) => "no free room left".to_string(),
             (_, 0) => format!("none of the {free} free rooms has {}", e.doors),
-            _ => format!("none of the {right_doors} free rooms with {} is large enough{size}", e.doors),
+            _ => {
+                let mut tally = [0u32; 4];
+                for room in rooms.iter().filter(|r| !r.used && e.doors.allows(r.doorways.len() as u32)) {
+                    tally[why_not(e, room, &prefabs) as usize] += 1;
+                }
+                let reasons: Vec<String> = Misfit::ALL
+                    .iter()
+                    .filter(|m| tally[**m as usize] > 0)
+                    .map(|m| format!("{} {}", tally[*m as usize], m.describe()))
+                    .collect();
+                format!("none of the {right_doors} free rooms with {} takes it: {}", e.doors, reasons.join(", "))
+            }
         });
     };
     let room = &rooms[ri];
@@ -300,6 +311,65 @@ fn choose_fit<'p>(
     let choices = options(map, e, room, prefab);
     let &(transform, at) = rng.pick(&choices).ok_or("no orientation fits the chosen room")?;
     Ok(Fit { room: ri, prefab, transform, at })
+}
+
+/// Why no prefab of an encounter fits a room (with the right door count).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Misfit {
+    /// Smaller than every prefab in every allowed orientation.
+    TooSmall,
+    /// Large enough only in orientations that do not face its door.
+    NoFacing,
+    /// The prefab would close the cells behind the door at every offset.
+    DoorBlocked,
+    /// The front wall cannot be removed (it holds a prefab or opens into a room).
+    FrontBlocked,
+}
+
+impl Misfit {
+    const ALL: [Misfit; 4] = [Misfit::TooSmall, Misfit::NoFacing, Misfit::DoorBlocked, Misfit::FrontBlocked];
+
+    fn describe(self) -> &'static str {
+        match self {
+            Misfit::TooSmall => "too small for every prefab",
+            Misfit::NoFacing => "large enough only in orientations its prefabs do not allow facing the door",
+            Misfit::DoorBlocked => "with the door where the prefabs are closed",
+            Misfit::FrontBlocked => "whose front wall cannot be removed",
+        }
+    }
+}
+
+/// The furthest any prefab of `e` got towards fitting `room`.
+fn why_not(e: &Encounter, room: &Room, prefabs: &[&Prefab]) -> Misfit {
+    let b = room.interior;
+    let mut best = Misfit::TooSmall;
+    for prefab in prefabs {
+        for t in prefab.transforms().iter() {
+            let (w, h) = t.apply_size(prefab.width(), prefab.height());
+            if w > b.width || h > b.height {
+                continue;
+            }
+            // An accessible prefab that is small enough always fits, and enclosed
+            // ones only see single-door rooms.
+            let (true, [door]) = (matches!(e.style, Style::Enclosed | Style::Cubby), room.doorways.as_slice()) else {
+                continue;
+            };
+            if t.apply_dir(Dir::South) != door.side {
+                best = best.max_by(Misfit::NoFacing);
+                continue;
+            }
+            let opens = against_door(b, door, w, h).any(|at| opens_onto_door(prefab, t, at, door));
+            best = best.max_by(if opens { Misfit::FrontBlocked } else { Misfit::DoorBlocked });
+        }
+    }
+    best
+}
+
+impl Misfit {
+    /// The one of two that got further.
+    fn max_by(self, other: Misfit) -> Misfit {
+        if other as usize > self as usize { other } else { self }
+    }
 }
 
 /// Every orientation and top-left corner at which `prefab` can be embedded in
@@ -398,8 +468,25 @@ fn opens_onto_door(prefab: &Prefab, t: Transform, at: Point, door: &Doorway) -> 
 /// True when the wall cells along the rectangle's front (the door's side) may be
 /// removed: walls or the doorway itself, none protected.
 fn front_removable(map: &Map, door: &Doorway, rect: Rect) -> bool {
-    front_cells(door.side, rect)
-        .all(|p| !map.is_protected(p) && (door.contains(p) || map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)))
+    front_cells(door.side, rect).all(|p| {
+        door.contains(p)
+            || (!map.is_protected(p)
+                && map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)
+                && outside_may_open(map, p + door.side.delta()))
+    })
+}
+
+/// True when a wall cell with `q` on its far side may be opened: `q` is solid
+/// ground (it will be walled) or a corridor or junction no prefab holds — never
+/// another room, hall or prefab, which would merge with this one.
+fn outside_may_open(map: &Map, q: Point) -> bool {
+    if map.is_protected(q) {
+        return false;
+    }
+    if !map.is_walkable(q) {
+        return true;
+    }
+    map.region_at(q).is_some_and(|r| matches!(r.kind, RegionKind::Corridor | RegionKind::Junction))
 }
 
 /// The wall line just outside `rect` on `side`, without corners.
@@ -447,6 +534,9 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
                     ),
                 ),
             }
+        }
+        if !e.resize {
+            seal_unreached(map, interior, &door);
         }
     }
     let bounds = if enclosed && e.resize { rect } else { interior };
@@ -524,6 +614,36 @@ fn shrink_room(map: &mut Map, interior: Rect, rect: Rect) {
     }
 }
 
+/// With the room kept at full size, floor the prefab cut off from the door is
+/// filled with earth and walled, so no pocket of the room is left unreachable.
+fn seal_unreached(map: &mut Map, interior: Rect, door: &Doorway) {
+    let mut reached = crate::grid::Grid::new(interior.width, interior.height, false);
+    let local = |p: Point| p - Point::new(interior.x, interior.y);
+    let mut stack: Vec<Point> = door.cells().map(|d| d - door.side.delta()).filter(|&p| map.is_walkable(p)).collect();
+    for &p in &stack {
+        reached[local(p)] = true;
+    }
+    while let Some(p) = stack.pop() {
+        for d in Dir::ALL {
+            let q = p + d.delta();
+            if interior.contains(q) && map.is_walkable(q) && !reached[local(q)] {
+                reached[local(q)] = true;
+                stack.push(q);
+            }
+        }
+    }
+    let cut_off: Vec<Point> = interior.points().filter(|&p| map.is_walkable(p) && !reached[local(p)]).collect();
+    for &p in &cut_off {
+        map.terrain[p] = Terrain::EARTH;
+        map.region_of[p] = NO_REGION;
+    }
+    for &p in &cut_off {
+        if touches_open(map, p) {
+            map.terrain[p] = Terrain::new(Role::Wall);
+        }
+    }
+}
+
 /// True when one of the 8 cells around `p` is walkable.
 fn touches_open(map: &Map, p: Point) -> bool {
     (-1..=1).any(|dy| (-1..=1).any(|dx| (dx, dy) != (0, 0) && map.is_walkable(p + Point::new(dx, dy))))
@@ -595,6 +715,7 @@ fn widen(map: &mut Map, door: &Doorway, rect: Rect, width: u8, rng: &mut Rng) ->
             || (map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)
                 && !map.is_protected(p)
                 && map.is_walkable(p + out)
+                && outside_may_open(map, p + out)
                 && map.is_walkable(p - out))
     };
     let starts: Vec<usize> = (0..line.len().saturating_sub(width - 1))
