@@ -22,6 +22,8 @@ pub struct Limits {
     /// three layers: 2048 * 2048 cells * 3 layers * 10 bytes a cell is 120 MiB, plus
     /// 8 bytes of file header and 8 of size for each layer.
     pub max_xp_bytes: u64,
+    /// Most definitions in one `.def` file.
+    pub max_def_lines: u32,
 }
 
 impl Default for Limits {
@@ -33,6 +35,7 @@ impl Default for Limits {
             max_prefabs_per_file: 1_000,
             max_map_side: 2_048,
             max_xp_bytes: 128 * 1024 * 1024,
+            max_def_lines: 10_000,
         }
     }
 }

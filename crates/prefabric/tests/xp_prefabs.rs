@@ -260,6 +260,13 @@ fn a_pack_reads_xp_prefabs_with_their_headers_and_reports_strays() {
     });
     // The extension is read in any case, as file systems on Windows and macOS do.
     files.push(prefabric::content::SourceFile { path: "prefabs/extra/UPPER.XP".into(), bytes: image.clone() });
+    // Both draw the reference `r`, which their definition files must define.
+    for name in ["cell", "UPPER"] {
+        files.push(prefabric::content::SourceFile {
+            path: format!("prefabs/extra/{name}.def"),
+            bytes: b"r debris scrap_heap\n".to_vec(),
+        });
+    }
     let pack = Pack::from_files("p", files.clone(), Limits::default()).unwrap();
     assert!(pack.prefab("UPPER").is_some());
     let cell = pack.prefab("cell").unwrap();

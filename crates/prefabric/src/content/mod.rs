@@ -13,8 +13,12 @@
 //! prefabs/**/*.xp  REXPaint prefabs, one per file, named by file stem
 //! prefabs/**/*.toml  the header (tags, transforms, style) of the .xp of that name
 //! maps/*.toml      map types, named by file stem
+//! prefabs/**/*.def definition files: what reference characters stand for
+//! catalog/*.toml   entities, items, props, traps and debris
 //! ```
 
+pub mod catalog;
+pub mod defs;
 pub mod encounters;
 pub mod maptype;
 
@@ -23,10 +27,12 @@ use crate::format::palette::Palette;
 use crate::format::{parse_toml, suggest};
 use crate::limits::Limits;
 use crate::prefab::{self, Prefab};
+pub use catalog::Catalog;
+pub use defs::{Definition, Definitions};
 pub use encounters::{Category, Encounter, EncounterPool, WeightWords};
 pub use maptype::MapType;
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 mod embedded {
@@ -44,6 +50,8 @@ pub struct Pack {
     prefab_index: BTreeMap<String, usize>,
     map_types: BTreeMap<String, MapType>,
     weight_words: WeightWords,
+    catalog: Catalog,
+    definitions: BTreeMap<String, Definitions>,
     limits: Limits,
 }
 
@@ -222,6 +230,15 @@ impl Pack {
         }
         let prefabs = unique;
 
+        let catalog_files: Vec<(&str, &str)> = texts
+            .iter()
+            .filter(|(p, _, _)| p.starts_with("catalog/") && p.ends_with(".toml"))
+            .map(|(_, file, text)| (file.as_str(), *text))
+            .collect();
+        let catalog = catalog::read(&catalog_files).unwrap_or_else(|errors| {
+            problems.extend(errors);
+            Catalog::default()
+        });
         let mut custom_words: Vec<(String, u32)> = Vec::new();
         if let Some((p, file, text)) = &pack_file {
             for (word, &weight) in &p.weights {
@@ -270,6 +287,33 @@ impl Pack {
             }
         }
 
+        // Definition files, checked at every depth their prefabs can appear at.
+        let mut depths: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+        let mut featured: BTreeSet<&str> = BTreeSet::new();
+        for m in map_types.values() {
+            for v in &m.variants {
+                featured.extend(v.prefabs.iter().flat_map(|p| p.choices.iter().map(|(n, _)| n.as_str())));
+            }
+            for e in m.encounters.iter().flat_map(|pool| &pool.pool) {
+                let range =
+                    e.depth.map_or(1..=catalog::MAX_RATING, |d| d.lo as u32..=(d.hi as u32).min(catalog::MAX_RATING));
+                for name in &e.prefabs {
+                    depths.entry(name.clone()).or_default().extend(range.clone());
+                }
+            }
+        }
+        // A prefab also placed as a feature can appear at any depth.
+        for name in featured {
+            depths.remove(name);
+        }
+        let def_files: Vec<(&str, String, &str)> = texts
+            .iter()
+            .filter(|(p, _, _)| p.starts_with("prefabs/") && p.ends_with(".def"))
+            .map(|(p, file, text)| (*p, file.clone(), *text))
+            .collect();
+        let (definitions, def_errors) = defs::read(&def_files, &catalog, &prefabs, &depths, &limits);
+        problems.extend(def_errors);
+
         if let Some((p, file, text)) = &pack_file {
             let wanted = p.default_map_type.get_ref();
             if !map_files.contains(&wanted.as_str()) {
@@ -296,6 +340,8 @@ impl Pack {
                 prefab_index,
                 map_types,
                 weight_words: words,
+                catalog,
+                definitions,
                 limits,
             }),
             _ => Err(problems),
@@ -315,6 +361,16 @@ impl Pack {
     /// The map type generated when none is named.
     pub fn default_map_type(&self) -> &str {
         &self.default_map_type
+    }
+
+    /// The catalog of objects definition files draw from.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The definition file named `name` (a prefab uses [`Prefab::defs_name`]).
+    pub fn definitions(&self, name: &str) -> Option<&Definitions> {
+        self.definitions.get(name)
     }
 
     /// The encounter weight words.

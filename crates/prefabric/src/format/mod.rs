@@ -8,6 +8,7 @@
 //! its meaning.
 
 pub mod cp437;
+pub mod def;
 pub mod palette;
 pub mod text;
 pub mod xp;

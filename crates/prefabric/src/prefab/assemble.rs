@@ -71,6 +71,7 @@ pub(crate) fn assemble(
         tags: header.tags,
         transforms: header.transforms,
         style: header.style,
+        defs: header.defs,
         cells: drawn.terrain,
         links,
         machines: sorted_machines(machines),

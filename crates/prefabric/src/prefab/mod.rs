@@ -158,6 +158,7 @@ pub struct Prefab {
     tags: Vec<String>,
     transforms: TransformSet,
     style: Style,
+    defs: Option<String>,
     cells: Grid<Option<Terrain>>,
     links: Vec<LinkMark>,
     machines: Vec<Machine>,
@@ -167,17 +168,27 @@ pub struct Prefab {
 
 impl PartialEq for Prefab {
     fn eq(&self, other: &Prefab) -> bool {
-        (&self.name, &self.tags, self.transforms, self.style, &self.cells, &self.links, &self.machines, &self.refs)
-            == (
-                &other.name,
-                &other.tags,
-                other.transforms,
-                other.style,
-                &other.cells,
-                &other.links,
-                &other.machines,
-                &other.refs,
-            )
+        (
+            &self.name,
+            &self.tags,
+            self.transforms,
+            self.style,
+            &self.defs,
+            &self.cells,
+            &self.links,
+            &self.machines,
+            &self.refs,
+        ) == (
+            &other.name,
+            &other.tags,
+            other.transforms,
+            other.style,
+            &other.defs,
+            &other.cells,
+            &other.links,
+            &other.machines,
+            &other.refs,
+        )
     }
 }
 
@@ -194,12 +205,14 @@ pub struct Header {
     pub transforms: TransformSet,
     /// How it is meant to be placed.
     pub style: Style,
+    /// The definition file it uses when that is not the one named after it.
+    pub defs: Option<String>,
 }
 
 impl Header {
     /// A header with this name and the defaults: no tags, every transform, feature style.
     pub fn named(name: impl Into<String>) -> Header {
-        Header { name: name.into(), tags: Vec::new(), transforms: TransformSet::ALL, style: Style::Feature }
+        Header { name: name.into(), tags: Vec::new(), transforms: TransformSet::ALL, style: Style::Feature, defs: None }
     }
 }
 
@@ -224,9 +237,21 @@ impl Prefab {
         self.style
     }
 
+    /// The name of the definition file that says what its reference characters
+    /// stand for: the one its header names, else the one named after it.
+    pub fn defs_name(&self) -> &str {
+        self.defs.as_deref().unwrap_or(&self.name)
+    }
+
     /// Everything but its layers.
     pub fn header(&self) -> Header {
-        Header { name: self.name.clone(), tags: self.tags.clone(), transforms: self.transforms, style: self.style }
+        Header {
+            name: self.name.clone(),
+            tags: self.tags.clone(),
+            transforms: self.transforms,
+            style: self.style,
+            defs: self.defs.clone(),
+        }
     }
 
     /// Width in cells.

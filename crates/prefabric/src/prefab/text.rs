@@ -17,7 +17,7 @@ use crate::limits::Limits;
 use crate::map::Terrain;
 
 /// Header keys a prefab may have.
-const KEYS: [&str; 3] = ["tags", "transforms", "style"];
+const KEYS: [&str; 4] = ["tags", "transforms", "style", "defs"];
 
 /// Most errors reported for one prefab's grid before the rest are summarised.
 const MAX_GRID_ERRORS: usize = 12;
@@ -29,7 +29,7 @@ pub const EMPTY: char = '.';
 pub(super) fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> Result<Prefab, Vec<Error>> {
     let mut b = Builder { file, errors: Vec::new() };
     let name = b.name(&raw.name);
-    let (tags, transforms, style) = b.header(&raw.fields);
+    let (tags, transforms, style, defs) = b.header(&raw.fields);
     let layers = b.layers(raw);
     let terrain = layers[LayerKind::Terrain as usize].and_then(|layer| b.terrain(layer, palette));
     let Some(terrain) = terrain else {
@@ -43,7 +43,7 @@ pub(super) fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> R
         refs: overlay(&mut b, LayerKind::Refs),
         terrain,
     };
-    let header = Header { name, tags, transforms, style };
+    let header = Header { name, tags, transforms, style, defs };
     let origin = Location::at(file, raw.name.line, raw.name.col);
     let result = assemble(file, header, origin, drawn, &Place::Text { layers });
     match result {
@@ -107,7 +107,8 @@ impl Builder<'_> {
         name.text.to_string()
     }
 
-    fn header(&mut self, fields: &[Field<'_>]) -> (Vec<String>, TransformSet, Style) {
+    fn header(&mut self, fields: &[Field<'_>]) -> (Vec<String>, TransformSet, Style, Option<String>) {
+        let mut defs = None;
         let mut tags = Vec::new();
         let mut transforms = TransformSet::ALL;
         let mut style = Style::Feature;
@@ -150,6 +151,15 @@ impl Builder<'_> {
                         );
                     }
                 },
+                "defs" => match check_name(value.text) {
+                    Ok(()) => defs = Some(value.text.to_string()),
+                    Err((message, _)) => self.invalid(
+                        value.line,
+                        value.col,
+                        message.replace("prefab name", "definition file name"),
+                        Some("`defs:` names a .def file under prefabs/, without `.def`".into()),
+                    ),
+                },
                 "style" => match Style::parse(value.text) {
                     Some(s) => style = s,
                     None => self.invalid(
@@ -168,7 +178,7 @@ impl Builder<'_> {
                 }
             }
         }
-        (tags, transforms, style)
+        (tags, transforms, style, defs)
     }
 
     /// The layers by kind; reports duplicates, empty layers and a missing terrain layer.

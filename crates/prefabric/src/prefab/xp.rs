@@ -58,6 +58,8 @@ struct SidecarFile {
     transforms: Option<toml::Spanned<String>>,
     #[serde(default)]
     style: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    defs: Option<toml::Spanned<String>>,
 }
 
 /// Reads the header file beside a `.xp` prefab (`NAME.toml`): `tags`, `transforms`
@@ -96,14 +98,25 @@ pub fn read_sidecar(file: &str, text: &str, name: &str) -> Result<Header, Vec<Er
             ),
         }
     }
+    if let Some(d) = raw.defs {
+        match check_name(d.get_ref()) {
+            Ok(()) => header.defs = Some(d.into_inner()),
+            Err((message, _)) => errors.push(Error::at(
+                ErrorKind::Invalid,
+                at(d.span()),
+                message.replace("prefab name", "definition file name"),
+            )),
+        }
+    }
     if errors.is_empty() { Ok(header) } else { Err(errors) }
 }
 
 /// The header file for a `.xp` prefab, as [`read_sidecar`] reads it back.
 pub fn sidecar_text(header: &Header) -> String {
     let tags: Vec<String> = header.tags.iter().map(|t| format!("{t:?}")).collect();
+    let defs = header.defs.as_ref().map_or(String::new(), |d| format!("defs = \"{d}\"\n"));
     format!(
-        "# Header of the REXPaint prefab {}.xp\ntags = [{}]\ntransforms = \"{}\"\nstyle = \"{}\"\n",
+        "# Header of the REXPaint prefab {}.xp\ntags = [{}]\ntransforms = \"{}\"\nstyle = \"{}\"\n{defs}",
         header.name,
         tags.join(", "),
         header.transforms.describe(),

@@ -18,7 +18,11 @@ pub fn prefab_text(prefab: &Prefab, palette: &Palette) -> Result<String, Error> 
     if !prefab.tags().is_empty() {
         out.push_str(&format!("tags: {}\n", prefab.tags().join(" ")));
     }
-    out.push_str(&format!("transforms: {}\nstyle: {}\nterrain:\n", prefab.transforms().describe(), prefab.style()));
+    out.push_str(&format!("transforms: {}\nstyle: {}\n", prefab.transforms().describe(), prefab.style()));
+    if let Some(defs) = &prefab.header().defs {
+        out.push_str(&format!("defs: {defs}\n"));
+    }
+    out.push_str("terrain:\n");
     for row in prefab.cells().rows() {
         for cell in row {
             let glyph = match cell {

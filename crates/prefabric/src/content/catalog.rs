@@ -1,0 +1,559 @@
+//! The catalog: the game's objects that definition files draw from.
+//!
+//! `catalog/*.toml` files list entities (robots, creatures: tag, classes,
+//! categories, rating), items (category, rating, prototype, faulty variant, which
+//! entities carry them), props and machines (size, interactive, tier), traps
+//! (rating) and debris — any kind in any file. Reading checks every value and every
+//! cross-reference (a faulty variant that is an item, carriers that are entities,
+//! tags unique per kind) and reports every problem at its `file:line:col`. The
+//! [`Catalog`] answers what the objects stage asks: an entity of a class for a
+//! depth, an item of a category for a depth, what an entity carries.
+
+use crate::error::{Error, ErrorKind, Location};
+use crate::format::parse_toml;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// Highest rating an entity, item or trap may have.
+pub const MAX_RATING: u32 = 20;
+
+/// The kinds of object a definition file can place (seed 000's five types).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A robot or creature.
+    Entity,
+    /// Something to pick up.
+    Item,
+    /// A prop or machine.
+    Prop,
+    /// A trap (a hidden prop).
+    Trap,
+    /// Debris: decoration the game draws as it likes.
+    Debris,
+}
+
+impl Kind {
+    /// All five.
+    pub const ALL: [Kind; 5] = [Kind::Entity, Kind::Item, Kind::Prop, Kind::Trap, Kind::Debris];
+
+    /// Its name in catalog files, definition files and JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Entity => "entity",
+            Kind::Item => "item",
+            Kind::Prop => "prop",
+            Kind::Trap => "trap",
+            Kind::Debris => "debris",
+        }
+    }
+
+    /// Parses a name written by [`Kind::name`].
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// A robot or creature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entity {
+    /// Unique among entities.
+    pub tag: String,
+    /// The name players see.
+    pub name: String,
+    /// Classes it belongs to.
+    pub classes: Vec<String>,
+    /// Categories it belongs to.
+    pub categories: Vec<String>,
+    /// The depth it belongs to, 1–20.
+    pub rating: u32,
+}
+
+/// Something to pick up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// Unique among items.
+    pub tag: String,
+    /// The name players see.
+    pub name: String,
+    /// Its category.
+    pub category: String,
+    /// The depth it belongs to, 1–20.
+    pub rating: u32,
+    /// A better, rarer version.
+    pub prototype: bool,
+    /// The tag of its faulty variant, if it has one.
+    pub faulty: Option<String>,
+    /// Entities that carry it.
+    pub carried_by: Vec<String>,
+}
+
+/// A prop or machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prop {
+    /// Unique among props.
+    pub tag: String,
+    /// The name players see.
+    pub name: String,
+    /// Width and height in cells.
+    pub size: (u8, u8),
+    /// Whether players can use it.
+    pub interactive: bool,
+    /// 1–5.
+    pub tier: u32,
+}
+
+/// A trap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trap {
+    /// Unique among traps.
+    pub tag: String,
+    /// The name players see.
+    pub name: String,
+    /// The depth it belongs to, 1–20.
+    pub rating: u32,
+}
+
+/// Debris.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Debris {
+    /// Unique among debris.
+    pub tag: String,
+    /// The name players see.
+    pub name: String,
+}
+
+/// Every object of a pack, checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Catalog {
+    entities: Vec<Entity>,
+    items: Vec<Item>,
+    props: Vec<Prop>,
+    traps: Vec<Trap>,
+    debris: Vec<Debris>,
+}
+
+impl Catalog {
+    /// Every entity, in file order.
+    pub fn entities(&self) -> &[Entity] {
+        &self.entities
+    }
+
+    /// Every item, in file order.
+    pub fn items(&self) -> &[Item] {
+        &self.items
+    }
+
+    /// Every prop, in file order.
+    pub fn props(&self) -> &[Prop] {
+        &self.props
+    }
+
+    /// Every trap, in file order.
+    pub fn traps(&self) -> &[Trap] {
+        &self.traps
+    }
+
+    /// Every debris, in file order.
+    pub fn debris(&self) -> &[Debris] {
+        &self.debris
+    }
+
+    /// True when an object of `kind` with `tag` exists.
+    pub fn has(&self, kind: Kind, tag: &str) -> bool {
+        match kind {
+            Kind::Entity => self.entity(tag).is_some(),
+            Kind::Item => self.item(tag).is_some(),
+            Kind::Prop => self.props.iter().any(|p| p.tag == tag),
+            Kind::Trap => self.traps.iter().any(|t| t.tag == tag),
+            Kind::Debris => self.debris.iter().any(|d| d.tag == tag),
+        }
+    }
+
+    /// Every tag of `kind`, for suggestions.
+    pub fn tags(&self, kind: Kind) -> Vec<&str> {
+        match kind {
+            Kind::Entity => self.entities.iter().map(|e| e.tag.as_str()).collect(),
+            Kind::Item => self.items.iter().map(|e| e.tag.as_str()).collect(),
+            Kind::Prop => self.props.iter().map(|e| e.tag.as_str()).collect(),
+            Kind::Trap => self.traps.iter().map(|e| e.tag.as_str()).collect(),
+            Kind::Debris => self.debris.iter().map(|e| e.tag.as_str()).collect(),
+        }
+    }
+
+    /// The entity with this tag.
+    pub fn entity(&self, tag: &str) -> Option<&Entity> {
+        self.entities.iter().find(|e| e.tag == tag)
+    }
+
+    /// The item with this tag.
+    pub fn item(&self, tag: &str) -> Option<&Item> {
+        self.items.iter().find(|e| e.tag == tag)
+    }
+
+    /// True when some entity belongs to `class`.
+    pub fn has_class(&self, class: &str) -> bool {
+        self.entities.iter().any(|e| e.classes.iter().any(|c| c == class))
+    }
+
+    /// True when some item has `category`.
+    pub fn has_item_category(&self, category: &str) -> bool {
+        self.items.iter().any(|i| i.category == category)
+    }
+
+    /// The entities of `class` (and `category`, if given) that suit `depth`: those
+    /// of the highest rating at or below it. With `fallback`, the weakest of the
+    /// class when none is at or below the depth. In file order.
+    pub fn class_members(&self, class: &str, category: Option<&str>, depth: u32, fallback: bool) -> Vec<&Entity> {
+        let members: Vec<&Entity> = self
+            .entities
+            .iter()
+            .filter(|e| e.classes.iter().any(|c| c == class))
+            .filter(|e| category.is_none_or(|cat| e.categories.iter().any(|c| c == cat)))
+            .collect();
+        let best = members.iter().filter(|e| e.rating <= depth).map(|e| e.rating).max();
+        let rating = match best {
+            Some(r) => r,
+            None if fallback => match members.iter().map(|e| e.rating).min() {
+                Some(r) => r,
+                None => return Vec::new(),
+            },
+            None => return Vec::new(),
+        };
+        members.into_iter().filter(|e| e.rating == rating).collect()
+    }
+}
+
+// ---- the files as written ----
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct CatalogFile {
+    #[serde(default)]
+    entity: Vec<Spanned<EntityFile>>,
+    #[serde(default)]
+    item: Vec<Spanned<ItemFile>>,
+    #[serde(default)]
+    prop: Vec<Spanned<PropFile>>,
+    #[serde(default)]
+    trap: Vec<Spanned<TrapFile>>,
+    #[serde(default)]
+    debris: Vec<Spanned<DebrisFile>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EntityFile {
+    tag: Spanned<String>,
+    #[serde(default)]
+    name: Option<String>,
+    classes: Spanned<Vec<String>>,
+    #[serde(default)]
+    categories: Vec<String>,
+    rating: Spanned<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ItemFile {
+    tag: Spanned<String>,
+    #[serde(default)]
+    name: Option<String>,
+    category: String,
+    rating: Spanned<u32>,
+    #[serde(default)]
+    prototype: bool,
+    #[serde(default)]
+    faulty: Option<Spanned<String>>,
+    #[serde(default)]
+    carried_by: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PropFile {
+    tag: Spanned<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default = "one_by_one")]
+    size: Spanned<[u8; 2]>,
+    #[serde(default)]
+    interactive: bool,
+    #[serde(default = "tier_one")]
+    tier: Spanned<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TrapFile {
+    tag: Spanned<String>,
+    #[serde(default)]
+    name: Option<String>,
+    rating: Spanned<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DebrisFile {
+    tag: Spanned<String>,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+fn one_by_one() -> Spanned<[u8; 2]> {
+    Spanned::new(0..0, [1, 1])
+}
+
+fn tier_one() -> Spanned<u32> {
+    Spanned::new(0..0, 1)
+}
+
+/// An item's references to check once every file is read: where its tag is, its
+/// faulty variant, its carriers (each located), and its tag.
+type ItemRefs = (Location, Option<String>, Vec<(Location, String)>, String);
+
+/// Reads every catalog file (`(file, text)`, in path order) into one catalog, or
+/// returns every problem found.
+pub(crate) fn read(files: &[(&str, &str)]) -> Result<Catalog, Vec<Error>> {
+    let mut errors = Vec::new();
+    let mut catalog = Catalog::default();
+    // Where each tag was first given, per kind, for duplicates and references.
+    let mut first: BTreeMap<(Kind, String), Location> = BTreeMap::new();
+    let mut item_refs: Vec<ItemRefs> = Vec::new();
+    for &(file, text) in files {
+        let raw: CatalogFile = match parse_toml(file, text) {
+            Ok(raw) => raw,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        let at = |span: std::ops::Range<usize>| Location::at_offset(file, text, span.start);
+        let mut invalid = |span: std::ops::Range<usize>, message: String| {
+            errors.push(Error::at(ErrorKind::Invalid, at(span), message));
+        };
+        let mut tag = |kind: Kind, tag: &Spanned<String>, invalid: &mut dyn FnMut(std::ops::Range<usize>, String)| {
+            let t = tag.get_ref();
+            if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
+                invalid(tag.span(), format!("tag `{t}` may only use letters, digits, `_`, `-` and `.`"));
+            }
+            match first.get(&(kind, t.clone())) {
+                Some(loc) => {
+                    invalid(tag.span(), format!("a second {} tagged `{t}` (the first is at {loc})", kind.name()))
+                }
+                None => {
+                    first.insert((kind, t.clone()), at(tag.span()));
+                }
+            }
+            t.clone()
+        };
+        let rating = |r: &Spanned<u32>, invalid: &mut dyn FnMut(std::ops::Range<usize>, String)| {
+            if !(1..=MAX_RATING).contains(r.get_ref()) {
+                invalid(r.span(), format!("rating {} must be 1-{MAX_RATING}", r.get_ref()));
+            }
+            *r.get_ref()
+        };
+        for e in &raw.entity {
+            let e = e.get_ref();
+            let t = tag(Kind::Entity, &e.tag, &mut invalid);
+            if e.classes.get_ref().is_empty() {
+                invalid(e.classes.span(), format!("entity `{t}` has no class"));
+            }
+            let rating = rating(&e.rating, &mut invalid);
+            catalog.entities.push(Entity {
+                name: e.name.clone().unwrap_or_else(|| t.clone()),
+                tag: t,
+                classes: e.classes.get_ref().clone(),
+                categories: e.categories.clone(),
+                rating,
+            });
+        }
+        for i in &raw.item {
+            let i = i.get_ref();
+            let t = tag(Kind::Item, &i.tag, &mut invalid);
+            let rating = rating(&i.rating, &mut invalid);
+            item_refs.push((
+                at(i.tag.span()),
+                i.faulty.as_ref().map(|f| f.get_ref().clone()),
+                i.carried_by.iter().map(|c| (at(c.span()), c.get_ref().clone())).collect(),
+                t.clone(),
+            ));
+            catalog.items.push(Item {
+                name: i.name.clone().unwrap_or_else(|| t.clone()),
+                tag: t,
+                category: i.category.clone(),
+                rating,
+                prototype: i.prototype,
+                faulty: i.faulty.as_ref().map(|f| f.get_ref().clone()),
+                carried_by: i.carried_by.iter().map(|c| c.get_ref().clone()).collect(),
+            });
+        }
+        for p in &raw.prop {
+            let p = p.get_ref();
+            let t = tag(Kind::Prop, &p.tag, &mut invalid);
+            let [w, h] = *p.size.get_ref();
+            if !(1..=9).contains(&w) || !(1..=9).contains(&h) {
+                invalid(p.size.span(), format!("size [{w}, {h}] must be 1-9 on each side"));
+            }
+            if !(1..=5).contains(p.tier.get_ref()) {
+                invalid(p.tier.span(), format!("tier {} must be 1-5", p.tier.get_ref()));
+            }
+            catalog.props.push(Prop {
+                name: p.name.clone().unwrap_or_else(|| t.clone()),
+                tag: t,
+                size: (w, h),
+                interactive: p.interactive,
+                tier: *p.tier.get_ref(),
+            });
+        }
+        for tr in &raw.trap {
+            let tr = tr.get_ref();
+            let t = tag(Kind::Trap, &tr.tag, &mut invalid);
+            let rating = rating(&tr.rating, &mut invalid);
+            catalog.traps.push(Trap { name: tr.name.clone().unwrap_or_else(|| t.clone()), tag: t, rating });
+        }
+        for d in &raw.debris {
+            let d = d.get_ref();
+            let t = tag(Kind::Debris, &d.tag, &mut invalid);
+            catalog.debris.push(Debris { name: d.name.clone().unwrap_or_else(|| t.clone()), tag: t });
+        }
+    }
+    // Cross-references, once every file is read.
+    for (at, faulty, carriers, tag) in &item_refs {
+        if let Some(f) = faulty {
+            match catalog.item(f) {
+                None => errors.push(Error::at(
+                    ErrorKind::Invalid,
+                    at.clone(),
+                    format!("item `{tag}` names faulty variant `{f}`, which is not an item"),
+                )),
+                Some(v) if v.faulty.is_some() => errors.push(Error::at(
+                    ErrorKind::Invalid,
+                    at.clone(),
+                    format!("item `{tag}`'s faulty variant `{f}` has a faulty variant of its own"),
+                )),
+                Some(_) => {}
+            }
+        }
+        for (loc, carrier) in carriers {
+            if catalog.entity(carrier).is_none() {
+                let help = crate::format::suggest(carrier, catalog.entities.iter().map(|e| e.tag.as_str()))
+                    .map_or("carriers are entity tags".to_string(), |s| format!("did you mean `{s}`?"));
+                errors.push(
+                    Error::at(ErrorKind::Invalid, loc.clone(), format!("no entity tagged `{carrier}` carries `{tag}`"))
+                        .with_help(help),
+                );
+            }
+        }
+    }
+    if errors.is_empty() { Ok(catalog) } else { Err(errors) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+[[entity]]
+tag = "w1"
+classes = ["worker"]
+rating = 1
+[[entity]]
+tag = "w3"
+classes = ["worker"]
+categories = ["civilian"]
+rating = 3
+[[entity]]
+tag = "w3b"
+classes = ["worker", "hauler"]
+rating = 3
+[[entity]]
+tag = "w6"
+classes = ["worker"]
+rating = 6
+[[item]]
+tag = "drill"
+category = "utility"
+rating = 2
+prototype = true
+faulty = "drill_faulty"
+carried_by = ["w3"]
+[[item]]
+tag = "drill_faulty"
+category = "utility"
+rating = 2
+[[prop]]
+tag = "press"
+size = [2, 3]
+interactive = true
+[[trap]]
+tag = "mine"
+rating = 4
+[[debris]]
+tag = "rubble"
+"#;
+
+    #[test]
+    fn classes_resolve_by_depth_with_fallback() {
+        let c = read(&[("c.toml", GOOD)]).unwrap();
+        let tags = |v: Vec<&Entity>| v.into_iter().map(|e| e.tag.clone()).collect::<Vec<String>>();
+        assert_eq!(tags(c.class_members("worker", None, 1, false)), ["w1"]);
+        assert_eq!(tags(c.class_members("worker", None, 5, false)), ["w3", "w3b"]);
+        assert_eq!(tags(c.class_members("worker", Some("civilian"), 5, false)), ["w3"]);
+        assert_eq!(tags(c.class_members("worker", None, 20, false)), ["w6"]);
+        // Nothing of the class at or below depth 2: only FALLBACK gives the weakest.
+        assert!(c.class_members("hauler", None, 2, false).is_empty());
+        assert_eq!(tags(c.class_members("hauler", None, 2, true)), ["w3b"]);
+        assert!(c.has(Kind::Prop, "press") && c.has(Kind::Debris, "rubble") && !c.has(Kind::Trap, "rubble"));
+        assert_eq!(c.item("drill").unwrap().faulty.as_deref(), Some("drill_faulty"));
+    }
+
+    #[test]
+    fn every_problem_is_located() {
+        let bad = r#"
+[[entity]]
+tag = "a b"
+classes = []
+rating = 0
+[[entity]]
+tag = "x"
+classes = ["c"]
+rating = 2
+[[item]]
+tag = "gun"
+category = "weapon"
+rating = 3
+faulty = "nothing"
+carried_by = ["y"]
+[[prop]]
+tag = "big"
+size = [12, 1]
+tier = 9
+"#;
+        let more = "[[entity]]\ntag = \"x\"\nclasses = [\"c\"]\nrating = 1\n[[thing]]\n";
+        let errors: Vec<String> =
+            read(&[("a.toml", bad), ("b.toml", more)]).unwrap_err().iter().map(|e| e.to_string()).collect();
+        let all = errors.join("\n");
+        for expected in [
+            "a.toml:3:7: invalid: tag `a b` may only use letters",
+            "a.toml:4:11: invalid: entity `a b` has no class",
+            "a.toml:5:10: invalid: rating 0 must be 1-20",
+            "a.toml:18:8: invalid: size [12, 1] must be 1-9 on each side",
+            "a.toml:19:8: invalid: tier 9 must be 1-5",
+            "b.toml:5:3: syntax error: unknown field `thing`",
+            "a.toml:11:7: invalid: item `gun` names faulty variant `nothing`, which is not an item",
+            "a.toml:15:15: invalid: no entity tagged `y` carries `gun`",
+        ] {
+            assert!(all.contains(expected), "missing {expected:?} in\n{all}");
+        }
+        // The duplicate is found across files.
+        let errors = read(&[("a.toml", GOOD), ("b.toml", "[[entity]]\ntag = \"w1\"\nclasses = [\"c\"]\nrating = 1\n")])
+            .unwrap_err();
+        assert!(
+            errors[0]
+                .to_string()
+                .starts_with("b.toml:2:7: invalid: a second entity tagged `w1` (the first is at a.toml:3:7)"),
+            "{errors:?}"
+        );
+    }
+}

@@ -1,0 +1,312 @@
+//! Definition files checked against the catalog and the prefabs that use them.
+//!
+//! Every `prefabs/**/NAME.def` is read with [`crate::format::def`] and each line
+//! checked: its kind, every alternative it may pick (a tag of that kind, an entity
+//! class that has a member at every depth the prefabs using it can appear at, an
+//! item category, the carrier of some item), and its keywords (the built-in ones
+//! with their values and the picks they apply to; upper-case game keywords pass
+//! through). Then the references: a character a prefab draws and its definitions
+//! leave out, a definition no prefab draws, a prefab with references and no
+//! definitions. Every problem is located at its `file:line:col`. The conventions of
+//! seed 000 (upper case props and traps, lower case entities, digits items,
+//! punctuation debris) are not checked here; they are a lint for later.
+
+use super::catalog::{Catalog, Kind, MAX_RATING};
+use crate::error::{Error, ErrorKind, Location};
+use crate::format::def::{self, DefLine, Keyword, Pick, Value};
+use crate::format::suggest;
+use crate::limits::Limits;
+use crate::prefab::Prefab;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A checked definition line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definition {
+    /// The line as written (alternatives, keywords, chance, group).
+    pub line: DefLine,
+    /// Its kind.
+    pub kind: Kind,
+    /// Where it is written.
+    pub location: Location,
+}
+
+/// A definition file: what each reference character stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definitions {
+    /// Its name: the file name without `.def`.
+    pub name: String,
+    /// The file, as errors name it.
+    pub file: String,
+    /// Its lines, in file order.
+    pub lines: Vec<Definition>,
+}
+
+impl Definitions {
+    /// True when some line defines `glyph`.
+    pub fn defines(&self, glyph: char) -> bool {
+        self.lines.iter().any(|d| d.line.glyph == glyph)
+    }
+}
+
+/// Keywords the objects stage understands; any other upper-case keyword is the
+/// game's own and is passed through.
+const BUILT_IN: [&str; 8] = ["SHIFT", "UNIQUE", "CATEGORY", "STRONG", "FALLBACK", "PROTOTYPE", "NEVERFAULTY", "RATING"];
+
+/// Reads and checks every definition file. `files` are `(path in pack, label,
+/// text)`; `depths` gives, per prefab name, the depths it can appear at.
+pub(crate) fn read(
+    files: &[(&str, String, &str)],
+    catalog: &Catalog,
+    prefabs: &[Prefab],
+    depths: &BTreeMap<String, Vec<u32>>,
+    limits: &Limits,
+) -> (BTreeMap<String, Definitions>, Vec<Error>) {
+    let mut defs: BTreeMap<String, Definitions> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for (path, file, text) in files {
+        let name = path.rsplit('/').next().unwrap_or(path).trim_end_matches(".def").to_string();
+        if let Some(first) = defs.get(&name) {
+            errors.push(
+                Error::at(
+                    ErrorKind::Invalid,
+                    Location::file(file.clone()),
+                    format!("a second definition file named `{name}`"),
+                )
+                .with_help(format!(
+                    "the first is {}; definition files are found by name, so names must be unique",
+                    first.file
+                )),
+            );
+            continue;
+        }
+        let (lines, syntax) = def::parse(file, text, limits);
+        errors.extend(syntax);
+        // The depths every prefab using this file can appear at.
+        let users: Vec<&Prefab> = prefabs.iter().filter(|p| p.defs_name() == name).collect();
+        let mut at_depths: BTreeSet<u32> = BTreeSet::new();
+        for p in &users {
+            match depths.get(p.name()) {
+                Some(d) => at_depths.extend(d),
+                None => at_depths.extend(1..=MAX_RATING),
+            }
+        }
+        let mut checked = Vec::new();
+        for line in lines {
+            let location = Location::at(file.clone(), line.line, line.glyph_col);
+            let mut c = LineCheck { file, line: &line, catalog, errors: &mut errors };
+            if let Some(kind) = c.kind() {
+                c.picks(kind, &at_depths);
+                c.keywords(kind);
+                checked.push(Definition { line, kind, location });
+            }
+        }
+        defs.insert(name.clone(), Definitions { name, file: file.clone(), lines: checked });
+    }
+    errors.extend(check_references(&defs, prefabs));
+    (defs, errors)
+}
+
+/// Characters drawn and not defined, defined and not drawn, and prefabs that draw
+/// references with no definition file at all.
+fn check_references(defs: &BTreeMap<String, Definitions>, prefabs: &[Prefab]) -> Vec<Error> {
+    let mut errors = Vec::new();
+    let mut drawn: BTreeMap<&str, BTreeSet<char>> = BTreeMap::new();
+    for p in prefabs.iter().filter(|p| !p.refs().is_empty()) {
+        let Some(d) = defs.get(p.defs_name()) else {
+            errors.push(
+                Error::at(
+                    ErrorKind::Invalid,
+                    p.origin().clone(),
+                    format!("prefab `{}` draws reference characters but there is no `{}.def`", p.name(), p.defs_name()),
+                )
+                .with_help("add the definition file under prefabs/, or name a shared one with `defs:` in the header"),
+            );
+            continue;
+        };
+        let used = drawn.entry(d.name.as_str()).or_default();
+        let mut missing: Vec<char> = Vec::new();
+        for r in p.refs() {
+            used.insert(r.glyph);
+            if !d.defines(r.glyph) && !missing.contains(&r.glyph) {
+                missing.push(r.glyph);
+            }
+        }
+        for glyph in missing {
+            let at = p.refs().iter().find(|r| r.glyph == glyph).map_or(crate::geom::Point::default(), |r| r.at);
+            errors.push(
+                Error::at(
+                    ErrorKind::Invalid,
+                    p.origin().clone(),
+                    format!(
+                        "prefab `{}` draws `{glyph}` (first at x={} y={}) but {} does not define it",
+                        p.name(),
+                        at.x,
+                        at.y,
+                        d.file
+                    ),
+                )
+                .with_help(format!("add a line for `{glyph}` to {}", d.file)),
+            );
+        }
+    }
+    for d in defs.values() {
+        let used = drawn.get(d.name.as_str());
+        let mut reported = BTreeSet::new();
+        for line in &d.lines {
+            let glyph = line.line.glyph;
+            if !used.is_some_and(|u| u.contains(&glyph)) && reported.insert(glyph) {
+                errors.push(
+                    Error::at(
+                        ErrorKind::Invalid,
+                        line.location.clone(),
+                        format!("`{glyph}` is defined but no prefab using `{}` draws it", d.name),
+                    )
+                    .with_help("remove the line, or draw the character on a prefab's refs layer"),
+                );
+            }
+        }
+    }
+    errors
+}
+
+struct LineCheck<'a> {
+    file: &'a str,
+    line: &'a DefLine,
+    catalog: &'a Catalog,
+    errors: &'a mut Vec<Error>,
+}
+
+impl LineCheck<'_> {
+    fn invalid(&mut self, col: u32, message: String, help: Option<String>) {
+        let mut e = Error::at(ErrorKind::Invalid, Location::at(self.file, self.line.line, col), message);
+        if let Some(h) = help {
+            e = e.with_help(h);
+        }
+        self.errors.push(e);
+    }
+
+    fn kind(&mut self) -> Option<Kind> {
+        let (text, col) = (&self.line.kind.0, self.line.kind.1);
+        let kind = Kind::parse(text);
+        if kind.is_none() {
+            let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+            let help = match suggest(text, names.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("kinds are {}", names.join(", ")),
+            };
+            self.invalid(col, format!("unknown kind `{text}`"), Some(help));
+        }
+        kind
+    }
+
+    fn picks(&mut self, kind: Kind, depths: &BTreeSet<u32>) {
+        let fallback = self.line.keywords.iter().any(|k| k.name == "FALLBACK");
+        let category = self.line.keywords.iter().find(|k| k.name == "CATEGORY").and_then(|k| match &k.value {
+            Some(Value::One(v)) => Some(v.clone()),
+            _ => None,
+        });
+        for (pick, col) in &self.line.picks {
+            let col = *col;
+            match (pick, kind) {
+                (Pick::Tag(tag), _) => {
+                    if !self.catalog.has(kind, tag) {
+                        let help = suggest(tag, self.catalog.tags(kind))
+                            .map_or(format!("the catalog's {} tags are under catalog/", kind.name()), |s| {
+                                format!("did you mean `{s}`?")
+                            });
+                        self.invalid(col, format!("no {} tagged `{tag}` in the catalog", kind.name()), Some(help));
+                    }
+                }
+                (Pick::Class(class), Kind::Entity) => {
+                    if !self.catalog.has_class(class) {
+                        self.invalid(col, format!("no entity belongs to class `{class}`"), None);
+                        continue;
+                    }
+                    let empty: Vec<u32> = depths
+                        .iter()
+                        .copied()
+                        .filter(|&d| self.catalog.class_members(class, category.as_deref(), d, fallback).is_empty())
+                        .collect();
+                    if let Some(&d) = empty.first() {
+                        let of = category.as_ref().map_or(String::new(), |c| format!(" in category `{c}`"));
+                        self.invalid(
+                            col,
+                            format!("class `{class}` has no member{of} at or below depth {d}, where a prefab using this file can appear"),
+                            Some("add a weaker member to the catalog, or the FALLBACK keyword to use the weakest one".into()),
+                        );
+                    }
+                }
+                (Pick::Category(cat), Kind::Item) => {
+                    if !self.catalog.has_item_category(cat) {
+                        self.invalid(col, format!("no item has category `{cat}`"), None);
+                    }
+                }
+                (Pick::CarriedBy(carrier), Kind::Item) => {
+                    if !self.catalog.items().iter().any(|i| i.carried_by.iter().any(|c| c == carrier)) {
+                        self.invalid(col, format!("no item is carried by `{carrier}`"), None);
+                    }
+                }
+                (Pick::Any, Kind::Item) => {}
+                (pick, kind) => {
+                    let what = match pick {
+                        Pick::Class(_) => "`class:` picks entities",
+                        Pick::Category(_) | Pick::CarriedBy(_) | Pick::Any => {
+                            "`category:`, `carried-by:` and `any` pick items"
+                        }
+                        Pick::Tag(_) => "",
+                    };
+                    self.invalid(col, format!("{what}, not {}", kind.name()), None);
+                }
+            }
+        }
+    }
+
+    fn keywords(&mut self, kind: Kind) {
+        let class_pick = self.line.picks.iter().any(|(p, _)| matches!(p, Pick::Class(_)));
+        let item_pick = kind == Kind::Item;
+        for k in &self.line.keywords {
+            let needs = |ok: bool, what: &str| (!ok).then(|| format!("{} applies to {what}", k.name));
+            let problem = match k.name.as_str() {
+                "SHIFT" => shift_problem(k),
+                "UNIQUE" | "FALLBACK" | "STRONG" | "PROTOTYPE" | "NEVERFAULTY" if k.value.is_some() => {
+                    Some(format!("{} takes no value", k.name))
+                }
+                "UNIQUE" => None,
+                "STRONG" | "FALLBACK" => needs(class_pick, "entity classes (`class:NAME`)"),
+                "CATEGORY" => match (&k.value, class_pick) {
+                    (Some(Value::One(_)), true) => None,
+                    (_, true) => Some("CATEGORY needs one category, as in CATEGORY=combat".into()),
+                    (_, false) => Some("CATEGORY applies to entity classes (`class:NAME`)".into()),
+                },
+                "PROTOTYPE" | "NEVERFAULTY" => needs(item_pick, "items"),
+                "RATING" => match &k.value {
+                    _ if !item_pick => Some("RATING applies to items".into()),
+                    Some(Value::One(v))
+                        if v.strip_prefix('+').and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| n <= MAX_RATING) =>
+                    {
+                        None
+                    }
+                    _ => Some("RATING is written RATING=+N: N levels out of depth".into()),
+                },
+                _ => None,
+            };
+            if let Some(message) = problem {
+                let help =
+                    BUILT_IN.contains(&k.name.as_str()).then(|| "see the README's definition file table".to_string());
+                self.invalid(k.col, message, help);
+            }
+        }
+    }
+}
+
+/// `SHIFT=x,y` or `SHIFT=n` with shifts 0–9.
+fn shift_problem(k: &Keyword) -> Option<String> {
+    let ok = match &k.value {
+        Some(Value::One(v)) => {
+            let parts: Vec<&str> = v.split(',').collect();
+            parts.len() <= 2 && parts.iter().all(|p| p.parse::<u8>().is_ok_and(|n| n <= 9))
+        }
+        _ => false,
+    };
+    (!ok).then(|| "SHIFT is written SHIFT=x,y (or SHIFT=n for both), each 0-9".into())
+}

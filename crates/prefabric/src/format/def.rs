@@ -1,0 +1,380 @@
+//! Definition files (`*.def`): the legend of a prefab's reference layer, read into
+//! located lines.
+//!
+//! Each line binds a reference character to an object (seed 000, "Inside a
+//! Prefab"). Two optional columns come first — a chance that the line places
+//! anything, and a group whose lines are alternatives of which exactly one is used —
+//! then the character, the object's kind, what to pick, and keywords:
+//!
+//! ```text
+//! # chance  group   char  kind    what                         keywords
+//!                   a     entity  sentry_mk1
+//!                   b     entity  sentry_mk1|sentry_mk2        SHIFT=2,1
+//!                   c     entity  class:guard                  STRONG FALLBACK CATEGORY=combat
+//!   50%             1     item    category:power               PROTOTYPE NEVERFAULTY RATING=+2
+//!           @loot   2     item    carried-by:hauler_mk2
+//!           @loot   2     item    any                          30%:PROTOTYPE
+//!                   T     trap    arc_mine                     ARMED=yes|no DELAY=2..5
+//!                   %     debris  scrap_heap
+//! ```
+//!
+//! This module checks only the syntax, and knows nothing of catalogs: every piece
+//! keeps its line and column so [`crate::content`] can report what the catalog
+//! rejects at the right place. Lines are limited in number and length by
+//! [`Limits`], checked as the file is read.
+
+use crate::error::{Error, ErrorKind, Location};
+use crate::limits::Limits;
+
+/// What a line asks for: one alternative of its `what` column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// A catalog tag.
+    Tag(String),
+    /// An entity of this class, chosen for the depth.
+    Class(String),
+    /// An item of this category, chosen for the depth.
+    Category(String),
+    /// An item the entity with this tag would carry.
+    CarriedBy(String),
+    /// Any item, chosen for the depth.
+    Any,
+}
+
+/// A keyword's value as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// One value.
+    One(String),
+    /// One of these, picked at random.
+    OneOf(Vec<String>),
+    /// An integer in this inclusive range, picked at random.
+    Range(i64, i64),
+}
+
+/// A keyword as written: `NAME`, `NAME=VALUE`, with an optional `P%:` prefix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Keyword {
+    /// Its name, upper case.
+    pub name: String,
+    /// Its value, if it has one.
+    pub value: Option<Value>,
+    /// The percentage chance it applies at all (100 without a prefix).
+    pub chance: u8,
+    /// 1-based column of its first character.
+    pub col: u32,
+}
+
+/// One definition line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefLine {
+    /// 1-based line number.
+    pub line: u32,
+    /// The percentage chance the line places anything (100 without the column).
+    pub chance: u8,
+    /// Its group, if any: of the lines in one group, exactly one is used.
+    pub group: Option<String>,
+    /// The reference character.
+    pub glyph: char,
+    /// Column of the reference character.
+    pub glyph_col: u32,
+    /// The kind as written (`entity`, `item`, `prop`, `trap`, `debris`) and its column.
+    pub kind: (String, u32),
+    /// The alternatives of the `what` column, each with its column.
+    pub picks: Vec<(Pick, u32)>,
+    /// Keywords, in order.
+    pub keywords: Vec<Keyword>,
+}
+
+/// Reads the lines of a definition file; returns every line that could be read
+/// and every syntax error, located in `file`.
+pub fn parse(file: &str, source: &str, limits: &Limits) -> (Vec<DefLine>, Vec<Error>) {
+    let mut lines = Vec::new();
+    let mut errors = Vec::new();
+    for (i, raw) in source.split('\n').enumerate() {
+        let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let text = raw.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        if lines.len() >= limits.max_def_lines as usize {
+            errors.push(
+                Error::at(
+                    ErrorKind::Limit,
+                    Location::at(file, n, 1),
+                    format!("more than {} definitions in one file", limits.max_def_lines),
+                )
+                .with_help("split the file, or raise Limits::max_def_lines"),
+            );
+            break;
+        }
+        if raw.len() > MAX_LINE_BYTES {
+            errors.push(Error::at(
+                ErrorKind::Limit,
+                Location::at(file, n, 1),
+                format!("the line is longer than {MAX_LINE_BYTES} bytes"),
+            ));
+            continue;
+        }
+        match parse_line(raw, n) {
+            Ok(line) => lines.push(line),
+            Err((col, message, help)) => {
+                let mut e = Error::at(ErrorKind::Syntax, Location::at(file, n, col), message);
+                if let Some(h) = help {
+                    e = e.with_help(h);
+                }
+                errors.push(e);
+            }
+        }
+    }
+    (lines, errors)
+}
+
+/// Longest line read, in bytes.
+const MAX_LINE_BYTES: usize = 4096;
+
+/// A syntax error: column, message, hint.
+type Fault = (u32, String, Option<String>);
+
+/// Whitespace-separated tokens of a line with their 1-based columns, up to a ` #`
+/// comment.
+fn tokens(raw: &str) -> Vec<(&str, u32)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, u32)> = None;
+    for (col, (i, c)) in (1u32..).zip(raw.char_indices()) {
+        if c.is_whitespace() {
+            if let Some((s, sc)) = start.take() {
+                out.push((&raw[s..i], sc));
+            }
+        } else if start.is_none() {
+            if c == '#' && !out.is_empty() {
+                return out;
+            }
+            start = Some((i, col));
+        }
+    }
+    if let Some((s, sc)) = start {
+        out.push((&raw[s..], sc));
+    }
+    out
+}
+
+fn parse_line(raw: &str, line: u32) -> Result<DefLine, Fault> {
+    let toks = tokens(raw);
+    let mut it = toks.iter().copied().peekable();
+    let mut chance = 100u8;
+    let mut group = None;
+    // A lone `%` is the debris character, not a chance.
+    if let Some(&(t, col)) = it.peek()
+        && t != "%"
+        && let Some(p) = t.strip_suffix('%')
+    {
+        chance =
+            percent(p).ok_or((col, format!("`{t}` is not a chance"), Some("write a chance as 0% to 100%".into())))?;
+        it.next();
+    }
+    if let Some(&(t, col)) = it.peek()
+        && let Some(g) = t.strip_prefix('@')
+    {
+        if g.is_empty() || !g.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            return Err((col, format!("`{t}` is not a group name"), Some("groups look like `@loot`".into())));
+        }
+        group = Some(g.to_string());
+        it.next();
+    }
+    let help_line = "a definition reads `[chance%] [@group] CHAR KIND WHAT [KEYWORD...]`, e.g. `a entity sentry_mk1`";
+    let Some((glyph_text, glyph_col)) = it.next() else {
+        return Err((1, "the line has no reference character".into(), Some(help_line.into())));
+    };
+    let mut chars = glyph_text.chars();
+    let glyph = match (chars.next(), chars.next()) {
+        (Some(c), None) if c != '.' && c != '#' && !c.is_control() => c,
+        (Some('.' | '#'), None) => {
+            return Err((
+                glyph_col,
+                format!("`{glyph_text}` cannot be a reference character"),
+                Some("`.` is an empty cell in the refs grid and `#` starts a comment; use another character".into()),
+            ));
+        }
+        _ => {
+            return Err((
+                glyph_col,
+                format!("`{glyph_text}` is not a single reference character"),
+                Some(help_line.into()),
+            ));
+        }
+    };
+    let Some((kind, kind_col)) = it.next() else {
+        return Err((
+            glyph_col,
+            format!("reference `{glyph}` has no kind"),
+            Some("kinds are entity, item, prop, trap, debris".into()),
+        ));
+    };
+    let Some((what, what_col)) = it.next() else {
+        return Err((
+            kind_col,
+            format!("reference `{glyph}` says what kind but not which object"),
+            Some(help_line.into()),
+        ));
+    };
+    let mut picks = Vec::new();
+    let mut col = what_col;
+    for alt in what.split('|') {
+        picks.push((
+            pick(alt).ok_or((
+                col,
+                format!("`{alt}` is not a tag or a pick"),
+                Some(
+                    "write a tag, `class:NAME`, `category:NAME`, `carried-by:TAG` or `any`, alternatives joined by `|`"
+                        .into(),
+                ),
+            ))?,
+            col,
+        ));
+        col += alt.chars().count() as u32 + 1;
+    }
+    let mut keywords = Vec::new();
+    for (t, col) in it {
+        keywords.push(keyword(t, col)?);
+    }
+    Ok(DefLine { line, chance, group, glyph, glyph_col, kind: (kind.to_string(), kind_col), picks, keywords })
+}
+
+fn percent(p: &str) -> Option<u8> {
+    p.parse::<u8>().ok().filter(|v| *v <= 100)
+}
+
+fn is_tag(t: &str) -> bool {
+    !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+fn pick(alt: &str) -> Option<Pick> {
+    let named = |prefix: &str| alt.strip_prefix(prefix).filter(|n| is_tag(n)).map(str::to_string);
+    if alt == "any" {
+        Some(Pick::Any)
+    } else if alt.starts_with("class:") {
+        named("class:").map(Pick::Class)
+    } else if alt.starts_with("category:") {
+        named("category:").map(Pick::Category)
+    } else if alt.starts_with("carried-by:") {
+        named("carried-by:").map(Pick::CarriedBy)
+    } else if is_tag(alt) {
+        Some(Pick::Tag(alt.to_string()))
+    } else {
+        None
+    }
+}
+
+fn keyword(t: &str, col: u32) -> Result<Keyword, Fault> {
+    let (chance, rest) = match t.split_once("%:") {
+        Some((p, rest)) => (
+            percent(p).ok_or((
+                col,
+                format!("`{p}%` is not a chance"),
+                Some("a keyword's chance is 0% to 100%, as in `30%:PROTOTYPE`".into()),
+            ))?,
+            rest,
+        ),
+        None => (100, t),
+    };
+    let (name, value) = match rest.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (rest, None),
+    };
+    let upper = !name.is_empty()
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    if !upper {
+        return Err((
+            col,
+            format!("`{name}` is not a keyword"),
+            Some("keywords are upper case, like SHIFT=2,1 or UNIQUE; the object goes in the column before them".into()),
+        ));
+    }
+    let value = match value {
+        None => None,
+        Some("") => return Err((col, format!("keyword `{name}` has `=` but no value"), None)),
+        Some(v) => Some(parse_value(v).ok_or((
+            col,
+            format!("`{v}` is not a value for `{name}`"),
+            Some("a value is a word, `a|b|c` (one of them) or `lo..hi` (a number in the range)".into()),
+        ))?),
+    };
+    Ok(Keyword { name: name.to_string(), value, chance, col })
+}
+
+fn parse_value(v: &str) -> Option<Value> {
+    if let Some((lo, hi)) = v.split_once("..") {
+        let (lo, hi) = (lo.parse::<i64>().ok()?, hi.parse::<i64>().ok()?);
+        return (lo <= hi).then_some(Value::Range(lo, hi));
+    }
+    if v.contains('|') {
+        let parts: Vec<String> = v.split('|').map(str::to_string).collect();
+        return parts.iter().all(|p| !p.is_empty()).then_some(Value::OneOf(parts));
+    }
+    Some(Value::One(v.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(src: &str) -> Vec<DefLine> {
+        let (lines, errors) = parse("d.def", src, &Limits::default());
+        assert!(errors.is_empty(), "{errors:?}");
+        lines
+    }
+
+    fn errs(src: &str) -> Vec<String> {
+        parse("d.def", src, &Limits::default()).1.iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn reads_columns_picks_and_keywords() {
+        let lines = ok(
+            "# legend\na entity sentry_mk1\n50% @loot 1 item category:power|any 30%:PROTOTYPE RATING=+2 SHIFT=2,1 # note\n  T trap arc_mine DELAY=2..5 ARMED=yes|no\n",
+        );
+        assert_eq!(lines.len(), 3);
+        assert_eq!((lines[0].line, lines[0].glyph, lines[0].chance, lines[0].group.as_deref()), (2, 'a', 100, None));
+        assert_eq!(lines[0].picks, [(Pick::Tag("sentry_mk1".into()), 10)]);
+        let l = &lines[1];
+        assert_eq!((l.chance, l.group.as_deref(), l.glyph, l.glyph_col), (50, Some("loot"), '1', 11));
+        assert_eq!(l.picks, [(Pick::Category("power".into()), 18), (Pick::Any, 33)]);
+        assert_eq!(l.keywords[0], Keyword { name: "PROTOTYPE".into(), value: None, chance: 30, col: 37 });
+        assert_eq!(l.keywords[1].value, Some(Value::One("+2".into())));
+        assert_eq!(l.keywords.len(), 3, "the comment is not a keyword");
+        assert_eq!(lines[2].keywords[0].value, Some(Value::Range(2, 5)));
+        assert_eq!(lines[2].keywords[1].value, Some(Value::OneOf(vec!["yes".into(), "no".into()])));
+    }
+
+    #[test]
+    fn mistakes_are_located_and_explained() {
+        let e = errs(
+            "ab entity x\n. item y\n1 item\n2 item bad/tag\n3 item x shift=1\n150% 4 item x\n5 item x K=\n6 item x K=5..2\n",
+        );
+        assert_eq!(e.len(), 8, "{e:?}");
+        assert!(e[0].starts_with("d.def:1:1: syntax error: `ab` is not a single reference character"), "{e:?}");
+        assert!(e[1].starts_with("d.def:2:1: syntax error: `.` cannot be a reference character"), "{e:?}");
+        assert!(
+            e[2].starts_with("d.def:3:3: syntax error: reference `1` says what kind but not which object"),
+            "{e:?}"
+        );
+        assert!(e[3].starts_with("d.def:4:8: syntax error: `bad/tag` is not a tag or a pick"), "{e:?}");
+        assert!(e[4].starts_with("d.def:5:10: syntax error: `shift` is not a keyword"), "{e:?}");
+        assert!(e[5].starts_with("d.def:6:1: syntax error: `150%` is not a chance"), "{e:?}");
+        assert!(e[6].starts_with("d.def:7:10: syntax error: keyword `K` has `=` but no value"), "{e:?}");
+        assert!(e[7].starts_with("d.def:8:10: syntax error: `5..2` is not a value for `K`"), "{e:?}");
+    }
+
+    #[test]
+    fn limits_stop_long_files_and_lines() {
+        let limits = Limits { max_def_lines: 2, ..Limits::default() };
+        let (lines, errors) = parse("d.def", "a item x\nb item x\nc item x\nd item x\n", &limits);
+        assert_eq!(lines.len(), 2);
+        assert!(errors[0].to_string().contains("more than 2 definitions"), "{errors:?}");
+        let long = format!("a item x {}\n", "K ".repeat(3000));
+        assert!(errs(&long)[0].contains("longer than 4096 bytes"));
+    }
+}
