@@ -100,13 +100,20 @@ fn json_output_follows_the_schema() {
         }
     }
     assert!(prefabs.iter().any(|p| p["stage"] == "encounter"), "the materials map embeds encounters");
-    // Machines drawn in the .xp prefabs' layer 3 arrive as objects on walkable cells
-    // inside the prefab that brought them.
+    // Machines drawn on the prefabs' machine layers, and the objects their reference
+    // characters stand for, stand on walkable cells inside the prefab that brought them.
     let objects = doc["objects"].as_array().unwrap();
-    assert!(!objects.is_empty(), "seed 9 places prefabs with machines");
+    assert!(objects.iter().any(|o| o["kind"] == "machine"), "seed 9 places prefabs with machines");
+    assert!(objects.iter().any(|o| o["kind"] == "entity"), "and prefabs with robots");
     for o in objects {
-        assert_eq!((o["kind"].as_str(), o["tag"].is_null()), (Some("machine"), true), "{o}");
+        match o["kind"].as_str().unwrap() {
+            "machine" => assert!(o["tag"].is_null(), "{o}"),
+            "entity" | "item" | "prop" | "trap" | "debris" => assert!(o["tag"].is_string(), "{o}"),
+            other => panic!("unknown kind {other}"),
+        }
+        assert!(o["keywords"].as_array().unwrap().iter().all(|k| k[0].is_string()), "{o}");
         let prefab = &prefabs[o["prefab"].as_u64().unwrap() as usize];
+        assert_eq!(o["source"], prefab["name"]);
         let cells = o["cells"].as_array().unwrap();
         assert_eq!((o["x"].clone(), o["y"].clone()), (cells[0][0].clone(), cells[0][1].clone()));
         for c in cells {
@@ -300,9 +307,11 @@ fn generate_writes_an_xp_image_of_the_map() {
     let bytes = std::fs::read(&path).unwrap();
     let image = prefabric::format::xp::read("map.xp", &bytes, &prefabric::Limits::default()).unwrap();
     assert_eq!((image.width(), image.height(), image.layers().len()), (200, 200, 3));
-    // Layer 1 has the ASCII output's glyphs.
-    let ascii = stdout(&prefabric(&["generate", "--seed", "9", "--format", "ascii"]));
-    let rows: Vec<&str> = ascii.lines().skip(1).collect();
+    // Layer 1 has the ASCII output's terrain glyphs (objects go on layer 3), as JSON's
+    // `rows` hold them.
+    let json = stdout(&prefabric(&["generate", "--seed", "9", "--format", "json"]));
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let rows: Vec<&str> = doc["rows"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
     for (y, row) in rows.iter().enumerate() {
         for (x, glyph) in row.chars().enumerate() {
             let cell = image.layers()[0][prefabric::Point::new(x as i32, y as i32)];

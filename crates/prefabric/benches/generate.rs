@@ -6,6 +6,8 @@
 //!   ran outside the timed part.
 //! * `encounters/materials` — embedding the materials encounter pool into a
 //!   finished layout (features and layout run outside the timed part).
+//! * `objects/materials` — resolving every placed prefab's references and machines
+//!   into objects (the stages before it run outside the timed part).
 //! * `render/ascii`, `render/json` and `render/xp` — drawing one finished map (the
 //!   last as a REXPaint image, gzip included).
 //! * `pack/load_embedded` — loading and checking the whole default pack: its
@@ -57,6 +59,25 @@ fn benches(c: &mut Criterion) {
                 g
             },
             |mut g| black_box(g.encounters()),
+            BatchSize::SmallInput,
+        )
+    });
+
+    let mut seed = 0;
+    c.bench_function("objects/materials", |b| {
+        b.iter_batched(
+            || {
+                seed = (seed + 1) % SEEDS;
+                let mut g = generator.start(seed, 0);
+                g.features().expect("features place");
+                g.layout().expect("the layout digs");
+                g.encounters().expect("encounters embed");
+                g
+            },
+            |mut g| {
+                g.objects();
+                black_box(g)
+            },
             BatchSize::SmallInput,
         )
     });

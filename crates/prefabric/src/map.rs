@@ -267,6 +267,16 @@ pub struct EncounterTag {
 pub enum ObjectKind {
     /// A machine: a prop of one or more cells drawn as line art.
     Machine,
+    /// A robot or creature from the catalog.
+    Entity,
+    /// An item from the catalog.
+    Item,
+    /// A prop from the catalog.
+    Prop,
+    /// A trap from the catalog.
+    Trap,
+    /// Debris from the catalog.
+    Debris,
 }
 
 impl ObjectKind {
@@ -274,12 +284,17 @@ impl ObjectKind {
     pub const fn name(self) -> &'static str {
         match self {
             ObjectKind::Machine => "machine",
+            ObjectKind::Entity => "entity",
+            ObjectKind::Item => "item",
+            ObjectKind::Prop => "prop",
+            ObjectKind::Trap => "trap",
+            ObjectKind::Debris => "debris",
         }
     }
 }
 
-/// A thing placed on the map: a machine from a prefab's machine layer so far;
-/// entities, items, traps and debris arrive with definition files and furnishing.
+/// A thing placed on the map: a machine from a prefab's machine layer, or an object
+/// a prefab's reference character stands for, resolved through its definitions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Object {
     /// What it is.
@@ -290,6 +305,8 @@ pub struct Object {
     pub cells: Vec<(Point, char)>,
     /// The placed prefab (index into [`Map::prefabs`]) it belongs to, if any.
     pub prefab: Option<usize>,
+    /// Game keywords from its definition, values picked: passed through untouched.
+    pub keywords: Vec<(String, Option<String>)>,
 }
 
 /// What a link mark asks for.

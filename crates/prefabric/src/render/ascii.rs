@@ -1,4 +1,7 @@
 //! Plain-text maps: one line per row, one glyph per cell.
+//!
+//! [`ascii`] draws objects over the terrain (a machine's line art, a reference's
+//! character); [`ascii_rows`], which JSON's `rows` uses, is the terrain alone.
 
 use crate::format::palette::Palette;
 use crate::map::Map;
@@ -8,11 +11,20 @@ pub fn ascii_rows(map: &Map, palette: &Palette) -> Vec<String> {
     map.terrain().rows().map(|row| row.iter().map(|t| palette.render_glyph(*t)).collect()).collect()
 }
 
-/// The map drawn as text, each row ending in a newline.
+/// The map drawn as text with its objects over the terrain, each row ending in a
+/// newline.
 pub fn ascii(map: &Map, palette: &Palette) -> String {
+    let mut glyphs: Vec<char> = map.terrain().cells().iter().map(|t| palette.render_glyph(*t)).collect();
+    for object in map.objects() {
+        for &(p, glyph) in &object.cells {
+            if let Some(i) = map.terrain().index_of(p) {
+                glyphs[i] = glyph;
+            }
+        }
+    }
     let mut out = String::with_capacity((map.width() as usize + 1) * map.height() as usize);
-    for row in map.terrain().rows() {
-        out.extend(row.iter().map(|t| palette.render_glyph(*t)));
+    for row in glyphs.chunks(map.width().max(1) as usize) {
+        out.extend(row.iter());
         out.push('\n');
     }
     out

@@ -42,6 +42,10 @@ struct ObjectJson<'a> {
     /// Every cell as `[x, y, glyph]`.
     cells: Vec<(i32, i32, char)>,
     prefab: Option<usize>,
+    /// The name of the prefab it came from.
+    source: Option<&'a str>,
+    /// Game keywords as `[name, value]`, value `null` for flags.
+    keywords: &'a [(String, Option<String>)],
 }
 
 #[derive(Serialize)]
@@ -142,6 +146,8 @@ pub fn json(map: &Map, palette: &Palette) -> String {
                     y: first.y,
                     cells: o.cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect(),
                     prefab: o.prefab,
+                    source: o.prefab.and_then(|i| map.prefabs().get(i)).map(|p| p.name.as_str()),
+                    keywords: &o.keywords,
                 }
             })
             .collect(),

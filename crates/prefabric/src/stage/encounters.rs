@@ -667,6 +667,7 @@ fn stamp(map: &mut Map, prefab: &Prefab, rect: Rect, index: usize) {
             tag: None,
             cells: machine.cells().iter().map(|&(p, glyph)| (at + p, glyph)).collect(),
             prefab: Some(index),
+            keywords: Vec::new(),
         });
     }
 }

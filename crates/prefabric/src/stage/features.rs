@@ -237,6 +237,7 @@ fn place(map: &mut Map, prefab: &Prefab, at: Point, transform: Transform, spawn_
             tag: None,
             cells: machine.cells().iter().map(|&(p, glyph)| (at + p, glyph)).collect(),
             prefab: Some(index),
+            keywords: Vec::new(),
         });
     }
     map.prefabs.push(PlacedPrefab {

@@ -77,8 +77,12 @@ pub fn machines_placed(map: &Map, pack: &Pack) -> Result<(), String> {
             expected.push((index, cells));
         }
     }
-    let found: Vec<(usize, Vec<(Point, char)>)> =
-        map.objects().iter().map(|o| (o.prefab.unwrap_or(usize::MAX), o.cells.clone())).collect();
+    let found: Vec<(usize, Vec<(Point, char)>)> = map
+        .objects()
+        .iter()
+        .filter(|o| o.kind == prefabric::ObjectKind::Machine)
+        .map(|o| (o.prefab.unwrap_or(usize::MAX), o.cells.clone()))
+        .collect();
     if found != expected {
         return Err(format!("objects {found:?}\nexpected {expected:?}"));
     }

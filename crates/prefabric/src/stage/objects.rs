@@ -1,0 +1,293 @@
+//! The objects stage: every placed prefab's reference characters become objects
+//! (seed 000, "Inside a Prefab").
+//!
+//! For each placed prefab, features and encounters alike, its definition file is
+//! read at the level's depth from the prefab's own random stream: one line of each
+//! group is chosen, each line passes its chance or not, and each reference cell
+//! takes the object its line picks — a tag, an entity of a class for the depth
+//! (STRONG one level up, FALLBACK to the weakest), an item of a category or carried
+//! by an entity or any item near the depth (PROTOTYPE, NEVERFAULTY, RATING=+N).
+//! Cardinally adjacent cells with the same character share one random choice
+//! unless the line says UNIQUE. SHIFT moves an object within its box onto a free
+//! walkable cell of the prefab. Game keywords come out with their values picked.
+//! Every object stands on a walkable cell of its prefab.
+
+use crate::content::Pack;
+use crate::content::catalog::{Catalog, Kind};
+use crate::content::defs::Definitions;
+use crate::format::def::{DefLine, Keyword, Pick, Value};
+use crate::geom::{Dir, Point, Rect};
+use crate::grid::Grid;
+use crate::map::{Map, Object, ObjectKind};
+use crate::prefab::RefMark;
+use crate::rng::Rng;
+use crate::trace::Outcome;
+
+/// Tries to find a free cell for a shifted object before it stays where drawn.
+const SHIFT_ATTEMPTS: u32 = 16;
+
+/// How far below the depth an item "near the depth" may be rated.
+const ITEM_BAND: u32 = 2;
+
+/// Runs the stage.
+pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
+    let depth = map.depth;
+    for index in 0..map.prefabs.len() {
+        let placed = &map.prefabs[index];
+        let Some(prefab) = pack.prefab(&placed.name) else { continue };
+        if prefab.refs().is_empty() {
+            continue;
+        }
+        let Some(defs) = pack.definitions(prefab.defs_name()) else { continue };
+        let oriented = prefab.transformed(placed.transform);
+        let bounds = placed.bounds;
+        let mut rng = Rng::stream(seed, "objects", &format!("{}#{index}", placed.name));
+        let lines = enabled_lines(defs, &mut rng);
+        let objects = resolve(map, pack.catalog(), depth, &oriented, bounds, defs, &lines, index, &mut rng);
+        let count = objects.len();
+        map.objects.extend(objects);
+        if count > 0 {
+            let name = map.prefabs[index].name.clone();
+            map.trace.push("objects", Outcome::Chose, format!("{count} objects in prefab `{name}` from {}", defs.file));
+        }
+    }
+}
+
+/// For each line, whether it is used: one line per group, each passing its chance.
+fn enabled_lines(defs: &Definitions, rng: &mut Rng) -> Vec<bool> {
+    let mut enabled = vec![true; defs.lines.len()];
+    let mut groups: Vec<&str> = Vec::new();
+    for d in &defs.lines {
+        if let Some(g) = &d.line.group
+            && !groups.contains(&g.as_str())
+        {
+            groups.push(g);
+        }
+    }
+    for g in groups {
+        let members: Vec<usize> =
+            (0..defs.lines.len()).filter(|&i| defs.lines[i].line.group.as_deref() == Some(g)).collect();
+        let chosen = rng.pick(&members).copied();
+        for i in members {
+            enabled[i] = Some(i) == chosen;
+        }
+    }
+    for (i, d) in defs.lines.iter().enumerate() {
+        if enabled[i] && d.line.chance < 100 {
+            enabled[i] = rng.percent(u32::from(d.line.chance));
+        }
+    }
+    enabled
+}
+
+/// The objects of one placed prefab.
+#[allow(clippy::too_many_arguments)]
+fn resolve(
+    map: &Map,
+    catalog: &Catalog,
+    depth: u32,
+    oriented: &crate::prefab::Prefab,
+    bounds: Rect,
+    defs: &Definitions,
+    enabled: &[bool],
+    index: usize,
+    rng: &mut Rng,
+) -> Vec<Object> {
+    let origin = Point::new(bounds.x, bounds.y);
+    let refs = oriented.refs();
+    // Which reference cells were given their object, and the tag each got.
+    let mut chosen: Vec<Option<Option<String>>> = vec![None; refs.len()];
+    let mut at = Grid::new(bounds.width, bounds.height, None::<usize>);
+    for (i, r) in refs.iter().enumerate() {
+        at.set(r.at, Some(i));
+    }
+    let mut taken: Vec<Point> = map.objects.iter().flat_map(|o| o.cells.iter().map(|c| c.0)).collect();
+    let mut out = Vec::new();
+    for i in 0..refs.len() {
+        let r = refs[i];
+        let Some(li) = defs.lines.iter().enumerate().position(|(k, d)| enabled[k] && d.line.glyph == r.glyph) else {
+            continue;
+        };
+        let def = &defs.lines[li];
+        if chosen[i].is_none() {
+            let unique = def.line.keywords.iter().any(|k| k.name == "UNIQUE");
+            let tag = pick_tag(catalog, def.kind, &def.line, depth, rng);
+            // The cell's chain of same characters shares the choice.
+            let chain = if unique { vec![i] } else { chain_of(refs, &at, i) };
+            for c in chain {
+                chosen[c] = Some(tag.clone());
+            }
+        }
+        let Some(Some(tag)) = chosen[i].clone() else { continue };
+        let cell = shift(map, &def.line, origin + r.at, bounds, &taken, rng);
+        taken.push(cell);
+        out.push(Object {
+            kind: object_kind(def.kind),
+            tag: Some(tag),
+            cells: vec![(cell, r.glyph)],
+            prefab: Some(index),
+            keywords: game_keywords(&def.line.keywords, rng),
+        });
+    }
+    out
+}
+
+fn object_kind(kind: Kind) -> ObjectKind {
+    match kind {
+        Kind::Entity => ObjectKind::Entity,
+        Kind::Item => ObjectKind::Item,
+        Kind::Prop => ObjectKind::Prop,
+        Kind::Trap => ObjectKind::Trap,
+        Kind::Debris => ObjectKind::Debris,
+    }
+}
+
+/// The reference cells 4-connected to cell `i` through cells of its character.
+fn chain_of(refs: &[RefMark], at: &Grid<Option<usize>>, i: usize) -> Vec<usize> {
+    let glyph = refs[i].glyph;
+    let mut chain = vec![i];
+    let mut k = 0;
+    while k < chain.len() {
+        let p = refs[chain[k]].at;
+        for d in Dir::ALL {
+            if let Some(&Some(j)) = at.get(p + d.delta())
+                && refs[j].glyph == glyph
+                && !chain.contains(&j)
+            {
+                chain.push(j);
+            }
+        }
+        k += 1;
+    }
+    chain
+}
+
+fn keyword<'k>(line: &'k DefLine, name: &str) -> Option<&'k Keyword> {
+    line.keywords.iter().find(|k| k.name == name)
+}
+
+/// The catalog tag a line picks at `depth`, or `None` when nothing qualifies.
+fn pick_tag(catalog: &Catalog, kind: Kind, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<String> {
+    let (pick, _) = rng.pick(&line.picks)?;
+    let strong = keyword(line, "STRONG").is_some();
+    let fallback = keyword(line, "FALLBACK").is_some();
+    let category = keyword(line, "CATEGORY").and_then(|k| match &k.value {
+        Some(Value::One(v)) => Some(v.as_str()),
+        _ => None,
+    });
+    match (pick, kind) {
+        (Pick::Tag(t), _) => Some(t.clone()),
+        (Pick::Class(class), _) => {
+            let members = catalog.class_members(class, category, depth + u32::from(strong), fallback);
+            rng.pick(&members).map(|e| e.tag.clone())
+        }
+        (Pick::CarriedBy(carrier), _) => {
+            let items: Vec<&str> = catalog
+                .items()
+                .iter()
+                .filter(|i| i.carried_by.iter().any(|c| c == carrier))
+                .map(|i| i.tag.as_str())
+                .collect();
+            rng.pick(&items).map(|t| t.to_string())
+        }
+        (Pick::Category(c), _) => item_for_depth(catalog, Some(c), line, depth, rng),
+        (Pick::Any, _) => item_for_depth(catalog, None, line, depth, rng),
+    }
+}
+
+/// An item of `category` (any with `None`) rated near `depth` (plus RATING=+N):
+/// within [`ITEM_BAND`] below it, or the best below that. Prototypes only with
+/// PROTOTYPE (a common item when no prototype is rated that low), which then turn
+/// out faulty one time in four unless NEVERFAULTY.
+fn item_for_depth(
+    catalog: &Catalog,
+    category: Option<&str>,
+    line: &DefLine,
+    depth: u32,
+    rng: &mut Rng,
+) -> Option<String> {
+    let bonus = keyword(line, "RATING")
+        .and_then(|k| match &k.value {
+            Some(Value::One(v)) => v.strip_prefix('+').and_then(|n| n.parse::<u32>().ok()),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let target = depth + bonus;
+    let prototype = keyword(line, "PROTOTYPE").is_some_and(|k| rng.percent(u32::from(k.chance)));
+    let faulty_variants: Vec<&str> = catalog.items().iter().filter_map(|i| i.faulty.as_deref()).collect();
+    let pool_of = |prototypes: bool| -> Vec<&crate::content::catalog::Item> {
+        catalog
+            .items()
+            .iter()
+            .filter(|i| category.is_none_or(|c| i.category == c))
+            .filter(|i| i.prototype == prototypes && !faulty_variants.contains(&i.tag.as_str()))
+            .filter(|i| i.rating <= target)
+            .collect()
+    };
+    // PROTOTYPE suggests: with no prototype at or below the depth, a common item.
+    let pool = match pool_of(prototype) {
+        pool if pool.is_empty() && prototype => pool_of(false),
+        pool => pool,
+    };
+    let best = pool.iter().map(|i| i.rating).max()?;
+    let floor = best.min(target.saturating_sub(ITEM_BAND));
+    let near: Vec<&crate::content::catalog::Item> = pool.into_iter().filter(|i| i.rating >= floor).collect();
+    let item = *rng.pick(&near)?;
+    let never_faulty = keyword(line, "NEVERFAULTY").is_some();
+    match &item.faulty {
+        Some(f) if item.prototype && !never_faulty && rng.percent(25) => Some(f.clone()),
+        _ => Some(item.tag.clone()),
+    }
+}
+
+/// Where a drawn object ends up: with SHIFT, a random free walkable cell of the
+/// prefab within its box, else where it was drawn.
+fn shift(map: &Map, line: &DefLine, drawn: Point, bounds: Rect, taken: &[Point], rng: &mut Rng) -> Point {
+    let Some(k) = keyword(line, "SHIFT") else { return drawn };
+    if k.chance < 100 && !rng.percent(u32::from(k.chance)) {
+        return drawn;
+    }
+    let (sx, sy) = match &k.value {
+        Some(Value::One(v)) => {
+            let parts: Vec<i32> = v.split(',').filter_map(|p| p.parse().ok()).collect();
+            match parts.as_slice() {
+                [n] => (*n, *n),
+                [x, y] => (*x, *y),
+                _ => (0, 0),
+            }
+        }
+        _ => (0, 0),
+    };
+    for _ in 0..SHIFT_ATTEMPTS {
+        let p = drawn + Point::new(rng.range(-sx, sx), rng.range(-sy, sy));
+        if bounds.contains(p) && map.is_walkable(p) && !taken.contains(&p) {
+            return p;
+        }
+    }
+    drawn
+}
+
+/// The game keywords of a line (built-in ones are the stage's), each passing its
+/// chance, with values picked from lists and ranges.
+fn game_keywords(keywords: &[Keyword], rng: &mut Rng) -> Vec<(String, Option<String>)> {
+    const BUILT_IN: [&str; 8] =
+        ["SHIFT", "UNIQUE", "CATEGORY", "STRONG", "FALLBACK", "PROTOTYPE", "NEVERFAULTY", "RATING"];
+    let mut out = Vec::new();
+    for k in keywords.iter().filter(|k| !BUILT_IN.contains(&k.name.as_str())) {
+        if k.chance < 100 && !rng.percent(u32::from(k.chance)) {
+            continue;
+        }
+        let value = match &k.value {
+            None => None,
+            Some(Value::One(v)) => Some(v.clone()),
+            Some(Value::OneOf(vs)) => rng.pick(vs).cloned(),
+            Some(Value::Range(lo, hi)) => {
+                // Ranges as written are small; clamp so the draw stays in i32.
+                let (lo, hi) = ((*lo).clamp(-1_000_000, 1_000_000) as i32, (*hi).clamp(-1_000_000, 1_000_000) as i32);
+                Some(rng.range(lo, hi).to_string())
+            }
+        };
+        out.push((k.name.clone(), value));
+    }
+    out
+}

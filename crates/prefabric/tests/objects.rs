@@ -1,0 +1,202 @@
+//! The objects stage over many seeds and depths, on a pack written here: classes
+//! resolve by depth (STRONG one level up, FALLBACK to the weakest), chains of the
+//! same character share one choice unless UNIQUE, SHIFT stays inside its box and on
+//! free floor, one line per group is used, chances and keyword values hold.
+
+use prefabric::content::SourceFile;
+use prefabric::{Generator, Limits, Map, ObjectKind, Pack, Point};
+use std::collections::BTreeSet;
+
+const CATALOG: &str = r#"
+[[entity]]
+tag = "w1"
+classes = ["worker"]
+rating = 1
+[[entity]]
+tag = "w3"
+classes = ["worker"]
+rating = 3
+[[entity]]
+tag = "w6"
+classes = ["worker"]
+rating = 6
+[[entity]]
+tag = "g5"
+classes = ["guard"]
+rating = 5
+[[entity]]
+tag = "g8"
+classes = ["guard"]
+rating = 8
+[[item]]
+tag = "cell"
+category = "power"
+rating = 1
+[[item]]
+tag = "core"
+category = "power"
+rating = 4
+prototype = true
+faulty = "core_bad"
+[[item]]
+tag = "core_bad"
+category = "power"
+rating = 4
+[[debris]]
+tag = "rubble"
+[[debris]]
+tag = "ash"
+"#;
+
+/// A 9x5 hall: a pair of `a` (a chain), a pair of `u` (UNIQUE), a worker, a STRONG
+/// worker, a guard with FALLBACK, a shifted item, two group alternatives and a
+/// line that never places anything.
+const PREFAB: &str = "\
+prefab hall
+style: feature
+terrain:
+#########
+#.......#
+#.......#
+#.......#
+####+####
+refs:
+.........
+.aa.uu.w.
+.s..g.1..
+.x.y..n..
+.........
+";
+
+const DEFS: &str = "\
+a debris rubble|ash
+u debris rubble|ash UNIQUE
+w entity class:worker
+s entity class:worker STRONG
+g entity class:guard FALLBACK
+1 item category:power PROTOTYPE SHIFT=1,1 MODE=on|off LEVEL=3..7 0%:NEVER
+@pick x debris rubble
+@pick y debris ash
+0% n debris rubble
+";
+
+const MAP: &str = r#"
+width = 40
+height = 30
+[[starts]]
+at = "south"
+[[variants]]
+[[variants.prefabs]]
+prefab = "hall"
+at = "centre"
+transforms = "r0"
+"#;
+
+fn pack() -> Pack {
+    let files = [
+        ("pack.toml", "name = \"o\"\ndefault_map_type = \"m\"\n"),
+        ("palette.toml", "[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"+\" = \"door\"\n"),
+        ("catalog/all.toml", CATALOG),
+        ("prefabs/hall.txt", PREFAB),
+        ("prefabs/hall.def", DEFS),
+        ("maps/m.toml", MAP),
+    ];
+    let files = files.iter().map(|(p, t)| SourceFile { path: p.to_string(), bytes: t.as_bytes().to_vec() }).collect();
+    Pack::from_files("o", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// The objects drawn with `glyph`, as (cell relative to the prefab, tag).
+fn drawn(map: &Map, glyph: char) -> Vec<(Point, String)> {
+    let b = map.prefabs()[0].bounds;
+    map.objects()
+        .iter()
+        .filter(|o| o.cells[0].1 == glyph && o.kind != ObjectKind::Machine)
+        .map(|o| (o.cells[0].0 - Point::new(b.x, b.y), o.tag.clone().unwrap()))
+        .collect()
+}
+
+#[test]
+fn references_resolve_by_their_definitions_over_many_seeds() {
+    let pack = pack();
+    let (mut chains_split, mut uniques_split) = (0, 0);
+    let mut shifted = 0;
+    let mut levels = BTreeSet::new();
+    let mut prototypes = BTreeSet::new();
+    for seed in 0..300u64 {
+        let depth = 1 + (seed % 9) as u32;
+        let map = Generator::new(&pack, "m").unwrap().depth(depth).generate(seed).unwrap();
+        // Classes by depth: the best member at or below it; STRONG one level up.
+        let best = |d: u32| match d {
+            0..=2 => "w1",
+            3..=5 => "w3",
+            _ => "w6",
+        };
+        assert_eq!(drawn(&map, 'w')[0].1, best(depth), "depth {depth}");
+        assert_eq!(drawn(&map, 's')[0].1, best(depth + 1), "depth {depth}");
+        // FALLBACK: the weakest guard when none is at or below the depth.
+        let guard = &drawn(&map, 'g')[0].1;
+        assert_eq!(guard, if depth >= 8 { "g8" } else { "g5" }, "depth {depth}");
+        // A chain shares its choice; UNIQUE cells choose on their own.
+        let a = drawn(&map, 'a');
+        let u = drawn(&map, 'u');
+        assert_eq!(a.len(), 2);
+        chains_split += usize::from(a[0].1 != a[1].1);
+        uniques_split += usize::from(u[0].1 != u[1].1);
+        // SHIFT=1,1: inside its box around (6, 2), on walkable floor.
+        let item = drawn(&map, '1');
+        let (p, tag) = &item[0];
+        assert!((p.x - 6).abs() <= 1 && (p.y - 2).abs() <= 1, "seed {seed}: {p}");
+        assert!(map.is_walkable(*p + Point::new(map.prefabs()[0].bounds.x, map.prefabs()[0].bounds.y)));
+        shifted += usize::from(*p != Point::new(6, 2));
+        // PROTOTYPE: the prototype (or, one time in four, its faulty variant) from
+        // depth 4, where it is rated; a common item above that.
+        if depth >= 4 {
+            assert!(tag == "core" || tag == "core_bad", "{tag}");
+            prototypes.insert(tag.clone());
+        } else {
+            assert_eq!(tag, "cell");
+        }
+        // One line of the group, and never the 0% line.
+        assert_eq!(drawn(&map, 'x').len() + drawn(&map, 'y').len(), 1, "seed {seed}");
+        assert!(drawn(&map, 'n').is_empty());
+        // Game keywords come out with their values picked; a 0% keyword never does.
+        let keywords = &map.objects().iter().find(|o| o.cells[0].1 == '1').unwrap().keywords;
+        let value = |name: &str| keywords.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.clone());
+        assert!(matches!(value("MODE").as_deref(), Some("on" | "off")));
+        let level: i64 = value("LEVEL").unwrap().parse().unwrap();
+        assert!((3..=7).contains(&level));
+        levels.insert(level);
+        assert!(keywords.iter().all(|(n, _)| n != "NEVER" && n != "SHIFT" && n != "PROTOTYPE"));
+    }
+    assert_eq!(chains_split, 0, "adjacent same characters share their object");
+    assert!(uniques_split > 50, "UNIQUE cells differ about half the time: {uniques_split} of 300");
+    assert!(shifted > 100, "SHIFT moves the item most of the time: {shifted} of 300");
+    assert_eq!(levels.len(), 5, "every value of 3..7 comes up");
+    assert_eq!(prototypes.len(), 2, "prototypes are sometimes faulty without NEVERFAULTY");
+}
+
+#[test]
+fn objects_are_deterministic_and_on_walkable_cells_in_the_default_pack() {
+    let pack = Pack::embedded().unwrap();
+    let generator = Generator::new(&pack, "materials").unwrap();
+    let mut kinds = BTreeSet::new();
+    for seed in 0..100u64 {
+        let map = generator.generate(seed).unwrap();
+        for o in map.objects() {
+            kinds.insert(o.kind.name());
+            let placed = &map.prefabs()[o.prefab.unwrap()];
+            for &(p, _) in &o.cells {
+                assert!(map.is_walkable(p) && placed.bounds.contains(p), "seed {seed}: {o:?}");
+            }
+            if o.kind != ObjectKind::Machine {
+                let kind = prefabric::content::catalog::Kind::parse(o.kind.name()).unwrap();
+                assert!(pack.catalog().has(kind, o.tag.as_deref().unwrap()), "{o:?}");
+            }
+        }
+        if seed < 5 {
+            let again = generator.generate(seed).unwrap();
+            assert_eq!(again.objects(), map.objects());
+        }
+    }
+    assert_eq!(kinds.len(), 6, "every kind of object appears: {kinds:?}");
+}
