@@ -631,12 +631,22 @@ fn check(args: CheckArgs) -> Result<(), Failure> {
             }
         }
     }
+    let mut err = io::stderr().lock();
+    for warning in pack.warnings() {
+        writeln!(err, "{warning}")?;
+    }
+    drop(err);
     let mut out = io::stdout().lock();
     let map_types = pack.map_types().count();
+    let warnings = match pack.warnings().len() {
+        0 => String::new(),
+        1 => " (1 warning)".to_string(),
+        n => format!(" ({n} warnings)"),
+    };
     if failures.is_empty() {
         writeln!(
             out,
-            "ok: pack `{}` ({label}): {} prefabs, {map_types} map type{}, {} trial maps each generated ({retried} needed a retry)",
+            "ok: pack `{}` ({label}): {} prefabs, {map_types} map type{}, {} trial maps each generated ({retried} needed a retry){warnings}",
             pack.name(),
             pack.prefabs().len(),
             if map_types == 1 { "" } else { "s" },

@@ -22,6 +22,8 @@ pub enum ErrorKind {
     Limit,
     /// Generation could not produce a valid map.
     Generation,
+    /// Not wrong, but against a convention: reported, never fatal.
+    Lint,
 }
 
 impl ErrorKind {
@@ -34,6 +36,7 @@ impl ErrorKind {
             ErrorKind::Invalid => "invalid",
             ErrorKind::Limit => "limit exceeded",
             ErrorKind::Generation => "generation failed",
+            ErrorKind::Lint => "warning",
         }
     }
 }

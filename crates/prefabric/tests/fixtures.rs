@@ -1,6 +1,7 @@
 //! Parser fixtures: text prefab files that must load (their canonical text form is
 //! the expected output) and files that must not (the exact error text is the
-//! expected output), plus broken packs with every problem they must report.
+//! expected output), definition files the same way, plus broken packs with every
+//! problem they must report.
 //!
 //! Each `name.txt` (or pack folder) has a `name.expected` beside it. Run with
 //! `PREFABRIC_BLESS=1` to rewrite the expected files, then review the diff.
@@ -104,6 +105,40 @@ fn broken_packs_report_every_problem_with_its_place() {
         };
         if let Err(e) = check(&dir.with_extension("expected"), &actual) {
             failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+fn files_with(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn definition_files_parse_or_report_every_line() {
+    use prefabric::format::def;
+    let mut failures = Vec::new();
+    for (dir, good) in [("defs/good", true), ("defs/bad", false)] {
+        let files = files_with(&fixtures(dir), "def");
+        assert!(!files.is_empty(), "{dir}");
+        for file in files {
+            let text = fs::read_to_string(&file).unwrap();
+            let (lines, errors) = def::parse(&shown(&file), &text, &prefabric::Limits::default());
+            assert_eq!(errors.is_empty(), good, "{}: {errors:?}", file.display());
+            let actual = if good {
+                lines.iter().map(|l| format!("{l:?}\n")).collect::<String>()
+            } else {
+                errors.iter().map(|e| format!("{e}\n")).collect::<String>()
+            };
+            if let Err(e) = check(&file.with_extension("expected"), &actual) {
+                failures.push(e);
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

@@ -9,7 +9,8 @@
 //! leave out, a definition no prefab draws, a prefab with references and no
 //! definitions. Every problem is located at its `file:line:col`. The conventions of
 //! seed 000 (upper case props and traps, lower case entities, digits items,
-//! punctuation debris) are not checked here; they are a lint for later.
+//! punctuation debris) are a lint: [`lint`] reports lines that break them as
+//! warnings, which never stop a pack from loading.
 
 use super::catalog::{Catalog, Kind, MAX_RATING};
 use crate::error::{Error, ErrorKind, Location};
@@ -104,6 +105,38 @@ pub(crate) fn read(
     }
     errors.extend(check_references(&defs, prefabs));
     (defs, errors)
+}
+
+/// Warnings for lines whose character breaks seed 000's convention: lower case for
+/// entities, digits for items, upper case for props and traps, punctuation for
+/// debris.
+pub(crate) fn lint(defs: &BTreeMap<String, Definitions>) -> Vec<Error> {
+    let mut warnings = Vec::new();
+    for d in defs.values() {
+        for line in &d.lines {
+            let g = line.line.glyph;
+            let (fits, convention) = match line.kind {
+                Kind::Entity => (g.is_lowercase(), "lower-case letters"),
+                Kind::Item => (g.is_ascii_digit(), "digits"),
+                Kind::Prop | Kind::Trap => (g.is_uppercase(), "upper-case letters"),
+                Kind::Debris => (g.is_ascii_punctuation(), "punctuation"),
+            };
+            if !fits {
+                warnings.push(
+                    Error::at(
+                        ErrorKind::Lint,
+                        line.location.clone(),
+                        format!("`{g}` stands for a {}", line.kind.name()),
+                    )
+                    .with_help(format!(
+                        "by convention {} references use {convention}, so prefabs read at a glance",
+                        line.kind.name()
+                    )),
+                );
+            }
+        }
+    }
+    warnings
 }
 
 /// Characters drawn and not defined, defined and not drawn, and prefabs that draw

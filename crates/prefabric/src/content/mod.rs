@@ -52,6 +52,7 @@ pub struct Pack {
     weight_words: WeightWords,
     catalog: Catalog,
     definitions: BTreeMap<String, Definitions>,
+    warnings: Vec<Error>,
     limits: Limits,
 }
 
@@ -313,6 +314,7 @@ impl Pack {
             .collect();
         let (definitions, def_errors) = defs::read(&def_files, &catalog, &prefabs, &depths, &limits);
         problems.extend(def_errors);
+        let warnings = defs::lint(&definitions);
 
         if let Some((p, file, text)) = &pack_file {
             let wanted = p.default_map_type.get_ref();
@@ -342,6 +344,7 @@ impl Pack {
                 weight_words: words,
                 catalog,
                 definitions,
+                warnings,
                 limits,
             }),
             _ => Err(problems),
@@ -371,6 +374,12 @@ impl Pack {
     /// The definition file named `name` (a prefab uses [`Prefab::defs_name`]).
     pub fn definitions(&self, name: &str) -> Option<&Definitions> {
         self.definitions.get(name)
+    }
+
+    /// Lint warnings found while loading: not errors, but worth a look (printed
+    /// by `prefabric check`).
+    pub fn warnings(&self) -> &[Error] {
+        &self.warnings
     }
 
     /// The encounter weight words.
