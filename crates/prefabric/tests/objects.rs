@@ -191,6 +191,8 @@ fn objects_are_deterministic_and_on_walkable_cells_in_the_default_pack() {
             if o.kind != ObjectKind::Machine {
                 let kind = prefabric::content::catalog::Kind::parse(o.kind.name()).unwrap();
                 assert!(pack.catalog().has(kind, o.tag.as_deref().unwrap()), "{o:?}");
+                // Floor for every kind; doors for traps only.
+                assert!(kind.may_stand_on(map.terrain_at(o.cells[0].0).unwrap()), "seed {seed}: {o:?}");
             }
         }
         if seed < 5 {

@@ -48,6 +48,17 @@ impl Kind {
         }
     }
 
+    /// True when an object of this kind may stand on `terrain`: floor for all, and
+    /// doors too for traps.
+    pub fn may_stand_on(self, terrain: crate::map::Terrain) -> bool {
+        use crate::map::Role;
+        match terrain.role {
+            Role::Floor(_) => true,
+            Role::Door | Role::SecretDoor => self == Kind::Trap,
+            _ => false,
+        }
+    }
+
     /// Parses a name written by [`Kind::name`].
     pub fn parse(s: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == s)

@@ -160,6 +160,29 @@ fn check_references(defs: &BTreeMap<String, Definitions>, prefabs: &[Prefab]) ->
         let mut missing: Vec<char> = Vec::new();
         for r in p.refs() {
             used.insert(r.glyph);
+            let terrain = p.cells()[r.at];
+            let misplaced = d
+                .lines
+                .iter()
+                .filter(|l| l.line.glyph == r.glyph)
+                .find(|l| terrain.is_some_and(|t| !l.kind.may_stand_on(t)));
+            if let (Some(l), Some(t)) = (misplaced, terrain) {
+                errors.push(
+                    Error::at(
+                        ErrorKind::Invalid,
+                        l.location.clone(),
+                        format!(
+                            "`{}` is a {} but prefab `{}` draws it on {t} at x={} y={}",
+                            r.glyph,
+                            l.kind.name(),
+                            p.name(),
+                            r.at.x,
+                            r.at.y
+                        ),
+                    )
+                    .with_help("objects stand on floor; only traps may also sit on doors"),
+                );
+            }
             if !d.defines(r.glyph) && !missing.contains(&r.glyph) {
                 missing.push(r.glyph);
             }

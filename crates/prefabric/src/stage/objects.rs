@@ -9,8 +9,9 @@
 //! by an entity or any item near the depth (PROTOTYPE, NEVERFAULTY, RATING=+N).
 //! Cardinally adjacent cells with the same character share one random choice
 //! unless the line says UNIQUE. SHIFT moves an object within its box onto a free
-//! walkable cell of the prefab. Game keywords come out with their values picked.
-//! Every object stands on a walkable cell of its prefab.
+//! cell of the prefab its kind may stand on. Game keywords come out with their
+//! values picked. Every object stands on floor (traps may sit on doors), which the
+//! pack checked for the cells drawn.
 
 use crate::content::Pack;
 use crate::content::catalog::{Catalog, Kind};
@@ -119,7 +120,7 @@ fn resolve(
             }
         }
         let Some(Some(tag)) = chosen[i].clone() else { continue };
-        let cell = shift(map, &def.line, origin + r.at, bounds, &taken, rng);
+        let cell = shift(map, def.kind, &def.line, origin + r.at, bounds, &taken, rng);
         taken.push(cell);
         out.push(Object {
             kind: object_kind(def.kind),
@@ -240,9 +241,9 @@ fn item_for_depth(
     }
 }
 
-/// Where a drawn object ends up: with SHIFT, a random free walkable cell of the
-/// prefab within its box, else where it was drawn.
-fn shift(map: &Map, line: &DefLine, drawn: Point, bounds: Rect, taken: &[Point], rng: &mut Rng) -> Point {
+/// Where a drawn object ends up: with SHIFT, a random free cell of the prefab within
+/// its box that its kind may stand on, else where it was drawn.
+fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, taken: &[Point], rng: &mut Rng) -> Point {
     let Some(k) = keyword(line, "SHIFT") else { return drawn };
     if k.chance < 100 && !rng.percent(u32::from(k.chance)) {
         return drawn;
@@ -260,7 +261,7 @@ fn shift(map: &Map, line: &DefLine, drawn: Point, bounds: Rect, taken: &[Point],
     };
     for _ in 0..SHIFT_ATTEMPTS {
         let p = drawn + Point::new(rng.range(-sx, sx), rng.range(-sy, sy));
-        if bounds.contains(p) && map.is_walkable(p) && !taken.contains(&p) {
+        if bounds.contains(p) && map.terrain_at(p).is_some_and(|t| kind.may_stand_on(t)) && !taken.contains(&p) {
             return p;
         }
     }
