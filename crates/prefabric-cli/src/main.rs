@@ -91,7 +91,7 @@ struct GenerateArgs {
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
     /// Depth the map is generated for.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     depth: u32,
     /// Output format (default: ansi on a terminal, else ascii).
     #[arg(long, value_enum)]
@@ -156,7 +156,7 @@ struct WorldArgs {
     #[arg(long, value_name = "NAME")]
     map_type: Option<String>,
     /// Depth of the first level; each next level is one deeper.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     depth: u32,
     /// Start from a world saved by an earlier run instead of a new one.
     #[arg(long, value_name = "FILE")]

@@ -125,6 +125,8 @@ fn references_resolve_by_their_definitions_over_many_seeds() {
     for seed in 0..300u64 {
         let depth = 1 + (seed % 9) as u32;
         let map = Generator::new(&pack, "m").unwrap().depth(depth).generate(seed).unwrap();
+        let cells: BTreeSet<(i32, i32)> = map.objects().iter().map(|o| (o.cells[0].0.x, o.cells[0].0.y)).collect();
+        assert_eq!(cells.len(), map.objects().len(), "seed {seed}: a shifted object landed on another");
         // Classes by depth: the best member at or below it; STRONG one level up.
         let best = |d: u32| match d {
             0..=2 => "w1",
@@ -182,6 +184,13 @@ fn objects_are_deterministic_and_on_walkable_cells_in_the_default_pack() {
     let mut kinds = BTreeSet::new();
     for seed in 0..100u64 {
         let map = generator.generate(seed).unwrap();
+        // No two objects share a cell.
+        let mut cells = BTreeSet::new();
+        for o in map.objects() {
+            for &(p, _) in &o.cells {
+                assert!(cells.insert((p.x, p.y)), "seed {seed}: two objects at {p}");
+            }
+        }
         for o in map.objects() {
             kinds.insert(o.kind.name());
             let placed = &map.prefabs()[o.prefab.unwrap()];

@@ -101,6 +101,21 @@ pub(crate) fn read(
                 checked.push(Definition { line, kind, location });
             }
         }
+        // One character, one meaning: several lines for it must be the alternatives
+        // of one group.
+        for (i, d) in checked.iter().enumerate() {
+            let Some(first) = checked[..i].iter().find(|e| e.line.glyph == d.line.glyph) else { continue };
+            if first.line.group.is_none() || first.line.group != d.line.group {
+                errors.push(
+                    Error::at(
+                        ErrorKind::Invalid,
+                        d.location.clone(),
+                        format!("`{}` is already defined at {}", d.line.glyph, first.location),
+                    )
+                    .with_help("lines for one character are only allowed as alternatives of one `@group`"),
+                );
+            }
+        }
         defs.insert(name.clone(), Definitions { name, file: file.clone(), lines: checked });
     }
     errors.extend(check_references(&defs, prefabs));
@@ -160,6 +175,19 @@ fn check_references(defs: &BTreeMap<String, Definitions>, prefabs: &[Prefab]) ->
         let mut missing: Vec<char> = Vec::new();
         for r in p.refs() {
             used.insert(r.glyph);
+            if p.machines().iter().any(|m| m.cells().iter().any(|c| c.0 == r.at)) {
+                errors.push(Error::at(
+                    ErrorKind::Invalid,
+                    p.origin().clone(),
+                    format!(
+                        "prefab `{}` draws reference `{}` on a machine at x={} y={}",
+                        p.name(),
+                        r.glyph,
+                        r.at.x,
+                        r.at.y
+                    ),
+                ));
+            }
             let terrain = p.cells()[r.at];
             let misplaced = d
                 .lines
@@ -295,14 +323,16 @@ impl LineCheck<'_> {
                 (Pick::Category(cat), Kind::Item) => {
                     if !self.catalog.has_item_category(cat) {
                         self.invalid(col, format!("no item has category `{cat}`"), None);
+                    } else {
+                        self.items_at_depths(col, Some(cat), depths);
                     }
                 }
+                (Pick::Any, Kind::Item) => self.items_at_depths(col, None, depths),
                 (Pick::CarriedBy(carrier), Kind::Item) => {
                     if !self.catalog.items().iter().any(|i| i.carried_by.iter().any(|c| c == carrier)) {
                         self.invalid(col, format!("no item is carried by `{carrier}`"), None);
                     }
                 }
-                (Pick::Any, Kind::Item) => {}
                 (pick, kind) => {
                     let what = match pick {
                         Pick::Class(_) => "`class:` picks entities",
@@ -317,10 +347,48 @@ impl LineCheck<'_> {
         }
     }
 
+    /// Reports the first depth at which no item of `category` (any with `None`) is
+    /// rated at or below it (raised by RATING=+N): the pick would place nothing.
+    fn items_at_depths(&mut self, col: u32, category: Option<&str>, depths: &BTreeSet<u32>) {
+        let bonus = self
+            .line
+            .keywords
+            .iter()
+            .find(|k| k.name == "RATING")
+            .and_then(|k| match &k.value {
+                Some(Value::One(v)) => v.strip_prefix('+').and_then(|n| n.parse::<u32>().ok()),
+                _ => None,
+            })
+            .unwrap_or(0);
+        let faulty: Vec<&str> = self.catalog.items().iter().filter_map(|i| i.faulty.as_deref()).collect();
+        let lowest = self
+            .catalog
+            .items()
+            .iter()
+            .filter(|i| category.is_none_or(|c| i.category == c) && !faulty.contains(&i.tag.as_str()))
+            .map(|i| i.rating)
+            .min();
+        let Some(lowest) = lowest else { return };
+        if let Some(&d) = depths.iter().find(|&&d| d.saturating_add(bonus) < lowest) {
+            let what = category.map_or("no item".to_string(), |c| format!("no item of category `{c}`"));
+            self.invalid(
+                col,
+                format!("{what} is rated at or below depth {d}, where a prefab using this file can appear"),
+                Some("add a lower-rated item to the catalog, or keep the prefab's encounter deeper".into()),
+            );
+        }
+    }
+
     fn keywords(&mut self, kind: Kind) {
         let class_pick = self.line.picks.iter().any(|(p, _)| matches!(p, Pick::Class(_)));
-        let item_pick = kind == Kind::Item;
-        for k in &self.line.keywords {
+        // Item keywords steer the choice of an item, so they need a pick that chooses.
+        let item_pick =
+            kind == Kind::Item && self.line.picks.iter().any(|(p, _)| matches!(p, Pick::Category(_) | Pick::Any));
+        for (i, k) in self.line.keywords.iter().enumerate() {
+            if self.line.keywords[..i].iter().any(|e| e.name == k.name) {
+                self.invalid(k.col, format!("{} is given twice", k.name), None);
+                continue;
+            }
             let needs = |ok: bool, what: &str| (!ok).then(|| format!("{} applies to {what}", k.name));
             let problem = match k.name.as_str() {
                 "SHIFT" => shift_problem(k),
@@ -334,9 +402,9 @@ impl LineCheck<'_> {
                     (_, true) => Some("CATEGORY needs one category, as in CATEGORY=combat".into()),
                     (_, false) => Some("CATEGORY applies to entity classes (`class:NAME`)".into()),
                 },
-                "PROTOTYPE" | "NEVERFAULTY" => needs(item_pick, "items"),
+                "PROTOTYPE" | "NEVERFAULTY" => needs(item_pick, "items chosen by `category:` or `any`"),
                 "RATING" => match &k.value {
-                    _ if !item_pick => Some("RATING applies to items".into()),
+                    _ if !item_pick => Some("RATING applies to items chosen by `category:` or `any`".into()),
                     Some(Value::One(v))
                         if v.strip_prefix('+').and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| n <= MAX_RATING) =>
                     {

@@ -296,8 +296,9 @@ impl Pack {
                 featured.extend(v.prefabs.iter().flat_map(|p| p.choices.iter().map(|(n, _)| n.as_str())));
             }
             for e in m.encounters.iter().flat_map(|pool| &pool.pool) {
-                let range =
-                    e.depth.map_or(1..=catalog::MAX_RATING, |d| d.lo as u32..=(d.hi as u32).min(catalog::MAX_RATING));
+                // Ratings stop at MAX_RATING, so deeper levels choose as it does.
+                let cap = |v: i32| (v as u32).min(catalog::MAX_RATING);
+                let range = e.depth.map_or(1..=catalog::MAX_RATING, |d| cap(d.lo)..=cap(d.hi));
                 for name in &e.prefabs {
                     depths.entry(name.clone()).or_default().extend(range.clone());
                 }

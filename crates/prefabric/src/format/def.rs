@@ -91,6 +91,8 @@ pub struct DefLine {
 pub fn parse(file: &str, source: &str, limits: &Limits) -> (Vec<DefLine>, Vec<Error>) {
     let mut lines = Vec::new();
     let mut errors = Vec::new();
+    // Some editors start UTF-8 files with a byte order mark; it is not text.
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     for (i, raw) in source.split('\n').enumerate() {
         let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let raw = raw.strip_suffix('\r').unwrap_or(raw);

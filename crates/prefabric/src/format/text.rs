@@ -81,6 +81,8 @@ pub struct RawPrefab<'a> {
 /// every syntax error found; `file` is used in error locations.
 pub fn parse<'a>(file: &str, source: &'a str, limits: &Limits) -> (Vec<RawPrefab<'a>>, Vec<Error>) {
     let mut parser = Parser { file, limits, prefabs: Vec::new(), errors: Vec::new() };
+    // Some editors start UTF-8 files with a byte order mark; it is not text.
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     parser.run(source);
     (parser.prefabs, parser.errors)
 }

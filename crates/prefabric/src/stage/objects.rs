@@ -24,9 +24,6 @@ use crate::prefab::RefMark;
 use crate::rng::Rng;
 use crate::trace::Outcome;
 
-/// Tries to find a free cell for a shifted object before it stays where drawn.
-const SHIFT_ATTEMPTS: u32 = 16;
-
 /// How far below the depth an item "near the depth" may be rated.
 const ITEM_BAND: u32 = 2;
 
@@ -102,17 +99,35 @@ fn resolve(
     for (i, r) in refs.iter().enumerate() {
         at.set(r.at, Some(i));
     }
+    // Each enabled line with the keywords that passed their chance, rolled once per
+    // line: a keyword's chance decides for the whole line in this prefab.
+    let lines: Vec<Option<DefLine>> = defs
+        .lines
+        .iter()
+        .zip(enabled)
+        .map(|(d, &on)| {
+            on.then(|| {
+                let mut line = d.line.clone();
+                line.keywords.retain(|k| k.chance >= 100 || rng.percent(u32::from(k.chance)));
+                line
+            })
+        })
+        .collect();
+    // Cells no shifted object may move to: objects already on the map, and every
+    // cell a reference of this prefab is drawn on.
     let mut taken: Vec<Point> = map.objects.iter().flat_map(|o| o.cells.iter().map(|c| c.0)).collect();
+    taken.extend(refs.iter().map(|r| origin + r.at));
     let mut out = Vec::new();
     for i in 0..refs.len() {
         let r = refs[i];
-        let Some(li) = defs.lines.iter().enumerate().position(|(k, d)| enabled[k] && d.line.glyph == r.glyph) else {
+        let Some(li) = (0..defs.lines.len()).find(|&k| lines[k].is_some() && defs.lines[k].line.glyph == r.glyph)
+        else {
             continue;
         };
-        let def = &defs.lines[li];
+        let (def, line) = (&defs.lines[li], lines[li].as_ref().unwrap_or(&defs.lines[li].line));
         if chosen[i].is_none() {
-            let unique = def.line.keywords.iter().any(|k| k.name == "UNIQUE");
-            let tag = pick_tag(catalog, def.kind, &def.line, depth, rng);
+            let unique = line.keywords.iter().any(|k| k.name == "UNIQUE");
+            let tag = pick_tag(catalog, def.kind, line, depth, rng);
             // The cell's chain of same characters shares the choice.
             let chain = if unique { vec![i] } else { chain_of(refs, &at, i) };
             for c in chain {
@@ -120,14 +135,14 @@ fn resolve(
             }
         }
         let Some(Some(tag)) = chosen[i].clone() else { continue };
-        let cell = shift(map, def.kind, &def.line, origin + r.at, bounds, &taken, rng);
+        let cell = shift(map, def.kind, line, origin + r.at, bounds, &taken, rng);
         taken.push(cell);
         out.push(Object {
             kind: object_kind(def.kind),
             tag: Some(tag),
             cells: vec![(cell, r.glyph)],
             prefab: Some(index),
-            keywords: game_keywords(&def.line.keywords, rng),
+            keywords: game_keywords(&line.keywords, rng),
         });
     }
     out
@@ -179,7 +194,7 @@ fn pick_tag(catalog: &Catalog, kind: Kind, line: &DefLine, depth: u32, rng: &mut
     match (pick, kind) {
         (Pick::Tag(t), _) => Some(t.clone()),
         (Pick::Class(class), _) => {
-            let members = catalog.class_members(class, category, depth + u32::from(strong), fallback);
+            let members = catalog.class_members(class, category, depth.saturating_add(u32::from(strong)), fallback);
             rng.pick(&members).map(|e| e.tag.clone())
         }
         (Pick::CarriedBy(carrier), _) => {
@@ -213,8 +228,8 @@ fn item_for_depth(
             _ => None,
         })
         .unwrap_or(0);
-    let target = depth + bonus;
-    let prototype = keyword(line, "PROTOTYPE").is_some_and(|k| rng.percent(u32::from(k.chance)));
+    let target = depth.saturating_add(bonus);
+    let prototype = keyword(line, "PROTOTYPE").is_some();
     let faulty_variants: Vec<&str> = catalog.items().iter().filter_map(|i| i.faulty.as_deref()).collect();
     let pool_of = |prototypes: bool| -> Vec<&crate::content::catalog::Item> {
         catalog
@@ -245,9 +260,6 @@ fn item_for_depth(
 /// its box that its kind may stand on, else where it was drawn.
 fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, taken: &[Point], rng: &mut Rng) -> Point {
     let Some(k) = keyword(line, "SHIFT") else { return drawn };
-    if k.chance < 100 && !rng.percent(u32::from(k.chance)) {
-        return drawn;
-    }
     let (sx, sy) = match &k.value {
         Some(Value::One(v)) => {
             let parts: Vec<i32> = v.split(',').filter_map(|p| p.parse().ok()).collect();
@@ -259,25 +271,27 @@ fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, take
         }
         _ => (0, 0),
     };
-    for _ in 0..SHIFT_ATTEMPTS {
-        let p = drawn + Point::new(rng.range(-sx, sx), rng.range(-sy, sy));
-        if bounds.contains(p) && map.terrain_at(p).is_some_and(|t| kind.may_stand_on(t)) && !taken.contains(&p) {
-            return p;
-        }
-    }
-    drawn
+    // Every free cell of the box, the drawn one included; one of them, uniformly.
+    // The box is at most 19x19, so listing it is cheap and needs no retry budget.
+    let free: Vec<Point> = Rect::new(drawn.x - sx, drawn.y - sy, 2 * sx + 1, 2 * sy + 1)
+        .points()
+        .filter(|&p| {
+            p == drawn
+                || (bounds.contains(p)
+                    && map.terrain_at(p).is_some_and(|t| kind.may_stand_on(t))
+                    && !taken.contains(&p))
+        })
+        .collect();
+    rng.pick(&free).copied().unwrap_or(drawn)
 }
 
-/// The game keywords of a line (built-in ones are the stage's), each passing its
-/// chance, with values picked from lists and ranges.
+/// The game keywords of a line (built-in ones are the stage's; chances were rolled
+/// for the line), with values picked from lists and ranges.
 fn game_keywords(keywords: &[Keyword], rng: &mut Rng) -> Vec<(String, Option<String>)> {
     const BUILT_IN: [&str; 8] =
         ["SHIFT", "UNIQUE", "CATEGORY", "STRONG", "FALLBACK", "PROTOTYPE", "NEVERFAULTY", "RATING"];
     let mut out = Vec::new();
     for k in keywords.iter().filter(|k| !BUILT_IN.contains(&k.name.as_str())) {
-        if k.chance < 100 && !rng.percent(u32::from(k.chance)) {
-            continue;
-        }
         let value = match &k.value {
             None => None,
             Some(Value::One(v)) => Some(v.clone()),
