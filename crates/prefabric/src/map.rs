@@ -10,7 +10,7 @@
 use crate::content::encounters::Category;
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::grid::Grid;
-use crate::prefab::Style;
+use crate::prefab::{Prefab, Style};
 use crate::trace::Trace;
 use std::fmt;
 
@@ -482,6 +482,20 @@ impl Map {
     /// The decisions that made this map.
     pub fn trace(&self) -> &Trace {
         &self.trace
+    }
+
+    /// Adds the machines of `prefab`, placed with its top-left corner at `at` as
+    /// placed prefab `index`, as objects.
+    pub(crate) fn add_machines(&mut self, prefab: &Prefab, at: Point, index: usize) {
+        for machine in prefab.machines() {
+            self.objects.push(Object {
+                kind: ObjectKind::Machine,
+                tag: None,
+                cells: machine.cells().iter().map(|&(p, glyph)| (at + p, glyph)).collect(),
+                prefab: Some(index),
+                keywords: Vec::new(),
+            });
+        }
     }
 
     /// Adds a region and returns its id.

@@ -12,7 +12,7 @@
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::parse_toml;
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use toml::Spanned;
 
 /// Highest rating an entity, item or trap may have.
@@ -142,9 +142,17 @@ pub struct Catalog {
     props: Vec<Prop>,
     traps: Vec<Trap>,
     debris: Vec<Debris>,
+    /// Tags of the items that are another item's faulty variant.
+    faulty_variants: BTreeSet<String>,
 }
 
 impl Catalog {
+    /// True when the item tagged `tag` is another item's faulty variant: it is
+    /// only ever placed in place of that item, never chosen on its own.
+    pub fn is_faulty_variant(&self, tag: &str) -> bool {
+        self.faulty_variants.contains(tag)
+    }
+
     /// Every entity, in file order.
     pub fn entities(&self) -> &[Entity] {
         &self.entities
@@ -457,6 +465,7 @@ pub(crate) fn read(files: &[(&str, &str)]) -> Result<Catalog, Vec<Error>> {
             }
         }
     }
+    catalog.faulty_variants = catalog.items.iter().filter_map(|i| i.faulty.clone()).collect();
     if errors.is_empty() { Ok(catalog) } else { Err(errors) }
 }
 

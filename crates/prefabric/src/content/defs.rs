@@ -14,7 +14,7 @@
 
 use super::catalog::{Catalog, Kind, MAX_RATING};
 use crate::error::{Error, ErrorKind, Location};
-use crate::format::def::{self, DefLine, Keyword, Pick, Value};
+use crate::format::def::{self, BUILT_IN_KEYWORDS, DefLine, Keyword, Pick, Value};
 use crate::format::suggest;
 use crate::limits::Limits;
 use crate::prefab::Prefab;
@@ -48,10 +48,6 @@ impl Definitions {
         self.lines.iter().any(|d| d.line.glyph == glyph)
     }
 }
-
-/// Keywords the objects stage understands; any other upper-case keyword is the
-/// game's own and is passed through.
-const BUILT_IN: [&str; 8] = ["SHIFT", "UNIQUE", "CATEGORY", "STRONG", "FALLBACK", "PROTOTYPE", "NEVERFAULTY", "RATING"];
 
 /// Reads and checks every definition file. `files` are `(path in pack, label,
 /// text)`; `depths` gives, per prefab name, the depths it can appear at.
@@ -284,11 +280,8 @@ impl LineCheck<'_> {
     }
 
     fn picks(&mut self, kind: Kind, depths: &BTreeSet<u32>) {
-        let fallback = self.line.keywords.iter().any(|k| k.name == "FALLBACK");
-        let category = self.line.keywords.iter().find(|k| k.name == "CATEGORY").and_then(|k| match &k.value {
-            Some(Value::One(v)) => Some(v.clone()),
-            _ => None,
-        });
+        let fallback = self.line.has("FALLBACK");
+        let category = self.line.value_of("CATEGORY");
         for (pick, col) in &self.line.picks {
             let col = *col;
             match (pick, kind) {
@@ -309,10 +302,10 @@ impl LineCheck<'_> {
                     let empty: Vec<u32> = depths
                         .iter()
                         .copied()
-                        .filter(|&d| self.catalog.class_members(class, category.as_deref(), d, fallback).is_empty())
+                        .filter(|&d| self.catalog.class_members(class, category, d, fallback).is_empty())
                         .collect();
                     if let Some(&d) = empty.first() {
-                        let of = category.as_ref().map_or(String::new(), |c| format!(" in category `{c}`"));
+                        let of = category.map_or(String::new(), |c| format!(" in category `{c}`"));
                         self.invalid(
                             col,
                             format!("class `{class}` has no member{of} at or below depth {d}, where a prefab using this file can appear"),
@@ -350,22 +343,12 @@ impl LineCheck<'_> {
     /// Reports the first depth at which no item of `category` (any with `None`) is
     /// rated at or below it (raised by RATING=+N): the pick would place nothing.
     fn items_at_depths(&mut self, col: u32, category: Option<&str>, depths: &BTreeSet<u32>) {
-        let bonus = self
-            .line
-            .keywords
-            .iter()
-            .find(|k| k.name == "RATING")
-            .and_then(|k| match &k.value {
-                Some(Value::One(v)) => v.strip_prefix('+').and_then(|n| n.parse::<u32>().ok()),
-                _ => None,
-            })
-            .unwrap_or(0);
-        let faulty: Vec<&str> = self.catalog.items().iter().filter_map(|i| i.faulty.as_deref()).collect();
+        let bonus = self.line.rating_bonus();
         let lowest = self
             .catalog
             .items()
             .iter()
-            .filter(|i| category.is_none_or(|c| i.category == c) && !faulty.contains(&i.tag.as_str()))
+            .filter(|i| category.is_none_or(|c| i.category == c) && !self.catalog.is_faulty_variant(&i.tag))
             .map(|i| i.rating)
             .min();
         let Some(lowest) = lowest else { return };
@@ -415,8 +398,9 @@ impl LineCheck<'_> {
                 _ => None,
             };
             if let Some(message) = problem {
-                let help =
-                    BUILT_IN.contains(&k.name.as_str()).then(|| "see the README's definition file table".to_string());
+                let help = BUILT_IN_KEYWORDS
+                    .contains(&k.name.as_str())
+                    .then(|| "see the README's definition file table".to_string());
                 self.invalid(k.col, message, help);
             }
         }

@@ -86,6 +86,36 @@ pub struct DefLine {
     pub keywords: Vec<Keyword>,
 }
 
+/// Keywords the objects stage understands; any other upper-case keyword is the
+/// game's own and is passed through.
+pub const BUILT_IN_KEYWORDS: [&str; 8] =
+    ["SHIFT", "UNIQUE", "CATEGORY", "STRONG", "FALLBACK", "PROTOTYPE", "NEVERFAULTY", "RATING"];
+
+impl DefLine {
+    /// The keyword named `name`, if the line has it.
+    pub fn keyword(&self, name: &str) -> Option<&Keyword> {
+        self.keywords.iter().find(|k| k.name == name)
+    }
+
+    /// True when the line has the keyword named `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.keyword(name).is_some()
+    }
+
+    /// The single value of keyword `name` (`NAME=value`), if it has one.
+    pub fn value_of(&self, name: &str) -> Option<&str> {
+        match &self.keyword(name)?.value {
+            Some(Value::One(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// How many levels out of depth `RATING=+N` asks for (0 without it).
+    pub fn rating_bonus(&self) -> u32 {
+        self.value_of("RATING").and_then(|v| v.strip_prefix('+')).and_then(|n| n.parse().ok()).unwrap_or(0)
+    }
+}
+
 /// Reads the lines of a definition file; returns every line that could be read
 /// and every syntax error, located in `file`.
 pub fn parse(file: &str, source: &str, limits: &Limits) -> (Vec<DefLine>, Vec<Error>) {

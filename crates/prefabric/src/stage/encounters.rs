@@ -20,8 +20,7 @@ use crate::content::encounters::{DoorChange, Encounter, EncounterPool};
 use crate::error::Error;
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::map::{
-    Door, EncounterTag, FloorKind, Map, NO_REGION, Object, ObjectKind, PlacedPrefab, RegionId, RegionKind, Role, Stage,
-    Terrain, mask,
+    Door, EncounterTag, FloorKind, Map, NO_REGION, PlacedPrefab, RegionId, RegionKind, Role, Stage, Terrain, mask,
 };
 use crate::prefab::{Prefab, Style};
 use crate::rng::Rng;
@@ -661,15 +660,7 @@ fn stamp(map: &mut Map, prefab: &Prefab, rect: Rect, index: usize) {
             map.masks[p] |= mask::PROTECTED;
         }
     }
-    for machine in prefab.machines() {
-        map.objects.push(Object {
-            kind: ObjectKind::Machine,
-            tag: None,
-            cells: machine.cells().iter().map(|&(p, glyph)| (at + p, glyph)).collect(),
-            prefab: Some(index),
-            keywords: Vec::new(),
-        });
-    }
+    map.add_machines(prefab, at, index);
 }
 
 /// Turns the doorway's doors into open floor.

@@ -14,9 +14,7 @@ use crate::content::maptype::{Anchor, FeatureVariant, MapType, PrefabPlacement, 
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::layout::Start;
-use crate::map::{
-    Door, LinkKind, Map, Object, ObjectKind, PlacedLink, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask,
-};
+use crate::map::{Door, LinkKind, Map, PlacedLink, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};
 use crate::prefab::Prefab;
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -231,15 +229,7 @@ fn place(map: &mut Map, prefab: &Prefab, at: Point, transform: Transform, spawn_
             map.regions[id as usize].doors.push(Door { at: at + link.at, side: link.dir });
         }
     }
-    for machine in prefab.machines() {
-        map.objects.push(Object {
-            kind: ObjectKind::Machine,
-            tag: None,
-            cells: machine.cells().iter().map(|&(p, glyph)| (at + p, glyph)).collect(),
-            prefab: Some(index),
-            keywords: Vec::new(),
-        });
-    }
+    map.add_machines(prefab, at, index);
     map.prefabs.push(PlacedPrefab {
         name: prefab.name().to_string(),
         stage: Stage::Feature,

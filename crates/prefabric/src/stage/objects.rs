@@ -16,7 +16,7 @@
 use crate::content::Pack;
 use crate::content::catalog::{Catalog, Kind};
 use crate::content::defs::Definitions;
-use crate::format::def::{DefLine, Keyword, Pick, Value};
+use crate::format::def::{BUILT_IN_KEYWORDS, DefLine, Keyword, Pick, Value};
 use crate::geom::{Dir, Point, Rect};
 use crate::grid::Grid;
 use crate::map::{Map, Object, ObjectKind};
@@ -126,7 +126,7 @@ fn resolve(
         };
         let (def, line) = (&defs.lines[li], lines[li].as_ref().unwrap_or(&defs.lines[li].line));
         if chosen[i].is_none() {
-            let unique = line.keywords.iter().any(|k| k.name == "UNIQUE");
+            let unique = line.has("UNIQUE");
             let tag = pick_tag(catalog, def.kind, line, depth, rng);
             // The cell's chain of same characters shares the choice.
             let chain = if unique { vec![i] } else { chain_of(refs, &at, i) };
@@ -178,19 +178,10 @@ fn chain_of(refs: &[RefMark], at: &Grid<Option<usize>>, i: usize) -> Vec<usize> 
     chain
 }
 
-fn keyword<'k>(line: &'k DefLine, name: &str) -> Option<&'k Keyword> {
-    line.keywords.iter().find(|k| k.name == name)
-}
-
 /// The catalog tag a line picks at `depth`, or `None` when nothing qualifies.
 fn pick_tag(catalog: &Catalog, kind: Kind, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<String> {
     let (pick, _) = rng.pick(&line.picks)?;
-    let strong = keyword(line, "STRONG").is_some();
-    let fallback = keyword(line, "FALLBACK").is_some();
-    let category = keyword(line, "CATEGORY").and_then(|k| match &k.value {
-        Some(Value::One(v)) => Some(v.as_str()),
-        _ => None,
-    });
+    let (strong, fallback, category) = (line.has("STRONG"), line.has("FALLBACK"), line.value_of("CATEGORY"));
     match (pick, kind) {
         (Pick::Tag(t), _) => Some(t.clone()),
         (Pick::Class(class), _) => {
@@ -222,21 +213,14 @@ fn item_for_depth(
     depth: u32,
     rng: &mut Rng,
 ) -> Option<String> {
-    let bonus = keyword(line, "RATING")
-        .and_then(|k| match &k.value {
-            Some(Value::One(v)) => v.strip_prefix('+').and_then(|n| n.parse::<u32>().ok()),
-            _ => None,
-        })
-        .unwrap_or(0);
-    let target = depth.saturating_add(bonus);
-    let prototype = keyword(line, "PROTOTYPE").is_some();
-    let faulty_variants: Vec<&str> = catalog.items().iter().filter_map(|i| i.faulty.as_deref()).collect();
+    let target = depth.saturating_add(line.rating_bonus());
+    let prototype = line.has("PROTOTYPE");
     let pool_of = |prototypes: bool| -> Vec<&crate::content::catalog::Item> {
         catalog
             .items()
             .iter()
             .filter(|i| category.is_none_or(|c| i.category == c))
-            .filter(|i| i.prototype == prototypes && !faulty_variants.contains(&i.tag.as_str()))
+            .filter(|i| i.prototype == prototypes && !catalog.is_faulty_variant(&i.tag))
             .filter(|i| i.rating <= target)
             .collect()
     };
@@ -249,7 +233,7 @@ fn item_for_depth(
     let floor = best.min(target.saturating_sub(ITEM_BAND));
     let near: Vec<&crate::content::catalog::Item> = pool.into_iter().filter(|i| i.rating >= floor).collect();
     let item = *rng.pick(&near)?;
-    let never_faulty = keyword(line, "NEVERFAULTY").is_some();
+    let never_faulty = line.has("NEVERFAULTY");
     match &item.faulty {
         Some(f) if item.prototype && !never_faulty && rng.percent(25) => Some(f.clone()),
         _ => Some(item.tag.clone()),
@@ -259,17 +243,12 @@ fn item_for_depth(
 /// Where a drawn object ends up: with SHIFT, a random free cell of the prefab within
 /// its box that its kind may stand on, else where it was drawn.
 fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, taken: &[Point], rng: &mut Rng) -> Point {
-    let Some(k) = keyword(line, "SHIFT") else { return drawn };
-    let (sx, sy) = match &k.value {
-        Some(Value::One(v)) => {
-            let parts: Vec<i32> = v.split(',').filter_map(|p| p.parse().ok()).collect();
-            match parts.as_slice() {
-                [n] => (*n, *n),
-                [x, y] => (*x, *y),
-                _ => (0, 0),
-            }
-        }
-        _ => (0, 0),
+    if !line.has("SHIFT") {
+        return drawn;
+    }
+    let (sx, sy) = match line.value_of("SHIFT").map(|v| v.split_once(',').unwrap_or((v, v))) {
+        Some((x, y)) => (x.parse().unwrap_or(0), y.parse().unwrap_or(0)),
+        None => (0, 0),
     };
     // Every free cell of the box, the drawn one included; one of them, uniformly.
     // The box is at most 19x19, so listing it is cheap and needs no retry budget.
@@ -288,10 +267,8 @@ fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, take
 /// The game keywords of a line (built-in ones are the stage's; chances were rolled
 /// for the line), with values picked from lists and ranges.
 fn game_keywords(keywords: &[Keyword], rng: &mut Rng) -> Vec<(String, Option<String>)> {
-    const BUILT_IN: [&str; 8] =
-        ["SHIFT", "UNIQUE", "CATEGORY", "STRONG", "FALLBACK", "PROTOTYPE", "NEVERFAULTY", "RATING"];
     let mut out = Vec::new();
-    for k in keywords.iter().filter(|k| !BUILT_IN.contains(&k.name.as_str())) {
+    for k in keywords.iter().filter(|k| !BUILT_IN_KEYWORDS.contains(&k.name.as_str())) {
         let value = match &k.value {
             None => None,
             Some(Value::One(v)) => Some(v.clone()),
