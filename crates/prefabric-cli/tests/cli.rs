@@ -62,12 +62,23 @@ fn json_output_follows_the_schema() {
     let rows = doc["rows"].as_array().unwrap();
     let passable = doc["passable"].as_array().unwrap();
     assert_eq!((rows.len(), passable.len()), (200, 200));
-    for (row, pass) in rows.iter().zip(passable) {
+    // Cells under objects that block walkers (machines).
+    let blocked: std::collections::BTreeSet<(i64, i64)> = doc["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["blocks"] == true)
+        .flat_map(|o| o["cells"].as_array().unwrap().iter().map(|c| (c[0].as_i64().unwrap(), c[1].as_i64().unwrap())))
+        .collect();
+    assert!(!blocked.is_empty(), "machines block");
+    for (y, (row, pass)) in rows.iter().zip(passable).enumerate() {
         let (row, pass) = (row.as_str().unwrap(), pass.as_str().unwrap());
         assert_eq!(pass.len(), 200);
-        for (glyph, p) in row.chars().zip(pass.chars()) {
+        for (x, (glyph, p)) in row.chars().zip(pass.chars()).enumerate() {
             // In the default palette walls, earth and barriers draw as `#`, ` ` and `X`.
-            assert_eq!(p == '1', !matches!(glyph, '#' | ' ' | 'X' | '%'), "{glyph} {p}");
+            let walkable = !matches!(glyph, '#' | ' ' | 'X' | '%');
+            let machine = blocked.contains(&(x as i64, y as i64));
+            assert_eq!(p == '1', walkable && !machine, "{glyph} {p} at ({x}, {y})");
         }
     }
     let spawn_blocked = doc["spawn_blocked"].as_array().unwrap();
@@ -105,21 +116,40 @@ fn json_output_follows_the_schema() {
     let objects = doc["objects"].as_array().unwrap();
     assert!(objects.iter().any(|o| o["kind"] == "machine"), "seed 9 places prefabs with machines");
     assert!(objects.iter().any(|o| o["kind"] == "entity"), "and prefabs with robots");
+    let parts = ["interactive", "filler", "stockpile", "terminal", "item"];
+    for part in parts {
+        assert!(objects.iter().any(|o| o["part"] == part), "seed 9 is furnished with a {part}");
+    }
     for o in objects {
+        let furnished = o["source"] == "furnishing";
+        assert_eq!(o["blocks"], o["kind"] == "machine", "{o}");
         match o["kind"].as_str().unwrap() {
-            "machine" => assert!(o["tag"].is_null(), "{o}"),
+            "machine" => assert_eq!(o["tag"].is_string(), furnished, "{o}"),
             "entity" | "item" | "prop" | "trap" | "debris" => assert!(o["tag"].is_string(), "{o}"),
             other => panic!("unknown kind {other}"),
         }
         assert!(o["keywords"].as_array().unwrap().iter().all(|k| k[0].is_string()), "{o}");
-        let prefab = &prefabs[o["prefab"].as_u64().unwrap() as usize];
-        assert_eq!(o["source"], prefab["name"]);
         let cells = o["cells"].as_array().unwrap();
         assert_eq!((o["x"].clone(), o["y"].clone()), (cells[0][0].clone(), cells[0][1].clone()));
+        let solid = if o["blocks"] == true { b'0' } else { b'1' };
         for c in cells {
             let (x, y) = (c[0].as_i64().unwrap(), c[1].as_i64().unwrap());
             assert_eq!(c[2].as_str().unwrap().chars().count(), 1);
-            assert_eq!(passable[y as usize].as_str().unwrap().as_bytes()[x as usize], b'1', "{o}");
+            assert_eq!(passable[y as usize].as_str().unwrap().as_bytes()[x as usize], solid, "{o}");
+        }
+        if furnished {
+            // Furnishing: no prefab, a part, the region it stands in; stockpile items
+            // say which pile.
+            assert!(o["prefab"].is_null() && o["region"].is_u64(), "{o}");
+            assert!(parts.contains(&o["part"].as_str().unwrap()), "{o}");
+            assert_eq!(o["pile"].is_u64(), o["part"] == "stockpile", "{o}");
+            continue;
+        }
+        assert!(o["part"].is_null() && o["pile"].is_null() && o["region"].is_null(), "{o}");
+        let prefab = &prefabs[o["prefab"].as_u64().unwrap() as usize];
+        assert_eq!(o["source"], prefab["name"]);
+        for c in cells {
+            let (x, y) = (c[0].as_i64().unwrap(), c[1].as_i64().unwrap());
             let (px, py) = (prefab["x"].as_i64().unwrap(), prefab["y"].as_i64().unwrap());
             assert!(
                 x >= px

@@ -2,7 +2,8 @@
 //!
 //! A [`Map`] is what a generation produces and what every stage works on. Each cell
 //! has a [`Terrain`] (a [`Role`] the generators understand plus a 0–9 variant for
-//! the theme), a region id, and mask bits (protected, spawn-blocked). Regions are
+//! the theme), a region id, and mask bits (protected, spawn-blocked, solid under a
+//! machine). Regions are
 //! the rooms, halls, corridors, junctions and prefab interiors the stages made, each
 //! with its bounds and doors; later stages work on regions, never on a generator's
 //! internals.
@@ -307,6 +308,56 @@ pub struct Object {
     pub prefab: Option<usize>,
     /// Game keywords from its definition, values picked: passed through untouched.
     pub keywords: Vec<(String, Option<String>)>,
+    /// For an object the furnishing stage placed: which of its steps, and where.
+    pub furnishing: Option<Furnished>,
+}
+
+impl Object {
+    /// True when walkers cannot pass its cells: machines block, everything else
+    /// (entities, items, props, traps, debris) stands on floor a walker may cross.
+    pub fn blocks(&self) -> bool {
+        self.kind == ObjectKind::Machine
+    }
+}
+
+/// The step of the furnishing stage (seed 003) that placed an object.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FurnishPart {
+    /// The interactive machine of a room's or hall's composition.
+    Interactive,
+    /// A member of a filler array of non-interactive machines.
+    Filler,
+    /// An item of a stockpile.
+    Stockpile,
+    /// A terminal in a busy junction.
+    Terminal,
+    /// A loose item anywhere on the floor.
+    Item,
+}
+
+impl FurnishPart {
+    /// Lower-case name, as in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FurnishPart::Interactive => "interactive",
+            FurnishPart::Filler => "filler",
+            FurnishPart::Stockpile => "stockpile",
+            FurnishPart::Terminal => "terminal",
+            FurnishPart::Item => "item",
+        }
+    }
+}
+
+/// Where the furnishing stage placed an object, and as what.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Furnished {
+    /// Which step placed it.
+    pub part: FurnishPart,
+    /// The region it stands in.
+    pub region: Option<RegionId>,
+    /// For stockpile items, the stockpile's number in the map (0, 1, ...), so a
+    /// game can tell one pile from the next.
+    pub pile: Option<u32>,
 }
 
 /// What a link mark asks for.
@@ -352,6 +403,8 @@ pub(crate) mod mask {
     pub const PROTECTED: u8 = 1;
     /// Games should not spawn anything here.
     pub const SPAWN_BLOCKED: u8 = 2;
+    /// A blocking object (a machine) stands here.
+    pub const SOLID: u8 = 4;
 }
 
 /// A generated map.
@@ -435,6 +488,11 @@ impl Map {
         self.terrain.get(p).is_some_and(|t| t.role.is_walkable())
     }
 
+    /// True when a walker can pass `p`: walkable terrain with no machine on it.
+    pub fn is_passable(&self, p: Point) -> bool {
+        self.is_walkable(p) && self.masks.get(p).is_some_and(|m| m & mask::SOLID == 0)
+    }
+
     /// True when `p` belongs to a placed prefab that no stage may change.
     pub fn is_protected(&self, p: Point) -> bool {
         self.masks.get(p).is_some_and(|m| m & mask::PROTECTED != 0)
@@ -485,17 +543,31 @@ impl Map {
     }
 
     /// Adds the machines of `prefab`, placed with its top-left corner at `at` as
-    /// placed prefab `index`, as objects.
+    /// placed prefab `index`, as objects whose cells block walkers.
     pub(crate) fn add_machines(&mut self, prefab: &Prefab, at: Point, index: usize) {
         for machine in prefab.machines() {
-            self.objects.push(Object {
+            let object = Object {
                 kind: ObjectKind::Machine,
                 tag: None,
                 cells: machine.cells().iter().map(|&(p, glyph)| (at + p, glyph)).collect(),
                 prefab: Some(index),
                 keywords: Vec::new(),
-            });
+                furnishing: None,
+            };
+            self.add_object(object);
         }
+    }
+
+    /// Adds an object, marking its cells solid when it blocks walkers.
+    pub(crate) fn add_object(&mut self, object: Object) {
+        if object.blocks() {
+            for &(p, _) in &object.cells {
+                if let Some(m) = self.masks.get_mut(p) {
+                    *m |= mask::SOLID;
+                }
+            }
+        }
+        self.objects.push(object);
     }
 
     /// Adds a region and returns its id.

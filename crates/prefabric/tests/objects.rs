@@ -193,9 +193,19 @@ fn objects_are_deterministic_and_on_walkable_cells_in_the_default_pack() {
         }
         for o in map.objects() {
             kinds.insert(o.kind.name());
-            let placed = &map.prefabs()[o.prefab.unwrap()];
-            for &(p, _) in &o.cells {
-                assert!(map.is_walkable(p) && placed.bounds.contains(p), "seed {seed}: {o:?}");
+            // Objects of prefabs stay inside them; the rest are furnishing's.
+            match o.prefab {
+                Some(i) => {
+                    let placed = &map.prefabs()[i];
+                    for &(p, _) in &o.cells {
+                        assert!(map.is_walkable(p) && placed.bounds.contains(p), "seed {seed}: {o:?}");
+                    }
+                }
+                None => assert!(o.furnishing.is_some(), "seed {seed}: {o:?}"),
+            }
+            if o.kind == ObjectKind::Machine && o.furnishing.is_some() {
+                let tag = o.tag.as_deref().unwrap();
+                assert!(pack.catalog().has(prefabric::content::catalog::Kind::Prop, tag), "{o:?}");
             }
             if o.kind != ObjectKind::Machine {
                 let kind = prefabric::content::catalog::Kind::parse(o.kind.name()).unwrap();

@@ -112,6 +112,67 @@ pub struct Prop {
     pub interactive: bool,
     /// 1–5.
     pub tier: u32,
+    /// For an interactive machine: its type (`terminal`, `fabricator`...). The
+    /// furnishing stage picks a type by weight, then the tier by depth.
+    pub machine_type: Option<String>,
+    /// For a non-interactive machine: the themed set the furnishing stage fills
+    /// areas from.
+    pub set: Option<String>,
+    /// Its line art, `size.1` rows of `size.0` glyphs, row-major; every cell of the
+    /// footprint is drawn. A box outline when the file gives none.
+    pub art: Vec<char>,
+    /// Whether it may be turned to fit (most machines may).
+    pub rotate: bool,
+}
+
+impl Prop {
+    /// The glyph drawn at `(x, y)` of its unturned footprint.
+    pub fn glyph(&self, x: i32, y: i32) -> char {
+        let w = i32::from(self.size.0);
+        self.art.get((y * w + x) as usize).copied().unwrap_or('?')
+    }
+}
+
+/// The art of a prop whose file draws none: a box outline of its footprint.
+fn box_art(w: u8, h: u8) -> Vec<char> {
+    let (w, h) = (usize::from(w), usize::from(h));
+    let mut art = Vec::with_capacity(w * h);
+    for y in 0..h {
+        for x in 0..w {
+            let (top, bottom, left, right) = (y == 0, y + 1 == h, x == 0, x + 1 == w);
+            art.push(match (w, h) {
+                (1, 1) => '■',
+                (_, 1) => {
+                    if left {
+                        '╞'
+                    } else if right {
+                        '╡'
+                    } else {
+                        '═'
+                    }
+                }
+                (1, _) => {
+                    if top {
+                        '╥'
+                    } else if bottom {
+                        '╨'
+                    } else {
+                        '║'
+                    }
+                }
+                _ => match (top, bottom, left, right) {
+                    (true, _, true, _) => '┌',
+                    (true, _, _, true) => '┐',
+                    (_, true, true, _) => '└',
+                    (_, true, _, true) => '┘',
+                    (true, ..) | (_, true, ..) => '─',
+                    (.., true, _) | (.., true) => '│',
+                    _ => '▒',
+                },
+            });
+        }
+    }
+    art
 }
 
 /// A trap.
@@ -210,6 +271,21 @@ impl Catalog {
         self.items.iter().find(|e| e.tag == tag)
     }
 
+    /// The prop with this tag.
+    pub fn prop(&self, tag: &str) -> Option<&Prop> {
+        self.props.iter().find(|p| p.tag == tag)
+    }
+
+    /// The interactive machines of `machine_type`, every tier, in file order.
+    pub fn machines_of_type<'a, 'n>(&'a self, machine_type: &'n str) -> impl Iterator<Item = &'a Prop> + use<'a, 'n> {
+        self.props.iter().filter(move |p| p.machine_type.as_deref() == Some(machine_type))
+    }
+
+    /// The non-interactive machines of themed set `set`, in file order.
+    pub fn set_members<'a, 'n>(&'a self, set: &'n str) -> impl Iterator<Item = &'a Prop> + use<'a, 'n> {
+        self.props.iter().filter(move |p| p.set.as_deref() == Some(set))
+    }
+
     /// True when some entity belongs to `class`.
     pub fn has_class(&self, class: &str) -> bool {
         self.entities.iter().any(|e| e.classes.iter().any(|c| c == class))
@@ -300,6 +376,18 @@ struct PropFile {
     interactive: bool,
     #[serde(default = "tier_one")]
     tier: Spanned<u32>,
+    #[serde(default, rename = "type")]
+    machine_type: Option<Spanned<String>>,
+    #[serde(default)]
+    set: Option<Spanned<String>>,
+    #[serde(default)]
+    art: Option<Spanned<Vec<String>>>,
+    #[serde(default = "yes")]
+    rotate: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Deserialize)]
@@ -325,6 +413,86 @@ fn one_by_one() -> Spanned<[u8; 2]> {
 
 fn tier_one() -> Spanned<u32> {
     Spanned::new(0..0, 1)
+}
+
+/// Checks a prop's `type` and `set`: words, `type` only on interactive props and
+/// `set` only on the others.
+fn check_prop_names(p: &PropFile, tag: &str, invalid: &mut dyn FnMut(std::ops::Range<usize>, String)) {
+    let word = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if let Some(ty) = &p.machine_type {
+        if !word(ty.get_ref()) {
+            invalid(ty.span(), format!("type `{}` may only use letters, digits, `_` and `-`", ty.get_ref()));
+        }
+        if !p.interactive {
+            invalid(
+                ty.span(),
+                format!(
+                    "prop `{tag}` has a `type` but is not interactive; types group interactive machines (add `interactive = true`, or use `set` for a themed set of non-interactive ones)"
+                ),
+            );
+        }
+    }
+    if let Some(set) = &p.set {
+        if !word(set.get_ref()) {
+            invalid(set.span(), format!("set `{}` may only use letters, digits, `_` and `-`", set.get_ref()));
+        }
+        if p.interactive {
+            invalid(
+                set.span(),
+                format!(
+                    "prop `{tag}` is interactive but names a `set`; sets hold non-interactive machines (use `type` for interactive ones)"
+                ),
+            );
+        }
+    }
+}
+
+/// Reads a prop's `art`: one string per row, `size` glyphs each, every glyph one
+/// that code page 437 has (maps are also written as REXPaint images) and none a
+/// blank.
+fn prop_art(
+    art: &Spanned<Vec<String>>,
+    (w, h): (u8, u8),
+    tag: &str,
+    invalid: &mut dyn FnMut(std::ops::Range<usize>, String),
+) -> Vec<char> {
+    let rows = art.get_ref();
+    let fallback = box_art(w.clamp(1, 9), h.clamp(1, 9));
+    if rows.len() != usize::from(h) {
+        invalid(art.span(), format!("prop `{tag}` has {} rows of art but is {h} high (size [{w}, {h}])", rows.len()));
+        return fallback;
+    }
+    let mut glyphs = Vec::with_capacity(usize::from(w) * usize::from(h));
+    for (y, row) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != usize::from(w) {
+            invalid(
+                art.span(),
+                format!("row {} of prop `{tag}`'s art is {n} glyphs wide but the prop is {w} wide", y + 1),
+            );
+            return fallback;
+        }
+        for c in row.chars() {
+            if c == ' ' || c.is_control() {
+                invalid(
+                    art.span(),
+                    format!("row {} of prop `{tag}`'s art has a blank; every cell of a footprint is drawn", y + 1),
+                );
+                return fallback;
+            }
+            if crate::format::cp437::from_char(c).is_none() {
+                invalid(
+                    art.span(),
+                    format!(
+                        "prop `{tag}`'s art uses `{c}`, which code page 437 lacks, so maps could not be written as .xp"
+                    ),
+                );
+                return fallback;
+            }
+            glyphs.push(c);
+        }
+    }
+    glyphs
 }
 
 /// An item's references to check once every file is read: where its tag is, its
@@ -417,12 +585,21 @@ pub(crate) fn read(files: &[(&str, &str)]) -> Result<Catalog, Vec<Error>> {
             if !(1..=5).contains(p.tier.get_ref()) {
                 invalid(p.tier.span(), format!("tier {} must be 1-5", p.tier.get_ref()));
             }
+            check_prop_names(p, &t, &mut invalid);
+            let art = match &p.art {
+                Some(art) => prop_art(art, (w, h), &t, &mut invalid),
+                None => box_art(w.clamp(1, 9), h.clamp(1, 9)),
+            };
             catalog.props.push(Prop {
                 name: p.name.clone().unwrap_or_else(|| t.clone()),
                 tag: t,
                 size: (w, h),
                 interactive: p.interactive,
                 tier: *p.tier.get_ref(),
+                machine_type: p.machine_type.as_ref().map(|s| s.get_ref().clone()),
+                set: p.set.as_ref().map(|s| s.get_ref().clone()),
+                art,
+                rotate: p.rotate,
             });
         }
         for tr in &raw.trap {

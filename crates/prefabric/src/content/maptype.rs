@@ -8,7 +8,9 @@
 //! a [`MapType`] whose every name, size and reference has been checked, or every
 //! problem found, located in the file.
 
+use super::catalog::Catalog;
 use super::encounters::{self, EncounterPool, PoolFile, WeightWords};
+use super::furnishing::{self, Furnishing, FurnishingFile};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::{parse_toml, suggest};
 use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
@@ -365,6 +367,8 @@ pub struct MapType {
     pub variants: Vec<FeatureVariant>,
     /// Encounters embedded into rooms after the layout, if the map type has any.
     pub encounters: Option<EncounterPool>,
+    /// How rooms, halls and junctions are furnished, if they are.
+    pub furnishing: Option<Furnishing>,
     /// The file it was read from.
     pub file: String,
 }
@@ -388,6 +392,8 @@ struct MapTypeFile {
     variants: Vec<Spanned<VariantFile>>,
     #[serde(default)]
     encounters: Option<PoolFile>,
+    #[serde(default)]
+    furnishing: Option<Spanned<FurnishingFile>>,
 }
 
 #[derive(Deserialize)]
@@ -464,7 +470,9 @@ struct RectFile {
     rect: Spanned<[i32; 4]>,
 }
 
-/// Reads and checks one map type. `prefabs` looks a prefab up by name.
+/// Reads and checks one map type. `prefabs` looks a prefab up by name; furnishing
+/// names are checked against `catalog` when it loaded.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn read<'p>(
     file: &str,
     name: &str,
@@ -473,6 +481,7 @@ pub(crate) fn read<'p>(
     prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
     prefab_names: &[&str],
     words: &WeightWords,
+    catalog: Option<&Catalog>,
 ) -> Result<MapType, Vec<Error>> {
     let raw: MapTypeFile = parse_toml(file, source).map_err(|e| vec![e])?;
     let mut c = Checker { file, source, errors: Vec::new() };
@@ -515,6 +524,7 @@ pub(crate) fn read<'p>(
     let at = |span: std::ops::Range<usize>| Location::at_offset(file, source, span.start);
     let encounters =
         raw.encounters.as_ref().map(|p| encounters::read(p, &at, words, prefabs, prefab_names, &mut c.errors));
+    let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
     if c.errors.is_empty() {
         Ok(MapType {
             name: name.to_string(),
@@ -525,6 +535,7 @@ pub(crate) fn read<'p>(
             starts,
             variants,
             encounters,
+            furnishing,
             file: file.to_string(),
         })
     } else {

@@ -12,7 +12,7 @@
 //! prefabs/**/*.txt text prefabs, one or more per file
 //! prefabs/**/*.xp  REXPaint prefabs, one per file, named by file stem
 //! prefabs/**/*.toml  the header (tags, transforms, style) of the .xp of that name
-//! maps/*.toml      map types, named by file stem
+//! maps/*.toml      map types, named by file stem (with [encounters], [furnishing])
 //! prefabs/**/*.def definition files: what reference characters stand for
 //! catalog/*.toml   entities, items, props, traps and debris
 //! ```
@@ -20,6 +20,7 @@
 pub mod catalog;
 pub mod defs;
 pub mod encounters;
+pub mod furnishing;
 pub mod maptype;
 
 use crate::error::{Error, ErrorKind, Location, Problems};
@@ -30,6 +31,7 @@ use crate::prefab::{self, Prefab};
 pub use catalog::Catalog;
 pub use defs::{Definition, Definitions};
 pub use encounters::{Category, Encounter, EncounterPool, WeightWords};
+pub use furnishing::{Composition, Furnishing};
 pub use maptype::MapType;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -236,10 +238,13 @@ impl Pack {
             .filter(|(p, _, _)| p.starts_with("catalog/") && p.ends_with(".toml"))
             .map(|(_, file, text)| (file.as_str(), *text))
             .collect();
-        let catalog = catalog::read(&catalog_files).unwrap_or_else(|errors| {
-            problems.extend(errors);
-            Catalog::default()
-        });
+        let (catalog, catalog_ok) = match catalog::read(&catalog_files) {
+            Ok(c) => (c, true),
+            Err(errors) => {
+                problems.extend(errors);
+                (Catalog::default(), false)
+            }
+        };
         let mut custom_words: Vec<(String, u32)> = Vec::new();
         if let Some((p, file, text)) = &pack_file {
             for (word, &weight) in &p.weights {
@@ -280,7 +285,7 @@ impl Pack {
                 continue;
             }
             map_files.push(stem);
-            match maptype::read(file, stem, text, &limits, &lookup, &names, &words) {
+            match maptype::read(file, stem, text, &limits, &lookup, &names, &words, catalog_ok.then_some(&catalog)) {
                 Ok(m) => {
                     map_types.insert(stem.to_string(), m);
                 }

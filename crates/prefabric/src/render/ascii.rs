@@ -30,9 +30,14 @@ pub fn ascii(map: &Map, palette: &Palette) -> String {
     out
 }
 
-/// One string per row: `1` where a walker can stand, `0` elsewhere.
+/// One string per row: `1` where a walker can pass (walkable terrain with no
+/// machine on it), `0` elsewhere.
 pub fn passable_rows(map: &Map) -> Vec<String> {
-    map.terrain().rows().map(|row| row.iter().map(|t| if t.role.is_walkable() { '1' } else { '0' }).collect()).collect()
+    (0..map.height())
+        .map(|y| {
+            (0..map.width()).map(|x| if map.is_passable(crate::geom::Point::new(x, y)) { '1' } else { '0' }).collect()
+        })
+        .collect()
 }
 
 /// One string per row: `1` where games should not spawn anything (inside features

@@ -42,10 +42,19 @@ struct ObjectJson<'a> {
     /// Every cell as `[x, y, glyph]`.
     cells: Vec<(i32, i32, char)>,
     prefab: Option<usize>,
-    /// The name of the prefab it came from.
+    /// The name of the prefab it came from, or `furnishing`.
     source: Option<&'a str>,
     /// Game keywords as `[name, value]`, value `null` for flags.
     keywords: &'a [(String, Option<String>)],
+    /// True when walkers cannot pass its cells (machines).
+    blocks: bool,
+    /// For furnishing: the step that placed it (`interactive`, `filler`,
+    /// `stockpile`, `terminal`, `item`).
+    part: Option<&'static str>,
+    /// For furnishing: the region it stands in.
+    region: Option<u32>,
+    /// For stockpile items: which stockpile of the map.
+    pile: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -146,8 +155,15 @@ pub fn json(map: &Map, palette: &Palette) -> String {
                     y: first.y,
                     cells: o.cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect(),
                     prefab: o.prefab,
-                    source: o.prefab.and_then(|i| map.prefabs().get(i)).map(|p| p.name.as_str()),
+                    source: match o.furnishing {
+                        Some(_) => Some("furnishing"),
+                        None => o.prefab.and_then(|i| map.prefabs().get(i)).map(|p| p.name.as_str()),
+                    },
                     keywords: &o.keywords,
+                    blocks: o.blocks(),
+                    part: o.furnishing.map(|f| f.part.name()),
+                    region: o.furnishing.and_then(|f| f.region),
+                    pile: o.furnishing.and_then(|f| f.pile),
                 }
             })
             .collect(),

@@ -1,4 +1,4 @@
-//! The pipeline: features, layout, encounters, objects, validate — one map from a pack, a map
+//! The pipeline: features, layout, encounters, furnishing, objects, validate — one map from a pack, a map
 //! type and a seed (and, for a run of levels, the [`World`] so far).
 //!
 //! [`Generator`] holds a pack and a map type and generates maps for seeds; each
@@ -11,6 +11,7 @@
 
 pub(crate) mod encounters;
 pub(crate) mod features;
+pub(crate) mod furnish;
 pub(crate) mod objects;
 pub(crate) mod validate;
 
@@ -149,14 +150,21 @@ impl Generation<'_> {
         }
     }
 
-    /// Stage 4: turns every placed prefab's reference characters into objects
+    /// Stage 4: furnishes rooms, halls and junctions with machines, stockpiles and
+    /// items, as the map type's `[furnishing]` says (nothing without one).
+    pub fn furnish(&mut self) {
+        if let Some(rules) = &self.map_type.furnishing {
+            furnish::run(&mut self.map, self.pack.catalog(), rules, self.stream_seed);
+        }
+    }
+
+    /// Stage 5: turns every placed prefab's reference characters into objects
     /// through its definition file.
     pub fn objects(&mut self) {
         objects::run(&mut self.map, self.pack, self.stream_seed);
     }
 
-    /// Stage 5: checks the map's invariants (design.md's stage 6, the last one;
-    /// furnishing arrives with a later issue).
+    /// Stage 6: checks the map's invariants.
     pub fn validate(&self) -> Result<(), Error> {
         validate::run(&self.map, self.pack)
     }
@@ -165,6 +173,7 @@ impl Generation<'_> {
         self.features()?;
         self.layout()?;
         self.encounters()?;
+        self.furnish();
         self.objects();
         self.validate()
     }

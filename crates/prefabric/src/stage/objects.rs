@@ -143,6 +143,7 @@ fn resolve(
             cells: vec![(cell, r.glyph)],
             prefab: Some(index),
             keywords: game_keywords(&line.keywords, rng),
+            furnishing: None,
         });
     }
     out

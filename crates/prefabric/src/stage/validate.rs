@@ -1,15 +1,17 @@
 //! The validate stage: checks a finished map's invariants.
 //!
-//! Every walkable cell must be reachable from every other, every link mark must be
-//! walkable, every placed prefab must still be what its prefab says (its earth
-//! cells, which tunnels may dig, and its links' ways out excepted), and every object
-//! must stand on walkable cells. A failure here is
-//! a bug or a content error; it is reported with the seed, never shipped.
+//! Every passable cell (walkable, no machine on it) must be reachable from every
+//! other, every link mark must be walkable and free of machines, every placed
+//! prefab must still be what its prefab says (its earth cells, which tunnels may
+//! dig, and its links' ways out excepted), every object must stand on walkable
+//! cells, no two objects may share a cell, no machine may stand on a door or stairs,
+//! and furnishing must keep off placed prefabs and spawn-blocked cells. A failure
+//! here is a bug or a content error; it is reported with the seed, never shipped.
 
 use crate::content::Pack;
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point};
-use crate::map::{Map, Role};
+use crate::map::{Map, Role, mask};
 
 /// Checks the map; the first broken invariant is the error.
 pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
@@ -22,11 +24,7 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
             ));
         }
     }
-    for object in &map.objects {
-        if let Some(&(p, _)) = object.cells.iter().find(|(p, _)| !map.is_walkable(*p)) {
-            return Err(fail(map, format!("a {} stands on a cell that is not walkable at {p}", object.kind.name())));
-        }
-    }
+    objects(map)?;
     for placed in &map.prefabs {
         let Some(prefab) = pack.prefab(&placed.name) else { continue };
         let oriented = prefab.transformed(placed.transform);
@@ -48,12 +46,52 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
     Ok(())
 }
 
-/// Flood fill from the first walkable cell; every walkable cell must be reached.
+/// Objects on walkable cells, one per cell; machines off doors, stairs and link
+/// marks; furnishing off placed prefabs and spawn-blocked cells.
+fn objects(map: &Map) -> Result<(), Error> {
+    let mut owner: Vec<u32> = vec![u32::MAX; map.terrain.cells().len()];
+    for (k, object) in map.objects.iter().enumerate() {
+        let what = || match &object.tag {
+            Some(tag) => format!("{} `{tag}`", object.kind.name()),
+            None => format!("a {}", object.kind.name()),
+        };
+        for &(p, _) in &object.cells {
+            let Some(i) = map.terrain.index_of(p).filter(|_| map.is_walkable(p)) else {
+                return Err(fail(map, format!("{} stands on a cell that is not walkable at {p}", what())));
+            };
+            if owner[i] != u32::MAX && owner[i] != k as u32 {
+                let other = &map.objects[owner[i] as usize];
+                let other = other.tag.as_deref().unwrap_or(other.kind.name());
+                return Err(fail(map, format!("{} and `{other}` share the cell {p}", what())));
+            }
+            owner[i] = k as u32;
+            let role = map.terrain[p].role;
+            if object.blocks() && !matches!(role, Role::Floor(_)) {
+                return Err(fail(map, format!("{} blocks the {} at {p}", what(), role.name())));
+            }
+            if object.blocks() && map.links.iter().any(|l| l.at == p) {
+                return Err(fail(map, format!("{} blocks the link mark at {p}", what())));
+            }
+            let held = map.masks[p] & (mask::PROTECTED | mask::SPAWN_BLOCKED) != 0
+                || map.prefabs.iter().any(|placed| placed.bounds.contains(p));
+            if object.furnishing.is_some() && held {
+                return Err(fail(
+                    map,
+                    format!("furnishing put {} at {p}, inside a placed prefab or a spawn-blocked area", what()),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Flood fill from the first passable cell; every passable cell must be reached.
 fn connected(map: &Map) -> Result<(), Error> {
     let cells = map.terrain.cells();
-    let total = cells.iter().filter(|t| t.role.is_walkable()).count();
-    let Some(first) = cells.iter().position(|t| t.role.is_walkable()) else {
-        return Err(fail(map, "the map has no walkable cell".into()));
+    let passable = |i: usize| cells[i].role.is_walkable() && map.masks.cells()[i] & mask::SOLID == 0;
+    let total = (0..cells.len()).filter(|&i| passable(i)).count();
+    let Some(first) = (0..cells.len()).find(|&i| passable(i)) else {
+        return Err(fail(map, "the map has no passable cell".into()));
     };
     let mut seen = vec![false; cells.len()];
     let mut stack = vec![first];
@@ -65,7 +103,7 @@ fn connected(map: &Map) -> Result<(), Error> {
         for d in Dir::ALL {
             if let Some(j) = map.terrain.index_of(p + d.delta())
                 && !seen[j]
-                && cells[j].role.is_walkable()
+                && passable(j)
             {
                 seen[j] = true;
                 stack.push(j);
@@ -75,11 +113,11 @@ fn connected(map: &Map) -> Result<(), Error> {
     if reached == total {
         return Ok(());
     }
-    let stranded = (0..cells.len()).find(|&i| cells[i].role.is_walkable() && !seen[i]).map(|i| map.terrain.point_of(i));
+    let stranded = (0..cells.len()).find(|&i| passable(i) && !seen[i]).map(|i| map.terrain.point_of(i));
     Err(fail(
         map,
         format!(
-            "{} of {total} walkable cells cannot be reached (one at {})",
+            "{} of {total} passable cells cannot be reached (one at {})",
             total - reached,
             stranded.unwrap_or_default()
         ),

@@ -5,10 +5,16 @@
 
 use prefabric::{Dir, Map, Pack, Point, Role};
 
-/// Every walkable cell reachable from the first one (4-connected).
+/// Every passable cell (walkable, no machine on it) reachable from the first one
+/// (4-connected). Machines are read from the objects, not from the map's masks.
 pub fn connected(map: &Map) -> Result<(), String> {
     let t = map.terrain();
-    let walkable: Vec<bool> = t.cells().iter().map(|c| c.role.is_walkable()).collect();
+    let mut walkable: Vec<bool> = t.cells().iter().map(|c| c.role.is_walkable()).collect();
+    for o in map.objects().iter().filter(|o| o.kind == prefabric::ObjectKind::Machine) {
+        for &(p, _) in &o.cells {
+            walkable[t.index_of(p).expect("objects lie inside the map")] = false;
+        }
+    }
     let total = walkable.iter().filter(|w| **w).count();
     let Some(first) = walkable.iter().position(|w| *w) else { return Err("no walkable cell".into()) };
     let mut seen = vec![false; walkable.len()];
@@ -32,7 +38,7 @@ pub fn connected(map: &Map) -> Result<(), String> {
         Ok(())
     } else {
         let lost = (0..walkable.len()).find(|&i| walkable[i] && !seen[i]).map(|i| t.point_of(i));
-        Err(format!("{} of {total} walkable cells unreachable, e.g. {lost:?}", total - reached))
+        Err(format!("{} of {total} passable cells unreachable, e.g. {lost:?}", total - reached))
     }
 }
 
@@ -80,7 +86,7 @@ pub fn machines_placed(map: &Map, pack: &Pack) -> Result<(), String> {
     let found: Vec<(usize, Vec<(Point, char)>)> = map
         .objects()
         .iter()
-        .filter(|o| o.kind == prefabric::ObjectKind::Machine)
+        .filter(|o| o.kind == prefabric::ObjectKind::Machine && o.furnishing.is_none())
         .map(|o| (o.prefab.unwrap_or(usize::MAX), o.cells.clone()))
         .collect();
     if found != expected {

@@ -1,0 +1,662 @@
+//! Furnishing rules: the `[furnishing]` section of a map type (seed 003).
+//!
+//! A map type says how its rooms and halls are furnished after the layout and the
+//! encounters: the weight of each of seed 003's six compositions (separately for
+//! rooms and for halls), the padding that defines an area's inner rectangle and
+//! the spacing kept around every object, the per-map limits on interactive machines
+//! and stockpiles, which interactive machine types appear and at which depth each
+//! tier starts, which themed sets of non-interactive machines fill areas, how big
+//! stockpiles are, and how many terminals go into junctions and loose items onto
+//! the floor. Reading it checks every name against the catalog (types, sets, item
+//! categories), every number against its range, and that every composition with a
+//! weight has what it needs; every problem is reported at its place in the file.
+
+use super::catalog::Catalog;
+use super::encounters::WeightWords;
+use crate::error::{Error, ErrorKind, Location};
+use crate::format::suggest;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use toml::Spanned;
+
+/// What one room or hall is furnished with (seed 003's six compositions).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Composition {
+    /// An interactive machine, a filler of non-interactive machines, and stockpiles.
+    InteractiveMachinesStockpiles,
+    /// An interactive machine and a filler of non-interactive machines.
+    InteractiveMachines,
+    /// A filler of non-interactive machines and stockpiles.
+    MachinesStockpiles,
+    /// A filler of non-interactive machines only.
+    Machines,
+    /// Stockpiles only.
+    Stockpiles,
+    /// Nothing.
+    Empty,
+}
+
+impl Composition {
+    /// All six, in the order weights are stored.
+    pub const ALL: [Composition; 6] = [
+        Composition::InteractiveMachinesStockpiles,
+        Composition::InteractiveMachines,
+        Composition::MachinesStockpiles,
+        Composition::Machines,
+        Composition::Stockpiles,
+        Composition::Empty,
+    ];
+
+    /// The name written in map types and traces.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Composition::InteractiveMachinesStockpiles => "interactive_machines_stockpiles",
+            Composition::InteractiveMachines => "interactive_machines",
+            Composition::MachinesStockpiles => "machines_stockpiles",
+            Composition::Machines => "machines",
+            Composition::Stockpiles => "stockpiles",
+            Composition::Empty => "empty",
+        }
+    }
+
+    /// True when it has an interactive machine.
+    pub const fn has_interactive(self) -> bool {
+        matches!(self, Composition::InteractiveMachinesStockpiles | Composition::InteractiveMachines)
+    }
+
+    /// True when it has a filler of non-interactive machines.
+    pub const fn has_machines(self) -> bool {
+        matches!(
+            self,
+            Composition::InteractiveMachinesStockpiles
+                | Composition::InteractiveMachines
+                | Composition::MachinesStockpiles
+                | Composition::Machines
+        )
+    }
+
+    /// True when it has stockpiles.
+    pub const fn has_stockpiles(self) -> bool {
+        matches!(
+            self,
+            Composition::InteractiveMachinesStockpiles | Composition::MachinesStockpiles | Composition::Stockpiles
+        )
+    }
+
+    fn parse(name: &str) -> Option<Composition> {
+        Composition::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+impl fmt::Display for Composition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An inclusive count range `lo..=hi`, `0 <= lo <= hi`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Fewest.
+    pub lo: u32,
+    /// Most.
+    pub hi: u32,
+}
+
+/// Terminals placed in the busiest junctions after the rooms and halls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Terminals {
+    /// How many per map.
+    pub count: Count,
+    /// The interactive machine type placed (its tier by depth, as for rooms).
+    pub machine_type: String,
+}
+
+/// Loose items placed anywhere on the floor, higher ratings in more secluded cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LooseItems {
+    /// How many per map.
+    pub count: Count,
+    /// Item categories drawn from; empty for every category.
+    pub categories: Vec<String>,
+}
+
+/// A map type's validated furnishing rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Furnishing {
+    /// Machine–wall padding: an area's inner rectangle is its bounds shrunk by this.
+    pub padding: i32,
+    /// Cells kept free around every placed object (its padding area).
+    pub spacing: i32,
+    /// Chance (percent) that an interactive machine or stockpile is pushed back
+    /// against the wall, where that blocks no door or path.
+    pub push_chance: u32,
+    /// Most interactive machines per map (terminals in junctions not counted).
+    pub max_interactive: u32,
+    /// Most stockpiles per map.
+    pub max_stockpiles: u32,
+    /// Weights of the compositions for rooms, in [`Composition::ALL`] order.
+    pub rooms: [u32; 6],
+    /// Weights of the compositions for halls, in [`Composition::ALL`] order.
+    pub halls: [u32; 6],
+    /// Interactive machine types with weights.
+    pub interactive_types: Vec<(String, u32)>,
+    /// `tier_depths[k]` is the depth from which tier `k + 1` is placed.
+    pub tier_depths: Vec<u32>,
+    /// Themed sets of non-interactive machines with weights; each area draws one.
+    pub sets: Vec<(String, u32)>,
+    /// Chance (percent) that one member of a filler array is a different machine of
+    /// the set, no larger.
+    pub odd_one_chance: u32,
+    /// Stockpiles per area whose composition has them.
+    pub stockpiles_per_area: Count,
+    /// Items in one stockpile.
+    pub stockpile_items: Count,
+    /// Different items in one stockpile.
+    pub stockpile_types: Count,
+    /// Item categories stockpiles draw from; empty for every category.
+    pub stockpile_categories: Vec<String>,
+    /// Terminals in junctions, if any.
+    pub terminals: Option<Terminals>,
+    /// Loose items, if any.
+    pub items: Option<LooseItems>,
+}
+
+impl Furnishing {
+    /// The tier of interactive machines placed at `depth`: the last tier whose
+    /// starting depth is reached, and tier 1 above them all.
+    pub fn tier_at(&self, depth: u32) -> u32 {
+        (self.tier_depths.iter().filter(|&&d| d <= depth).count() as u32).max(1)
+    }
+}
+
+// ---- the file as written ----
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FurnishingFile {
+    #[serde(default)]
+    padding: Option<Spanned<i64>>,
+    #[serde(default)]
+    spacing: Option<Spanned<i64>>,
+    #[serde(default)]
+    push_chance: Option<Spanned<i64>>,
+    #[serde(default)]
+    max_interactive: Option<Spanned<i64>>,
+    #[serde(default)]
+    max_stockpiles: Option<Spanned<i64>>,
+    #[serde(default)]
+    rooms: Option<BTreeMap<Spanned<String>, Spanned<WeightFile>>>,
+    #[serde(default)]
+    halls: Option<BTreeMap<Spanned<String>, Spanned<WeightFile>>>,
+    #[serde(default)]
+    interactive: Option<Spanned<InteractiveFile>>,
+    #[serde(default)]
+    machines: Option<Spanned<MachinesFile>>,
+    #[serde(default)]
+    stockpiles: Option<StockpilesFile>,
+    #[serde(default)]
+    terminals: Option<Spanned<TerminalsFile>>,
+    #[serde(default)]
+    items: Option<ItemsFile>,
+}
+
+/// A weight: a number, or a weight word of the pack.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum WeightFile {
+    Number(i64),
+    Word(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InteractiveFile {
+    types: BTreeMap<Spanned<String>, Spanned<WeightFile>>,
+    #[serde(default)]
+    tier_depths: Option<Spanned<Vec<i64>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MachinesFile {
+    sets: BTreeMap<Spanned<String>, Spanned<WeightFile>>,
+    #[serde(default)]
+    odd_one_chance: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StockpilesFile {
+    #[serde(default)]
+    per_area: Option<Spanned<CountFile>>,
+    #[serde(default)]
+    items: Option<Spanned<CountFile>>,
+    #[serde(default)]
+    types: Option<Spanned<CountFile>>,
+    #[serde(default)]
+    categories: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TerminalsFile {
+    count: Spanned<CountFile>,
+    #[serde(rename = "type")]
+    machine_type: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ItemsFile {
+    count: Spanned<CountFile>,
+    #[serde(default)]
+    categories: Vec<Spanned<String>>,
+}
+
+/// `n` or `[lo, hi]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum CountFile {
+    One(i64),
+    Two([i64; 2]),
+}
+
+/// Most terminals or loose items a map type may ask for.
+const MAX_COUNT: u32 = 10_000;
+/// Most items in one stockpile (a 5x5 footprint).
+const MAX_STOCKPILE_ITEMS: u32 = 25;
+/// Widest padding or spacing.
+const MAX_PADDING: i64 = 8;
+
+type Span = std::ops::Range<usize>;
+
+struct Reader<'a> {
+    at: &'a dyn Fn(Span) -> Location,
+    errors: &'a mut Vec<Error>,
+}
+
+impl Reader<'_> {
+    fn invalid(&mut self, span: Span, message: String, help: Option<String>) {
+        let mut e = Error::at(ErrorKind::Invalid, (self.at)(span), message);
+        if let Some(h) = help {
+            e = e.with_help(h);
+        }
+        self.errors.push(e);
+    }
+
+    /// A number in `range`, or `default` when absent (and after an error).
+    fn number(
+        &mut self,
+        v: &Option<Spanned<i64>>,
+        what: &str,
+        range: std::ops::RangeInclusive<i64>,
+        default: i64,
+    ) -> i64 {
+        match v {
+            None => default,
+            Some(n) if range.contains(n.get_ref()) => *n.get_ref(),
+            Some(n) => {
+                let message = format!("{what} {} must be {}-{}", n.get_ref(), range.start(), range.end());
+                self.invalid(n.span(), message, None);
+                default
+            }
+        }
+    }
+
+    fn count(&mut self, v: &Option<Spanned<CountFile>>, what: &str, max: u32, default: Count) -> Count {
+        let Some(v) = v else { return default };
+        let (lo, hi) = match v.get_ref() {
+            CountFile::One(n) => (*n, *n),
+            CountFile::Two([lo, hi]) => (*lo, *hi),
+        };
+        let max = i64::from(max);
+        if !(0..=max).contains(&lo) || !(0..=max).contains(&hi) {
+            self.invalid(v.span(), format!("{what} [{lo}, {hi}] must stay within 0-{max}"), None);
+            return default;
+        }
+        if lo > hi {
+            self.invalid(v.span(), format!("{what} [{lo}, {hi}] is backwards: write the smaller number first"), None);
+            return default;
+        }
+        Count { lo: lo as u32, hi: hi as u32 }
+    }
+
+    fn weight(&mut self, w: &Spanned<WeightFile>, words: &WeightWords) -> u32 {
+        match w.get_ref() {
+            WeightFile::Number(n) if (0..=i64::from(u16::MAX)).contains(n) => *n as u32,
+            WeightFile::Number(n) => {
+                self.invalid(w.span(), format!("weight {n} must be 0-{}", u16::MAX), None);
+                0
+            }
+            WeightFile::Word(word) => words.get(word).unwrap_or_else(|| {
+                let known: Vec<&str> = words.iter().map(|(w, _)| w).collect();
+                let help = match suggest(word, known.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`? weights are numbers or the words {}", known.join(", ")),
+                    None => format!("weights are numbers or the words {}", known.join(", ")),
+                };
+                self.invalid(w.span(), format!("unknown weight word `{word}`"), Some(help));
+                0
+            }),
+        }
+    }
+
+    fn compositions(
+        &mut self,
+        table: &Option<BTreeMap<Spanned<String>, Spanned<WeightFile>>>,
+        words: &WeightWords,
+    ) -> [u32; 6] {
+        let mut weights = [0u32; 6];
+        for (name, w) in table.iter().flatten() {
+            let weight = self.weight(w, words);
+            match Composition::parse(name.get_ref()) {
+                Some(c) => weights[c as usize] = weight,
+                None => {
+                    let names: Vec<&str> = Composition::ALL.iter().map(|c| c.name()).collect();
+                    let help = match suggest(name.get_ref(), names.iter().copied()) {
+                        Some(s) => format!("did you mean `{s}`? the compositions are {}", names.join(", ")),
+                        None => format!("the compositions are {}", names.join(", ")),
+                    };
+                    self.invalid(name.span(), format!("unknown composition `{}`", name.get_ref()), Some(help));
+                }
+            }
+        }
+        weights
+    }
+
+    /// Weighted names, each checked by `known`, which lists the valid names.
+    fn names(
+        &mut self,
+        table: &BTreeMap<Spanned<String>, Spanned<WeightFile>>,
+        words: &WeightWords,
+        what: &str,
+        known: &[&str],
+        where_defined: &str,
+    ) -> Vec<(String, u32)> {
+        let mut out = Vec::new();
+        for (name, w) in table {
+            let weight = self.weight(w, words);
+            if !known.contains(&name.get_ref().as_str()) {
+                let help = match suggest(name.get_ref(), known.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None if known.is_empty() => format!("the catalog defines none: {where_defined}"),
+                    None => format!("the catalog's are {} ({where_defined})", known.join(", ")),
+                };
+                self.invalid(name.span(), format!("no {what} `{}` in the catalog", name.get_ref()), Some(help));
+                continue;
+            }
+            out.push((name.get_ref().clone(), weight));
+        }
+        out
+    }
+
+    fn categories(&mut self, list: &[Spanned<String>], catalog: &Catalog) -> Vec<String> {
+        let known: Vec<&str> = {
+            let mut v: Vec<&str> = catalog.items().iter().map(|i| i.category.as_str()).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let mut out = Vec::new();
+        for c in list {
+            let usable = catalog
+                .items()
+                .iter()
+                .any(|i| i.category == *c.get_ref() && !i.prototype && !catalog.is_faulty_variant(&i.tag));
+            if usable {
+                out.push(c.get_ref().clone());
+            } else if known.contains(&c.get_ref().as_str()) {
+                let message = format!(
+                    "item category `{}` has only prototypes and faulty variants, which are never stockpiled or strewn",
+                    c.get_ref()
+                );
+                self.invalid(c.span(), message, None);
+            } else {
+                let help = match suggest(c.get_ref(), known.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("the catalog's item categories are {}", known.join(", ")),
+                };
+                self.invalid(c.span(), format!("no item category `{}` in the catalog", c.get_ref()), Some(help));
+            }
+        }
+        out
+    }
+}
+
+/// Reads and checks a `[furnishing]` section. `at` turns a span into a location;
+/// without a catalog (it failed to load) names are not checked against it.
+pub(crate) fn read(
+    raw: &Spanned<FurnishingFile>,
+    at: &dyn Fn(Span) -> Location,
+    words: &WeightWords,
+    catalog: Option<&Catalog>,
+    errors: &mut Vec<Error>,
+) -> Furnishing {
+    let mut r = Reader { at, errors };
+    let section = raw.span();
+    let f = raw.get_ref();
+    let padding = r.number(&f.padding, "padding", 0..=MAX_PADDING, 1) as i32;
+    let spacing = r.number(&f.spacing, "spacing", 0..=MAX_PADDING, 1) as i32;
+    let push_chance = r.number(&f.push_chance, "push_chance", 0..=100, 50) as u32;
+    let unlimited = i64::from(MAX_COUNT);
+    let max_interactive = r.number(&f.max_interactive, "max_interactive", 0..=unlimited, unlimited) as u32;
+    let max_stockpiles = r.number(&f.max_stockpiles, "max_stockpiles", 0..=unlimited, unlimited) as u32;
+    let rooms = r.compositions(&f.rooms, words);
+    let halls = r.compositions(&f.halls, words);
+
+    let empty = Catalog::default();
+    let checked = catalog.is_some();
+    let catalog = catalog.unwrap_or(&empty);
+    let mut types: Vec<&str> = catalog.props().iter().filter_map(|p| p.machine_type.as_deref()).collect();
+    types.sort_unstable();
+    types.dedup();
+    let mut sets: Vec<&str> = catalog.props().iter().filter_map(|p| p.set.as_deref()).collect();
+    sets.sort_unstable();
+    sets.dedup();
+
+    let (interactive_types, tier_depths) = match &f.interactive {
+        None => (Vec::new(), vec![1]),
+        Some(i) => {
+            let list = if checked {
+                r.names(&i.get_ref().types, words, "interactive machine type", &types, "a prop's `type`")
+            } else {
+                Vec::new()
+            };
+            (list, tier_depths(&mut r, &i.get_ref().tier_depths))
+        }
+    };
+    let (machine_sets, odd_one_chance) = match &f.machines {
+        None => (Vec::new(), 0),
+        Some(m) => {
+            let list = if checked {
+                r.names(&m.get_ref().sets, words, "machine set", &sets, "a prop's `set`")
+            } else {
+                Vec::new()
+            };
+            (list, r.number(&m.get_ref().odd_one_chance, "odd_one_chance", 0..=100, 25) as u32)
+        }
+    };
+    let default_stockpiles = StockpilesFile { per_area: None, items: None, types: None, categories: Vec::new() };
+    let s = f.stockpiles.as_ref().unwrap_or(&default_stockpiles);
+    let stockpiles_per_area = r.count(&s.per_area, "per_area", 9, Count { lo: 1, hi: 2 });
+    let stockpile_items = r.count(&s.items, "items", MAX_STOCKPILE_ITEMS, Count { lo: 3, hi: 9 });
+    let stockpile_types = r.count(&s.types, "types", MAX_STOCKPILE_ITEMS, Count { lo: 1, hi: 3 });
+    if let Some(t) = &s.types
+        && (stockpile_types.lo == 0 || stockpile_types.hi > stockpile_items.lo.max(1))
+    {
+        let message = format!(
+            "types [{}, {}] must be at least 1 and at most the fewest items of a stockpile ({})",
+            stockpile_types.lo, stockpile_types.hi, stockpile_items.lo
+        );
+        r.invalid(t.span(), message, None);
+    }
+    if let Some(n) = &s.items
+        && stockpile_items.lo == 0
+    {
+        r.invalid(n.span(), "a stockpile holds at least 1 item".into(), None);
+    }
+    let stockpile_categories = if checked { r.categories(&s.categories, catalog) } else { Vec::new() };
+
+    let terminals = f.terminals.as_ref().map(|t| {
+        let raw = t.get_ref();
+        let count = r.count(&Some(clone_count(&raw.count)), "count", MAX_COUNT, Count { lo: 0, hi: 0 });
+        let ty = raw.machine_type.get_ref();
+        if checked && !types.contains(&ty.as_str()) {
+            let help = match suggest(ty, types.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("the catalog's interactive types are {}", types.join(", ")),
+            };
+            r.invalid(
+                raw.machine_type.span(),
+                format!("no interactive machine type `{ty}` in the catalog"),
+                Some(help),
+            );
+        }
+        Terminals { count, machine_type: ty.clone() }
+    });
+    let items = f.items.as_ref().map(|i| LooseItems {
+        count: r.count(&Some(clone_count(&i.count)), "count", MAX_COUNT, Count { lo: 0, hi: 0 }),
+        categories: if checked { r.categories(&i.categories, catalog) } else { Vec::new() },
+    });
+
+    let furnishing = Furnishing {
+        padding,
+        spacing,
+        push_chance,
+        max_interactive,
+        max_stockpiles,
+        rooms,
+        halls,
+        interactive_types,
+        tier_depths,
+        sets: machine_sets,
+        odd_one_chance,
+        stockpiles_per_area,
+        stockpile_items,
+        stockpile_types,
+        stockpile_categories,
+        terminals,
+        items,
+    };
+    if checked {
+        needs(&mut r, section, &furnishing, f);
+    }
+    furnishing
+}
+
+fn clone_count(c: &Spanned<CountFile>) -> Spanned<CountFile> {
+    let inner = match c.get_ref() {
+        CountFile::One(n) => CountFile::One(*n),
+        CountFile::Two(v) => CountFile::Two(*v),
+    };
+    Spanned::new(c.span(), inner)
+}
+
+/// `tier_depths`: 1 to 5 depths, rising, each 1-999.
+fn tier_depths(r: &mut Reader<'_>, v: &Option<Spanned<Vec<i64>>>) -> Vec<u32> {
+    let Some(v) = v else { return vec![1] };
+    let list = v.get_ref();
+    let ok = (1..=5).contains(&list.len())
+        && list.iter().all(|d| (1..=999).contains(d))
+        && list.windows(2).all(|w| w[0] < w[1]);
+    if !ok {
+        let message = format!("tier_depths {list:?} must list 1 to 5 depths from 1-999, each deeper than the last");
+        r.invalid(
+            v.span(),
+            message,
+            Some("tier_depths = [1, 4, 7] places tier 1 from depth 1, tier 2 from depth 4, tier 3 from depth 7".into()),
+        );
+        return vec![1];
+    }
+    list.iter().map(|&d| d as u32).collect()
+}
+
+/// Every composition with a weight must have what it places: interactive types,
+/// machine sets.
+fn needs(r: &mut Reader<'_>, section: Span, f: &Furnishing, raw: &FurnishingFile) {
+    for (areas, weights) in [("rooms", &f.rooms), ("halls", &f.halls)] {
+        for c in Composition::ALL {
+            if weights[c as usize] == 0 {
+                continue;
+            }
+            if c.has_interactive() && f.interactive_types.is_empty() && raw.interactive.is_none() {
+                let message =
+                    format!("composition `{c}` of {areas} places an interactive machine, but no type is given");
+                r.invalid(
+                    section.clone(),
+                    message,
+                    Some("add [furnishing.interactive] with types = { NAME = WEIGHT }".into()),
+                );
+            }
+            if c.has_machines() && f.sets.is_empty() && raw.machines.is_none() {
+                let message =
+                    format!("composition `{c}` of {areas} places non-interactive machines, but no set is given");
+                r.invalid(
+                    section.clone(),
+                    message,
+                    Some("add [furnishing.machines] with sets = { NAME = WEIGHT }".into()),
+                );
+            }
+        }
+    }
+    if raw.interactive.is_some() && f.interactive_types.iter().all(|(_, w)| *w == 0) && !f.interactive_types.is_empty()
+    {
+        r.invalid(section.clone(), "every interactive machine type has weight 0".into(), None);
+    }
+    if raw.machines.is_some() && f.sets.iter().all(|(_, w)| *w == 0) && !f.sets.is_empty() {
+        r.invalid(section, "every machine set has weight 0".into(), None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiers_start_at_their_depths() {
+        let mut f = Furnishing {
+            padding: 1,
+            spacing: 1,
+            push_chance: 50,
+            max_interactive: 1,
+            max_stockpiles: 1,
+            rooms: [0; 6],
+            halls: [0; 6],
+            interactive_types: Vec::new(),
+            tier_depths: vec![1, 4, 7],
+            sets: Vec::new(),
+            odd_one_chance: 0,
+            stockpiles_per_area: Count { lo: 1, hi: 2 },
+            stockpile_items: Count { lo: 3, hi: 9 },
+            stockpile_types: Count { lo: 1, hi: 3 },
+            stockpile_categories: Vec::new(),
+            terminals: None,
+            items: None,
+        };
+        let tiers: Vec<u32> = (1..=9).map(|d| f.tier_at(d)).collect();
+        assert_eq!(tiers, [1, 1, 1, 2, 2, 2, 3, 3, 3]);
+        f.tier_depths = vec![3];
+        assert_eq!(f.tier_at(1), 1, "above every starting depth, tier 1");
+    }
+
+    #[test]
+    fn composition_names_round_trip() {
+        for c in Composition::ALL {
+            assert_eq!(Composition::parse(c.name()), Some(c));
+        }
+        let parts: Vec<(bool, bool, bool)> =
+            Composition::ALL.iter().map(|c| (c.has_interactive(), c.has_machines(), c.has_stockpiles())).collect();
+        assert_eq!(
+            parts,
+            [
+                (true, true, true),
+                (true, true, false),
+                (false, true, true),
+                (false, true, false),
+                (false, false, true),
+                (false, false, false)
+            ]
+        );
+    }
+}

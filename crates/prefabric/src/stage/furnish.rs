@@ -1,0 +1,964 @@
+//! The furnishing stage: machines, stockpiles and items in the layout's rooms, halls
+//! and junctions (seed 003, "Furnishing a/the Dungeon").
+//!
+//! In: a map after layout and encounters, the map type's [`Furnishing`] rules and
+//! the catalog. Out: the same map with objects added, each marked with the step
+//! that placed it; machines block walkers (their cells become solid).
+//!
+//! Areas are the layout's rooms and halls (rooms that received an encounter are
+//! prefabs now and are left alone). Halls go first, largest first; rooms follow
+//! in a random order. Each area draws a composition by weight, then places, as
+//! the composition says: an interactive machine on the edge of its inner
+//! rectangle (the area shrunk by the padding), its back to the wall, maybe pushed
+//! back against the wall; one or two stockpiles by the same rules; and last a
+//! filler, the largest array of one machine of a themed set that fits the inner
+//! rectangle, each member dropped where it would overlap another object or its
+//! spacing, sometimes one member swapped for a different machine no larger.
+//! Terminals then go into the busiest junctions (most ways in), and loose items
+//! anywhere, higher-rated ones drawing more candidate cells and keeping the most
+//! secluded (the walking distance from the nearest corridor or junction).
+//!
+//! Guarantees: nothing covers a door, stairs, a link mark, a protected or
+//! spawn-blocked cell or a cell of a placed prefab; machines never stand on the
+//! cells just inside an area's ways in; no object overlaps another; and a machine
+//! is placed only where the passable cells around it stay connected to each other
+//! within two cells of it, which keeps the whole map connected without flooding it
+//! (any path through the machine can go around it). Per-map limits on interactive
+//! machines and stockpiles are kept; once reached those parts are skipped. Every
+//! choice and skip is traced.
+
+use crate::content::catalog::{Catalog, Item, Prop};
+use crate::content::furnishing::{Composition, Count, Furnishing};
+use crate::geom::{Dir, Point, Rect, Transform};
+use crate::map::{FurnishPart, Furnished, Map, NO_REGION, Object, ObjectKind, RegionId, RegionKind, Role, mask};
+use crate::prefab::art;
+use crate::rng::Rng;
+use crate::trace::Outcome;
+
+/// Per-cell flags of the stage's own view of the map.
+mod cell {
+    /// Floor furnishing may use: walkable floor, not protected, spawn-blocked, solid
+    /// or inside a placed prefab, no link mark.
+    pub const OPEN: u8 = 1;
+    /// An object stands here.
+    pub const TAKEN: u8 = 2;
+    /// Just inside a way into an area: no machine or stockpile may stand here.
+    pub const CLEAR: u8 = 4;
+}
+
+/// Why a footprint cannot be used.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Misfit {
+    /// A cell is not open floor of the area.
+    NotFloor,
+    /// It would overlap another object or the spacing around one.
+    Overlap,
+    /// It would stand just inside a way into the area.
+    Doorway,
+    /// It would cut a path: the cells around it would no longer meet.
+    Path,
+}
+
+impl Misfit {
+    const ALL: [Misfit; 4] = [Misfit::NotFloor, Misfit::Overlap, Misfit::Doorway, Misfit::Path];
+
+    fn describe(self) -> &'static str {
+        match self {
+            Misfit::NotFloor => "off the area's open floor",
+            Misfit::Overlap => "overlapping another object or its spacing",
+            Misfit::Doorway => "in front of a way in",
+            Misfit::Path => "cutting a path",
+        }
+    }
+}
+
+/// Counts of what the stage placed, for limits and the summary.
+#[derive(Default)]
+struct Tally {
+    interactive: u32,
+    fillers: u32,
+    stockpiles: u32,
+    stockpile_items: u32,
+    terminals: u32,
+    items: u32,
+    areas: u32,
+}
+
+/// The stage's state over one map: flags per cell and reused scratch buffers.
+struct Furnisher<'a> {
+    rules: &'a Furnishing,
+    catalog: &'a Catalog,
+    seed: u64,
+    depth: u32,
+    flags: Vec<u8>,
+    width: i32,
+    /// Scratch for the local connectivity check: cells seen, and the stack.
+    seen: Vec<bool>,
+    stack: Vec<Point>,
+    tally: Tally,
+}
+
+/// Runs the stage.
+pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u64) {
+    let mut f = Furnisher {
+        rules,
+        catalog,
+        seed,
+        depth: map.depth,
+        flags: open_floor(map),
+        width: map.width(),
+        seen: Vec::new(),
+        stack: Vec::new(),
+        tally: Tally::default(),
+    };
+    let areas = f.areas(map);
+    map.trace.push(
+        "furnishing",
+        Outcome::Note,
+        format!(
+            "{} halls and {} rooms to furnish; at most {} interactive machines and {} stockpiles",
+            areas.iter().filter(|&&id| map.regions[id as usize].kind == RegionKind::Hall).count(),
+            areas.iter().filter(|&&id| map.regions[id as usize].kind == RegionKind::Room).count(),
+            limit(rules.max_interactive),
+            limit(rules.max_stockpiles),
+        ),
+    );
+    for id in areas {
+        f.furnish_area(map, id);
+    }
+    if let Some(t) = &rules.terminals {
+        f.terminals(map, t.count, &t.machine_type);
+    }
+    if let Some(items) = &rules.items {
+        f.loose_items(map, items.count, &items.categories);
+    }
+    let t = &f.tally;
+    map.trace.push(
+        "furnishing",
+        Outcome::Note,
+        format!(
+            "furnished {} areas: {} interactive machines, {} filler machines, {} stockpiles of {} items, {} terminals, {} loose items",
+            t.areas, t.interactive, t.fillers, t.stockpiles, t.stockpile_items, t.terminals, t.items
+        ),
+    );
+}
+
+fn limit(n: u32) -> String {
+    if n >= 10_000 { "unlimited".to_string() } else { n.to_string() }
+}
+
+/// The OPEN flag of every cell: walkable floor no stage holds on to.
+fn open_floor(map: &Map) -> Vec<u8> {
+    let mut flags: Vec<u8> = map
+        .terrain
+        .cells()
+        .iter()
+        .zip(map.masks.cells())
+        .map(|(t, &m)| {
+            let held = m & (mask::PROTECTED | mask::SPAWN_BLOCKED | mask::SOLID) != 0;
+            if matches!(t.role, Role::Floor(_)) && !held { cell::OPEN } else { 0 }
+        })
+        .collect();
+    for placed in &map.prefabs {
+        for p in placed.bounds.points() {
+            if let Some(i) = map.terrain.index_of(p) {
+                flags[i] &= !cell::OPEN;
+            }
+        }
+    }
+    for link in &map.links {
+        if let Some(i) = map.terrain.index_of(link.at) {
+            flags[i] &= !cell::OPEN;
+        }
+    }
+    for object in &map.objects {
+        for &(p, _) in &object.cells {
+            if let Some(i) = map.terrain.index_of(p) {
+                flags[i] |= cell::TAKEN;
+            }
+        }
+    }
+    flags
+}
+
+impl Furnisher<'_> {
+    fn index(&self, p: Point) -> usize {
+        (p.y * self.width + p.x) as usize
+    }
+
+    fn has(&self, map: &Map, p: Point, flag: u8) -> bool {
+        map.bounds().contains(p) && self.flags[self.index(p)] & flag != 0
+    }
+
+    /// Halls largest first, then rooms in a random order; marks the cells just
+    /// inside each area's ways in as CLEAR.
+    fn areas(&mut self, map: &Map) -> Vec<RegionId> {
+        let mut halls: Vec<RegionId> = Vec::new();
+        let mut rooms: Vec<RegionId> = Vec::new();
+        for r in map.regions.iter().filter(|r| r.prefab.is_none()) {
+            match r.kind {
+                RegionKind::Hall => halls.push(r.id),
+                RegionKind::Room => rooms.push(r.id),
+                _ => continue,
+            }
+            self.mark_ways_in(map, r.id);
+        }
+        halls.sort_by_key(|&id| (std::cmp::Reverse(map.regions[id as usize].area), id));
+        Rng::stream(self.seed, "furnishing", "room order").shuffle(&mut rooms);
+        halls.extend(rooms);
+        halls
+    }
+
+    /// Marks CLEAR every cell of area `id` beside a walkable cell outside it: a
+    /// door, an opening, a corridor running through.
+    fn mark_ways_in(&mut self, map: &Map, id: RegionId) {
+        let bounds = map.regions[id as usize].bounds;
+        for p in bounds.points() {
+            if map.region_of[p] != id {
+                continue;
+            }
+            let outside = Dir::ALL.iter().any(|d| {
+                let q = p + d.delta();
+                map.is_walkable(q) && map.region_of.get(q).is_some_and(|&r| r != id)
+            });
+            if outside {
+                let i = self.index(p);
+                self.flags[i] |= cell::CLEAR;
+            }
+        }
+    }
+
+    /// Furnishes one room or hall with the composition it draws.
+    fn furnish_area(&mut self, map: &mut Map, id: RegionId) {
+        let region = &map.regions[id as usize];
+        let (kind, bounds) = (region.kind, region.bounds);
+        let mut rng = Rng::stream_n(self.seed, "furnishing/area", u64::from(id));
+        let weights = if kind == RegionKind::Hall { &self.rules.halls } else { &self.rules.rooms };
+        let name = format!("{} {id} ({}x{} at {}, {})", kind.name(), bounds.width, bounds.height, bounds.x, bounds.y);
+        let Some(c) = rng.weighted(weights) else {
+            map.trace.push(
+                "furnishing",
+                Outcome::Skipped,
+                format!("{name}: no composition for {}s has a weight", kind.name()),
+            );
+            return;
+        };
+        let composition = Composition::ALL[c];
+        map.trace.push("furnishing", Outcome::Chose, format!("{name}: composition `{composition}`"));
+        if composition == Composition::Empty {
+            return;
+        }
+        self.tally.areas += 1;
+        let inner = bounds.expand(-self.rules.padding);
+        if inner.width <= 0 || inner.height <= 0 {
+            let why = format!("{name}: no inner rectangle is left inside a padding of {}", self.rules.padding);
+            map.trace.push("furnishing", Outcome::Skipped, why);
+            return;
+        }
+        let area = Area { id, inner, name: &name };
+        if composition.has_interactive() {
+            if self.tally.interactive >= self.rules.max_interactive {
+                let why =
+                    format!("{name}: interactive machine: max_interactive {} reached", self.rules.max_interactive);
+                map.trace.push("furnishing", Outcome::Skipped, why);
+            } else {
+                self.interactive(map, &area, &mut rng);
+            }
+        }
+        if composition.has_stockpiles() {
+            let n = range(&mut rng, self.rules.stockpiles_per_area);
+            for _ in 0..n {
+                if self.tally.stockpiles >= self.rules.max_stockpiles {
+                    let why = format!("{name}: stockpile: max_stockpiles {} reached", self.rules.max_stockpiles);
+                    map.trace.push("furnishing", Outcome::Skipped, why);
+                    break;
+                }
+                self.stockpile(map, &area, &mut rng);
+            }
+        }
+        if composition.has_machines() {
+            self.filler(map, &area, &mut rng);
+        }
+    }
+
+    /// Why `rect` cannot hold an object in region `area`, or `None` when it can.
+    /// `blocks` for machines: they must keep the cells around them connected.
+    fn misfit(&mut self, map: &Map, rect: Rect, area: RegionId, blocks: bool) -> Option<Misfit> {
+        if !map.bounds().contains_rect(&rect) {
+            return Some(Misfit::NotFloor);
+        }
+        for p in rect.points() {
+            let flags = self.flags[self.index(p)];
+            if flags & cell::OPEN == 0 || map.region_of[p] != area {
+                return Some(Misfit::NotFloor);
+            }
+        }
+        let near = rect.expand(self.rules.spacing);
+        if near.points().any(|p| self.has(map, p, cell::TAKEN)) {
+            return Some(Misfit::Overlap);
+        }
+        if rect.points().any(|p| self.has(map, p, cell::CLEAR)) {
+            return Some(Misfit::Doorway);
+        }
+        if blocks && !self.keeps_connected(map, rect) {
+            return Some(Misfit::Path);
+        }
+        None
+    }
+
+    /// True when the passable cells beside `rect` (4-adjacent, outside it) still
+    /// reach each other through passable cells within two of `rect` once `rect` is
+    /// solid. Then any path that crossed `rect` can go around it, so the map stays
+    /// connected: a local check, never a flood of the whole map.
+    fn keeps_connected(&mut self, map: &Map, rect: Rect) -> bool {
+        let window = rect.expand(2);
+        let ring = rect.expand(1);
+        // A cell 4-adjacent to `rect`: in its ring, not on a corner.
+        let beside = |p: Point| {
+            ring.contains(p)
+                && !rect.contains(p)
+                && ((p.x >= rect.x && p.x < rect.right()) || (p.y >= rect.y && p.y < rect.bottom()))
+        };
+        let open = |p: Point| !rect.contains(p) && map.is_passable(p);
+        let mut first = None;
+        let mut count = 0u32;
+        for p in rect.ring() {
+            if beside(p) && open(p) {
+                count += 1;
+                first.get_or_insert(p);
+            }
+        }
+        let Some(first) = first else { return true };
+        if count == 1 {
+            return true;
+        }
+        let local = |p: Point| ((p.y - window.y) * window.width + (p.x - window.x)) as usize;
+        self.seen.clear();
+        self.seen.resize((window.width * window.height) as usize, false);
+        self.stack.clear();
+        self.stack.push(first);
+        self.seen[local(first)] = true;
+        let mut reached = 0u32;
+        while let Some(p) = self.stack.pop() {
+            if beside(p) {
+                reached += 1;
+                if reached == count {
+                    return true;
+                }
+            }
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if window.contains(q) && !self.seen[local(q)] && open(q) {
+                    self.seen[local(q)] = true;
+                    self.stack.push(q);
+                }
+            }
+        }
+        false
+    }
+
+    /// Places one object's footprint: marks its cells TAKEN and adds it.
+    fn place(&mut self, map: &mut Map, object: Object) {
+        for &(p, _) in &object.cells {
+            let i = self.index(p);
+            self.flags[i] |= cell::TAKEN;
+        }
+        map.add_object(object);
+    }
+
+    /// The interactive machine of an area's composition.
+    fn interactive(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
+        let weights: Vec<u32> = self.rules.interactive_types.iter().map(|(_, w)| *w).collect();
+        let Some(t) = rng.weighted(&weights) else {
+            let why = format!("{}: interactive machine: no type has a weight", area.name);
+            map.trace.push("furnishing", Outcome::Skipped, why);
+            return;
+        };
+        let machine_type = &self.rules.interactive_types[t].0;
+        let tier = self.rules.tier_at(self.depth);
+        let Some(prop) = machine_of_type(self.catalog, machine_type, tier, rng) else { return };
+        match self.against_edge(map, area, prop_size(prop), prop.rotate, true, rng) {
+            Ok((rect, turn, pushed)) => {
+                let cells = art_cells(prop, rect, turn);
+                self.place(map, machine(prop, cells, FurnishPart::Interactive, area.id));
+                self.tally.interactive += 1;
+                map.trace.push(
+                    "furnishing",
+                    Outcome::Chose,
+                    format!(
+                        "{}: interactive `{}` ({machine_type}, tier {}) {} at ({}, {}){}",
+                        area.name,
+                        prop.tag,
+                        prop.tier,
+                        turn,
+                        rect.x,
+                        rect.y,
+                        pushed.describe()
+                    ),
+                );
+            }
+            Err(tally) => {
+                let why = format!(
+                    "{}: interactive `{}`: no place on the inner rectangle's edge ({})",
+                    area.name,
+                    prop.tag,
+                    describe_misfits(&tally)
+                );
+                map.trace.push("furnishing", Outcome::Skipped, why);
+            }
+        }
+    }
+
+    /// A place for a `size` footprint on the edge of the area's inner rectangle,
+    /// its back (north side, when `rotate`) to the nearest wall, then maybe pushed
+    /// back against that wall. Returns the rectangle, the turn and what happened to
+    /// the push, or how many places failed for each reason.
+    fn against_edge(
+        &mut self,
+        map: &Map,
+        area: &Area<'_>,
+        size: (i32, i32),
+        rotate: bool,
+        blocks: bool,
+        rng: &mut Rng,
+    ) -> Result<(Rect, Transform, Push), [u32; 4]> {
+        let mut places: Vec<(Rect, Transform, Dir)> = Vec::new();
+        for side in Dir::ALL {
+            let turn = if rotate { facing(side) } else { Transform::IDENTITY };
+            let (w, h) = turn.apply_size(size.0, size.1);
+            edge_places(area.inner, side, w, h, &mut |r| places.push((r, turn, side)));
+        }
+        rng.shuffle(&mut places);
+        let mut misfits = [0u32; 4];
+        for (rect, turn, side) in places {
+            match self.misfit(map, rect, area.id, blocks) {
+                Some(m) => misfits[m as usize] += 1,
+                None => {
+                    let push = if !rng.percent(self.rules.push_chance) || self.rules.padding == 0 {
+                        Push::NotTried
+                    } else {
+                        let pushed = shifted(rect, side, self.rules.padding);
+                        match self.misfit(map, pushed, area.id, blocks) {
+                            None => return Ok((pushed, turn, Push::Pushed(side))),
+                            Some(m) => Push::Refused(side, m),
+                        }
+                    };
+                    return Ok((rect, turn, push));
+                }
+            }
+        }
+        Err(misfits)
+    }
+
+    /// One stockpile: 3-9 items of 1-3 kinds (as the rules say) in a compact
+    /// block, placed like an interactive machine.
+    fn stockpile(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
+        let rules = self.rules;
+        let n = range(rng, rules.stockpile_items).max(1);
+        // The most items whose block fits the inner rectangle, down to the fewest
+        // a stockpile may hold.
+        let fits = |n: u32| {
+            let (w, h) = pile_size(n);
+            (w <= area.inner.width && h <= area.inner.height) || (h <= area.inner.width && w <= area.inner.height)
+        };
+        let Some(n) = (rules.stockpile_items.lo.max(1)..=n).rev().find(|&k| fits(k)) else {
+            let (w, h) = pile_size(rules.stockpile_items.lo.max(1));
+            let why = format!(
+                "{}: stockpile: even {} items ({w}x{h}) do not fit the {}x{} inner rectangle",
+                area.name,
+                rules.stockpile_items.lo.max(1),
+                area.inner.width,
+                area.inner.height
+            );
+            map.trace.push("furnishing", Outcome::Skipped, why);
+            return;
+        };
+        let (w, h) = pile_size(n);
+        let size = if rng.coin() { (w, h) } else { (h, w) };
+        let pool = item_pool(self.catalog, self.depth, &rules.stockpile_categories);
+        let kinds =
+            range(rng, Count { lo: rules.stockpile_types.lo.min(n), hi: rules.stockpile_types.hi.min(n) }).max(1);
+        let mut order: Vec<usize> = (0..pool.len()).collect();
+        rng.shuffle(&mut order);
+        let chosen: Vec<&Item> = order.iter().take(kinds as usize).map(|&i| pool[i]).collect();
+        if chosen.is_empty() {
+            let why = format!("{}: stockpile: no item suits depth {}", area.name, self.depth);
+            map.trace.push("furnishing", Outcome::Skipped, why);
+            return;
+        }
+        match self.against_edge(map, area, size, false, false, rng) {
+            Ok((rect, _, pushed)) => {
+                let mut cells: Vec<Point> = rect.points().collect();
+                rng.shuffle(&mut cells);
+                // Each kind gets one item, the rest go to kinds at random.
+                let mut counts = vec![1u32; chosen.len()];
+                for _ in chosen.len() as u32..n {
+                    counts[rng.index(chosen.len()).unwrap_or(0)] += 1;
+                }
+                let pile = self.tally.stockpiles;
+                let mut next = cells.into_iter();
+                let mut names = Vec::new();
+                for (item, &count) in chosen.iter().zip(&counts) {
+                    names.push(format!("{count} `{}`", item.tag));
+                    for p in next.by_ref().take(count as usize) {
+                        let furnished =
+                            Furnished { part: FurnishPart::Stockpile, region: Some(area.id), pile: Some(pile) };
+                        self.place(map, item_object(item, p, furnished));
+                    }
+                }
+                self.tally.stockpiles += 1;
+                self.tally.stockpile_items += n;
+                map.trace.push(
+                    "furnishing",
+                    Outcome::Chose,
+                    format!(
+                        "{}: stockpile of {} at ({}, {}){}",
+                        area.name,
+                        names.join(", "),
+                        rect.x,
+                        rect.y,
+                        pushed.describe()
+                    ),
+                );
+            }
+            Err(tally) => {
+                let why = format!(
+                    "{}: stockpile of {n} items: no place on the inner rectangle's edge ({})",
+                    area.name,
+                    describe_misfits(&tally)
+                );
+                map.trace.push("furnishing", Outcome::Skipped, why);
+            }
+        }
+    }
+
+    /// The filler: the largest array of one machine of a themed set that fits the
+    /// inner rectangle, at a random offset; members that do not fit are dropped,
+    /// and maybe one is swapped for a different machine of the set no larger.
+    fn filler(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
+        let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
+        let Some(s) = rng.weighted(&weights) else {
+            map.trace.push("furnishing", Outcome::Skipped, format!("{}: filler: no set has a weight", area.name));
+            return;
+        };
+        let set = self.rules.sets[s].0.as_str();
+        let mut members: Vec<&Prop> = self.catalog.set_members(set).collect();
+        rng.shuffle(&mut members);
+        let gap = self.rules.spacing;
+        // The first machine, in shuffled order, of which an array of one or more fits.
+        let mut pick = None;
+        for &prop in &members {
+            let mut best: Vec<(Transform, i32, i32)> = Vec::new();
+            let mut most = 0;
+            for turn in turns(prop.rotate) {
+                let (w, h) = turn.apply_size(prop_size(prop).0, prop_size(prop).1);
+                let (nx, ny) = ((area.inner.width + gap) / (w + gap), (area.inner.height + gap) / (h + gap));
+                if nx * ny > most {
+                    most = nx * ny;
+                    best.clear();
+                }
+                if nx * ny == most && most > 0 {
+                    best.push((turn, nx, ny));
+                }
+            }
+            if let Some(&choice) = rng.pick(&best) {
+                pick = Some((prop, choice));
+                break;
+            }
+        }
+        let Some((prop, (turn, nx, ny))) = pick else {
+            let why = format!("{}: filler: no machine of set `{set}` fits the inner rectangle", area.name);
+            map.trace.push("furnishing", Outcome::Skipped, why);
+            return;
+        };
+        let (w, h) = turn.apply_size(prop_size(prop).0, prop_size(prop).1);
+        let (span_w, span_h) = (nx * (w + gap) - gap, ny * (h + gap) - gap);
+        let origin = Point::new(
+            area.inner.x + rng.range(0, area.inner.width - span_w),
+            area.inner.y + rng.range(0, area.inner.height - span_h),
+        );
+        let odd = if nx * ny > 1 && rng.percent(self.rules.odd_one_chance) {
+            let smaller: Vec<(&Prop, Transform)> = members
+                .iter()
+                .filter(|m| m.tag != prop.tag)
+                .flat_map(|&m| turns(m.rotate).map(move |t| (m, t)))
+                .filter(|(m, t)| {
+                    let (mw, mh) = t.apply_size(prop_size(m).0, prop_size(m).1);
+                    mw <= w && mh <= h
+                })
+                .collect();
+            rng.pick(&smaller).map(|&(m, t)| (rng.below((nx * ny) as u32) as i32, m, t))
+        } else {
+            None
+        };
+        let mut misfits = [0u32; 4];
+        let mut placed = 0;
+        let mut swapped = None;
+        for k in 0..nx * ny {
+            let at = origin + Point::new((k % nx) * (w + gap), (k / nx) * (h + gap));
+            let (member, member_turn) = match odd {
+                Some((j, m, t)) if j == k => (m, t),
+                _ => (prop, turn),
+            };
+            let (mw, mh) = member_turn.apply_size(prop_size(member).0, prop_size(member).1);
+            let rect = Rect::new(at.x, at.y, mw, mh);
+            match self.misfit(map, rect, area.id, true) {
+                Some(m) => misfits[m as usize] += 1,
+                None => {
+                    let cells = art_cells(member, rect, member_turn);
+                    self.place(map, machine(member, cells, FurnishPart::Filler, area.id));
+                    placed += 1;
+                    if member.tag != prop.tag {
+                        swapped = Some(member.tag.as_str());
+                    }
+                }
+            }
+        }
+        self.tally.fillers += placed;
+        let dropped: u32 = misfits.iter().sum();
+        let mut message = format!(
+            "{}: filler of set `{set}`: a {nx}x{ny} array of `{}` {turn} at ({}, {}): {placed} placed",
+            area.name, prop.tag, origin.x, origin.y
+        );
+        if dropped > 0 {
+            message.push_str(&format!(", {dropped} dropped ({})", describe_misfits(&misfits)));
+        }
+        if let Some(tag) = swapped {
+            message.push_str(&format!(", one swapped for `{tag}`"));
+        }
+        map.trace.push("furnishing", Outcome::Chose, message);
+    }
+
+    /// Terminals in the junctions with the most ways in, one per junction.
+    fn terminals(&mut self, map: &mut Map, count: Count, machine_type: &str) {
+        let mut rng = Rng::stream(self.seed, "furnishing", "terminals");
+        let wanted = range(&mut rng, count);
+        let mut junctions: Vec<(u32, u32, RegionId)> = map
+            .regions
+            .iter()
+            .filter(|r| r.kind == RegionKind::Junction && r.prefab.is_none())
+            .map(|r| (ways_in(map, r.id), r.area, r.id))
+            .collect();
+        junctions.sort_by_key(|&(ways, area, id)| (std::cmp::Reverse(ways), std::cmp::Reverse(area), id));
+        let tier = self.rules.tier_at(self.depth);
+        let mut placed = 0;
+        for &(ways, _, id) in &junctions {
+            if placed >= wanted {
+                break;
+            }
+            let Some(prop) = machine_of_type(self.catalog, machine_type, tier, &mut rng) else { break };
+            match self.terminal_place(map, id, prop, &mut rng) {
+                Some((rect, turn)) => {
+                    let cells = art_cells(prop, rect, turn);
+                    self.place(map, machine(prop, cells, FurnishPart::Terminal, id));
+                    placed += 1;
+                    let message = format!(
+                        "terminal `{}` (tier {}) at ({}, {}) in junction {id}, which has {ways} ways in",
+                        prop.tag, prop.tier, rect.x, rect.y
+                    );
+                    map.trace.push("furnishing", Outcome::Chose, message);
+                }
+                None => {
+                    let why = format!(
+                        "junction {id} ({ways} ways in): no cell against a wall where terminal `{}` blocks no path",
+                        prop.tag
+                    );
+                    map.trace.push("furnishing", Outcome::Skipped, why);
+                }
+            }
+        }
+        self.tally.terminals = placed;
+        if placed < wanted {
+            let note =
+                format!("placed {placed} of {wanted} terminals: the {} junctions had no more room", junctions.len());
+            map.trace.push("furnishing", Outcome::Note, note);
+        }
+    }
+
+    /// A place for a terminal in junction `id`: against a wall, off doors, keeping
+    /// the junction's paths connected.
+    fn terminal_place(&mut self, map: &Map, id: RegionId, prop: &Prop, rng: &mut Rng) -> Option<(Rect, Transform)> {
+        let bounds = map.regions[id as usize].bounds;
+        let mut places: Vec<(Rect, Transform)> = Vec::new();
+        for turn in turns(prop.rotate) {
+            let (w, h) = turn.apply_size(prop_size(prop).0, prop_size(prop).1);
+            for p in bounds.points() {
+                let rect = Rect::new(p.x, p.y, w, h);
+                let against_wall = rect.ring().any(|q| !map.is_walkable(q));
+                let beside_door = rect
+                    .ring()
+                    .any(|q| map.terrain_at(q).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor)));
+                if against_wall && !beside_door && bounds.contains_rect(&rect) {
+                    places.push((rect, turn));
+                }
+            }
+        }
+        rng.shuffle(&mut places);
+        places.into_iter().find(|&(rect, _)| self.misfit(map, rect, id, true).is_none())
+    }
+
+    /// Loose items anywhere on open floor; an item `r` ratings above the weakest
+    /// of its pool draws `1 + 2r` candidate cells and takes the most secluded.
+    fn loose_items(&mut self, map: &mut Map, count: Count, categories: &[String]) {
+        let mut rng = Rng::stream(self.seed, "furnishing", "items");
+        let wanted = range(&mut rng, count);
+        let pool = item_pool(self.catalog, self.depth, categories);
+        let Some(weakest) = pool.iter().map(|i| i.rating).min() else {
+            if wanted > 0 {
+                let why = format!("loose items: no item suits depth {}", self.depth);
+                map.trace.push("furnishing", Outcome::Skipped, why);
+            }
+            return;
+        };
+        let seclusion = seclusion(map);
+        let mut free: Vec<Point> = map
+            .bounds()
+            .points()
+            .filter(|&p| {
+                let f = self.flags[self.index(p)];
+                f & cell::OPEN != 0 && f & cell::TAKEN == 0
+            })
+            .collect();
+        for _ in 0..wanted {
+            let Some(&item) = rng.pick(&pool) else { break };
+            let draws = (1 + 2 * (item.rating - weakest)).min(9);
+            let mut best: Option<usize> = None;
+            for _ in 0..draws {
+                let Some(i) = rng.index(free.len()) else { break };
+                let s = |i: usize| seclusion[map.terrain.index_of(free[i]).unwrap_or(0)];
+                if best.is_none_or(|b| s(i) > s(b)) {
+                    best = Some(i);
+                }
+            }
+            let Some(i) = best else {
+                map.trace.push("furnishing", Outcome::Skipped, "loose items: no free floor left".to_string());
+                break;
+            };
+            let p = free.swap_remove(i);
+            let region = map.region_of.get(p).copied().filter(|&r| r != NO_REGION);
+            let furnished = Furnished { part: FurnishPart::Item, region, pile: None };
+            self.place(map, item_object(item, p, furnished));
+            self.tally.items += 1;
+            let secluded = seclusion[map.terrain.index_of(p).unwrap_or(0)];
+            let message = format!(
+                "item `{}` (rating {}) at ({}, {}): seclusion {}, the most secluded of {draws} cells drawn",
+                item.tag,
+                item.rating,
+                p.x,
+                p.y,
+                if secluded == u16::MAX { "unreached".to_string() } else { secluded.to_string() }
+            );
+            map.trace.push("furnishing", Outcome::Chose, message);
+        }
+    }
+}
+
+/// A room or hall being furnished.
+struct Area<'n> {
+    id: RegionId,
+    inner: Rect,
+    name: &'n str,
+}
+
+/// What happened when a placement tried to push back against the wall.
+#[derive(Copy, Clone, Debug)]
+enum Push {
+    /// The push chance did not come up (or there is no padding to close).
+    NotTried,
+    /// Pushed against the wall on this side.
+    Pushed(Dir),
+    /// Not pushed: that would have broken a rule.
+    Refused(Dir, Misfit),
+}
+
+impl Push {
+    fn describe(self) -> String {
+        match self {
+            Push::NotTried => String::new(),
+            Push::Pushed(side) => format!(", pushed against the {} wall", side.name()),
+            Push::Refused(side, why) => {
+                format!(", not pushed against the {} wall: it would stand {}", side.name(), why.describe())
+            }
+        }
+    }
+}
+
+fn describe_misfits(tally: &[u32; 4]) -> String {
+    let parts: Vec<String> = Misfit::ALL
+        .iter()
+        .filter(|m| tally[**m as usize] > 0)
+        .map(|m| format!("{} {}", tally[*m as usize], m.describe()))
+        .collect();
+    if parts.is_empty() { "it is larger than the inner rectangle".to_string() } else { parts.join(", ") }
+}
+
+/// A uniform count in `c`.
+fn range(rng: &mut Rng, c: Count) -> u32 {
+    rng.range(c.lo as i32, c.hi as i32) as u32
+}
+
+/// The quarter turn that puts a drawing's north edge on `side`.
+fn facing(side: Dir) -> Transform {
+    (0..4).map(|q| Transform::new(q, false)).find(|t| t.apply_dir(Dir::North) == side).unwrap_or(Transform::IDENTITY)
+}
+
+/// The four quarter turns when a machine may turn, else none.
+fn turns(rotate: bool) -> impl Iterator<Item = Transform> {
+    (0..if rotate { 4 } else { 1 }).map(|q| Transform::new(q, false))
+}
+
+fn prop_size(p: &Prop) -> (i32, i32) {
+    (i32::from(p.size.0), i32::from(p.size.1))
+}
+
+/// Every `w × h` rectangle inside `inner` touching its edge on `side`.
+fn edge_places(inner: Rect, side: Dir, w: i32, h: i32, out: &mut dyn FnMut(Rect)) {
+    if w > inner.width || h > inner.height {
+        return;
+    }
+    match side {
+        Dir::North | Dir::South => {
+            let y = if side == Dir::North { inner.y } else { inner.bottom() - h };
+            for x in inner.x..=inner.right() - w {
+                out(Rect::new(x, y, w, h));
+            }
+        }
+        Dir::West | Dir::East => {
+            let x = if side == Dir::West { inner.x } else { inner.right() - w };
+            for y in inner.y..=inner.bottom() - h {
+                out(Rect::new(x, y, w, h));
+            }
+        }
+    }
+}
+
+/// The block a stockpile of `n` items fills: the narrowest near-square that holds
+/// them (3 and 4 items 2x2, 5 and 6 items 3x2, up to 9 items 3x3).
+fn pile_size(n: u32) -> (i32, i32) {
+    let w = (1..=n).find(|w| w * w >= n).unwrap_or(n);
+    (w as i32, n.div_ceil(w.max(1)) as i32)
+}
+
+/// `rect` moved `n` cells towards `side`.
+fn shifted(rect: Rect, side: Dir, n: i32) -> Rect {
+    let d = side.delta();
+    Rect::new(rect.x + d.x * n, rect.y + d.y * n, rect.width, rect.height)
+}
+
+/// The cells of a machine turned by `turn` with its top-left at `rect`'s, and the
+/// glyph of each, in reading order.
+fn art_cells(prop: &Prop, rect: Rect, turn: Transform) -> Vec<(Point, char)> {
+    let back = turn.inverse();
+    rect.points()
+        .map(|p| {
+            let local = p - Point::new(rect.x, rect.y);
+            let source = back.apply_point(local, rect.width, rect.height);
+            (p, art::turn(prop.glyph(source.x, source.y), turn))
+        })
+        .collect()
+}
+
+fn machine(prop: &Prop, cells: Vec<(Point, char)>, part: FurnishPart, region: RegionId) -> Object {
+    Object {
+        kind: ObjectKind::Machine,
+        tag: Some(prop.tag.clone()),
+        cells,
+        prefab: None,
+        keywords: Vec::new(),
+        furnishing: Some(Furnished { part, region: Some(region), pile: None }),
+    }
+}
+
+/// An item drawn as its rating's last digit (items are digits, after seed 000).
+fn item_object(item: &Item, p: Point, furnished: Furnished) -> Object {
+    let glyph = char::from_digit(item.rating % 10, 10).unwrap_or('*');
+    Object {
+        kind: ObjectKind::Item,
+        tag: Some(item.tag.clone()),
+        cells: vec![(p, glyph)],
+        prefab: None,
+        keywords: Vec::new(),
+        furnishing: Some(furnished),
+    }
+}
+
+/// An interactive machine of `machine_type` for `tier`: of the highest tier at or
+/// below it that the catalog has (the lowest tier when none is that low), chosen
+/// uniformly among that tier's machines.
+fn machine_of_type<'c>(catalog: &'c Catalog, machine_type: &str, tier: u32, rng: &mut Rng) -> Option<&'c Prop> {
+    let of_type: Vec<&'c Prop> = catalog.machines_of_type(machine_type).collect();
+    let tiers = || of_type.iter().map(|p| p.tier);
+    let best = tiers().filter(|&t| t <= tier).max().or_else(|| tiers().min())?;
+    let of_tier: Vec<&'c Prop> = of_type.iter().copied().filter(|p| p.tier == best).collect();
+    rng.pick(&of_tier).copied()
+}
+
+/// Items furnishing may place at `depth`: no prototypes or faulty variants, of
+/// `categories` (all when empty), rated within two below the depth; failing that,
+/// those of the highest rating at or below it; failing that, the weakest.
+fn item_pool<'c>(catalog: &'c Catalog, depth: u32, categories: &[String]) -> Vec<&'c Item> {
+    let usable: Vec<&Item> = catalog
+        .items()
+        .iter()
+        .filter(|i| !i.prototype && !catalog.is_faulty_variant(&i.tag))
+        .filter(|i| categories.is_empty() || categories.contains(&i.category))
+        .collect();
+    let near: Vec<&Item> = usable.iter().copied().filter(|i| i.rating <= depth && i.rating + 2 >= depth).collect();
+    if !near.is_empty() {
+        return near;
+    }
+    let rating =
+        usable.iter().map(|i| i.rating).filter(|&r| r <= depth).max().or_else(|| usable.iter().map(|i| i.rating).min());
+    usable.into_iter().filter(|i| Some(i.rating) == rating).collect()
+}
+
+/// How many distinct regions and doors open onto junction `id`: its traffic.
+fn ways_in(map: &Map, id: RegionId) -> u32 {
+    let bounds = map.regions[id as usize].bounds;
+    let mut neighbours: Vec<u32> = Vec::new();
+    for p in bounds.ring() {
+        if !map.is_walkable(p) {
+            continue;
+        }
+        let key = match map.region_of.get(p) {
+            Some(&r) if r != NO_REGION && r != id => r,
+            // A door or other cell of no region counts on its own.
+            _ => u32::MAX - map.terrain.index_of(p).unwrap_or(0) as u32,
+        };
+        if !neighbours.contains(&key) {
+            neighbours.push(key);
+        }
+    }
+    neighbours.len() as u32
+}
+
+/// Each cell's walking distance from the nearest corridor or junction, through
+/// passable cells: 0 on the corridors, growing into rooms behind rooms. `u16::MAX`
+/// where no corridor is reached (or for solid ground).
+fn seclusion(map: &Map) -> Vec<u16> {
+    let cells = map.terrain.cells();
+    let mut distance = vec![u16::MAX; cells.len()];
+    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    for (i, t) in cells.iter().enumerate() {
+        if matches!(t.role, Role::Floor(crate::map::FloorKind::Corridor | crate::map::FloorKind::Junction))
+            && map.is_passable(map.terrain.point_of(i))
+        {
+            distance[i] = 0;
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        let p = map.terrain.point_of(i);
+        for d in Dir::ALL {
+            let q = p + d.delta();
+            if let Some(j) = map.terrain.index_of(q)
+                && distance[j] == u16::MAX
+                && map.is_passable(q)
+            {
+                distance[j] = distance[i].saturating_add(1);
+                queue.push_back(j);
+            }
+        }
+    }
+    distance
+}
