@@ -6,6 +6,9 @@
 //!   ran outside the timed part.
 //! * `encounters/materials` — embedding the materials encounter pool into a
 //!   finished layout (features and layout run outside the timed part).
+//! * `furnish/materials` — furnishing a finished 200x200 layout with encounters:
+//!   compositions for every room and hall, terminals, loose items (the stages
+//!   before it run outside the timed part).
 //! * `objects/materials` — resolving every placed prefab's references and machines
 //!   into objects (the stages before it run outside the timed part).
 //! * `render/ascii`, `render/json` and `render/xp` — drawing one finished map (the
@@ -64,6 +67,25 @@ fn benches(c: &mut Criterion) {
     });
 
     let mut seed = 0;
+    c.bench_function("furnish/materials", |b| {
+        b.iter_batched(
+            || {
+                seed = (seed + 1) % SEEDS;
+                let mut g = generator.start(seed, 0);
+                g.features().expect("features place");
+                g.layout().expect("the layout digs");
+                g.encounters().expect("encounters embed");
+                g
+            },
+            |mut g| {
+                g.furnish();
+                black_box(g)
+            },
+            BatchSize::SmallInput,
+        )
+    });
+
+    let mut seed = 0;
     c.bench_function("objects/materials", |b| {
         b.iter_batched(
             || {
@@ -72,6 +94,7 @@ fn benches(c: &mut Criterion) {
                 g.features().expect("features place");
                 g.layout().expect("the layout digs");
                 g.encounters().expect("encounters embed");
+                g.furnish();
                 g
             },
             |mut g| {

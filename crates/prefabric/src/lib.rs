@@ -7,7 +7,14 @@
 //!    prefabs are placed at anchors with jitter, its BLOCKED barriers raised;
 //! 2. **layout** — tunnelers start from the prefabs' link marks and dig corridors,
 //!    rooms, halls and junctions around them until every network is joined;
-//! 3. **validate** — connectivity, intact prefabs and reached links are checked.
+//! 3. **encounters** — hand-made content chosen by weight under limits is embedded
+//!    into rooms;
+//! 4. **furnishing** — rooms and halls draw compositions of machines and
+//!    stockpiles, junctions get terminals, loose items go to secluded spots;
+//! 5. **objects** — every placed prefab's reference characters become entities,
+//!    items, props, traps and debris through its definition file and the catalog;
+//! 6. **validate** — connectivity (machines block), intact prefabs, reached links
+//!    and objects one to a cell are checked.
 //!
 //! Content comes in a [`Pack`]: a palette, text prefabs and TOML map types, loaded
 //! with every problem reported at its `file:line:col`. The same pack, map type and
@@ -43,7 +50,7 @@ pub mod stage;
 pub mod trace;
 pub mod world;
 
-pub use content::{Category, Encounter, EncounterPool, MapType, Pack, WeightWords};
+pub use content::{Category, Composition, Encounter, EncounterPool, Furnishing, MapType, Pack, WeightWords};
 pub use error::{Error, ErrorKind, Location, Problems};
 pub use format::palette::Palette;
 pub use format::xp::{Rgb, XpCell, XpImage, XpLayer};
@@ -51,8 +58,8 @@ pub use geom::{Dir, Point, Rect, Transform, TransformSet};
 pub use grid::Grid;
 pub use limits::Limits;
 pub use map::{
-    Door, EncounterTag, FloorKind, LinkKind, Map, Object, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionKind,
-    Role, Stage, Terrain,
+    Door, EncounterTag, FloorKind, FurnishPart, Furnished, LinkKind, Map, Object, ObjectKind, PlacedLink, PlacedPrefab,
+    Region, RegionKind, Role, Stage, Terrain,
 };
 pub use prefab::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style};
 pub use rng::Rng;

@@ -145,18 +145,30 @@ fn layers_after_the_first_may_be_missing() {
 #[test]
 fn machines_are_four_connected_groups_and_diagonals_do_not_join() {
     let pack = pack();
-    let mut image = hand_drawn(pack.palette());
+    // A 5x3 room from the hand-drawn one's cells: machines block walkers, so the
+    // room needs floor around them.
+    let drawn = hand_drawn(pack.palette());
+    let (wall, floor, door) = {
+        let t = &drawn.layers()[0];
+        (t[Point::new(0, 0)], t[Point::new(1, 1)], t[Point::new(2, 3)])
+    };
+    let mut terrain = XpLayer::new(7, 5, wall);
+    for p in prefabric::Rect::new(1, 1, 5, 3).points() {
+        terrain.set(p, floor);
+    }
+    terrain.set(Point::new(1, 4), door);
+    let empty = XpLayer::new(7, 5, XpCell::TRANSPARENT);
+    let mut image = XpImage::with_layers(vec![terrain, empty.clone(), empty.clone(), empty]).unwrap();
     let grey = XpCell { glyph: u32::from(b'o'), fg: Rgb::new(180, 180, 180), bg: Rgb::new(36, 36, 36) };
     let machines = image.layer_mut(2).unwrap();
-    *machines = XpLayer::new(5, 4, XpCell::TRANSPARENT);
-    machines.set(Point::new(1, 1), grey);
-    machines.set(Point::new(2, 2), grey); // touches (1, 1) only at a corner
-    machines.set(Point::new(3, 2), grey);
+    machines.set(Point::new(2, 2), grey);
+    machines.set(Point::new(3, 3), grey); // touches (2, 2) only at a corner
+    machines.set(Point::new(4, 3), grey);
     // A painted cell without a glyph is part of a machine too.
-    machines.set(Point::new(3, 1), XpCell { glyph: 0, ..grey });
+    machines.set(Point::new(4, 2), XpCell { glyph: 0, ..grey });
     let p = xp_prefab(&image, "m", pack.palette()).unwrap();
     let groups: Vec<Vec<Point>> = p.machines().iter().map(|m| m.cells().iter().map(|c| c.0).collect()).collect();
-    assert_eq!(groups, [vec![Point::new(1, 1)], vec![Point::new(3, 1), Point::new(2, 2), Point::new(3, 2)]]);
+    assert_eq!(groups, [vec![Point::new(2, 2)], vec![Point::new(4, 2), Point::new(3, 3), Point::new(4, 3)]]);
     assert_eq!(p.machines()[1].cells()[0].1, ' ');
     // Text cannot hold a blank machine cell, and says so instead of dropping it.
     let err = render::prefab_text(&p, pack.palette()).unwrap_err().to_string();

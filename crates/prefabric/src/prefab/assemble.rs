@@ -8,12 +8,12 @@
 //! names cells: `file:line:col` for text, layer and coordinates for `.xp`. Two
 //! sources that draw the same thing therefore give equal [`Prefab`]s.
 
-use super::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, nearest_edge, sorted_machines, sorted_refs};
+use super::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, nearest_edge, sorted_machines, sorted_refs};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::text::Layer;
 use crate::geom::{Dir, Point};
 use crate::grid::Grid;
-use crate::map::{LinkKind, Terrain};
+use crate::map::{LinkKind, Role, Terrain};
 
 /// A prefab's layers as drawn, before their marks are interpreted. Overlay grids hold
 /// `None` for empty cells and have the terrain's size.
@@ -60,7 +60,13 @@ pub(crate) fn assemble(
     let mut a = Assembler { file, place, errors: Vec::new(), counts: [0; 4] };
     let links = drawn.links.as_ref().map_or_else(Vec::new, |g| a.links(g, &drawn.terrain));
     let link_paths = link_paths(&links, &drawn.terrain);
-    let machines = drawn.machines.as_ref().map_or_else(Vec::new, |g| a.machines(g, &drawn.terrain, &link_paths));
+    // An encounter's `?` cells keep the room's floor; a feature's keep whatever
+    // ground the map had, which may be solid.
+    let dont_care_is_floor = header.style != Style::Feature;
+    let machines = drawn
+        .machines
+        .as_ref()
+        .map_or_else(Vec::new, |g| a.machines(g, &drawn.terrain, &link_paths, dont_care_is_floor));
     let refs = drawn.refs.as_ref().map_or_else(Vec::new, |g| a.refs(g, &drawn.terrain, &link_paths));
     a.summarise();
     if !a.errors.is_empty() {
@@ -266,6 +272,7 @@ impl Assembler<'_, '_, '_> {
         glyphs: &Grid<Option<char>>,
         terrain: &Grid<Option<Terrain>>,
         paths: &Grid<bool>,
+        dont_care_is_floor: bool,
     ) -> Vec<Machine> {
         let mut seen = Grid::new(glyphs.width(), glyphs.height(), false);
         let mut machines = Vec::new();
@@ -293,12 +300,79 @@ impl Assembler<'_, '_, '_> {
             let mut ok = true;
             for &(p, _) in &cells {
                 ok &= self.check_footing(LayerKind::Machines, p, "a machine", terrain[p], paths[p]);
+                if let Some(t) = terrain[p].filter(|t| ok && !matches!(t.role, Role::Floor(_))) {
+                    self.invalid(
+                        LayerKind::Machines,
+                        p,
+                        &format!("a machine stands on {t}"),
+                        "machines block walkers, so they stand on floor, never on doors or stairs",
+                    );
+                    ok = false;
+                }
+            }
+            if ok && !self.keeps_floor_whole(&cells, glyphs, terrain, dont_care_is_floor) {
+                ok = false;
             }
             if ok {
                 machines.push(Machine::new(cells));
             }
         }
         machines
+    }
+
+    /// True when the floor beside a machine (4-adjacent walkable cells) stays one
+    /// area without the cells any machine covers: machines block walkers, so one
+    /// that cuts a prefab's floor in two would strand part of it. `?` cells count
+    /// as floor when `dont_care_is_floor`. Reports the problem otherwise.
+    fn keeps_floor_whole(
+        &mut self,
+        cells: &[(Point, char)],
+        glyphs: &Grid<Option<char>>,
+        terrain: &Grid<Option<Terrain>>,
+        dont_care_is_floor: bool,
+    ) -> bool {
+        let open = |p: Point| {
+            let floor = match terrain.get(p) {
+                Some(Some(t)) => t.role.is_walkable(),
+                Some(None) => dont_care_is_floor,
+                None => false,
+            };
+            floor && glyphs.get(p).is_some_and(|g| g.is_none())
+        };
+        let mut beside: Vec<Point> = Vec::new();
+        for &(p, _) in cells {
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if open(q) && !beside.contains(&q) {
+                    beside.push(q);
+                }
+            }
+        }
+        let Some(&first) = beside.first() else { return true };
+        let mut seen = Grid::new(terrain.width(), terrain.height(), false);
+        let mut stack = vec![first];
+        seen[first] = true;
+        while let Some(p) = stack.pop() {
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if open(q) && !seen[q] {
+                    seen[q] = true;
+                    stack.push(q);
+                }
+            }
+        }
+        match beside.iter().find(|&&q| !seen[q]) {
+            None => true,
+            Some(&q) => {
+                self.invalid(
+                    LayerKind::Machines,
+                    cells[0].0,
+                    &format!("this machine cuts the floor in two: the floor at ({}, {}) cannot reach the floor at ({}, {}) around it", q.x, q.y, first.x, first.y),
+                    "machines block walkers; leave a floor cell free around it so the floor stays one area",
+                );
+                false
+            }
+        }
     }
 
     fn refs(

@@ -30,7 +30,9 @@
 use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::{Composition, Count, Furnishing};
 use crate::geom::{Dir, Point, Rect, Transform};
-use crate::map::{FurnishPart, Furnished, Map, NO_REGION, Object, ObjectKind, RegionId, RegionKind, Role, mask};
+use crate::map::{
+    FloorKind, FurnishPart, Furnished, Map, NO_REGION, Object, ObjectKind, RegionId, RegionKind, Role, mask,
+};
 use crate::prefab::art;
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -88,6 +90,8 @@ struct Tally {
 struct Furnisher<'a> {
     rules: &'a Furnishing,
     catalog: &'a Catalog,
+    /// Items stockpiles draw from at this depth.
+    stock_pool: Vec<&'a Item>,
     seed: u64,
     depth: u32,
     flags: Vec<u8>,
@@ -95,6 +99,8 @@ struct Furnisher<'a> {
     /// Scratch for the local connectivity check: cells seen, and the stack.
     seen: Vec<bool>,
     stack: Vec<Point>,
+    /// Scratch for places along an inner rectangle's edge.
+    places: Vec<(Rect, Transform, Dir)>,
     tally: Tally,
 }
 
@@ -103,12 +109,14 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
     let mut f = Furnisher {
         rules,
         catalog,
+        stock_pool: item_pool(catalog, map.depth, &rules.stockpile_categories),
         seed,
         depth: map.depth,
         flags: open_floor(map),
         width: map.width(),
         seen: Vec::new(),
         stack: Vec::new(),
+        places: Vec::new(),
         tally: Tally::default(),
     };
     let areas = f.areas(map);
@@ -329,7 +337,7 @@ impl Furnisher<'_> {
             }
         }
         let Some(first) = first else { return true };
-        if count == 1 {
+        if count == 1 || ring_is_one_run(map, rect) {
             return true;
         }
         let local = |p: Point| ((p.y - window.y) * window.width + (p.x - window.x)) as usize;
@@ -422,15 +430,34 @@ impl Furnisher<'_> {
         blocks: bool,
         rng: &mut Rng,
     ) -> Result<(Rect, Transform, Push), [u32; 4]> {
-        let mut places: Vec<(Rect, Transform, Dir)> = Vec::new();
+        let mut places = std::mem::take(&mut self.places);
+        places.clear();
         for side in Dir::ALL {
             let turn = if rotate { facing(side) } else { Transform::IDENTITY };
             let (w, h) = turn.apply_size(size.0, size.1);
             edge_places(area.inner, side, w, h, &mut |r| places.push((r, turn, side)));
         }
-        rng.shuffle(&mut places);
+        let found = self.first_fit(map, area, &mut places, blocks, rng);
+        self.places = places;
+        found
+    }
+
+    /// Tries `places` in a random order (drawing each next one only when the last
+    /// failed, so a hall's long edges cost no more draws than the places tried) and
+    /// places the first that fits, maybe pushed back against the wall.
+    fn first_fit(
+        &mut self,
+        map: &Map,
+        area: &Area<'_>,
+        places: &mut [(Rect, Transform, Dir)],
+        blocks: bool,
+        rng: &mut Rng,
+    ) -> Result<(Rect, Transform, Push), [u32; 4]> {
         let mut misfits = [0u32; 4];
-        for (rect, turn, side) in places {
+        for k in 0..places.len() {
+            let j = k + rng.index(places.len() - k).unwrap_or(0);
+            places.swap(k, j);
+            let (rect, turn, side) = places[k];
             match self.misfit(map, rect, area.id, blocks) {
                 Some(m) => misfits[m as usize] += 1,
                 None => {
@@ -475,7 +502,7 @@ impl Furnisher<'_> {
         };
         let (w, h) = pile_size(n);
         let size = if rng.coin() { (w, h) } else { (h, w) };
-        let pool = item_pool(self.catalog, self.depth, &rules.stockpile_categories);
+        let pool = &self.stock_pool;
         let kinds =
             range(rng, Count { lo: rules.stockpile_types.lo.min(n), hi: rules.stockpile_types.hi.min(n) }).max(1);
         let mut order: Vec<usize> = (0..pool.len()).collect();
@@ -693,8 +720,29 @@ impl Furnisher<'_> {
                 }
             }
         }
-        rng.shuffle(&mut places);
-        places.into_iter().find(|&(rect, _)| self.misfit(map, rect, id, true).is_none())
+        for k in 0..places.len() {
+            let j = k + rng.index(places.len() - k).unwrap_or(0);
+            places.swap(k, j);
+            if self.misfit(map, places[k].0, id, true).is_none() {
+                return Some(places[k]);
+            }
+        }
+        None
+    }
+
+    /// A uniformly random open floor cell with no object on it: a few random cells
+    /// of the map are tried first (floor is a fair share of any map), the list of
+    /// every free cell is built only when they all miss.
+    fn random_free_cell(&self, map: &Map, rng: &mut Rng) -> Option<Point> {
+        let free = |p: Point| self.flags[self.index(p)] & (cell::OPEN | cell::TAKEN) == cell::OPEN;
+        for _ in 0..64 {
+            let p = Point::new(rng.range(0, map.width() - 1), rng.range(0, map.height() - 1));
+            if free(p) {
+                return Some(p);
+            }
+        }
+        let all: Vec<Point> = map.bounds().points().filter(|&p| free(p)).collect();
+        rng.pick(&all).copied()
     }
 
     /// Loose items anywhere on open floor; an item `r` ratings above the weakest
@@ -710,43 +758,34 @@ impl Furnisher<'_> {
             }
             return;
         };
-        let seclusion = seclusion(map);
-        let mut free: Vec<Point> = map
-            .bounds()
-            .points()
-            .filter(|&p| {
-                let f = self.flags[self.index(p)];
-                f & cell::OPEN != 0 && f & cell::TAKEN == 0
-            })
-            .collect();
+        let mut seclusion = Seclusion::new(map);
         for _ in 0..wanted {
             let Some(&item) = rng.pick(&pool) else { break };
             let draws = (1 + 2 * (item.rating - weakest)).min(9);
-            let mut best: Option<usize> = None;
+            let mut best: Option<Point> = None;
+            let mut most = 0;
             for _ in 0..draws {
-                let Some(i) = rng.index(free.len()) else { break };
-                let s = |i: usize| seclusion[map.terrain.index_of(free[i]).unwrap_or(0)];
-                if best.is_none_or(|b| s(i) > s(b)) {
-                    best = Some(i);
+                let Some(p) = self.random_free_cell(map, &mut rng) else { break };
+                let secluded = seclusion.of(map, p);
+                if best.is_none() || secluded > most {
+                    (best, most) = (Some(p), secluded);
                 }
             }
-            let Some(i) = best else {
+            let Some(p) = best else {
                 map.trace.push("furnishing", Outcome::Skipped, "loose items: no free floor left".to_string());
                 break;
             };
-            let p = free.swap_remove(i);
             let region = map.region_of.get(p).copied().filter(|&r| r != NO_REGION);
             let furnished = Furnished { part: FurnishPart::Item, region, pile: None };
             self.place(map, item_object(item, p, furnished));
             self.tally.items += 1;
-            let secluded = seclusion[map.terrain.index_of(p).unwrap_or(0)];
             let message = format!(
                 "item `{}` (rating {}) at ({}, {}): seclusion {}, the most secluded of {draws} cells drawn",
                 item.tag,
                 item.rating,
                 p.x,
                 p.y,
-                if secluded == u16::MAX { "unreached".to_string() } else { secluded.to_string() }
+                if most == u32::MAX { "unreached".to_string() } else { most.to_string() }
             );
             map.trace.push("furnishing", Outcome::Chose, message);
         }
@@ -790,6 +829,34 @@ fn describe_misfits(tally: &[u32; 4]) -> String {
         .map(|m| format!("{} {}", tally[*m as usize], m.describe()))
         .collect();
     if parts.is_empty() { "it is larger than the inner rectangle".to_string() } else { parts.join(", ") }
+}
+
+/// True when the passable cells of the ring just outside `rect` form one unbroken
+/// run around it: then they all reach each other along the ring itself, and a
+/// machine on `rect` cuts no path. Most places in open floor are settled here
+/// without a search.
+fn ring_is_one_run(map: &Map, rect: Rect) -> bool {
+    let mut runs = 0;
+    let mut gaps = 0;
+    let mut last: Option<bool> = None;
+    let mut first: Option<bool> = None;
+    for p in rect.ring() {
+        let open = map.is_passable(p);
+        first.get_or_insert(open);
+        if last != Some(open) {
+            if open {
+                runs += 1;
+            } else {
+                gaps += 1;
+            }
+        }
+        last = Some(open);
+    }
+    // A run that wraps from the ring's end back to its start was counted twice.
+    if first == Some(true) && last == Some(true) && gaps > 0 {
+        runs -= 1;
+    }
+    runs <= 1
 }
 
 /// A uniform count in `c`.
@@ -932,33 +999,69 @@ fn ways_in(map: &Map, id: RegionId) -> u32 {
     neighbours.len() as u32
 }
 
-/// Each cell's walking distance from the nearest corridor or junction, through
-/// passable cells: 0 on the corridors, growing into rooms behind rooms. `u16::MAX`
-/// where no corridor is reached (or for solid ground).
-fn seclusion(map: &Map) -> Vec<u16> {
-    let cells = map.terrain.cells();
-    let mut distance = vec![u16::MAX; cells.len()];
-    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
-    for (i, t) in cells.iter().enumerate() {
-        if matches!(t.role, Role::Floor(crate::map::FloorKind::Corridor | crate::map::FloorKind::Junction))
-            && map.is_passable(map.terrain.point_of(i))
-        {
-            distance[i] = 0;
-            queue.push_back(i);
-        }
+/// How secluded a cell is: its walking distance, through passable cells, from the
+/// nearest corridor or junction cell: 0 on the corridors, growing into rooms behind
+/// rooms; `u32::MAX` when no corridor can be reached. Found by a breadth-first
+/// search from the cell that stops at the first corridor, so a map's few loose
+/// items cost a few small searches rather than a flood of the whole map.
+struct Seclusion {
+    /// The search each cell was last seen by.
+    seen: Vec<u16>,
+    search: u16,
+    frontier: Vec<Point>,
+    next: Vec<Point>,
+}
+
+/// Most cells one seclusion search visits; past it the distance reached so far is
+/// the answer (a lower bound), so a corridorless cave cannot make it slow.
+const SECLUSION_BUDGET: usize = 16_384;
+
+impl Seclusion {
+    fn new(map: &Map) -> Seclusion {
+        let cells = map.terrain.cells().len();
+        Seclusion { seen: vec![0; cells], search: 0, frontier: Vec::new(), next: Vec::new() }
     }
-    while let Some(i) = queue.pop_front() {
-        let p = map.terrain.point_of(i);
-        for d in Dir::ALL {
-            let q = p + d.delta();
-            if let Some(j) = map.terrain.index_of(q)
-                && distance[j] == u16::MAX
-                && map.is_passable(q)
-            {
-                distance[j] = distance[i].saturating_add(1);
-                queue.push_back(j);
+
+    fn of(&mut self, map: &Map, p: Point) -> u32 {
+        let busy = |q: Point| {
+            map.terrain_at(q).is_some_and(|t| matches!(t.role, Role::Floor(FloorKind::Corridor | FloorKind::Junction)))
+        };
+        if busy(p) {
+            return 0;
+        }
+        if self.search == u16::MAX {
+            self.seen.fill(0);
+            self.search = 0;
+        }
+        self.search += 1;
+        let w = map.width();
+        let index = |q: Point| (q.y * w + q.x) as usize;
+        self.frontier.clear();
+        self.frontier.push(p);
+        self.seen[index(p)] = self.search;
+        let (mut distance, mut visited) = (0u32, 0usize);
+        while !self.frontier.is_empty() {
+            distance += 1;
+            self.next.clear();
+            for &c in &self.frontier {
+                for d in Dir::ALL {
+                    let q = c + d.delta();
+                    if !map.is_passable(q) || self.seen[index(q)] == self.search {
+                        continue;
+                    }
+                    if busy(q) {
+                        return distance;
+                    }
+                    self.seen[index(q)] = self.search;
+                    self.next.push(q);
+                }
             }
+            visited += self.next.len();
+            if visited > SECLUSION_BUDGET {
+                return distance;
+            }
+            std::mem::swap(&mut self.frontier, &mut self.next);
         }
+        u32::MAX
     }
-    distance
 }

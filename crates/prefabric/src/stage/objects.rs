@@ -115,7 +115,9 @@ fn resolve(
         .collect();
     // Cells no shifted object may move to: objects already on the map, and every
     // cell a reference of this prefab is drawn on.
-    let mut taken: Vec<Point> = map.objects.iter().flat_map(|o| o.cells.iter().map(|c| c.0)).collect();
+    // SHIFT stays inside the prefab, so only objects there can be in the way.
+    let mut taken: Vec<Point> =
+        map.objects.iter().flat_map(|o| o.cells.iter().map(|c| c.0)).filter(|&p| bounds.contains(p)).collect();
     taken.extend(refs.iter().map(|r| origin + r.at));
     let mut out = Vec::new();
     for i in 0..refs.len() {

@@ -49,7 +49,9 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
 /// Objects on walkable cells, one per cell; machines off doors, stairs and link
 /// marks; furnishing off placed prefabs and spawn-blocked cells.
 fn objects(map: &Map) -> Result<(), Error> {
-    let mut owner: Vec<u32> = vec![u32::MAX; map.terrain.cells().len()];
+    // Every object cell with its object, sorted by cell, so two objects on one
+    // cell sit side by side.
+    let mut cells: Vec<(usize, usize)> = Vec::new();
     for (k, object) in map.objects.iter().enumerate() {
         let what = || match &object.tag {
             Some(tag) => format!("{} `{tag}`", object.kind.name()),
@@ -59,12 +61,7 @@ fn objects(map: &Map) -> Result<(), Error> {
             let Some(i) = map.terrain.index_of(p).filter(|_| map.is_walkable(p)) else {
                 return Err(fail(map, format!("{} stands on a cell that is not walkable at {p}", what())));
             };
-            if owner[i] != u32::MAX && owner[i] != k as u32 {
-                let other = &map.objects[owner[i] as usize];
-                let other = other.tag.as_deref().unwrap_or(other.kind.name());
-                return Err(fail(map, format!("{} and `{other}` share the cell {p}", what())));
-            }
-            owner[i] = k as u32;
+            cells.push((i, k));
             let role = map.terrain[p].role;
             if object.blocks() && !matches!(role, Role::Floor(_)) {
                 return Err(fail(map, format!("{} blocks the {} at {p}", what(), role.name())));
@@ -72,15 +69,23 @@ fn objects(map: &Map) -> Result<(), Error> {
             if object.blocks() && map.links.iter().any(|l| l.at == p) {
                 return Err(fail(map, format!("{} blocks the link mark at {p}", what())));
             }
-            let held = map.masks[p] & (mask::PROTECTED | mask::SPAWN_BLOCKED) != 0
-                || map.prefabs.iter().any(|placed| placed.bounds.contains(p));
-            if object.furnishing.is_some() && held {
-                return Err(fail(
-                    map,
-                    format!("furnishing put {} at {p}, inside a placed prefab or a spawn-blocked area", what()),
-                ));
+            let held = || {
+                map.masks[p] & (mask::PROTECTED | mask::SPAWN_BLOCKED) != 0
+                    || map.prefabs.iter().any(|placed| placed.bounds.contains(p))
+            };
+            if object.furnishing.is_some() && held() {
+                let message =
+                    format!("furnishing put {} at {p}, inside a placed prefab or a spawn-blocked area", what());
+                return Err(fail(map, message));
             }
         }
+    }
+    cells.sort_unstable();
+    if let Some(pair) = cells.windows(2).find(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1) {
+        let (a, b) = (&map.objects[pair[0].1], &map.objects[pair[1].1]);
+        let name = |o: &crate::map::Object| o.tag.clone().unwrap_or_else(|| o.kind.name().to_string());
+        let p = map.terrain.point_of(pair[0].0);
+        return Err(fail(map, format!("`{}` and `{}` share the cell {p}", name(a), name(b))));
     }
     Ok(())
 }
