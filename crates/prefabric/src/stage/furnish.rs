@@ -131,6 +131,7 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
             limit(rules.max_stockpiles),
         ),
     );
+    let total = areas.len();
     for id in areas {
         f.furnish_area(map, id);
     }
@@ -145,7 +146,7 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
         "furnishing",
         Outcome::Note,
         format!(
-            "furnished {} areas: {} interactive machines, {} filler machines, {} stockpiles of {} items, {} terminals, {} loose items",
+            "{} of {total} areas drew a composition that places something; placed {} interactive machines, {} filler machines, {} stockpiles of {} items, {} terminals, {} loose items",
             t.areas, t.interactive, t.fillers, t.stockpiles, t.stockpile_items, t.terminals, t.items
         ),
     );
@@ -501,7 +502,12 @@ impl Furnisher<'_> {
             return;
         };
         let (w, h) = pile_size(n);
-        let size = if rng.coin() { (w, h) } else { (h, w) };
+        let fit = |(w, h): (i32, i32)| w <= area.inner.width && h <= area.inner.height;
+        let size = match (fit((w, h)), fit((h, w))) {
+            (true, true) if rng.coin() => (h, w),
+            (true, _) => (w, h),
+            _ => (h, w),
+        };
         let pool = &self.stock_pool;
         let kinds =
             range(rng, Count { lo: rules.stockpile_types.lo.min(n), hi: rules.stockpile_types.hi.min(n) }).max(1);
@@ -653,7 +659,8 @@ impl Furnisher<'_> {
         if let Some(tag) = swapped {
             message.push_str(&format!(", one swapped for `{tag}`"));
         }
-        map.trace.push("furnishing", Outcome::Chose, message);
+        let outcome = if placed > 0 { Outcome::Chose } else { Outcome::Skipped };
+        map.trace.push("furnishing", outcome, message);
     }
 
     /// Terminals in the junctions with the most ways in, one per junction.
@@ -1003,30 +1010,41 @@ fn ways_in(map: &Map, id: RegionId) -> u32 {
 /// nearest corridor or junction cell: 0 on the corridors, growing into rooms behind
 /// rooms; `u32::MAX` when no corridor can be reached. Found by a breadth-first
 /// search from the cell that stops at the first corridor, so a map's few loose
-/// items cost a few small searches rather than a flood of the whole map.
+/// items cost a few small searches rather than a flood of the whole map. Once the
+/// searches together have visited as many cells as the map has, one search from
+/// every corridor at once answers the rest, so the work never exceeds about two
+/// floods whatever the map and the item count.
 struct Seclusion {
     /// The search each cell was last seen by.
     seen: Vec<u16>,
     search: u16,
     frontier: Vec<Point>,
     next: Vec<Point>,
+    /// Cells visited by the searches so far.
+    work: usize,
+    /// Every cell's seclusion, once the searches have cost a flood.
+    flooded: Option<Vec<u32>>,
 }
-
-/// Most cells one seclusion search visits; past it the distance reached so far is
-/// the answer (a lower bound), so a corridorless cave cannot make it slow.
-const SECLUSION_BUDGET: usize = 16_384;
 
 impl Seclusion {
     fn new(map: &Map) -> Seclusion {
         let cells = map.terrain.cells().len();
-        Seclusion { seen: vec![0; cells], search: 0, frontier: Vec::new(), next: Vec::new() }
+        Seclusion { seen: vec![0; cells], search: 0, frontier: Vec::new(), next: Vec::new(), work: 0, flooded: None }
     }
 
     fn of(&mut self, map: &Map, p: Point) -> u32 {
-        let busy = |q: Point| {
-            map.terrain_at(q).is_some_and(|t| matches!(t.role, Role::Floor(FloorKind::Corridor | FloorKind::Junction)))
-        };
-        if busy(p) {
+        let w = map.width();
+        let index = |q: Point| (q.y * w + q.x) as usize;
+        if let Some(all) = &self.flooded {
+            return all[index(p)];
+        }
+        if self.work > self.seen.len() {
+            let all = flood_seclusion(map);
+            let answer = all[index(p)];
+            self.flooded = Some(all);
+            return answer;
+        }
+        if is_busy(map, p) {
             return 0;
         }
         if self.search == u16::MAX {
@@ -1034,12 +1052,10 @@ impl Seclusion {
             self.search = 0;
         }
         self.search += 1;
-        let w = map.width();
-        let index = |q: Point| (q.y * w + q.x) as usize;
         self.frontier.clear();
         self.frontier.push(p);
         self.seen[index(p)] = self.search;
-        let (mut distance, mut visited) = (0u32, 0usize);
+        let mut distance = 0u32;
         while !self.frontier.is_empty() {
             distance += 1;
             self.next.clear();
@@ -1049,19 +1065,144 @@ impl Seclusion {
                     if !map.is_passable(q) || self.seen[index(q)] == self.search {
                         continue;
                     }
-                    if busy(q) {
+                    if is_busy(map, q) {
                         return distance;
                     }
                     self.seen[index(q)] = self.search;
                     self.next.push(q);
                 }
             }
-            visited += self.next.len();
-            if visited > SECLUSION_BUDGET {
-                return distance;
-            }
+            self.work += self.next.len();
             std::mem::swap(&mut self.frontier, &mut self.next);
         }
         u32::MAX
+    }
+}
+
+/// True on corridor and junction floor: the busy ways seclusion is measured from.
+fn is_busy(map: &Map, p: Point) -> bool {
+    map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Floor(FloorKind::Corridor | FloorKind::Junction)))
+}
+
+/// Every cell's seclusion at once: a breadth-first search from every passable
+/// corridor and junction cell.
+fn flood_seclusion(map: &Map) -> Vec<u32> {
+    let bounds = map.bounds();
+    let mut distance = vec![u32::MAX; map.terrain.cells().len()];
+    let mut queue: std::collections::VecDeque<Point> = std::collections::VecDeque::new();
+    for p in bounds.points() {
+        if is_busy(map, p) && map.is_passable(p) {
+            distance[map.terrain.index_of(p).unwrap_or(0)] = 0;
+            queue.push_back(p);
+        }
+    }
+    while let Some(p) = queue.pop_front() {
+        let next = distance[map.terrain.index_of(p).unwrap_or(0)] + 1;
+        for d in Dir::ALL {
+            let q = p + d.delta();
+            if let Some(j) = map.terrain.index_of(q)
+                && distance[j] == u32::MAX
+                && map.is_passable(q)
+            {
+                distance[j] = next;
+                queue.push_back(q);
+            }
+        }
+    }
+    distance
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Terrain;
+
+    /// A corridor along row 2, a room below it through a door, a second room
+    /// behind the first, and a closet no corridor reaches.
+    fn rooms_behind_rooms() -> Map {
+        let mut map = Map::new(1, "t", 1, 24, 10);
+        let mut set = |x0: i32, y0: i32, x1: i32, y1: i32, t: Terrain| {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    map.terrain[Point::new(x, y)] = t;
+                }
+            }
+        };
+        set(1, 2, 18, 2, Terrain::floor(FloorKind::Corridor));
+        set(5, 3, 5, 3, Terrain::new(Role::Door));
+        set(3, 4, 8, 7, Terrain::floor(FloorKind::Room));
+        set(9, 5, 9, 5, Terrain::new(Role::Door));
+        set(10, 4, 14, 7, Terrain::floor(FloorKind::Room));
+        set(20, 5, 22, 7, Terrain::floor(FloorKind::Room));
+        map
+    }
+
+    #[test]
+    fn seclusion_searches_agree_with_the_flood() {
+        let map = rooms_behind_rooms();
+        let all = flood_seclusion(&map);
+        let mut searches = Seclusion::new(&map);
+        for p in map.bounds().points().filter(|&p| map.is_passable(p)) {
+            assert_eq!(searches.of(&map, p), all[map.terrain.index_of(p).unwrap()], "at {p}");
+        }
+        // The corridor is 0; the first room's far corner is the door, the cell
+        // inside it and 2 + 3 steps on; the room behind it further; the closet
+        // unreached.
+        assert_eq!(all[map.terrain.index_of(Point::new(5, 2)).unwrap()], 0);
+        assert_eq!(all[map.terrain.index_of(Point::new(3, 7)).unwrap()], 1 + 1 + 2 + 3);
+        assert!(all[map.terrain.index_of(Point::new(14, 7)).unwrap()] > 10);
+        assert_eq!(all[map.terrain.index_of(Point::new(21, 6)).unwrap()], u32::MAX);
+        // Past the work of one flood, the flood answers: the same numbers.
+        searches.work = usize::MAX / 2;
+        assert_eq!(searches.of(&map, Point::new(12, 6)), all[map.terrain.index_of(Point::new(12, 6)).unwrap()]);
+        assert!(searches.flooded.is_some());
+    }
+
+    #[test]
+    fn a_machine_that_would_cut_a_path_is_refused_and_one_in_open_floor_is_not() {
+        let map = rooms_behind_rooms();
+        let rules = Furnishing {
+            padding: 1,
+            spacing: 1,
+            push_chance: 0,
+            max_interactive: 1,
+            max_stockpiles: 1,
+            rooms: [0; 6],
+            halls: [0; 6],
+            interactive_types: Vec::new(),
+            tier_depths: vec![1],
+            sets: Vec::new(),
+            odd_one_chance: 0,
+            stockpiles_per_area: Count { lo: 1, hi: 1 },
+            stockpile_items: Count { lo: 3, hi: 3 },
+            stockpile_types: Count { lo: 1, hi: 1 },
+            stockpile_categories: Vec::new(),
+            terminals: None,
+            items: None,
+        };
+        let catalog = Catalog::default();
+        let mut f = Furnisher {
+            rules: &rules,
+            catalog: &catalog,
+            stock_pool: Vec::new(),
+            seed: 1,
+            depth: 1,
+            flags: open_floor(&map),
+            width: map.width(),
+            seen: Vec::new(),
+            stack: Vec::new(),
+            places: Vec::new(),
+            tally: Tally::default(),
+        };
+        // The corridor is one cell high: a machine on it cuts it.
+        assert!(!f.keeps_connected(&map, Rect::new(10, 2, 1, 1)));
+        // The door between the rooms, and the cell in front of it, are the only way on.
+        assert!(!f.keeps_connected(&map, Rect::new(8, 5, 1, 1)));
+        // Inside the first room, away from the doors, the floor goes around it.
+        assert!(f.keeps_connected(&map, Rect::new(6, 5, 1, 2)));
+        // A 2x2 block at the room's west wall leaves a way around (the ring is one run).
+        assert!(f.keeps_connected(&map, Rect::new(3, 5, 2, 2)));
+        // Spanning the room's height, it would cut the west end off.
+        assert!(!f.keeps_connected(&map, Rect::new(4, 4, 1, 4)));
     }
 }
