@@ -433,3 +433,20 @@ type = "terminal"
         "{problems}"
     );
 }
+
+#[test]
+fn a_tier_no_machine_has_is_a_warning_not_an_error() {
+    let pack = small_pack(
+        "[furnishing]\n[furnishing.rooms]\ninteractive_machines = 1\n[furnishing.interactive]\ntypes = { console = 1 }\ntier_depths = [1, 4]\n[furnishing.machines]\nsets = { tanks = 1 }\n",
+    )
+    .expect("a missing tier is not an error");
+    let warnings: Vec<String> = pack.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("interactive type `console` has no tier 2 machine for depths from 4"), "{warnings:?}");
+    assert!(warnings[0].contains("those depths get its tier 1 machines"), "{warnings:?}");
+    // And the stage does what the warning says: depth 6 still gets consoles.
+    let map = Generator::new(&pack, "m").unwrap().depth(6).generate(3).unwrap();
+    assert!(map.objects().iter().any(|o| o.tag.as_deref() == Some("console")));
+    // The default pack has every tier it asks for.
+    assert!(Pack::embedded().unwrap().warnings().is_empty());
+}

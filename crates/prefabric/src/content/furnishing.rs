@@ -545,6 +545,36 @@ pub(crate) fn read(
     furnishing
 }
 
+/// Warnings about rules that work but may not do what the designer meant: an
+/// interactive type (or the terminals' type) with no machine of a tier that
+/// `tier_depths` reaches, whose depths then get a lower tier (or the lowest).
+pub(crate) fn lint(file: &str, f: &Furnishing, catalog: &Catalog) -> Vec<Error> {
+    let mut types: Vec<&str> = f.interactive_types.iter().filter(|(_, w)| *w > 0).map(|(t, _)| t.as_str()).collect();
+    types.extend(f.terminals.iter().filter(|t| t.count.hi > 0).map(|t| t.machine_type.as_str()));
+    types.sort_unstable();
+    types.dedup();
+    let mut warnings = Vec::new();
+    for ty in types {
+        let tiers: Vec<u32> = catalog.machines_of_type(ty).map(|p| p.tier).collect();
+        for (k, &depth) in f.tier_depths.iter().enumerate() {
+            let tier = k as u32 + 1;
+            if tiers.contains(&tier) {
+                continue;
+            }
+            let instead = tiers.iter().copied().filter(|&t| t < tier).max().or_else(|| tiers.iter().copied().min());
+            let message = format!("interactive type `{ty}` has no tier {tier} machine for depths from {depth}");
+            let help = match instead {
+                Some(t) => format!(
+                    "those depths get its tier {t} machines; add a [[prop]] with type = \"{ty}\" and tier = {tier}, or change tier_depths"
+                ),
+                None => "add a [[prop]] of this type".to_string(),
+            };
+            warnings.push(Error::at(ErrorKind::Lint, Location::file(file), message).with_help(help));
+        }
+    }
+    warnings
+}
+
 fn clone_count(c: &Spanned<CountFile>) -> Spanned<CountFile> {
     let inner = match c.get_ref() {
         CountFile::One(n) => CountFile::One(*n),

@@ -320,7 +320,12 @@ impl Pack {
             .collect();
         let (definitions, def_errors) = defs::read(&def_files, &catalog, &prefabs, &depths, &limits);
         problems.extend(def_errors);
-        let warnings = defs::lint(&definitions);
+        let mut warnings = defs::lint(&definitions);
+        for m in map_types.values() {
+            if let Some(f) = &m.furnishing {
+                warnings.extend(furnishing::lint(&m.file, f, &catalog));
+            }
+        }
 
         if let Some((p, file, text)) = &pack_file {
             let wanted = p.default_map_type.get_ref();
