@@ -39,8 +39,13 @@ fn rect_of(cells: &[Point]) -> Rect {
     Rect::new(x0, y0, x1 - x0 + 1, y1 - y0 + 1)
 }
 
-/// Cells of rooms and halls beside a walkable cell of another region or of none:
-/// just inside a door, an opening, or a corridor running through.
+fn is_door(map: &Map, p: Point) -> bool {
+    map.terrain_at(p).is_some_and(|t| matches!(t.role, prefabric::Role::Door | prefabric::Role::SecretDoor))
+}
+
+/// Cells of rooms and halls beside a door, or beside a walkable cell of another
+/// region or of none: just inside a door, an opening, or a corridor running
+/// through.
 fn ways_in(map: &Map) -> BTreeSet<(i32, i32)> {
     let mut out = BTreeSet::new();
     for r in map.regions().iter().filter(|r| matches!(r.kind, RegionKind::Room | RegionKind::Hall)) {
@@ -50,7 +55,7 @@ fn ways_in(map: &Map) -> BTreeSet<(i32, i32)> {
             }
             let outside = Dir::ALL.iter().any(|d| {
                 let q = p + d.delta();
-                map.is_walkable(q) && map.region_at(q).map(|x| x.id) != Some(r.id)
+                is_door(map, q) || (map.is_walkable(q) && map.region_at(q).map(|x| x.id) != Some(r.id))
             });
             if outside {
                 out.insert((p.x, p.y));
@@ -100,17 +105,28 @@ fn default_furnishing_keeps_every_rule_over_300_seeds() {
                 assert!(map.is_passable(d.at), "{}", at(&format!("door {} of region {} is covered", d.at, r.id)));
             }
         }
+        // Every door leads somewhere: no furnished machine or stockpile beside one.
+        for o in map.objects().iter().filter(|o| o.furnishing.is_some_and(|f| f.part != FurnishPart::Item)) {
+            for &(p, _) in &o.cells {
+                let door = Dir::ALL.iter().map(|d| p + d.delta()).find(|&q| is_door(&map, q));
+                assert!(door.is_none(), "{}", at(&format!("{o:?} stands beside the door at {door:?}")));
+            }
+        }
 
         // Limits.
         let count = |part: FurnishPart| {
             map.objects().iter().filter(|o| o.furnishing.is_some_and(|f| f.part == part)).count() as u32
         };
         let interactive = count(FurnishPart::Interactive);
-        assert!(interactive <= rules.max_interactive, "{}", at(&format!("{interactive} interactive machines")));
+        assert!(
+            interactive <= rules.max_interactive.unwrap(),
+            "{}",
+            at(&format!("{interactive} interactive machines"))
+        );
         let units = units(&map);
         let piles: Vec<&Vec<Point>> =
             units.iter().filter(|(u, _)| matches!(u, Unit::Pile(_))).map(|(_, cells)| cells).collect();
-        assert!(piles.len() as u32 <= rules.max_stockpiles, "{}", at(&format!("{} stockpiles", piles.len())));
+        assert!(piles.len() as u32 <= rules.max_stockpiles.unwrap(), "{}", at(&format!("{} stockpiles", piles.len())));
         for pile in &piles {
             let n = pile.len() as u32;
             assert!((rules.stockpile_items.lo..=rules.stockpile_items.hi).contains(&n), "{}", at("stockpile size"));
@@ -158,7 +174,16 @@ fn default_furnishing_keeps_every_rule_over_300_seeds() {
                 }
                 FurnishPart::Terminal => {
                     assert_eq!(region.kind, RegionKind::Junction, "{}", at("a terminal outside a junction"));
-                    assert!(rect.ring().any(|q| !map.is_walkable(q)), "{}", at("a terminal away from the walls"));
+                    // Sharing a side with a wall, and with no other region: off
+                    // the mouths where corridors come in.
+                    let sides: Vec<Point> = rect
+                        .ring()
+                        .filter(|q| (q.x >= rect.x && q.x < rect.right()) || (q.y >= rect.y && q.y < rect.bottom()))
+                        .collect();
+                    assert!(sides.iter().any(|&q| !map.is_walkable(q)), "{}", at("a terminal away from the walls"));
+                    let mouth =
+                        sides.iter().any(|&q| map.is_walkable(q) && map.region_at(q).map(|x| x.id) != Some(region.id));
+                    assert!(!mouth, "{}", at(&format!("a terminal at {rect} stands in a corridor mouth")));
                 }
                 FurnishPart::Item => unreachable!(),
             }
@@ -334,13 +359,17 @@ rating = 1
 "#;
 
 fn small_pack(furnishing: &str) -> Result<Pack, prefabric::Problems> {
+    small_pack_with(CATALOG, furnishing)
+}
+
+fn small_pack_with(catalog: &str, furnishing: &str) -> Result<Pack, prefabric::Problems> {
     let map = format!(
         "width = 80\nheight = 60\n[tunnelers]\nroom_chance = 70\nhall_chance = 10\n[[starts]]\nat = \"centre\"\n{furnishing}"
     );
     let files = [
         ("pack.toml", "name = \"t\"\ndefault_map_type = \"m\"\n".to_string()),
         ("palette.toml", PALETTE.to_string()),
-        ("catalog/things.toml", CATALOG.to_string()),
+        ("catalog/things.toml", catalog.to_string()),
         ("maps/m.toml", map),
     ];
     let files = files.into_iter().map(|(p, t)| SourceFile { path: p.to_string(), bytes: t.into_bytes() }).collect();
@@ -426,10 +455,29 @@ type = "terminal"
     ] {
         assert!(problems.contains(expected), "missing {expected:?} in\n{problems}");
     }
-    // A composition with a weight needs what it places.
+    // A composition with a weight needs what it places, and says so at its line;
+    // an empty table gives nothing either.
+    let problems = small_pack("[furnishing]\n[furnishing.rooms]\nmachines = 1\ninteractive_machines = 2\n[furnishing.interactive]\ntypes = {}\n[furnishing.machines]\nsets = { tanks = 1 }\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        problems.contains("t/maps/m.toml:11:1: invalid: composition `interactive_machines` of rooms places an interactive machine, but no type is given"),
+        "{problems}"
+    );
     let problems = small_pack("[furnishing]\n[furnishing.rooms]\nmachines = 1\n").unwrap_err().to_string();
     assert!(
-        problems.contains("composition `machines` of rooms places non-interactive machines, but no set is given"),
+        problems.contains("t/maps/m.toml:10:1: invalid: composition `machines` of rooms places non-interactive machines, but no set is given"),
+        "{problems}"
+    );
+    // Values of the wrong shape say what was expected, in the file's words.
+    let problems = small_pack("[furnishing]\n[furnishing.rooms]\nmachines = 1.5\n").unwrap_err().to_string();
+    assert!(
+        problems.contains("t/maps/m.toml:10:12: syntax error: expected a weight: a whole number or a weight word"),
+        "{problems}"
+    );
+    let problems = small_pack("[furnishing]\n[furnishing.items]\ncount = [1, 2, 3]\n").unwrap_err().to_string();
+    assert!(
+        problems.contains("t/maps/m.toml:10:9: syntax error: expected a count: a whole number or a range [lo, hi]"),
         "{problems}"
     );
 }
@@ -449,4 +497,27 @@ fn a_tier_no_machine_has_is_a_warning_not_an_error() {
     assert!(map.objects().iter().any(|o| o.tag.as_deref() == Some("console")));
     // The default pack has every tier it asks for.
     assert!(Pack::embedded().unwrap().warnings().is_empty());
+}
+
+#[test]
+fn machine_art_is_checked_and_one_bad_prop_does_not_hide_the_rest() {
+    // Art the size of the prop, in code page 437, without blanks; one bad prop is
+    // one problem, not a cascade through everything that names the catalog.
+    let bad = CATALOG.replace(r#"art = ["╞╡"]"#, r#"art = ["╞╡", "╞╡"]"#);
+    let problems = small_pack_with(&bad, "").unwrap_err();
+    assert_eq!(problems.errors().len(), 1, "{problems}");
+    assert!(problems.to_string().contains("prop `console` has 2 rows of art but is 1 high"), "{problems}");
+    let problems = small_pack_with(&CATALOG.replace("╞╡", "╞\u{a0}"), "").unwrap_err().to_string();
+    assert!(problems.contains("has a blank"), "{problems}");
+    let problems = small_pack_with(&CATALOG.replace("╞╡", "╞€"), "").unwrap_err().to_string();
+    assert!(problems.contains("uses `€`, which code page 437 lacks"), "{problems}");
+    // Art drawn with a terrain glyph loads, with a warning at the prop.
+    let pack = small_pack_with(&CATALOG.replace("╞╡", "#╡"), "").unwrap();
+    let warnings: Vec<String> = pack.warnings().iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.contains(
+            "t/catalog/things.toml:3:7: warning: prop `console` is drawn with `#`, the palette's glyph for wall"
+        )),
+        "{warnings:?}"
+    );
 }

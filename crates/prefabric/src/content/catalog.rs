@@ -473,7 +473,7 @@ fn prop_art(
             return fallback;
         }
         for c in row.chars() {
-            if c == ' ' || c.is_control() {
+            if c.is_whitespace() || c.is_control() {
                 invalid(
                     art.span(),
                     format!("row {} of prop `{tag}`'s art has a blank; every cell of a footprint is drawn", y + 1),
@@ -501,7 +501,16 @@ type ItemRefs = (Location, Option<String>, Vec<(Location, String)>, String);
 
 /// Reads every catalog file (`(file, text)`, in path order) into one catalog, or
 /// returns every problem found.
+#[cfg(test)]
 pub(crate) fn read(files: &[(&str, &str)]) -> Result<Catalog, Vec<Error>> {
+    let (catalog, errors) = read_partial(files);
+    if errors.is_empty() { Ok(catalog) } else { Err(errors) }
+}
+
+/// Reads every catalog file into one catalog and every problem found: what could
+/// be read is kept (a prop whose art is wrong keeps a box), so one bad value does
+/// not make every definition file that names the catalog fail as well.
+pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
     let mut errors = Vec::new();
     let mut catalog = Catalog::default();
     // Where each tag was first given, per kind, for duplicates and references.
@@ -643,7 +652,7 @@ pub(crate) fn read(files: &[(&str, &str)]) -> Result<Catalog, Vec<Error>> {
         }
     }
     catalog.faulty_variants = catalog.items.iter().filter_map(|i| i.faulty.clone()).collect();
-    if errors.is_empty() { Ok(catalog) } else { Err(errors) }
+    (catalog, errors)
 }
 
 #[cfg(test)]

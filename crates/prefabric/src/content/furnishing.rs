@@ -132,10 +132,11 @@ pub struct Furnishing {
     /// Chance (percent) that an interactive machine or stockpile is pushed back
     /// against the wall, where that blocks no door or path.
     pub push_chance: u32,
-    /// Most interactive machines per map (terminals in junctions not counted).
-    pub max_interactive: u32,
-    /// Most stockpiles per map.
-    pub max_stockpiles: u32,
+    /// Most interactive machines per map (terminals in junctions not counted);
+    /// `None` for no limit.
+    pub max_interactive: Option<u32>,
+    /// Most stockpiles per map; `None` for no limit.
+    pub max_stockpiles: Option<u32>,
     /// Weights of the compositions for rooms, in [`Composition::ALL`] order.
     pub rooms: [u32; 6],
     /// Weights of the compositions for halls, in [`Composition::ALL`] order.
@@ -203,11 +204,27 @@ pub(crate) struct FurnishingFile {
 }
 
 /// A weight: a number, or a weight word of the pack.
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum WeightFile {
     Number(i64),
     Word(String),
+}
+
+impl<'de> Deserialize<'de> for WeightFile {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<WeightFile, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(i64),
+            Word(String),
+        }
+        match Raw::deserialize(d) {
+            Ok(Raw::Number(n)) => Ok(WeightFile::Number(n)),
+            Ok(Raw::Word(w)) => Ok(WeightFile::Word(w)),
+            Err(_) => {
+                Err(serde::de::Error::custom("expected a weight: a whole number or a weight word such as \"common\""))
+            }
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -256,11 +273,25 @@ struct ItemsFile {
 }
 
 /// `n` or `[lo, hi]`.
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum CountFile {
     One(i64),
     Two([i64; 2]),
+}
+
+impl<'de> Deserialize<'de> for CountFile {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CountFile, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            One(i64),
+            Two([i64; 2]),
+        }
+        match Raw::deserialize(d) {
+            Ok(Raw::One(n)) => Ok(CountFile::One(n)),
+            Ok(Raw::Two(v)) => Ok(CountFile::Two(v)),
+            Err(_) => Err(serde::de::Error::custom("expected a count: a whole number or a range [lo, hi]")),
+        }
+    }
 }
 
 /// Most terminals or loose items a map type may ask for.
@@ -342,16 +373,21 @@ impl Reader<'_> {
         }
     }
 
+    /// The weights of the six compositions, and where each is written.
     fn compositions(
         &mut self,
         table: &Option<BTreeMap<Spanned<String>, Spanned<WeightFile>>>,
         words: &WeightWords,
-    ) -> [u32; 6] {
+    ) -> ([u32; 6], [Option<Span>; 6]) {
         let mut weights = [0u32; 6];
+        let mut spans: [Option<Span>; 6] = Default::default();
         for (name, w) in table.iter().flatten() {
             let weight = self.weight(w, words);
             match Composition::parse(name.get_ref()) {
-                Some(c) => weights[c as usize] = weight,
+                Some(c) => {
+                    weights[c as usize] = weight;
+                    spans[c as usize] = Some(name.span());
+                }
                 None => {
                     let names: Vec<&str> = Composition::ALL.iter().map(|c| c.name()).collect();
                     let help = match suggest(name.get_ref(), names.iter().copied()) {
@@ -362,7 +398,7 @@ impl Reader<'_> {
                 }
             }
         }
-        weights
+        (weights, spans)
     }
 
     /// Weighted names, each checked by `known`, which lists the valid names.
@@ -439,11 +475,13 @@ pub(crate) fn read(
     let padding = r.number(&f.padding, "padding", 0..=MAX_PADDING, 1) as i32;
     let spacing = r.number(&f.spacing, "spacing", 0..=MAX_PADDING, 1) as i32;
     let push_chance = r.number(&f.push_chance, "push_chance", 0..=100, 50) as u32;
-    let unlimited = i64::from(MAX_COUNT);
-    let max_interactive = r.number(&f.max_interactive, "max_interactive", 0..=unlimited, unlimited) as u32;
-    let max_stockpiles = r.number(&f.max_stockpiles, "max_stockpiles", 0..=unlimited, unlimited) as u32;
-    let rooms = r.compositions(&f.rooms, words);
-    let halls = r.compositions(&f.halls, words);
+    let most = i64::from(MAX_COUNT);
+    let max_interactive =
+        f.max_interactive.as_ref().map(|_| r.number(&f.max_interactive, "max_interactive", 0..=most, 0) as u32);
+    let max_stockpiles =
+        f.max_stockpiles.as_ref().map(|_| r.number(&f.max_stockpiles, "max_stockpiles", 0..=most, 0) as u32);
+    let (rooms, room_spans) = r.compositions(&f.rooms, words);
+    let (halls, hall_spans) = r.compositions(&f.halls, words);
 
     let empty = Catalog::default();
     let checked = catalog.is_some();
@@ -540,7 +578,7 @@ pub(crate) fn read(
         items,
     };
     if checked {
-        needs(&mut r, section, &furnishing, f);
+        needs(&mut r, section, [(&room_spans, "rooms"), (&hall_spans, "halls")], &furnishing, f);
     }
     furnishing
 }
@@ -603,39 +641,52 @@ fn tier_depths(r: &mut Reader<'_>, v: &Option<Spanned<Vec<i64>>>) -> Vec<u32> {
 }
 
 /// Every composition with a weight must have what it places: interactive types,
-/// machine sets.
-fn needs(r: &mut Reader<'_>, section: Span, f: &Furnishing, raw: &FurnishingFile) {
-    for (areas, weights) in [("rooms", &f.rooms), ("halls", &f.halls)] {
+/// machine sets. Reported at the composition's line.
+fn needs(
+    r: &mut Reader<'_>,
+    section: Span,
+    spans: [(&[Option<Span>; 6], &str); 2],
+    f: &Furnishing,
+    raw: &FurnishingFile,
+) {
+    let types_given = raw.interactive.as_ref().map_or(0, |i| i.get_ref().types.len());
+    let sets_given = raw.machines.as_ref().map_or(0, |m| m.get_ref().sets.len());
+    for (spans, areas) in spans {
+        let weights = if areas == "rooms" { &f.rooms } else { &f.halls };
         for c in Composition::ALL {
             if weights[c as usize] == 0 {
                 continue;
             }
-            if c.has_interactive() && f.interactive_types.is_empty() && raw.interactive.is_none() {
+            let at = spans[c as usize].clone().unwrap_or_else(|| section.clone());
+            if c.has_interactive() && types_given == 0 {
                 let message =
                     format!("composition `{c}` of {areas} places an interactive machine, but no type is given");
-                r.invalid(
-                    section.clone(),
-                    message,
-                    Some("add [furnishing.interactive] with types = { NAME = WEIGHT }".into()),
-                );
+                let help = "add [furnishing.interactive] with types = { NAME = WEIGHT }, NAME a prop's `type`";
+                r.invalid(at.clone(), message, Some(help.into()));
             }
-            if c.has_machines() && f.sets.is_empty() && raw.machines.is_none() {
+            if c.has_machines() && sets_given == 0 {
                 let message =
                     format!("composition `{c}` of {areas} places non-interactive machines, but no set is given");
-                r.invalid(
-                    section.clone(),
-                    message,
-                    Some("add [furnishing.machines] with sets = { NAME = WEIGHT }".into()),
-                );
+                let help = "add [furnishing.machines] with sets = { NAME = WEIGHT }, NAME a prop's `set`";
+                r.invalid(at, message, Some(help.into()));
             }
         }
     }
-    if raw.interactive.is_some() && f.interactive_types.iter().all(|(_, w)| *w == 0) && !f.interactive_types.is_empty()
+    // Names not in the catalog were reported already; all known names at weight 0
+    // leave nothing to draw.
+    if let Some(i) = &raw.interactive
+        && types_given > 0
+        && types_given == f.interactive_types.len()
+        && f.interactive_types.iter().all(|(_, w)| *w == 0)
     {
-        r.invalid(section.clone(), "every interactive machine type has weight 0".into(), None);
+        r.invalid(i.span(), "every interactive machine type has weight 0".into(), None);
     }
-    if raw.machines.is_some() && f.sets.iter().all(|(_, w)| *w == 0) && !f.sets.is_empty() {
-        r.invalid(section, "every machine set has weight 0".into(), None);
+    if let Some(m) = &raw.machines
+        && sets_given > 0
+        && sets_given == f.sets.len()
+        && f.sets.iter().all(|(_, w)| *w == 0)
+    {
+        r.invalid(m.span(), "every machine set has weight 0".into(), None);
     }
 }
 
@@ -649,8 +700,8 @@ mod tests {
             padding: 1,
             spacing: 1,
             push_chance: 50,
-            max_interactive: 1,
-            max_stockpiles: 1,
+            max_interactive: Some(1),
+            max_stockpiles: Some(1),
             rooms: [0; 6],
             halls: [0; 6],
             interactive_types: Vec::new(),

@@ -70,6 +70,37 @@ struct PackFile {
     weights: BTreeMap<toml::Spanned<String>, u32>,
 }
 
+/// Warnings for machine art drawn with a glyph the palette draws terrain with: in
+/// the ASCII output such a machine reads as floor, wall or stairs. Located at the
+/// prop's tag in its catalog file.
+fn art_lint(catalog: &Catalog, palette: &Palette, files: &[(&str, &str)]) -> Vec<Error> {
+    let mut terrain_glyphs: BTreeMap<char, crate::map::Terrain> = BTreeMap::new();
+    for role in crate::map::Role::ALL {
+        for variant in 0..=9 {
+            let t = crate::map::Terrain::with_variant(role, variant);
+            terrain_glyphs.entry(palette.render_glyph(t)).or_insert(t);
+        }
+    }
+    let mut warnings = Vec::new();
+    for prop in catalog.props() {
+        let Some((&glyph, terrain)) = prop.art.iter().find_map(|g| terrain_glyphs.get_key_value(g)) else { continue };
+        let needle = format!("\"{}\"", prop.tag);
+        let at = files
+            .iter()
+            .find_map(|(file, text)| text.find(&needle).map(|i| Location::at_offset(*file, text, i)))
+            .unwrap_or_else(|| Location::file("catalog"));
+        warnings.push(
+            Error::at(
+                ErrorKind::Lint,
+                at,
+                format!("prop `{}` is drawn with `{glyph}`, the palette's glyph for {terrain}", prop.tag),
+            )
+            .with_help("in the ASCII output the machine would read as that terrain; draw it with line art or letters"),
+        );
+    }
+    warnings
+}
+
 /// A file of a pack: its path inside the pack (with `/` separators) and its bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceFile {
@@ -238,13 +269,11 @@ impl Pack {
             .filter(|(p, _, _)| p.starts_with("catalog/") && p.ends_with(".toml"))
             .map(|(_, file, text)| (file.as_str(), *text))
             .collect();
-        let (catalog, catalog_ok) = match catalog::read(&catalog_files) {
-            Ok(c) => (c, true),
-            Err(errors) => {
-                problems.extend(errors);
-                (Catalog::default(), false)
-            }
-        };
+        let (catalog, catalog_errors) = catalog::read_partial(&catalog_files);
+        // Map types check their furnishing names only against a clean catalog:
+        // against a broken one they would report what is already reported.
+        let catalog_ok = catalog_errors.is_empty();
+        problems.extend(catalog_errors);
         let mut custom_words: Vec<(String, u32)> = Vec::new();
         if let Some((p, file, text)) = &pack_file {
             for (word, &weight) in &p.weights {
@@ -321,6 +350,9 @@ impl Pack {
         let (definitions, def_errors) = defs::read(&def_files, &catalog, &prefabs, &depths, &limits);
         problems.extend(def_errors);
         let mut warnings = defs::lint(&definitions);
+        if let Some(palette) = &palette {
+            warnings.extend(art_lint(&catalog, palette, &catalog_files));
+        }
         for m in map_types.values() {
             if let Some(f) = &m.furnishing {
                 warnings.extend(furnishing::lint(&m.file, f, &catalog));

@@ -120,11 +120,17 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
         tally: Tally::default(),
     };
     let areas = f.areas(map);
+    for (weights, kind) in [(&rules.halls, "halls"), (&rules.rooms, "rooms")] {
+        if weights.iter().all(|&w| w == 0) {
+            let note = format!("{kind} are not furnished: no composition for {kind} has a weight");
+            map.trace.push("furnishing", Outcome::Note, note);
+        }
+    }
     map.trace.push(
         "furnishing",
         Outcome::Note,
         format!(
-            "{} halls and {} rooms to furnish; at most {} interactive machines and {} stockpiles",
+            "{} halls and {} rooms to furnish; interactive machines: {}; stockpiles: {}",
             areas.iter().filter(|&&id| map.regions[id as usize].kind == RegionKind::Hall).count(),
             areas.iter().filter(|&&id| map.regions[id as usize].kind == RegionKind::Room).count(),
             limit(rules.max_interactive),
@@ -152,8 +158,14 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
     );
 }
 
-fn limit(n: u32) -> String {
-    if n >= 10_000 { "unlimited".to_string() } else { n.to_string() }
+/// A per-map limit as traces say it.
+fn limit(n: Option<u32>) -> String {
+    n.map_or("no limit".to_string(), |n| format!("at most {n}"))
+}
+
+/// `n` and a noun, singular for 1.
+fn count_of(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The OPEN flag of every cell: walkable floor no stage holds on to.
@@ -204,10 +216,12 @@ impl Furnisher<'_> {
     fn areas(&mut self, map: &Map) -> Vec<RegionId> {
         let mut halls: Vec<RegionId> = Vec::new();
         let mut rooms: Vec<RegionId> = Vec::new();
+        let (furnish_halls, furnish_rooms) =
+            (self.rules.halls.iter().any(|&w| w > 0), self.rules.rooms.iter().any(|&w| w > 0));
         for r in map.regions.iter().filter(|r| r.prefab.is_none()) {
             match r.kind {
-                RegionKind::Hall => halls.push(r.id),
-                RegionKind::Room => rooms.push(r.id),
+                RegionKind::Hall if furnish_halls => halls.push(r.id),
+                RegionKind::Room if furnish_rooms => rooms.push(r.id),
                 _ => continue,
             }
             self.mark_ways_in(map, r.id);
@@ -218,19 +232,20 @@ impl Furnisher<'_> {
         halls
     }
 
-    /// Marks CLEAR every cell of area `id` beside a walkable cell outside it: a
-    /// door, an opening, a corridor running through.
+    /// Marks CLEAR every cell of area `id` beside a door (a room digs its doors
+    /// into its own region) or beside a walkable cell outside the area: an
+    /// opening, a corridor running through.
     fn mark_ways_in(&mut self, map: &Map, id: RegionId) {
         let bounds = map.regions[id as usize].bounds;
         for p in bounds.points() {
             if map.region_of[p] != id {
                 continue;
             }
-            let outside = Dir::ALL.iter().any(|d| {
+            let way_in = Dir::ALL.iter().any(|d| {
                 let q = p + d.delta();
-                map.is_walkable(q) && map.region_of.get(q).is_some_and(|&r| r != id)
+                is_door(map, q) || (map.is_walkable(q) && map.region_of.get(q).is_some_and(|&r| r != id))
             });
-            if outside {
+            if way_in {
                 let i = self.index(p);
                 self.flags[i] |= cell::CLEAR;
             }
@@ -266,9 +281,8 @@ impl Furnisher<'_> {
         }
         let area = Area { id, inner, name: &name };
         if composition.has_interactive() {
-            if self.tally.interactive >= self.rules.max_interactive {
-                let why =
-                    format!("{name}: interactive machine: max_interactive {} reached", self.rules.max_interactive);
+            if let Some(max) = self.rules.max_interactive.filter(|&max| self.tally.interactive >= max) {
+                let why = format!("{name}: interactive machine: max_interactive {max} reached");
                 map.trace.push("furnishing", Outcome::Skipped, why);
             } else {
                 self.interactive(map, &area, &mut rng);
@@ -277,8 +291,8 @@ impl Furnisher<'_> {
         if composition.has_stockpiles() {
             let n = range(&mut rng, self.rules.stockpiles_per_area);
             for _ in 0..n {
-                if self.tally.stockpiles >= self.rules.max_stockpiles {
-                    let why = format!("{name}: stockpile: max_stockpiles {} reached", self.rules.max_stockpiles);
+                if let Some(max) = self.rules.max_stockpiles.filter(|&max| self.tally.stockpiles >= max) {
+                    let why = format!("{name}: stockpile: max_stockpiles {max} reached");
                     map.trace.push("furnishing", Outcome::Skipped, why);
                     break;
                 }
@@ -323,11 +337,7 @@ impl Furnisher<'_> {
         let window = rect.expand(2);
         let ring = rect.expand(1);
         // A cell 4-adjacent to `rect`: in its ring, not on a corner.
-        let beside = |p: Point| {
-            ring.contains(p)
-                && !rect.contains(p)
-                && ((p.x >= rect.x && p.x < rect.right()) || (p.y >= rect.y && p.y < rect.bottom()))
-        };
+        let beside = |p: Point| ring.contains(p) && !rect.contains(p) && shares_a_side(rect, p);
         let open = |p: Point| !rect.contains(p) && map.is_passable(p);
         let mut first = None;
         let mut count = 0u32;
@@ -375,7 +385,8 @@ impl Furnisher<'_> {
         map.add_object(object);
     }
 
-    /// The interactive machine of an area's composition.
+    /// The interactive machine of an area's composition: a type by weight, then
+    /// its machines from the depth's tier down until one has a place.
     fn interactive(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
         let weights: Vec<u32> = self.rules.interactive_types.iter().map(|(_, w)| *w).collect();
         let Some(t) = rng.weighted(&weights) else {
@@ -385,37 +396,48 @@ impl Furnisher<'_> {
         };
         let machine_type = &self.rules.interactive_types[t].0;
         let tier = self.rules.tier_at(self.depth);
-        let Some(prop) = machine_of_type(self.catalog, machine_type, tier, rng) else { return };
-        match self.against_edge(map, area, prop_size(prop), prop.rotate, true, rng) {
-            Ok((rect, turn, pushed)) => {
-                let cells = art_cells(prop, rect, turn);
-                self.place(map, machine(prop, cells, FurnishPart::Interactive, area.id));
-                self.tally.interactive += 1;
-                map.trace.push(
-                    "furnishing",
-                    Outcome::Chose,
-                    format!(
-                        "{}: interactive `{}` ({machine_type}, tier {}) {} at ({}, {}){}",
+        let mut misfits = [0u32; 4];
+        let mut tried: Vec<&str> = Vec::new();
+        for prop in machines_for(self.catalog, machine_type, tier, rng) {
+            match self.against_edge(map, area, prop_size(prop), prop.rotate, true, rng) {
+                Ok((rect, turn, pushed)) => {
+                    let cells = art_cells(prop, rect, turn);
+                    self.place(map, machine(prop, cells, FurnishPart::Interactive, area.id));
+                    self.tally.interactive += 1;
+                    let instead = if tried.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " ({} found no place)",
+                            tried.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+                        )
+                    };
+                    let message = format!(
+                        "{}: interactive `{}` ({machine_type}, tier {}){instead} {turn} at ({}, {}){}",
                         area.name,
                         prop.tag,
                         prop.tier,
-                        turn,
                         rect.x,
                         rect.y,
                         pushed.describe()
-                    ),
-                );
-            }
-            Err(tally) => {
-                let why = format!(
-                    "{}: interactive `{}`: no place on the inner rectangle's edge ({})",
-                    area.name,
-                    prop.tag,
-                    describe_misfits(&tally)
-                );
-                map.trace.push("furnishing", Outcome::Skipped, why);
+                    );
+                    map.trace.push("furnishing", Outcome::Chose, message);
+                    return;
+                }
+                Err(tally) => {
+                    tried.push(&prop.tag);
+                    for (sum, n) in misfits.iter_mut().zip(tally) {
+                        *sum += n;
+                    }
+                }
             }
         }
+        let why = format!(
+            "{}: interactive {machine_type}: no machine of tier {tier} or below has a place on the inner rectangle's edge ({})",
+            area.name,
+            describe_misfits(&misfits)
+        );
+        map.trace.push("furnishing", Outcome::Skipped, why);
     }
 
     /// A place for a `size` footprint on the edge of the area's inner rectangle,
@@ -556,8 +578,9 @@ impl Furnisher<'_> {
             }
             Err(tally) => {
                 let why = format!(
-                    "{}: stockpile of {n} items: no place on the inner rectangle's edge ({})",
+                    "{}: stockpile of {}: no place on the inner rectangle's edge ({})",
                     area.name,
+                    count_of(n, "item", "items"),
                     describe_misfits(&tally)
                 );
                 map.trace.push("furnishing", Outcome::Skipped, why);
@@ -680,9 +703,11 @@ impl Furnisher<'_> {
             if placed >= wanted {
                 break;
             }
-            let Some(prop) = machine_of_type(self.catalog, machine_type, tier, &mut rng) else { break };
-            match self.terminal_place(map, id, prop, &mut rng) {
-                Some((rect, turn)) => {
+            let machines = machines_for(self.catalog, machine_type, tier, &mut rng);
+            let found =
+                machines.iter().find_map(|&prop| self.terminal_place(map, id, prop, &mut rng).map(|at| (prop, at)));
+            match found {
+                Some((prop, (rect, turn))) => {
                     let cells = art_cells(prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Terminal, id));
                     placed += 1;
@@ -694,8 +719,7 @@ impl Furnisher<'_> {
                 }
                 None => {
                     let why = format!(
-                        "junction {id} ({ways} ways in): no cell against a wall where terminal `{}` blocks no path",
-                        prop.tag
+                        "junction {id} ({ways} ways in): no cell against a wall, off the corridor mouths, where a {machine_type} of tier {tier} or below blocks no path"
                     );
                     map.trace.push("furnishing", Outcome::Skipped, why);
                 }
@@ -718,11 +742,15 @@ impl Furnisher<'_> {
             let (w, h) = turn.apply_size(prop_size(prop).0, prop_size(prop).1);
             for p in bounds.points() {
                 let rect = Rect::new(p.x, p.y, w, h);
-                let against_wall = rect.ring().any(|q| !map.is_walkable(q));
-                let beside_door = rect
-                    .ring()
-                    .any(|q| map.terrain_at(q).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor)));
-                if against_wall && !beside_door && bounds.contains_rect(&rect) {
+                if !bounds.contains_rect(&rect) || rect.ring().any(|q| is_door(map, q)) {
+                    continue;
+                }
+                // Against a wall (sharing a side with one), and off the mouths
+                // where corridors enter the junction.
+                let sides = || rect.ring().filter(|&q| shares_a_side(rect, q));
+                let against_wall = sides().any(|q| !map.is_walkable(q));
+                let at_a_mouth = sides().any(|q| map.is_walkable(q) && map.region_of.get(q) != Some(&id));
+                if against_wall && !at_a_mouth {
                     places.push((rect, turn));
                 }
             }
@@ -866,6 +894,17 @@ fn ring_is_one_run(map: &Map, rect: Rect) -> bool {
     runs <= 1
 }
 
+/// True on a door or secret door.
+fn is_door(map: &Map, p: Point) -> bool {
+    map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor))
+}
+
+/// True when `q`, a cell of the ring around `rect`, shares a side with it (is not
+/// one of the ring's corners).
+fn shares_a_side(rect: Rect, q: Point) -> bool {
+    (q.x >= rect.x && q.x < rect.right()) || (q.y >= rect.y && q.y < rect.bottom())
+}
+
 /// A uniform count in `c`.
 fn range(rng: &mut Rng, c: Count) -> u32 {
     rng.range(c.lo as i32, c.hi as i32) as u32
@@ -956,15 +995,17 @@ fn item_object(item: &Item, p: Point, furnished: Furnished) -> Object {
     }
 }
 
-/// An interactive machine of `machine_type` for `tier`: of the highest tier at or
-/// below it that the catalog has (the lowest tier when none is that low), chosen
-/// uniformly among that tier's machines.
-fn machine_of_type<'c>(catalog: &'c Catalog, machine_type: &str, tier: u32, rng: &mut Rng) -> Option<&'c Prop> {
-    let of_type: Vec<&'c Prop> = catalog.machines_of_type(machine_type).collect();
-    let tiers = || of_type.iter().map(|p| p.tier);
-    let best = tiers().filter(|&t| t <= tier).max().or_else(|| tiers().min())?;
-    let of_tier: Vec<&'c Prop> = of_type.iter().copied().filter(|p| p.tier == best).collect();
-    rng.pick(&of_tier).copied()
+/// The interactive machines of `machine_type` to try for `tier`, best first: those
+/// of the highest tier at or below it (in a random order), then each lower tier
+/// in turn; when the catalog has none that low, its lowest tier.
+fn machines_for<'c>(catalog: &'c Catalog, machine_type: &str, tier: u32, rng: &mut Rng) -> Vec<&'c Prop> {
+    let mut of_type: Vec<&'c Prop> = catalog.machines_of_type(machine_type).collect();
+    let lowest = of_type.iter().map(|p| p.tier).min().unwrap_or(1);
+    of_type.retain(|p| p.tier <= tier.max(lowest));
+    rng.shuffle(&mut of_type);
+    // A stable sort keeps the shuffled order within a tier.
+    of_type.sort_by_key(|p| std::cmp::Reverse(p.tier));
+    of_type
 }
 
 /// Items furnishing may place at `depth`: no prototypes or faulty variants, of
@@ -1165,8 +1206,8 @@ mod tests {
             padding: 1,
             spacing: 1,
             push_chance: 0,
-            max_interactive: 1,
-            max_stockpiles: 1,
+            max_interactive: Some(1),
+            max_stockpiles: Some(1),
             rooms: [0; 6],
             halls: [0; 6],
             interactive_types: Vec::new(),
