@@ -19,8 +19,10 @@
 //! secluded (the walking distance from the nearest corridor or junction).
 //!
 //! Guarantees: nothing covers a door, stairs, a link mark, a protected or
-//! spawn-blocked cell or a cell of a placed prefab; machines never stand on the
-//! cells just inside an area's ways in; no object overlaps another; and a machine
+//! spawn-blocked cell or a cell of a placed prefab; machines and stockpiles never
+//! stand on the cells just inside an area's ways in (beside a door, an opening, a
+//! corridor running through), so every door leads somewhere; terminals stand
+//! against a wall, off corridor mouths; no object overlaps another; and a machine
 //! is placed only where the passable cells around it stay connected to each other
 //! within two cells of it, which keeps the whole map connected without flooding it
 //! (any path through the machine can go around it). Per-map limits on interactive
