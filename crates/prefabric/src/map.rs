@@ -3,10 +3,9 @@
 //! A [`Map`] is what a generation produces and what every stage works on. Each cell
 //! has a [`Terrain`] (a [`Role`] the generators understand plus a 0–9 variant for
 //! the theme), a region id, and mask bits (protected, spawn-blocked, solid under a
-//! machine). Regions are
-//! the rooms, halls, corridors, junctions and prefab interiors the stages made, each
-//! with its bounds and doors; later stages work on regions, never on a generator's
-//! internals.
+//! machine). Regions are the rooms, halls, corridors, junctions and prefab
+//! interiors the stages made, each with its bounds and doors; later stages work on
+//! regions, never on a generator's internals.
 
 use crate::content::encounters::Category;
 use crate::geom::{Dir, Point, Rect, Transform};
@@ -294,8 +293,9 @@ impl ObjectKind {
     }
 }
 
-/// A thing placed on the map: a machine from a prefab's machine layer, or an object
-/// a prefab's reference character stands for, resolved through its definitions.
+/// A thing placed on the map: a machine from a prefab's machine layer, an object a
+/// prefab's reference character stands for (resolved through its definitions), or
+/// a machine or item the furnishing stage placed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Object {
     /// What it is.
