@@ -165,6 +165,31 @@ pub struct Furnishing {
 }
 
 impl Furnishing {
+    /// Rules that furnish nothing, with the defaults a file would get, for tests
+    /// to adjust.
+    #[cfg(test)]
+    pub(crate) fn plain() -> Furnishing {
+        Furnishing {
+            padding: 1,
+            spacing: 1,
+            push_chance: 50,
+            max_interactive: Some(1),
+            max_stockpiles: Some(1),
+            rooms: [0; 6],
+            halls: [0; 6],
+            interactive_types: Vec::new(),
+            tier_depths: vec![1],
+            sets: Vec::new(),
+            odd_one_chance: 0,
+            stockpiles_per_area: Count { lo: 1, hi: 2 },
+            stockpile_items: Count { lo: 3, hi: 9 },
+            stockpile_types: Count { lo: 1, hi: 3 },
+            stockpile_categories: Vec::new(),
+            terminals: None,
+            items: None,
+        }
+    }
+
     /// The tier of interactive machines placed at `depth`: the last tier whose
     /// starting depth is reached, and tier 1 above them all.
     pub fn tier_at(&self, depth: u32) -> u32 {
@@ -336,7 +361,7 @@ impl Reader<'_> {
         }
     }
 
-    fn count(&mut self, v: &Option<Spanned<CountFile>>, what: &str, max: u32, default: Count) -> Count {
+    fn count(&mut self, v: Option<&Spanned<CountFile>>, what: &str, max: u32, default: Count) -> Count {
         let Some(v) = v else { return default };
         let (lo, hi) = match v.get_ref() {
             CountFile::One(n) => (*n, *n),
@@ -517,9 +542,9 @@ pub(crate) fn read(
     };
     let default_stockpiles = StockpilesFile { per_area: None, items: None, types: None, categories: Vec::new() };
     let s = f.stockpiles.as_ref().unwrap_or(&default_stockpiles);
-    let stockpiles_per_area = r.count(&s.per_area, "per_area", 9, Count { lo: 1, hi: 2 });
-    let stockpile_items = r.count(&s.items, "items", MAX_STOCKPILE_ITEMS, Count { lo: 3, hi: 9 });
-    let stockpile_types = r.count(&s.types, "types", MAX_STOCKPILE_ITEMS, Count { lo: 1, hi: 3 });
+    let stockpiles_per_area = r.count(s.per_area.as_ref(), "per_area", 9, Count { lo: 1, hi: 2 });
+    let stockpile_items = r.count(s.items.as_ref(), "items", MAX_STOCKPILE_ITEMS, Count { lo: 3, hi: 9 });
+    let stockpile_types = r.count(s.types.as_ref(), "types", MAX_STOCKPILE_ITEMS, Count { lo: 1, hi: 3 });
     if let Some(t) = &s.types
         && (stockpile_types.lo == 0 || stockpile_types.hi > stockpile_items.lo.max(1))
     {
@@ -538,7 +563,7 @@ pub(crate) fn read(
 
     let terminals = f.terminals.as_ref().map(|t| {
         let raw = t.get_ref();
-        let count = r.count(&Some(clone_count(&raw.count)), "count", MAX_COUNT, Count { lo: 0, hi: 0 });
+        let count = r.count(Some(&raw.count), "count", MAX_COUNT, Count { lo: 0, hi: 0 });
         let ty = raw.machine_type.get_ref();
         if checked && !types.contains(&ty.as_str()) {
             let help = match suggest(ty, types.iter().copied()) {
@@ -554,7 +579,7 @@ pub(crate) fn read(
         Terminals { count, machine_type: ty.clone() }
     });
     let items = f.items.as_ref().map(|i| LooseItems {
-        count: r.count(&Some(clone_count(&i.count)), "count", MAX_COUNT, Count { lo: 0, hi: 0 }),
+        count: r.count(Some(&i.count), "count", MAX_COUNT, Count { lo: 0, hi: 0 }),
         categories: if checked { r.categories(&i.categories, catalog) } else { Vec::new() },
     });
 
@@ -611,14 +636,6 @@ pub(crate) fn lint(file: &str, f: &Furnishing, catalog: &Catalog) -> Vec<Error> 
         }
     }
     warnings
-}
-
-fn clone_count(c: &Spanned<CountFile>) -> Spanned<CountFile> {
-    let inner = match c.get_ref() {
-        CountFile::One(n) => CountFile::One(*n),
-        CountFile::Two(v) => CountFile::Two(*v),
-    };
-    Spanned::new(c.span(), inner)
 }
 
 /// `tier_depths`: 1 to 5 depths, rising, each 1-999.
@@ -696,25 +713,7 @@ mod tests {
 
     #[test]
     fn tiers_start_at_their_depths() {
-        let mut f = Furnishing {
-            padding: 1,
-            spacing: 1,
-            push_chance: 50,
-            max_interactive: Some(1),
-            max_stockpiles: Some(1),
-            rooms: [0; 6],
-            halls: [0; 6],
-            interactive_types: Vec::new(),
-            tier_depths: vec![1, 4, 7],
-            sets: Vec::new(),
-            odd_one_chance: 0,
-            stockpiles_per_area: Count { lo: 1, hi: 2 },
-            stockpile_items: Count { lo: 3, hi: 9 },
-            stockpile_types: Count { lo: 1, hi: 3 },
-            stockpile_categories: Vec::new(),
-            terminals: None,
-            items: None,
-        };
+        let mut f = Furnishing { tier_depths: vec![1, 4, 7], ..Furnishing::plain() };
         let tiers: Vec<u32> = (1..=9).map(|d| f.tier_at(d)).collect();
         assert_eq!(tiers, [1, 1, 1, 2, 2, 2, 3, 3, 3]);
         f.tier_depths = vec![3];

@@ -401,7 +401,7 @@ impl Furnisher<'_> {
         let mut misfits = [0u32; 4];
         let mut tried: Vec<&str> = Vec::new();
         for prop in machines_for(self.catalog, machine_type, tier, rng) {
-            match self.against_edge(map, area, prop_size(prop), prop.rotate, true, rng) {
+            match self.against_edge(map, area, turned_size(prop, Transform::IDENTITY), prop.rotate, true, rng) {
                 Ok((rect, turn, pushed)) => {
                     let cells = art_cells(prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Interactive, area.id));
@@ -509,9 +509,10 @@ impl Furnisher<'_> {
         let n = range(rng, rules.stockpile_items).max(1);
         // The most items whose block fits the inner rectangle, down to the fewest
         // a stockpile may hold.
+        let fit = |(w, h): (i32, i32)| w <= area.inner.width && h <= area.inner.height;
         let fits = |n: u32| {
             let (w, h) = pile_size(n);
-            (w <= area.inner.width && h <= area.inner.height) || (h <= area.inner.width && w <= area.inner.height)
+            fit((w, h)) || fit((h, w))
         };
         let Some(n) = (rules.stockpile_items.lo.max(1)..=n).rev().find(|&k| fits(k)) else {
             let (w, h) = pile_size(rules.stockpile_items.lo.max(1));
@@ -526,7 +527,6 @@ impl Furnisher<'_> {
             return;
         };
         let (w, h) = pile_size(n);
-        let fit = |(w, h): (i32, i32)| w <= area.inner.width && h <= area.inner.height;
         let size = match (fit((w, h)), fit((h, w))) {
             (true, true) if rng.coin() => (h, w),
             (true, _) => (w, h),
@@ -609,7 +609,7 @@ impl Furnisher<'_> {
             let mut best: Vec<(Transform, i32, i32)> = Vec::new();
             let mut most = 0;
             for turn in turns(prop.rotate) {
-                let (w, h) = turn.apply_size(prop_size(prop).0, prop_size(prop).1);
+                let (w, h) = turned_size(prop, turn);
                 let (nx, ny) = ((area.inner.width + gap) / (w + gap), (area.inner.height + gap) / (h + gap));
                 if nx * ny > most {
                     most = nx * ny;
@@ -629,7 +629,7 @@ impl Furnisher<'_> {
             map.trace.push("furnishing", Outcome::Skipped, why);
             return;
         };
-        let (w, h) = turn.apply_size(prop_size(prop).0, prop_size(prop).1);
+        let (w, h) = turned_size(prop, turn);
         let (span_w, span_h) = (nx * (w + gap) - gap, ny * (h + gap) - gap);
         let origin = Point::new(
             area.inner.x + rng.range(0, area.inner.width - span_w),
@@ -641,7 +641,7 @@ impl Furnisher<'_> {
                 .filter(|m| m.tag != prop.tag)
                 .flat_map(|&m| turns(m.rotate).map(move |t| (m, t)))
                 .filter(|(m, t)| {
-                    let (mw, mh) = t.apply_size(prop_size(m).0, prop_size(m).1);
+                    let (mw, mh) = turned_size(m, *t);
                     mw <= w && mh <= h
                 })
                 .collect();
@@ -658,7 +658,7 @@ impl Furnisher<'_> {
                 Some((j, m, t)) if j == k => (m, t),
                 _ => (prop, turn),
             };
-            let (mw, mh) = member_turn.apply_size(prop_size(member).0, prop_size(member).1);
+            let (mw, mh) = turned_size(member, member_turn);
             let rect = Rect::new(at.x, at.y, mw, mh);
             match self.misfit(map, rect, area.id, true) {
                 Some(m) => misfits[m as usize] += 1,
@@ -741,7 +741,7 @@ impl Furnisher<'_> {
         let bounds = map.regions[id as usize].bounds;
         let mut places: Vec<(Rect, Transform)> = Vec::new();
         for turn in turns(prop.rotate) {
-            let (w, h) = turn.apply_size(prop_size(prop).0, prop_size(prop).1);
+            let (w, h) = turned_size(prop, turn);
             for p in bounds.points() {
                 let rect = Rect::new(p.x, p.y, w, h);
                 if !bounds.contains_rect(&rect) || rect.ring().any(|q| is_door(map, q)) {
@@ -922,8 +922,9 @@ fn turns(rotate: bool) -> impl Iterator<Item = Transform> {
     (0..if rotate { 4 } else { 1 }).map(|q| Transform::new(q, false))
 }
 
-fn prop_size(p: &Prop) -> (i32, i32) {
-    (i32::from(p.size.0), i32::from(p.size.1))
+/// A prop's width and height once turned by `turn`.
+fn turned_size(p: &Prop, turn: Transform) -> (i32, i32) {
+    turn.apply_size(i32::from(p.size.0), i32::from(p.size.1))
 }
 
 /// Every `w × h` rectangle inside `inner` touching its edge on `side`.
@@ -1204,25 +1205,7 @@ mod tests {
     #[test]
     fn a_machine_that_would_cut_a_path_is_refused_and_one_in_open_floor_is_not() {
         let map = rooms_behind_rooms();
-        let rules = Furnishing {
-            padding: 1,
-            spacing: 1,
-            push_chance: 0,
-            max_interactive: Some(1),
-            max_stockpiles: Some(1),
-            rooms: [0; 6],
-            halls: [0; 6],
-            interactive_types: Vec::new(),
-            tier_depths: vec![1],
-            sets: Vec::new(),
-            odd_one_chance: 0,
-            stockpiles_per_area: Count { lo: 1, hi: 1 },
-            stockpile_items: Count { lo: 3, hi: 3 },
-            stockpile_types: Count { lo: 1, hi: 1 },
-            stockpile_categories: Vec::new(),
-            terminals: None,
-            items: None,
-        };
+        let rules = Furnishing::plain();
         let catalog = Catalog::default();
         let mut f = Furnisher {
             rules: &rules,
