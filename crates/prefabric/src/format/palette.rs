@@ -38,6 +38,10 @@ use toml::Spanned;
 /// The glyph that means "leave what is there".
 pub const DONT_CARE: char = '?';
 
+/// The glyph of a connector drawn in a prefab's terrain layer (Golden Krone's `*`):
+/// a doorway the layout may join the prefab through.
+pub const CONNECTOR: char = '*';
+
 const VARIANTS: usize = 10;
 
 /// Glyph ↔ terrain mappings of a pack.
@@ -169,14 +173,14 @@ impl Palette {
                 );
                 continue;
             }
-            if glyph == DONT_CARE || glyph.is_ascii_digit() {
+            if glyph == DONT_CARE || glyph == CONNECTOR || glyph.is_ascii_digit() {
                 problems.push(
                     Error::at(
                         ErrorKind::Invalid,
                         at(key.span()),
                         format!("glyph `{glyph}` is built in and cannot be redefined"),
                     )
-                    .with_help("`?` means don't care and the digits 0-9 are floor variants; pick another character"),
+                    .with_help("`?` means don't care, `*` is a connector and the digits 0-9 are floor variants; pick another character"),
                 );
                 continue;
             }
@@ -258,7 +262,7 @@ impl Palette {
 
     /// True when `glyph` may appear in a prefab's terrain layer.
     pub fn knows(&self, glyph: char) -> bool {
-        glyph == DONT_CARE || self.terrain_of(glyph).is_some()
+        glyph == DONT_CARE || glyph == CONNECTOR || self.terrain_of(glyph).is_some()
     }
 
     /// The glyph to write for `terrain` in a prefab: the first palette glyph for it,

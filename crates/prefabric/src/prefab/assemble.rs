@@ -8,7 +8,10 @@
 //! names cells: `file:line:col` for text, layer and coordinates for `.xp`. Two
 //! sources that draw the same thing therefore give equal [`Prefab`]s.
 
-use super::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, nearest_edge, sorted_machines, sorted_refs};
+use super::{
+    Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, nearest_edge, outline_facing, sorted_machines,
+    sorted_refs,
+};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::text::Layer;
 use crate::geom::{Dir, Point};
@@ -19,6 +22,9 @@ use crate::map::{LinkKind, Role, Terrain};
 /// `None` for empty cells and have the terrain's size.
 pub(crate) struct Drawn {
     pub terrain: Grid<Option<Terrain>>,
+    /// Connectors drawn in the terrain layer (`*` in text prefabs): door cells that
+    /// are link marks too, facing out of the prefab's outline.
+    pub connectors: Vec<Point>,
     /// Link layer glyphs: `1`–`9`, `*`, and arrows written `^ > v <`.
     pub links: Option<Grid<Option<char>>>,
     pub machines: Option<Grid<Option<char>>>,
@@ -58,7 +64,7 @@ pub(crate) fn assemble(
     place: &Place<'_, '_>,
 ) -> Result<Prefab, Vec<Error>> {
     let mut a = Assembler { file, place, errors: Vec::new(), counts: [0; 4] };
-    let links = drawn.links.as_ref().map_or_else(Vec::new, |g| a.links(g, &drawn.terrain));
+    let links = a.links(drawn.links.as_ref(), &drawn.connectors, &drawn.terrain);
     let link_paths = link_paths(&links, &drawn.terrain);
     // An encounter's `?` cells keep the room's floor; a feature's keep whatever
     // ground the map had, which may be solid.
@@ -148,7 +154,16 @@ impl Assembler<'_, '_, '_> {
         }
     }
 
-    fn links(&mut self, glyphs: &Grid<Option<char>>, cells: &Grid<Option<Terrain>>) -> Vec<LinkMark> {
+    /// The link marks of the links layer (`glyphs`) and of the terrain layer
+    /// (`connectors`), each with its direction: an arrow beside it, else the nearest
+    /// edge for a links-layer mark and the side facing out of the outline for a
+    /// terrain connector.
+    fn links(
+        &mut self,
+        glyphs: Option<&Grid<Option<char>>>,
+        connectors: &[Point],
+        cells: &Grid<Option<Terrain>>,
+    ) -> Vec<LinkMark> {
         let (w, h) = (cells.width(), cells.height());
         let mut marks: Vec<(Point, LinkKind)> = Vec::new();
         let mut arrows: Vec<(Point, Dir)> = Vec::new();
@@ -156,13 +171,24 @@ impl Assembler<'_, '_, '_> {
         // constant time.
         let mut mark_at: Grid<Option<usize>> = Grid::new(w, h, None);
         let layer = LayerKind::Links;
+        for &p in connectors {
+            mark_at.set(p, Some(marks.len()));
+            marks.push((p, LinkKind::Connector));
+        }
+        let in_terrain = marks.len();
         for p in cells.bounds().points() {
-            let kind = match glyphs[p] {
-                None => continue,
-                Some('*') => LinkKind::Connector,
-                Some(c @ '1'..='9') => LinkKind::Tunnel { width: c as u8 - b'0' },
-                Some(c) => {
+            let Some(glyph) = glyphs.and_then(|g| g[p]) else { continue };
+            let kind = match glyph {
+                '*' => LinkKind::Connector,
+                c @ '1'..='9' => LinkKind::Tunnel { width: c as u8 - b'0' },
+                c => {
                     match Dir::from_arrow(c) {
+                        Some(d) if mark_at[p].is_some() => self.invalid(
+                            layer,
+                            p,
+                            &format!("arrow `{}` lies on the connector drawn in the terrain", d.arrow()),
+                            "put the arrow in the cell beside the connector that it steers",
+                        ),
                         Some(d) => arrows.push((p, d)),
                         None => self.invalid(
                             layer,
@@ -174,6 +200,18 @@ impl Assembler<'_, '_, '_> {
                     continue;
                 }
             };
+            if mark_at[p].is_some() {
+                // A `*` over a terrain connector says the same thing twice.
+                if kind != LinkKind::Connector {
+                    self.invalid(
+                        layer,
+                        p,
+                        &format!("tunnel mark `{glyph}` lies on a connector drawn in the terrain"),
+                        "a cell is a connector (`*` in the terrain) or a tunneler start (a digit in the links layer), not both",
+                    );
+                }
+                continue;
+            }
             mark_at.set(p, Some(marks.len()));
             marks.push((p, kind));
         }
@@ -204,19 +242,29 @@ impl Assembler<'_, '_, '_> {
 
         let mut links = Vec::new();
         for (i, &(p, kind)) in marks.iter().enumerate() {
-            let dir = match dirs[i].map_or_else(|| nearest_edge(p, w, h), Ok) {
-                Ok(d) => d,
-                Err((a, b)) => {
-                    self.invalid(
-                        layer,
-                        p,
-                        &format!(
-                            "the mark is as close to the {a} edge as to the {b} edge, so its direction is unclear"
-                        ),
-                        "put an arrow (^ > v <) beside it to say which way it leads",
-                    );
-                    continue;
-                }
+            let dir = match dirs[i] {
+                Some(d) => d,
+                None if i < in_terrain => match outline_facing(p, cells) {
+                    Ok(d) => d,
+                    Err(sides) => {
+                        self.unclear_connector(p, &sides);
+                        continue;
+                    }
+                },
+                None => match nearest_edge(p, w, h) {
+                    Ok(d) => d,
+                    Err((a, b)) => {
+                        self.invalid(
+                            layer,
+                            p,
+                            &format!(
+                                "the mark is as close to the {a} edge as to the {b} edge, so its direction is unclear"
+                            ),
+                            "put an arrow (^ > v <) beside it to say which way it leads",
+                        );
+                        continue;
+                    }
+                },
             };
             let mark = LinkMark { at: p, dir, kind };
             if let Some(blocker) = mark.path(w, h).find(|q| !super::link_can_pass(cells[*q])) {
@@ -233,6 +281,33 @@ impl Assembler<'_, '_, '_> {
             links.push(mark);
         }
         links
+    }
+
+    /// Reports a terrain connector whose facing cannot be read from the outline:
+    /// `sides` are the sides that face out of it (none: it is not on the edge).
+    fn unclear_connector(&mut self, p: Point, sides: &[Dir]) {
+        let layer = LayerKind::Terrain;
+        match sides {
+            [] => self.invalid(
+                layer,
+                p,
+                "connector `*` is not on the prefab's edge: no side of it faces out of the prefab (past the grid or onto `?`) with floor on the opposite side",
+                "a connector sits in the prefab's outline with floor behind it; move it there, or put an arrow (^ > v <) beside it in the links layer",
+            ),
+            [first, rest @ ..] => {
+                let names: Vec<&str> = rest.iter().map(|d| d.name()).collect();
+                self.invalid(
+                    layer,
+                    p,
+                    &format!(
+                        "connector `*` faces out of the prefab both {} and {}, so its direction is unclear",
+                        first.name(),
+                        names.join(" and ")
+                    ),
+                    "put an arrow (^ > v <) beside it in the links layer to say which way it leads",
+                )
+            }
+        }
     }
 
     /// Checks that an object drawn at `p` stands where objects can stand.

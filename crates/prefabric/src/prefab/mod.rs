@@ -323,9 +323,30 @@ impl Prefab {
     /// (`^ > v <`) beside each mark whose direction is not the one its nearest edge
     /// implies. Fails when such a mark has no free cell beside it for its arrow.
     pub fn link_glyphs(&self) -> Result<Grid<Option<char>>, Error> {
+        self.link_layer(&vec![false; self.links.len()])
+    }
+
+    /// For each link, true when a text prefab can draw it as `*` in its terrain
+    /// layer: a connector on a door cell facing out of the outline the way
+    /// [`outline_facing`] reads it back.
+    pub fn terrain_connectors(&self) -> Vec<bool> {
+        self.links
+            .iter()
+            .map(|l| {
+                l.kind == LinkKind::Connector
+                    && self.cells[l.at] == Some(Terrain::new(Role::Door))
+                    && outline_facing(l.at, &self.cells) == Ok(l.dir)
+            })
+            .collect()
+    }
+
+    /// The links layer without the links marked in `in_terrain` (drawn as `*` in
+    /// the terrain layer instead); arrows keep clear of every mark.
+    pub(crate) fn link_layer(&self, in_terrain: &[bool]) -> Result<Grid<Option<char>>, Error> {
         let (w, h) = (self.width(), self.height());
         let mut layer = Grid::new(w, h, None);
-        for link in &self.links {
+        let drawn = || self.links.iter().zip(in_terrain).filter(|(_, t)| !**t).map(|(l, _)| l);
+        for link in drawn() {
             let glyph = match link.kind {
                 LinkKind::Tunnel { width } => char::from(b'0' + width.min(9)),
                 LinkKind::Connector => '*',
@@ -333,7 +354,7 @@ impl Prefab {
             layer.set(link.at, Some(glyph));
         }
         let is_mark = |p: Point| self.links.iter().any(|l| l.at == p);
-        for link in &self.links {
+        for link in drawn() {
             if nearest_edge(link.at, w, h) == Ok(link.dir) {
                 continue;
             }
@@ -341,7 +362,9 @@ impl Prefab {
                 .into_iter()
                 .map(|d| link.at + d.delta())
                 .find(|&p| {
-                    layer.get(p) == Some(&None) && Dir::ALL.iter().filter(|d| is_mark(p + d.delta())).count() == 1
+                    layer.get(p) == Some(&None)
+                        && !is_mark(p)
+                        && Dir::ALL.iter().filter(|d| is_mark(p + d.delta())).count() == 1
                 });
             let Some(p) = free else {
                 return Err(Error::new(
@@ -426,6 +449,20 @@ pub fn nearest_edge(p: Point, w: i32, h: i32) -> Result<Dir, (Dir, Dir)> {
     let mut by_distance = [(p.y, Dir::North), (w - 1 - p.x, Dir::East), (h - 1 - p.y, Dir::South), (p.x, Dir::West)];
     by_distance.sort_by_key(|(d, _)| *d);
     if by_distance[0].0 == by_distance[1].0 { Err((by_distance[0].1, by_distance[1].1)) } else { Ok(by_distance[0].1) }
+}
+
+/// The side a connector at `p` faces out of a prefab's outline: the one side
+/// whose neighbour lies past the grid or is `?` while the opposite neighbour is
+/// walkable. Fails with the sides that qualify when that is not exactly one (none:
+/// the connector is not on the edge; several: it needs an arrow).
+pub fn outline_facing(p: Point, cells: &Grid<Option<Terrain>>) -> Result<Dir, Vec<Dir>> {
+    let outside = |q: Point| cells.get(q).is_none_or(|c| c.is_none());
+    let floor = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.role.is_walkable()));
+    let sides: Vec<Dir> = Dir::ALL.into_iter().filter(|d| outside(p + d.delta()) && floor(p - d.delta())).collect();
+    match sides.as_slice() {
+        [one] => Ok(*one),
+        _ => Err(sides),
+    }
 }
 
 #[cfg(test)]
@@ -528,6 +565,58 @@ mod tests {
         assert!(err[0].starts_with("p.txt:7:1: invalid: a machine stands on wall"), "{err:?}");
         assert!(err[1].starts_with("p.txt:8:3: invalid: ` ` is not a glyph"), "{err:?}");
         assert!(err[2].starts_with("p.txt:13:3: invalid: reference `r` stands on a link's way out"), "{err:?}");
+    }
+
+    #[test]
+    fn connectors_in_the_terrain_face_out_of_the_outline() {
+        // A diamond: its side connectors lie inside the bounding box, `?` before them.
+        let p = build("prefab d\nterrain:\n??#*#??\n?#...#?\n*.....*\n?#...#?\n??#*#??\n").unwrap();
+        let found: Vec<(Point, Dir)> = p.links().iter().map(|l| (l.at, l.dir)).collect();
+        assert_eq!(
+            found,
+            [
+                (Point::new(3, 0), Dir::North),
+                (Point::new(0, 2), Dir::West),
+                (Point::new(6, 2), Dir::East),
+                (Point::new(3, 4), Dir::South)
+            ]
+        );
+        assert!(p.links().iter().all(|l| l.kind == LinkKind::Connector));
+        assert!(p.links().iter().all(|l| p.cells()[l.at] == Some(Terrain::new(Role::Door))));
+        // Written back, the connectors stay in the terrain and read back equal.
+        let palette = Palette::parse("palette.toml", PALETTE).unwrap();
+        let text = crate::render::prefab_text(&p, &palette).unwrap();
+        assert!(text.contains("??#*#??\n") && !text.contains("links:"), "{text}");
+        assert_eq!(build(&text).unwrap(), p);
+        for t in Transform::ALL {
+            let q = p.transformed(t);
+            assert_eq!(q.terrain_connectors(), vec![true; 4], "{t}");
+        }
+    }
+
+    #[test]
+    fn unclear_connectors_are_reported_with_a_fix() {
+        // A connector on a cut corner faces both north and west; one in the middle
+        // of the floor and one in a square corner face nowhere.
+        let err = build("prefab c\nterrain:\n??###\n?*..#\n#.*.#\n*####\n").unwrap_err();
+        assert_eq!(err.len(), 3, "{err:?}");
+        assert!(
+            err[0].contains("p.txt:4:2: invalid: connector `*` faces out of the prefab both north and west"),
+            "{err:?}"
+        );
+        assert!(err[0].contains("help: put an arrow"), "{err:?}");
+        assert!(err[1].contains("p.txt:5:3: invalid: connector `*` is not on the prefab's edge"), "{err:?}");
+        assert!(err[2].contains("p.txt:6:1: invalid: connector `*` is not on the prefab's edge"), "{err:?}");
+        // An arrow in the links layer settles the cut corner.
+        let p = build("prefab c\nterrain:\n??###\n?*..#\n#...#\n#####\nlinks:\n.^...\n.....\n.....\n.....\n").unwrap();
+        assert_eq!(p.links()[0].dir, Dir::North);
+        let palette = Palette::parse("palette.toml", PALETTE).unwrap();
+        let text = crate::render::prefab_text(&p, &palette).unwrap();
+        assert_eq!(build(&text).unwrap(), p, "{text}");
+        let ok = build("prefab c\nterrain:\n?*?\n#.#\n###\nlinks:\n>..\n...\n...\n").unwrap();
+        assert_eq!(ok.links()[0].dir, Dir::East);
+        let err = build("prefab c\nterrain:\n#*#\n#.#\n###\nlinks:\n.2.\n...\n...\n").unwrap_err();
+        assert!(err[0].contains("tunnel mark `2` lies on a connector drawn in the terrain"), "{err:?}");
     }
 
     #[test]

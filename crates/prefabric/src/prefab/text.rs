@@ -1,20 +1,20 @@
 //! Text prefabs: raw blocks from [`crate::format::text`] turned into [`Prefab`]s.
 //!
 //! Reads the header (`tags`, `transforms`, `style`), the terrain grid through the
-//! palette, and the `links`, `machines` and `refs` grids as glyphs (`.` is an empty
+//! palette (`*` there is a connector: a door cell with a link mark on it), and the `links`, `machines` and `refs` grids as glyphs (`.` is an empty
 //! cell), then hands them to [`assemble`](super::assemble) so text and `.xp` prefabs
 //! pass the same checks. Every problem is reported at its `file:line:col`.
 
 use super::assemble::{Drawn, Place, assemble};
 use super::{Header, LayerKind, Prefab, Style, check_name, check_tag};
 use crate::error::{Error, ErrorKind, Location};
-use crate::format::palette::{DONT_CARE, Palette};
+use crate::format::palette::{CONNECTOR, DONT_CARE, Palette};
 use crate::format::suggest;
 use crate::format::text::{self, Field, Layer, Located, RawPrefab};
-use crate::geom::{Transform, TransformSet};
+use crate::geom::{Point, Transform, TransformSet};
 use crate::grid::Grid;
 use crate::limits::Limits;
-use crate::map::Terrain;
+use crate::map::{Role, Terrain};
 
 /// Header keys a prefab may have.
 const KEYS: [&str; 4] = ["tags", "transforms", "style", "defs"];
@@ -32,7 +32,7 @@ pub(super) fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> R
     let (tags, transforms, style, defs) = b.header(&raw.fields);
     let layers = b.layers(raw);
     let terrain = layers[LayerKind::Terrain as usize].and_then(|layer| b.terrain(layer, palette));
-    let Some(terrain) = terrain else {
+    let Some((terrain, connectors)) = terrain else {
         return Err(b.sorted_errors());
     };
     let size = (terrain.width(), terrain.height());
@@ -42,6 +42,7 @@ pub(super) fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> R
         machines: overlay(&mut b, LayerKind::Machines),
         refs: overlay(&mut b, LayerKind::Refs),
         terrain,
+        connectors,
     };
     let header = Header { name, tags, transforms, style, defs };
     let origin = Location::at(file, raw.name.line, raw.name.col);
@@ -250,16 +251,22 @@ impl Builder<'_> {
         ok.then_some(width)
     }
 
-    fn terrain(&mut self, layer: &Layer<'_>, palette: &Palette) -> Option<Grid<Option<Terrain>>> {
+    /// The terrain grid, and the cells where it draws a connector (`*`, a door the
+    /// layout may join the prefab through).
+    fn terrain(&mut self, layer: &Layer<'_>, palette: &Palette) -> Option<(Grid<Option<Terrain>>, Vec<Point>)> {
         // Glyphs are checked even when rows are ragged, so one pass reports both.
         let width = self.width_of(layer, None);
         let height = layer.rows.len() as i32;
         let mut cells = Vec::with_capacity(layer.rows[0].text.len() * layer.rows.len());
+        let mut connectors = Vec::new();
         let mut bad = 0usize;
-        for row in &layer.rows {
+        for (y, row) in layer.rows.iter().enumerate() {
             for (x, c) in row.text.chars().enumerate() {
                 if c == DONT_CARE {
                     cells.push(None);
+                } else if c == CONNECTOR {
+                    connectors.push(Point::new(x as i32, y as i32));
+                    cells.push(Some(Terrain::new(Role::Door)));
                 } else if let Some(t) = palette.terrain_of(c) {
                     cells.push(Some(t));
                 } else {
@@ -270,7 +277,7 @@ impl Builder<'_> {
                         } else {
                             let known: String = palette.glyphs().iter().map(|(g, _)| *g).collect();
                             format!(
-                                "the palette defines `{known}`, the digits 0-9 and `?`; add `{c}` to palette.toml or use one of those"
+                                "the palette defines `{known}`, the digits 0-9, `?` and `*`; add `{c}` to palette.toml or use one of those"
                             )
                         };
                         self.invalid(row.line, x as u32 + 1, format!("unknown glyph `{c}`"), Some(help));
@@ -289,7 +296,7 @@ impl Builder<'_> {
             );
         }
         let width = width.filter(|_| bad == 0)?;
-        Grid::from_cells(width, height, cells)
+        Grid::from_cells(width, height, cells).map(|grid| (grid, connectors))
     }
 
     /// An overlay layer (links, machines, refs) as glyphs, `.` read as empty.

@@ -179,7 +179,7 @@ impl Prefab {
         let Some(terrain) = terrain.filter(|_| errors.is_empty()) else {
             return Err(errors);
         };
-        let drawn = Drawn { terrain, links, machines, refs };
+        let drawn = Drawn { terrain, connectors: Vec::new(), links, machines, refs };
         assemble(file, header, Location::file(file), drawn, &Place::Xp)
     }
 

@@ -1,12 +1,13 @@
 //! Prefabs written back in the text prefab syntax.
 //!
 //! The output parses back to an equal prefab with the same palette: terrain glyphs
-//! are the palette's first glyph for each terrain, a link whose direction is not the
-//! one its nearest edge implies gets an arrow beside it, and the machine and
+//! are the palette's first glyph for each terrain, connectors on the outline are
+//! drawn as `*` in the terrain, a link whose direction is not the one its nearest
+//! edge implies gets an arrow beside it, and the machine and
 //! reference layers are written when the prefab has any.
 
 use crate::error::{Error, ErrorKind};
-use crate::format::palette::{DONT_CARE, Palette};
+use crate::format::palette::{CONNECTOR, DONT_CARE, Palette};
 use crate::grid::Grid;
 use crate::prefab::{EMPTY, LayerKind, Prefab};
 
@@ -23,9 +24,15 @@ pub fn prefab_text(prefab: &Prefab, palette: &Palette) -> Result<String, Error> 
         out.push_str(&format!("defs: {defs}\n"));
     }
     out.push_str("terrain:\n");
-    for row in prefab.cells().rows() {
-        for cell in row {
+    let in_terrain = prefab.terrain_connectors();
+    let mut connector_cells = Grid::new(prefab.width(), prefab.height(), false);
+    for (link, _) in prefab.links().iter().zip(&in_terrain).filter(|(_, t)| **t) {
+        connector_cells.set(link.at, true);
+    }
+    for (row, marks) in prefab.cells().rows().zip(connector_cells.rows()) {
+        for (cell, &connector) in row.iter().zip(marks) {
             let glyph = match cell {
+                _ if connector => CONNECTOR,
                 None => DONT_CARE,
                 Some(t) => palette.source_glyph(*t).ok_or_else(|| {
                     Error::new(
@@ -38,8 +45,8 @@ pub fn prefab_text(prefab: &Prefab, palette: &Palette) -> Result<String, Error> 
         }
         out.push('\n');
     }
-    if !prefab.links().is_empty() {
-        let glyphs = prefab.link_glyphs()?;
+    if in_terrain.iter().any(|t| !t) {
+        let glyphs = prefab.link_layer(&in_terrain)?;
         write_layer(&mut out, LayerKind::Links, glyphs.rows());
     }
     if !prefab.machines().is_empty() {
