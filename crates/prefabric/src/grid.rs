@@ -4,7 +4,7 @@
 //! [`Point`] return `None` outside the grid; indexing with `grid[p]` panics outside
 //! it, like slice indexing, and is meant for positions already known to be inside.
 
-use crate::geom::{Point, Rect};
+use crate::geom::{Dir, Point, Rect};
 use std::ops::{Index, IndexMut};
 
 /// A rectangle of values, row-major.
@@ -26,6 +26,28 @@ impl<T: Clone> Grid<T> {
     /// Sets every cell to `value`.
     pub fn fill(&mut self, value: T) {
         self.cells.fill(value);
+    }
+}
+
+impl Grid<bool> {
+    /// The cells of a `width × height` grid 4-connected to `start` through cells
+    /// where `open` holds (`start` counts as open), marked true.
+    pub fn reachable(width: i32, height: i32, start: Point, open: impl Fn(Point) -> bool) -> Grid<bool> {
+        let mut seen = Grid::new(width, height, false);
+        if !seen.set(start, true) {
+            return seen;
+        }
+        let mut stack = vec![start];
+        while let Some(p) = stack.pop() {
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if seen.get(q) == Some(&false) && open(q) {
+                    seen[q] = true;
+                    stack.push(q);
+                }
+            }
+        }
+        seen
     }
 }
 

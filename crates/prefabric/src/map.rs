@@ -220,6 +220,8 @@ pub struct Region {
 pub enum Stage {
     /// Placed before the layout (seeding).
     Feature,
+    /// Placed by the layout generator as part of the layout (chained prefabs).
+    Layout,
     /// Embedded into a room after the layout, as an encounter.
     Encounter,
 }
@@ -229,9 +231,59 @@ impl Stage {
     pub const fn name(self) -> &'static str {
         match self {
             Stage::Feature => "feature",
+            Stage::Layout => "layout",
             Stage::Encounter => "encounter",
         }
     }
+}
+
+/// What the layout stage made, for traces and statistics. Later stages never read
+/// it: they work on regions, whichever generator made them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LayoutStats {
+    /// The generator that made the layout: `tunnelers` or `chain`.
+    pub generator: &'static str,
+    /// Tunnelers that ran, children and fillers included.
+    pub tunnelers: u32,
+    /// Steps they took.
+    pub steps: u32,
+    /// Tunnelers that died of old age.
+    pub died_of_age: u32,
+    /// Tunnelers that stopped because nothing around them could be dug.
+    pub boxed_in: u32,
+    /// Tunnelers that stopped by digging into open space.
+    pub joins: u32,
+    /// Corridors dug to join networks the generator left apart.
+    pub fallback_paths: u32,
+    /// Walkable cells at the end.
+    pub open_cells: u32,
+    /// What the chain generator placed, when it made the layout.
+    pub chain: Option<ChainStats>,
+}
+
+/// What the chain generator did (seed 002).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChainStats {
+    /// Prefabs placed, the start and auto-rooms included.
+    pub placed: u32,
+    /// How many the map type asked for.
+    pub target: u32,
+    /// Tries taken.
+    pub tries: u32,
+    /// Tries scrapped because no hallway length fitted the chosen prefab.
+    pub scrapped: u32,
+    /// True when the attempt budget ran out before the target was reached.
+    pub timed_out: bool,
+    /// The length of every hallway that joined a prefab, in placement order.
+    pub hallway_lengths: Vec<u32>,
+    /// Extra connections: connectors flanked by floor that were opened.
+    pub flanked: u32,
+    /// Extra connections: straight hallways between facing connectors.
+    pub facing: u32,
+    /// Extra connections: L-shaped hallways between perpendicular connectors.
+    pub corner: u32,
+    /// Overlay rooms placed.
+    pub overlays: u32,
 }
 
 /// A prefab as placed on the map.
@@ -421,6 +473,7 @@ pub struct Map {
     pub(crate) links: Vec<PlacedLink>,
     pub(crate) objects: Vec<Object>,
     pub(crate) feature_variant: Option<String>,
+    pub(crate) layout: LayoutStats,
     pub(crate) trace: Trace,
 }
 
@@ -439,6 +492,7 @@ impl Map {
             links: Vec::new(),
             objects: Vec::new(),
             feature_variant: None,
+            layout: LayoutStats::default(),
             trace: Trace::default(),
         }
     }
@@ -535,6 +589,11 @@ impl Map {
     /// has any.
     pub fn feature_variant(&self) -> Option<&str> {
         self.feature_variant.as_deref()
+    }
+
+    /// What the layout stage made: which generator, and its counts.
+    pub fn layout_stats(&self) -> &LayoutStats {
+        &self.layout
     }
 
     /// The decisions that made this map.

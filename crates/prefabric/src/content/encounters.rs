@@ -55,6 +55,47 @@ impl WeightWords {
     pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
         self.words.iter().map(|(w, n)| (w.as_str(), *n))
     }
+
+    /// The number a weight as written stands for (0 to 65535), or the problem and
+    /// a hint.
+    pub(crate) fn resolve(&self, weight: &WeightFile) -> Result<u32, (String, Option<String>)> {
+        match weight {
+            WeightFile::Number(n) if (0..=i64::from(u16::MAX)).contains(n) => Ok(*n as u32),
+            WeightFile::Number(n) => Err((format!("weight {n} must be 0-{}", u16::MAX), None)),
+            WeightFile::Word(word) => self.get(word).ok_or_else(|| {
+                let known: Vec<&str> = self.iter().map(|(w, _)| w).collect();
+                let help = match suggest(word, known.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`? weights are numbers or the words {}", known.join(", ")),
+                    None => format!("weights are numbers or the words {}", known.join(", ")),
+                };
+                (format!("unknown weight word `{word}`"), Some(help))
+            }),
+        }
+    }
+}
+
+/// A weight as written: a number, or a weight word of the pack.
+pub(crate) enum WeightFile {
+    Number(i64),
+    Word(String),
+}
+
+impl<'de> Deserialize<'de> for WeightFile {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<WeightFile, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(i64),
+            Word(String),
+        }
+        match Raw::deserialize(d) {
+            Ok(Raw::Number(n)) => Ok(WeightFile::Number(n)),
+            Ok(Raw::Word(w)) => Ok(WeightFile::Word(w)),
+            Err(_) => {
+                Err(serde::de::Error::custom("expected a weight: a whole number or a weight word such as \"common\""))
+            }
+        }
+    }
 }
 
 /// What an encounter is for the player (seed 000's categories).

@@ -12,7 +12,8 @@
 //! weight has what it needs; every problem is reported at its place in the file.
 
 use super::catalog::Catalog;
-use super::encounters::WeightWords;
+use super::encounters::{WeightFile, WeightWords};
+use super::section::{SectionReader, Span};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::suggest;
 use serde::Deserialize;
@@ -228,30 +229,6 @@ pub(crate) struct FurnishingFile {
     items: Option<ItemsFile>,
 }
 
-/// A weight: a number, or a weight word of the pack.
-enum WeightFile {
-    Number(i64),
-    Word(String),
-}
-
-impl<'de> Deserialize<'de> for WeightFile {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<WeightFile, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Number(i64),
-            Word(String),
-        }
-        match Raw::deserialize(d) {
-            Ok(Raw::Number(n)) => Ok(WeightFile::Number(n)),
-            Ok(Raw::Word(w)) => Ok(WeightFile::Word(w)),
-            Err(_) => {
-                Err(serde::de::Error::custom("expected a weight: a whole number or a weight word such as \"common\""))
-            }
-        }
-    }
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct InteractiveFile {
@@ -326,41 +303,7 @@ const MAX_STOCKPILE_ITEMS: u32 = 25;
 /// Widest padding or spacing.
 const MAX_PADDING: i64 = 8;
 
-type Span = std::ops::Range<usize>;
-
-struct Reader<'a> {
-    at: &'a dyn Fn(Span) -> Location,
-    errors: &'a mut Vec<Error>,
-}
-
-impl Reader<'_> {
-    fn invalid(&mut self, span: Span, message: String, help: Option<String>) {
-        let mut e = Error::at(ErrorKind::Invalid, (self.at)(span), message);
-        if let Some(h) = help {
-            e = e.with_help(h);
-        }
-        self.errors.push(e);
-    }
-
-    /// A number in `range`, or `default` when absent (and after an error).
-    fn number(
-        &mut self,
-        v: &Option<Spanned<i64>>,
-        what: &str,
-        range: std::ops::RangeInclusive<i64>,
-        default: i64,
-    ) -> i64 {
-        match v {
-            None => default,
-            Some(n) if range.contains(n.get_ref()) => *n.get_ref(),
-            Some(n) => {
-                let message = format!("{what} {} must be {}-{}", n.get_ref(), range.start(), range.end());
-                self.invalid(n.span(), message, None);
-                default
-            }
-        }
-    }
-
+impl SectionReader<'_> {
     fn count(&mut self, v: Option<&Spanned<CountFile>>, what: &str, max: u32, default: Count) -> Count {
         let Some(v) = v else { return default };
         let (lo, hi) = match v.get_ref() {
@@ -380,22 +323,10 @@ impl Reader<'_> {
     }
 
     fn weight(&mut self, w: &Spanned<WeightFile>, words: &WeightWords) -> u32 {
-        match w.get_ref() {
-            WeightFile::Number(n) if (0..=i64::from(u16::MAX)).contains(n) => *n as u32,
-            WeightFile::Number(n) => {
-                self.invalid(w.span(), format!("weight {n} must be 0-{}", u16::MAX), None);
-                0
-            }
-            WeightFile::Word(word) => words.get(word).unwrap_or_else(|| {
-                let known: Vec<&str> = words.iter().map(|(w, _)| w).collect();
-                let help = match suggest(word, known.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`? weights are numbers or the words {}", known.join(", ")),
-                    None => format!("weights are numbers or the words {}", known.join(", ")),
-                };
-                self.invalid(w.span(), format!("unknown weight word `{word}`"), Some(help));
-                0
-            }),
-        }
+        words.resolve(w.get_ref()).unwrap_or_else(|(message, help)| {
+            self.invalid(w.span(), message, help);
+            0
+        })
     }
 
     /// The weights of the six compositions, and where each is written.
@@ -494,7 +425,7 @@ pub(crate) fn read(
     catalog: Option<&Catalog>,
     errors: &mut Vec<Error>,
 ) -> Furnishing {
-    let mut r = Reader { at, errors };
+    let mut r = SectionReader { at, errors, prefix: "" };
     let section = raw.span();
     let f = raw.get_ref();
     let padding = r.number(&f.padding, "padding", 0..=MAX_PADDING, 1) as i32;
@@ -639,7 +570,7 @@ pub(crate) fn lint(file: &str, f: &Furnishing, catalog: &Catalog) -> Vec<Error> 
 }
 
 /// `tier_depths`: 1 to 5 depths, rising, each 1-999.
-fn tier_depths(r: &mut Reader<'_>, v: &Option<Spanned<Vec<i64>>>) -> Vec<u32> {
+fn tier_depths(r: &mut SectionReader<'_>, v: &Option<Spanned<Vec<i64>>>) -> Vec<u32> {
     let Some(v) = v else { return vec![1] };
     let list = v.get_ref();
     let ok = (1..=5).contains(&list.len())
@@ -660,7 +591,7 @@ fn tier_depths(r: &mut Reader<'_>, v: &Option<Spanned<Vec<i64>>>) -> Vec<u32> {
 /// Every composition with a weight must have what it places: interactive types,
 /// machine sets. Reported at the composition's line.
 fn needs(
-    r: &mut Reader<'_>,
+    r: &mut SectionReader<'_>,
     section: Span,
     spans: [(&[Option<Span>; 6], &str); 2],
     f: &Furnishing,

@@ -9,6 +9,7 @@
 //! problem found, located in the file.
 
 use super::catalog::Catalog;
+use super::chain::{self, ChainContext, ChainFile, ChainParams};
 use super::encounters::{self, EncounterPool, PoolFile, WeightWords};
 use super::furnishing::{self, Furnishing, FurnishingFile};
 use crate::error::{Error, ErrorKind, Location};
@@ -346,6 +347,30 @@ pub struct FeatureVariant {
 pub enum LayoutGenerator {
     /// Cogmind-style tunnelers digging corridors, rooms, halls and junctions.
     Tunnelers(TunnelerParams),
+    /// Golden Krone-style prefabs chained through their connectors by hallways.
+    Chain(ChainParams),
+}
+
+impl LayoutGenerator {
+    /// The names a map type's `generator` may use.
+    pub const NAMES: [&'static str; 2] = ["tunnelers", "chain"];
+
+    /// Its name in map types and traces.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            LayoutGenerator::Tunnelers(_) => "tunnelers",
+            LayoutGenerator::Chain(_) => "chain",
+        }
+    }
+}
+
+/// One of a map type's layout generators and how often it is chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightedGenerator {
+    /// The generator with its parameters.
+    pub generator: LayoutGenerator,
+    /// Relative frequency.
+    pub weight: u32,
 }
 
 /// A validated map type.
@@ -359,8 +384,9 @@ pub struct MapType {
     pub width: i32,
     /// Height in cells.
     pub height: i32,
-    /// How the layout is dug.
-    pub generator: LayoutGenerator,
+    /// How the layout is dug: one generator, or several chosen per map by weight
+    /// (seed 002 keeps "some levels generated with the old algorithm").
+    pub generators: Vec<WeightedGenerator>,
     /// Tunneler starts used with every variant.
     pub starts: Vec<StartSpec>,
     /// The feature list.
@@ -383,9 +409,11 @@ struct MapTypeFile {
     width: Spanned<i64>,
     height: Spanned<i64>,
     #[serde(default)]
-    generator: Option<Spanned<String>>,
+    generator: Option<Spanned<GeneratorFile>>,
     #[serde(default)]
     tunnelers: Option<Spanned<TunnelerParams>>,
+    #[serde(default)]
+    chain: Option<Spanned<ChainFile>>,
     #[serde(default)]
     starts: Vec<Spanned<StartFile>>,
     #[serde(default)]
@@ -394,6 +422,14 @@ struct MapTypeFile {
     encounters: Option<PoolFile>,
     #[serde(default)]
     furnishing: Option<Spanned<FurnishingFile>>,
+}
+
+/// `generator = "name"` or `generator = { name = weight, ... }`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum GeneratorFile {
+    One(String),
+    Weighted(BTreeMap<String, i64>),
 }
 
 #[derive(Deserialize)]
@@ -478,6 +514,7 @@ pub(crate) fn read<'p>(
     name: &str,
     source: &str,
     limits: &Limits,
+    all_prefabs: &'p [Prefab],
     prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
     prefab_names: &[&str],
     words: &WeightWords,
@@ -497,21 +534,25 @@ pub(crate) fn read<'p>(
     };
     let (width, height) = (side(&raw.width, "width"), side(&raw.height, "height"));
 
-    let params = raw.tunnelers.map(|p| {
-        c.check_params(&p);
-        p.into_inner()
-    });
-    let generator = match raw.generator.as_ref().map(|g| (g.get_ref().as_str(), g.span())) {
-        None | Some(("tunnelers", _)) => LayoutGenerator::Tunnelers(params.unwrap_or_default()),
-        Some((other, span)) => {
-            c.invalid(span, format!("unknown generator `{other}`"), Some("the generators are: tunnelers".into()));
-            LayoutGenerator::Tunnelers(TunnelerParams::default())
-        }
-    };
-
     let size = (width, height);
-    let LayoutGenerator::Tunnelers(tunnelers) = &generator;
-    let start_width = tunnelers.width;
+    let chain_cx = ChainContext { prefabs: all_prefabs, lookup: prefabs, words, size };
+    let generators = c.generators(&raw, &chain_cx);
+    let tunnelers = generators.iter().find_map(|g| match &g.generator {
+        LayoutGenerator::Tunnelers(p) => Some(p),
+        _ => None,
+    });
+    let misspelt = c.errors.iter().any(|e| e.message().starts_with("unknown generator"));
+    if tunnelers.is_none()
+        && !misspelt
+        && let Some(s) = raw.starts.first()
+    {
+        c.invalid(
+            s.span(),
+            "[[starts]] start tunnelers, but this map type has no tunneler generator".into(),
+            Some("remove the starts, or add tunnelers to `generator`".into()),
+        );
+    }
+    let start_width = tunnelers.map_or(TunnelerParams::default().width, |t| t.width);
     let starts = raw.starts.iter().map(|s| c.start(s, size, start_width)).collect();
     let mut variants = Vec::new();
     for (i, v) in raw.variants.iter().enumerate() {
@@ -531,7 +572,7 @@ pub(crate) fn read<'p>(
             description: raw.description,
             width,
             height,
-            generator,
+            generators,
             starts,
             variants,
             encounters,
@@ -570,6 +611,77 @@ impl Checker<'_> {
                 None,
             );
         }
+    }
+
+    /// The generators `generator` names (default: tunnelers), each with its
+    /// parameters; a parameter section for a generator not named is an error.
+    fn generators(&mut self, raw: &MapTypeFile, chain_cx: &ChainContext<'_, '_>) -> Vec<WeightedGenerator> {
+        let named: Vec<(String, i64)> = match raw.generator.as_ref().map(|g| g.get_ref()) {
+            None => vec![("tunnelers".to_string(), 1)],
+            Some(GeneratorFile::One(name)) => vec![(name.clone(), 1)],
+            Some(GeneratorFile::Weighted(table)) => table.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+        };
+        let span = raw.generator.as_ref().map_or(0..0, |g| g.span());
+        let mut out = Vec::new();
+        for (name, weight) in &named {
+            if !(0..=i64::from(u16::MAX)).contains(weight) {
+                self.invalid(span.clone(), format!("generator weight {weight} must be 0-{}", u16::MAX), None);
+                continue;
+            }
+            let generator = match name.as_str() {
+                "tunnelers" => {
+                    if let Some(p) = &raw.tunnelers {
+                        self.check_params(p);
+                    }
+                    LayoutGenerator::Tunnelers(raw.tunnelers.as_ref().map(|p| p.get_ref().clone()).unwrap_or_default())
+                }
+                "chain" => {
+                    let at = |span: std::ops::Range<usize>| Location::at_offset(self.file, self.source, span.start);
+                    LayoutGenerator::Chain(chain::read(
+                        raw.chain.as_ref(),
+                        span.clone(),
+                        &at,
+                        chain_cx,
+                        &mut self.errors,
+                    ))
+                }
+                other => {
+                    let help = match suggest(other, LayoutGenerator::NAMES) {
+                        Some(s) => {
+                            format!("did you mean `{s}`? the generators are {}", LayoutGenerator::NAMES.join(", "))
+                        }
+                        None => format!("the generators are {}", LayoutGenerator::NAMES.join(", ")),
+                    };
+                    self.invalid(span.clone(), format!("unknown generator `{other}`"), Some(help));
+                    continue;
+                }
+            };
+            out.push(WeightedGenerator { generator, weight: *weight as u32 });
+        }
+        if !out.is_empty() && out.iter().all(|g| g.weight == 0) {
+            self.invalid(span.clone(), "every generator has weight 0, so none can be chosen".into(), None);
+        }
+        // After a misspelt generator name the sections would only repeat it.
+        let misspelt = named.iter().any(|(n, _)| !LayoutGenerator::NAMES.contains(&n.as_str()));
+        let uses = |name: &str| misspelt || named.iter().any(|(n, _)| n == name);
+        if let (Some(t), false) = (&raw.tunnelers, uses("tunnelers")) {
+            self.invalid(
+                t.span(),
+                "[tunnelers] is given but `generator` does not name tunnelers".into(),
+                Some("add tunnelers to `generator`, or remove the section".into()),
+            );
+        }
+        if let (Some(ch), false) = (&raw.chain, uses("chain")) {
+            self.invalid(
+                ch.span(),
+                "[chain] is given but `generator` does not name chain".into(),
+                Some("write generator = \"chain\" (or a table of weights naming it), or remove the section".into()),
+            );
+        }
+        if out.is_empty() {
+            out.push(WeightedGenerator { generator: LayoutGenerator::Tunnelers(TunnelerParams::default()), weight: 1 });
+        }
+        out
     }
 
     fn check_params(&mut self, p: &Spanned<TunnelerParams>) {

@@ -18,10 +18,12 @@
 //! ```
 
 pub mod catalog;
+pub mod chain;
 pub mod defs;
 pub mod encounters;
 pub mod furnishing;
 pub mod maptype;
+mod section;
 
 use crate::error::{Error, ErrorKind, Location, Problems};
 use crate::format::palette::Palette;
@@ -314,7 +316,17 @@ impl Pack {
                 continue;
             }
             map_files.push(stem);
-            match maptype::read(file, stem, text, &limits, &lookup, &names, &words, catalog_ok.then_some(&catalog)) {
+            match maptype::read(
+                file,
+                stem,
+                text,
+                &limits,
+                &prefabs,
+                &lookup,
+                &names,
+                &words,
+                catalog_ok.then_some(&catalog),
+            ) {
                 Ok(m) => {
                     map_types.insert(stem.to_string(), m);
                 }

@@ -12,12 +12,16 @@
 //! is needed while digging), joins leftover networks with shortest corridors, and
 //! raises walls.
 
+mod chain;
 mod tunnelers;
 
-use crate::content::maptype::LayoutGenerator;
+use crate::content::Pack;
+use crate::content::maptype::{LayoutGenerator, WeightedGenerator};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
+pub use crate::map::{ChainStats, LayoutStats};
 use crate::map::{Door, FloorKind, Map, NO_REGION, RegionId, RegionKind, Role, Terrain, mask};
+use crate::rng::Rng;
 use crate::trace::Outcome;
 
 /// A tunneler start named by the map type, resolved to a cell.
@@ -31,46 +35,52 @@ pub struct Start {
     pub width: u8,
 }
 
-/// What the layout stage dug, for traces and statistics.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LayoutStats {
-    /// Tunnelers that ran, children and fillers included.
-    pub tunnelers: u32,
-    /// Steps they took.
-    pub steps: u32,
-    /// Tunnelers that died of old age.
-    pub died_of_age: u32,
-    /// Tunnelers that stopped because nothing around them could be dug.
-    pub boxed_in: u32,
-    /// Tunnelers that stopped by digging into open space.
-    pub joins: u32,
-    /// Corridors dug to join networks the tunnelers left apart.
-    pub fallback_paths: u32,
-    /// Walkable cells at the end.
-    pub open_cells: u32,
-}
-
-/// Digs the layout of `map` with the map type's generator. `seed` feeds the
-/// layout's own random streams.
-pub fn run(map: &mut Map, generator: &LayoutGenerator, starts: &[Start], seed: u64) -> Result<LayoutStats, Error> {
-    let stats = match generator {
-        LayoutGenerator::Tunnelers(params) => tunnelers::dig(map, params, starts, seed)?,
+/// Lays out `map` with one of the map type's generators, chosen by weight. `seed`
+/// feeds the layout's own random streams; `pack` holds the prefabs generators
+/// build from.
+pub fn run(
+    map: &mut Map,
+    pack: &Pack,
+    generators: &[WeightedGenerator],
+    starts: &[Start],
+    seed: u64,
+) -> Result<LayoutStats, Error> {
+    let weights: Vec<u32> = generators.iter().map(|g| g.weight).collect();
+    let chosen = Rng::stream(seed, "layout", "generator").weighted(&weights).unwrap_or(0);
+    let Some(generator) = generators.get(chosen).map(|g| &g.generator) else {
+        return Err(Error::new(ErrorKind::Generation, "the map type names no layout generator"));
     };
-    map.trace.push(
-        "layout",
-        Outcome::Note,
-        format!(
-            "{} tunnelers took {} steps ({} died of age, {} boxed in, {} joined open space); {} fallback corridors; {} of {} cells open",
-            stats.tunnelers,
-            stats.steps,
-            stats.died_of_age,
-            stats.boxed_in,
-            stats.joins,
-            stats.fallback_paths,
-            stats.open_cells,
-            map.width() as i64 * map.height() as i64
-        ),
-    );
+    if generators.len() > 1 {
+        let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+        map.trace.push(
+            "layout",
+            Outcome::Chose,
+            format!("generator `{}` (weight {} of {total})", generator.name(), weights[chosen]),
+        );
+    }
+    let stats = match generator {
+        LayoutGenerator::Tunnelers(params) => {
+            let stats = tunnelers::dig(map, params, starts, seed)?;
+            map.trace.push(
+                "layout",
+                Outcome::Note,
+                format!(
+                    "{} tunnelers took {} steps ({} died of age, {} boxed in, {} joined open space); {} fallback corridors; {} of {} cells open",
+                    stats.tunnelers,
+                    stats.steps,
+                    stats.died_of_age,
+                    stats.boxed_in,
+                    stats.joins,
+                    stats.fallback_paths,
+                    stats.open_cells,
+                    map.width() as i64 * map.height() as i64
+                ),
+            );
+            stats
+        }
+        LayoutGenerator::Chain(params) => chain::build(map, pack, params, seed)?,
+    };
+    map.layout = stats.clone();
     Ok(stats)
 }
 

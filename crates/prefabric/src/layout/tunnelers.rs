@@ -94,7 +94,7 @@ pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed
         p: params,
         rng: Rng::stream(seed, "layout", "tunnelers"),
         queue: VecDeque::new(),
-        stats: LayoutStats::default(),
+        stats: LayoutStats { generator: "tunnelers", ..LayoutStats::default() },
         room_weights,
     };
     d.start_from_links();

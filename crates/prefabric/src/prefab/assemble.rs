@@ -424,18 +424,7 @@ impl Assembler<'_, '_, '_> {
             }
         }
         let Some(&first) = beside.first() else { return true };
-        let mut seen = Grid::new(terrain.width(), terrain.height(), false);
-        let mut stack = vec![first];
-        seen[first] = true;
-        while let Some(p) = stack.pop() {
-            for d in Dir::ALL {
-                let q = p + d.delta();
-                if open(q) && !seen[q] {
-                    seen[q] = true;
-                    stack.push(q);
-                }
-            }
-        }
+        let seen = Grid::reachable(terrain.width(), terrain.height(), first, open);
         match beside.iter().find(|&&q| !seen[q]) {
             None => true,
             Some(&q) => {

@@ -377,6 +377,23 @@ impl Prefab {
         Ok(layer)
     }
 
+    /// A prefab a generator made rather than a designer drew (the chain's
+    /// auto-rooms): terrain and connectors only, placeable in every orientation.
+    pub(crate) fn generated(name: String, cells: Grid<Option<Terrain>>, links: Vec<LinkMark>) -> Prefab {
+        Prefab {
+            name,
+            tags: Vec::new(),
+            transforms: TransformSet::ALL,
+            style: Style::Feature,
+            defs: None,
+            cells,
+            links,
+            machines: Vec::new(),
+            refs: Vec::new(),
+            origin: Location::file("(generated)"),
+        }
+    }
+
     /// Builds a prefab from a raw text block, reading glyphs through `palette`.
     /// Returns every problem found, each located in `file`.
     pub fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> Result<Prefab, Vec<Error>> {

@@ -17,6 +17,7 @@ use std::fmt::Write;
 fn stage_colour(stage: Stage) -> Rgb {
     match stage {
         Stage::Feature => Rgb::new(0x40, 0xe0, 0xff),
+        Stage::Layout => Rgb::new(0x80, 0xff, 0x80),
         Stage::Encounter => Rgb::new(0xff, 0x80, 0xc0),
     }
 }

@@ -139,7 +139,7 @@ impl Generation<'_> {
 
     /// Stage 2: digs the layout around the features.
     pub fn layout(&mut self) -> Result<LayoutStats, Error> {
-        layout::run(&mut self.map, &self.map_type.generator, &self.starts, self.stream_seed)
+        layout::run(&mut self.map, self.pack, &self.map_type.generators, &self.starts, self.stream_seed)
     }
 
     /// Stage 3: embeds the map type's encounters into the layout's rooms.

@@ -133,3 +133,24 @@ pub fn default_pack_files() -> Vec<prefabric::content::SourceFile> {
     }
     files
 }
+
+/// Regions describe the map: every walkable cell belongs to one, every door is
+/// walkable, and rooms, halls, corridors and junctions are rectangles of walkable
+/// cells.
+pub fn regions_consistent(map: &Map) -> Result<(), String> {
+    use prefabric::RegionKind;
+    if let Some(p) = map.bounds().points().find(|&p| map.is_walkable(p) && map.region_at(p).is_none()) {
+        return Err(format!("walkable {p} belongs to no region"));
+    }
+    for r in map.regions() {
+        if let Some(d) = r.doors.iter().find(|d| !map.is_walkable(d.at)) {
+            return Err(format!("{} {} has a door at {} that is not walkable", r.kind.name(), r.id, d.at));
+        }
+        let rectangle =
+            matches!(r.kind, RegionKind::Room | RegionKind::Hall | RegionKind::Corridor | RegionKind::Junction);
+        if rectangle && let Some(p) = r.bounds.points().find(|&p| !map.is_walkable(p)) {
+            return Err(format!("{} {} ({}) is not open at {p}", r.kind.name(), r.id, r.bounds));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,686 @@
+//! The `[chain]` section of a map type: a level built only from prefabs joined at
+//! their connectors (Golden Krone Hotel, seed 002).
+//!
+//! In: the section as written, the pack's prefabs and weight words. Out:
+//! [`ChainParams`] in which every prefab name and tag of the pool resolves, every
+//! number is in range, and the prefabs can be chained: each one's connectors sit on
+//! its outline, its floor is closed (only connectors lead out of it) and one area,
+//! and some connector of the pool can meet a connector of another pool prefab or of
+//! the start. Every problem is reported at its `file:line:col` with a fix; prefab
+//! problems at the prefab's `prefab NAME` line.
+
+use super::encounters::{WeightFile, WeightWords};
+use super::maptype::{Anchor, IntRange, Percent};
+use super::section::{SectionReader, Span};
+use crate::error::{Error, ErrorKind, Location};
+use crate::format::palette::parse_terrain;
+use crate::format::suggest;
+use crate::geom::{Dir, Point};
+use crate::grid::Grid;
+use crate::map::{LinkKind, Role, Terrain};
+use crate::prefab::Prefab;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The parameters of the chain layout. Every field has a default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainParams {
+    /// The prefab placed first (the level's set piece); `None` starts from a pool
+    /// prefab (or from the features' prefabs when there are any).
+    pub start: Option<String>,
+    /// Where the start prefab goes, before jitter.
+    pub start_at: Anchor,
+    /// Largest random shift of the start prefab either way, per axis.
+    pub start_jitter: Point,
+    /// The hand-made prefabs to chain, with weights and limits, by prefab name.
+    pub pool: Vec<PoolEntry>,
+    /// Prefabs to place, the start and auto-rooms included.
+    pub target: u32,
+    /// Tries before the chain stops short of the target ("timed out").
+    pub attempts: u32,
+    /// Shortest hallway (0: prefabs may touch door to door, sharing a wall).
+    pub min_length: i32,
+    /// Longest hallway.
+    pub max_length: i32,
+    /// Hallway width in cells.
+    pub hallway_width: i32,
+    /// Chance that a used connector becomes a door rather than an open doorway.
+    pub door_chance: Percent,
+    /// What unused connectors become.
+    pub unused: Terrain,
+    /// What the `?` cells of placed prefabs become when nothing else covers them.
+    pub dont_care: Terrain,
+    /// Generated rectangular rooms that join the pool.
+    pub auto_rooms: AutoRooms,
+    /// Chances of the extra connections made after chaining.
+    pub extra: ExtraConnections,
+    /// Rooms placed over the level afterwards to open it up.
+    pub overlay: Overlay,
+    /// Where `target` is written (or the section), for warnings about it.
+    pub target_location: Location,
+}
+
+/// A prefab of the pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolEntry {
+    /// The prefab's name.
+    pub prefab: String,
+    /// Relative frequency.
+    pub weight: u32,
+    /// Most copies per map, if limited.
+    pub max: Option<u32>,
+}
+
+/// Generated rectangular rooms (seed 002, step 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AutoRooms {
+    /// Their share of the pool, split evenly over the kinds (0: none).
+    pub weight: u32,
+    /// Different rooms generated per map.
+    pub kinds: u32,
+    /// Floor width.
+    pub width: IntRange,
+    /// Floor height.
+    pub height: IntRange,
+    /// Connectors per side, lowest and highest.
+    pub connectors: (u32, u32),
+}
+
+/// Chances of the three kinds of extra connection (seed 002, step 9).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtraConnections {
+    /// Per unused connector with floor on both sides: opened as a door or floor.
+    pub flanked: Percent,
+    /// Per pair of unused connectors facing each other: a straight hallway.
+    pub facing: Percent,
+    /// Per pair of unused perpendicular connectors: an L-shaped hallway.
+    pub corner: Percent,
+    /// Longest hallway an extra connection digs (each leg of an L).
+    pub max_length: i32,
+}
+
+/// Rooms placed over the finished chain to open the level up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overlay {
+    /// How many per map, lowest and highest.
+    pub count: (u32, u32),
+    /// Floor width.
+    pub width: IntRange,
+    /// Floor height.
+    pub height: IntRange,
+}
+
+/// Most prefabs a chain may aim for.
+const MAX_TARGET: i64 = 10_000;
+/// Most tries a chain may take.
+const MAX_ATTEMPTS: i64 = 1_000_000;
+/// Longest hallway, widest hallway.
+const MAX_LENGTH: i64 = 64;
+const MAX_WIDTH: i64 = 5;
+
+// ---- the file as written ----
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChainFile {
+    #[serde(default)]
+    start: Option<Spanned<String>>,
+    #[serde(default)]
+    start_at: Option<Anchor>,
+    #[serde(default)]
+    start_jitter: [u16; 2],
+    #[serde(default)]
+    pool: Option<Spanned<BTreeMap<Spanned<String>, Spanned<PoolValue>>>>,
+    #[serde(default)]
+    target: Option<Spanned<i64>>,
+    #[serde(default)]
+    attempts: Option<Spanned<i64>>,
+    #[serde(default)]
+    door_chance: Option<Percent>,
+    #[serde(default)]
+    unused: Option<Spanned<String>>,
+    #[serde(default)]
+    dont_care: Option<Spanned<String>>,
+    #[serde(default)]
+    hallways: Option<Spanned<HallwaysFile>>,
+    #[serde(default)]
+    auto_rooms: Option<Spanned<AutoRoomsFile>>,
+    #[serde(default)]
+    extra: Option<Spanned<ExtraFile>>,
+    #[serde(default)]
+    overlay: Option<Spanned<OverlayFile>>,
+}
+
+/// A pool entry's value: a weight, or `{ weight = .., max = .. }`.
+enum PoolValue {
+    Weight(WeightFile),
+    Limited { weight: WeightFile, max: Option<i64> },
+}
+
+impl<'de> Deserialize<'de> for PoolValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PoolValue, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Table {
+            weight: WeightFile,
+            #[serde(default)]
+            max: Option<i64>,
+        }
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Weight(WeightFile),
+            Table(Table),
+        }
+        match Raw::deserialize(d) {
+            Ok(Raw::Weight(w)) => Ok(PoolValue::Weight(w)),
+            Ok(Raw::Table(t)) => Ok(PoolValue::Limited { weight: t.weight, max: t.max }),
+            Err(_) => Err(serde::de::Error::custom(
+                "expected a weight (a number or a word such as \"common\") or { weight = .., max = .. }",
+            )),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HallwaysFile {
+    #[serde(default)]
+    length: Option<Spanned<[i64; 2]>>,
+    #[serde(default)]
+    width: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AutoRoomsFile {
+    #[serde(default)]
+    weight: Option<Spanned<WeightFile>>,
+    #[serde(default)]
+    kinds: Option<Spanned<i64>>,
+    #[serde(default)]
+    width: Option<IntRange>,
+    #[serde(default)]
+    height: Option<IntRange>,
+    #[serde(default)]
+    connectors: Option<Spanned<[i64; 2]>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExtraFile {
+    #[serde(default)]
+    flanked: Option<Percent>,
+    #[serde(default)]
+    facing: Option<Percent>,
+    #[serde(default)]
+    corner: Option<Percent>,
+    #[serde(default)]
+    max_length: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OverlayFile {
+    #[serde(default)]
+    count: Option<Spanned<[i64; 2]>>,
+    #[serde(default)]
+    width: Option<IntRange>,
+    #[serde(default)]
+    height: Option<IntRange>,
+}
+
+/// The prefix of a pool key that names a tag rather than a prefab.
+const TAG_PREFIX: &str = "tag:";
+
+/// What the chain reader needs of the pack.
+pub(crate) struct ChainContext<'a, 'p> {
+    /// Every prefab of the pack, in file order.
+    pub prefabs: &'p [Prefab],
+    /// A prefab by name.
+    pub lookup: &'a dyn Fn(&str) -> Option<&'p Prefab>,
+    /// The pack's weight words.
+    pub words: &'a WeightWords,
+    /// The map's size.
+    pub size: (i32, i32),
+}
+
+/// Reads and checks a `[chain]` section (absent: every default). `at` turns a span
+/// into a location; `section` is the section's span, or where the generator is named.
+pub(crate) fn read(
+    raw: Option<&Spanned<ChainFile>>,
+    section: Span,
+    at: &dyn Fn(Span) -> Location,
+    cx: &ChainContext<'_, '_>,
+    errors: &mut Vec<Error>,
+) -> ChainParams {
+    let mut r = SectionReader { at, errors, prefix: "[chain]: " };
+    let section = raw.map_or(section, |c| c.span());
+    let empty = ChainFile {
+        start: None,
+        start_at: None,
+        start_jitter: [0, 0],
+        pool: None,
+        target: None,
+        attempts: None,
+        door_chance: None,
+        unused: None,
+        dont_care: None,
+        hallways: None,
+        auto_rooms: None,
+        extra: None,
+        overlay: None,
+    };
+    let f = raw.map_or(&empty, |c| c.get_ref());
+    let target = r.number(&f.target, "target", 1..=MAX_TARGET, 30) as u32;
+    let target_location = (r.at)(f.target.as_ref().map_or(section.clone(), |t| t.span()));
+    let attempts = r.number(&f.attempts, "attempts", 1..=MAX_ATTEMPTS, 500) as u32;
+    let (min_length, max_length, hallway_width) = r.hallways(f.hallways.as_ref());
+    let unused = r.terrain(&f.unused, "unused", Terrain::new(Role::Wall));
+    let dont_care = r.terrain(&f.dont_care, "dont_care", Terrain::EARTH);
+    // Without a pool, the chain is made of auto-rooms unless told otherwise.
+    let pool_written = f.pool.as_ref().is_some_and(|p| !p.get_ref().is_empty());
+    let auto_rooms = r.auto_rooms(f.auto_rooms.as_ref(), cx, u32::from(!pool_written));
+    let extra = r.extra(f.extra.as_ref(), max_length);
+    let overlay = r.overlay(f.overlay.as_ref(), cx.size);
+    let pool = f.pool.as_ref().map(|p| r.pool(p, cx)).unwrap_or_default();
+    let start = f.start.as_ref().and_then(|s| r.start(s, cx));
+    if !pool_written && auto_rooms.weight == 0 && f.start.is_none() {
+        r.invalid(
+            f.pool.as_ref().map_or(section.clone(), |p| p.span()),
+            "the chain has nothing to place: no pool prefab with a weight, no auto-rooms and no start".into(),
+            Some("list prefabs under [chain.pool], give [chain.auto_rooms] a weight, or name a `start`".into()),
+        );
+    }
+    let params = ChainParams {
+        start: start.map(|p| p.name().to_string()),
+        start_at: f.start_at.unwrap_or(Anchor::Centre),
+        start_jitter: Point::new(i32::from(f.start_jitter[0]), i32::from(f.start_jitter[1])),
+        pool,
+        target,
+        attempts,
+        min_length,
+        max_length,
+        hallway_width,
+        door_chance: f.door_chance.unwrap_or(Percent(70)),
+        unused,
+        dont_care,
+        auto_rooms,
+        extra,
+        overlay,
+        target_location,
+    };
+    r.joinable(&params, f, section, cx);
+    params
+}
+
+impl SectionReader<'_> {
+    /// A `[lo, hi]` pair within `range`, or the default with the problem reported.
+    fn pair(
+        &mut self,
+        v: &Option<Spanned<[i64; 2]>>,
+        what: &str,
+        range: std::ops::RangeInclusive<i64>,
+        default: (i64, i64),
+    ) -> (i64, i64) {
+        let Some(v) = v else { return default };
+        let [lo, hi] = *v.get_ref();
+        if !range.contains(&lo) || !range.contains(&hi) {
+            let message = format!("[chain]: {what} [{lo}, {hi}] must stay within {}-{}", range.start(), range.end());
+            self.invalid(v.span(), message, None);
+            return default;
+        }
+        if lo > hi {
+            let message = format!("[chain]: {what} [{lo}, {hi}] is backwards: write the smaller number first");
+            self.invalid(v.span(), message, None);
+            return default;
+        }
+        (lo, hi)
+    }
+
+    fn terrain(&mut self, v: &Option<Spanned<String>>, what: &str, default: Terrain) -> Terrain {
+        let Some(v) = v else { return default };
+        match parse_terrain(v.get_ref()) {
+            Ok(t) => t,
+            Err(message) => {
+                self.invalid(
+                    v.span(),
+                    format!("[chain]: {what}: {message}"),
+                    Some("write a terrain such as \"wall\", \"wall:1\" or \"earth\"".into()),
+                );
+                default
+            }
+        }
+    }
+
+    fn hallways(&mut self, h: Option<&Spanned<HallwaysFile>>) -> (i32, i32, i32) {
+        let Some(h) = h.map(|h| h.get_ref()) else { return (1, 6, 1) };
+        let (lo, hi) = self.pair(&h.length, "hallway length", 0..=MAX_LENGTH, (1, 6));
+        let width = self.number(&h.width, "hallway width", 1..=MAX_WIDTH, 1);
+        (lo as i32, hi as i32, width as i32)
+    }
+
+    /// The auto-rooms; `default_weight` applies when the section or its weight is
+    /// left out.
+    fn auto_rooms(
+        &mut self,
+        a: Option<&Spanned<AutoRoomsFile>>,
+        cx: &ChainContext<'_, '_>,
+        default_weight: u32,
+    ) -> AutoRooms {
+        let default = AutoRooms {
+            weight: default_weight,
+            kinds: 6,
+            width: IntRange::new(4, 9),
+            height: IntRange::new(3, 7),
+            connectors: (1, 2),
+        };
+        let Some(a) = a else { return default };
+        let span = a.span();
+        let f = a.get_ref();
+        // Asking for auto-rooms means wanting them: the weight defaults to 1.
+        let weight = f.weight.as_ref().map_or(default_weight.max(1), |w| {
+            cx.words.resolve(w.get_ref()).unwrap_or_else(|(message, help)| {
+                self.invalid(w.span(), message, help);
+                0
+            })
+        });
+        let kinds = self.number(&f.kinds, "auto_rooms kinds", 1..=64, 6) as u32;
+        let width = f.width.unwrap_or(default.width);
+        let height = f.height.unwrap_or(default.height);
+        let (lo, hi) = self.pair(&f.connectors, "auto_rooms connectors", 0..=8, (1, 2));
+        if hi == 0 && weight > 0 {
+            let at = f.connectors.as_ref().map_or(span.clone(), |c| c.span());
+            self.invalid(
+                at,
+                "[chain]: auto-rooms with no connector can never be joined".into(),
+                Some("allow at least one connector per side, e.g. connectors = [1, 2]".into()),
+            );
+        }
+        let (w, h) = cx.size;
+        if width.lo + 2 > w || height.lo + 2 > h {
+            self.invalid(
+                span,
+                format!(
+                    "[chain]: the smallest auto-room ({}x{} with its walls) does not fit the {w}x{h} map",
+                    width.lo + 2,
+                    height.lo + 2
+                ),
+                None,
+            );
+        }
+        AutoRooms { weight, kinds, width, height, connectors: (lo as u32, hi as u32) }
+    }
+
+    fn extra(&mut self, e: Option<&Spanned<ExtraFile>>, max_length: i32) -> ExtraConnections {
+        let longest = i64::from(max_length.max(1) * 2);
+        let Some(e) = e.map(|e| e.get_ref()) else {
+            return ExtraConnections {
+                flanked: Percent(50),
+                facing: Percent(30),
+                corner: Percent(20),
+                max_length: longest as i32,
+            };
+        };
+        ExtraConnections {
+            flanked: e.flanked.unwrap_or(Percent(50)),
+            facing: e.facing.unwrap_or(Percent(30)),
+            corner: e.corner.unwrap_or(Percent(20)),
+            max_length: self.number(&e.max_length, "extra max_length", 1..=MAX_LENGTH, longest) as i32,
+        }
+    }
+
+    fn overlay(&mut self, o: Option<&Spanned<OverlayFile>>, size: (i32, i32)) -> Overlay {
+        let default = Overlay { count: (0, 0), width: IntRange::new(4, 8), height: IntRange::new(3, 6) };
+        let Some(o) = o else { return default };
+        let span = o.span();
+        let f = o.get_ref();
+        let (lo, hi) = self.pair(&f.count, "overlay count", 0..=100, (1, 2));
+        let width = f.width.unwrap_or(default.width);
+        let height = f.height.unwrap_or(default.height);
+        if width.lo + 2 > size.0 || height.lo + 2 > size.1 {
+            self.invalid(
+                span,
+                format!("[chain]: the smallest overlay room does not fit the {}x{} map", size.0, size.1),
+                None,
+            );
+        }
+        Overlay { count: (lo as u32, hi as u32), width, height }
+    }
+
+    /// The pool: names and tags resolved to prefabs, each prefab once (a name wins
+    /// over its tags; among tags, the largest weight), every prefab checked.
+    fn pool(
+        &mut self,
+        raw: &Spanned<BTreeMap<Spanned<String>, Spanned<PoolValue>>>,
+        cx: &ChainContext<'_, '_>,
+    ) -> Vec<PoolEntry> {
+        let mut named: BTreeMap<String, PoolEntry> = BTreeMap::new();
+        let mut tagged: BTreeMap<String, PoolEntry> = BTreeMap::new();
+        for (key, value) in raw.get_ref() {
+            let (weight, max) = self.pool_value(value, cx.words);
+            if let Some(tag) = key.get_ref().strip_prefix(TAG_PREFIX) {
+                let members: Vec<&Prefab> = cx.prefabs.iter().filter(|p| p.tags().iter().any(|t| t == tag)).collect();
+                if members.is_empty() {
+                    let mut tags: Vec<&str> =
+                        cx.prefabs.iter().flat_map(|p| p.tags().iter().map(String::as_str)).collect();
+                    tags.sort_unstable();
+                    tags.dedup();
+                    let help = match suggest(tag, tags.iter().copied()) {
+                        Some(s) => format!("did you mean `tag:{s}`?"),
+                        None => "tags are listed on a prefab's `tags:` line".to_string(),
+                    };
+                    self.invalid(key.span(), format!("no prefab has the tag `{tag}`"), Some(help));
+                }
+                for p in members {
+                    if self.chainable(p, key.span(), false) {
+                        let entry = tagged.entry(p.name().to_string()).or_insert(PoolEntry {
+                            prefab: p.name().to_string(),
+                            weight,
+                            max,
+                        });
+                        if weight > entry.weight {
+                            *entry = PoolEntry { prefab: p.name().to_string(), weight, max };
+                        }
+                    }
+                }
+                continue;
+            }
+            let name = key.get_ref();
+            match (cx.lookup)(name) {
+                Some(p) => {
+                    if self.chainable(p, key.span(), false) {
+                        named.insert(name.clone(), PoolEntry { prefab: name.clone(), weight, max });
+                    }
+                }
+                None => {
+                    let names: Vec<&str> = cx.prefabs.iter().map(|p| p.name()).collect();
+                    let help = match suggest(name, names.iter().copied()) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => "name a prefab by its `prefab NAME` line, or a tag as \"tag:NAME\"".to_string(),
+                    };
+                    self.invalid(key.span(), format!("no prefab named `{name}` in this pack"), Some(help));
+                }
+            }
+        }
+        tagged.extend(named);
+        let pool: Vec<PoolEntry> = tagged.into_values().collect();
+        if !pool.is_empty() && pool.iter().all(|e| e.weight == 0) {
+            self.invalid(raw.span(), "every prefab of [chain.pool] has weight 0, so none can be chosen".into(), None);
+        }
+        pool
+    }
+
+    fn pool_value(&mut self, value: &Spanned<PoolValue>, words: &WeightWords) -> (u32, Option<u32>) {
+        let (weight, max) = match value.get_ref() {
+            PoolValue::Weight(w) => (w, None),
+            PoolValue::Limited { weight, max } => (weight, *max),
+        };
+        let weight = words.resolve(weight).unwrap_or_else(|(message, help)| {
+            self.invalid(value.span(), message, help);
+            0
+        });
+        let max = match max {
+            None => None,
+            Some(m) if (1..=MAX_TARGET).contains(&m) => Some(m as u32),
+            Some(m) => {
+                self.invalid(value.span(), format!("max {m} must be 1-{MAX_TARGET}; leave it out for no limit"), None);
+                None
+            }
+        };
+        (weight, max)
+    }
+
+    fn start<'p>(&mut self, s: &Spanned<String>, cx: &ChainContext<'_, 'p>) -> Option<&'p Prefab> {
+        let Some(p) = (cx.lookup)(s.get_ref()) else {
+            let names: Vec<&str> = cx.prefabs.iter().map(|p| p.name()).collect();
+            let help = match suggest(s.get_ref(), names.iter().copied()) {
+                Some(n) => format!("did you mean `{n}`?"),
+                None => "check the prefab's `prefab NAME` line under prefabs/".to_string(),
+            };
+            self.invalid(s.span(), format!("no prefab named `{}` in this pack", s.get_ref()), Some(help));
+            return None;
+        };
+        let (w, h) = cx.size;
+        let fits = p.transforms().iter().any(|t| {
+            let (pw, ph) = t.apply_size(p.width(), p.height());
+            pw <= w && ph <= h
+        });
+        if !fits {
+            self.invalid(
+                s.span(),
+                format!(
+                    "start prefab `{}` ({}x{}) is larger than the {w}x{h} map in every allowed orientation",
+                    p.name(),
+                    p.width(),
+                    p.height()
+                ),
+                Some("use a smaller prefab or a bigger map".into()),
+            );
+            return None;
+        }
+        self.chainable(p, s.span(), true).then_some(p)
+    }
+
+    /// Checks that a prefab can be chained; reports each problem at the prefab.
+    /// The start may have no connector (a whole-level prefab).
+    fn chainable(&mut self, p: &Prefab, used_at: Span, is_start: bool) -> bool {
+        let problems = chain_problems(p, is_start);
+        let ok = problems.is_empty();
+        for (message, help) in problems {
+            let used = (self.at)(used_at.clone());
+            let e = Error::at(
+                ErrorKind::Invalid,
+                p.origin().clone(),
+                format!("prefab `{}` cannot be chained: {message}", p.name()),
+            )
+            .with_help(format!("{help} (it is chained by {used})"));
+            if !self.errors.contains(&e) {
+                self.errors.push(e);
+            }
+        }
+        ok
+    }
+
+    /// Reports a pool whose prefabs can never join one another, or a start no pool
+    /// prefab can join.
+    fn joinable(&mut self, params: &ChainParams, f: &ChainFile, section: Span, cx: &ChainContext<'_, '_>) {
+        let pool: Vec<u8> =
+            params.pool.iter().filter(|e| e.weight > 0).filter_map(|e| (cx.lookup)(&e.prefab)).map(facings).collect();
+        let auto =
+            if params.auto_rooms.weight > 0 && params.auto_rooms.connectors.1 > 0 { Some(ALL_FACINGS) } else { None };
+        let joiners: Vec<u8> = pool.iter().copied().chain(auto).collect();
+        let meets = |a: u8, b: u8| Dir::ALL.iter().any(|&d| a & bit(d) != 0 && b & bit(d.opposite()) != 0);
+        let pool_span = f.pool.as_ref().map_or(section.clone(), |p| p.span());
+        if let Some(start) = params.start.as_deref().and_then(|s| (cx.lookup)(s)) {
+            let faces = facings(start);
+            if faces != 0 && !joiners.is_empty() && !joiners.iter().any(|&b| meets(faces, b)) {
+                let span = f.start.as_ref().map_or(section.clone(), |s| s.span());
+                self.invalid(
+                    span,
+                    format!("start prefab `{}` can never be joined: no connector of the pool can face one of its connectors in any allowed orientation", start.name()),
+                    Some("give the pool prefabs connectors on other sides, allow them to rotate, or enable [chain.auto_rooms]".into()),
+                );
+            }
+        }
+        let pairs = joiners.iter().enumerate().any(|(i, &a)| joiners.iter().skip(i).any(|&b| meets(a, b)));
+        if !joiners.is_empty() && params.target > 2 && !pairs {
+            self.invalid(
+                pool_span,
+                "no two prefabs of the pool can ever join: no connector of one can face a connector of another in any allowed orientation".into(),
+                Some("give prefabs connectors on opposite sides, allow them to rotate (`transforms: all`), or enable [chain.auto_rooms]".into()),
+            );
+        }
+    }
+}
+
+const ALL_FACINGS: u8 = 0b1111;
+
+fn bit(d: Dir) -> u8 {
+    1 << (d as u8)
+}
+
+/// The directions a prefab's connectors can face in its allowed orientations, as
+/// bits.
+fn facings(p: &Prefab) -> u8 {
+    let mut bits = 0;
+    for t in p.transforms().iter() {
+        for link in p.links() {
+            bits |= bit(t.apply_dir(link.dir));
+        }
+    }
+    bits
+}
+
+/// Why a prefab cannot be chained, as messages and hints (empty: it can).
+pub(crate) fn chain_problems(p: &Prefab, is_start: bool) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let cells = p.cells();
+    let outside = |q: Point| cells.get(q).is_none_or(|c| c.is_none());
+    let walkable = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.role.is_walkable()));
+    for link in p.links() {
+        if let LinkKind::Tunnel { width } = link.kind {
+            out.push((
+                format!("it has a tunnel mark of width {width} at {}", link.at),
+                "the chain joins prefabs only at connectors: draw `*` in the terrain instead".into(),
+            ));
+        } else if !outside(link.at + link.dir.delta()) || !walkable(link.at - link.dir.delta()) {
+            out.push((
+                format!("its connector at {} does not face out of its outline ({} of it is not outside, or the cell behind it is not floor)", link.at, link.dir.name()),
+                "put connectors in the outline, floor behind them and `?` or the grid's edge in front".into(),
+            ));
+        }
+    }
+    if p.links().is_empty() && !is_start {
+        out.push((
+            "it has no connector, so nothing can join it".into(),
+            "draw `*` in its outline where hallways may meet it".into(),
+        ));
+    }
+    let is_link = |q: Point| p.links().iter().any(|l| l.at == q);
+    if let Some(open) =
+        cells.bounds().points().find(|&q| walkable(q) && !is_link(q) && Dir::ALL.iter().any(|d| outside(q + d.delta())))
+    {
+        out.push((
+            format!("its floor at {open} touches the outside (`?` or the grid's edge)"),
+            "a chained prefab's floor is closed by walls, with connectors as its only ways out: wall it in, or make that cell a connector `*`".into(),
+        ));
+    }
+    if let Some(apart) = floor_apart(p) {
+        out.push((
+            format!("its floor at {apart} cannot be reached from the rest of its floor"),
+            "a chained prefab's walkable cells must form one area: open a way through, or make it two prefabs".into(),
+        ));
+    }
+    out
+}
+
+/// A walkable cell of `p` not 4-connected to its first walkable cell, if any.
+fn floor_apart(p: &Prefab) -> Option<Point> {
+    let cells = p.cells();
+    let walkable = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.role.is_walkable()));
+    let first = cells.bounds().points().find(|&q| walkable(q))?;
+    let seen = Grid::reachable(cells.width(), cells.height(), first, walkable);
+    cells.bounds().points().find(|&q| walkable(q) && !seen[q])
+}

@@ -1,0 +1,477 @@
+//! The chain layout (Golden Krone Hotel, seed 002) on a pack written here: its
+//! invariants over many seeds, hallways scaled back to fit, extra connections and
+//! overlay rooms, a whole-level prefab, a maze from one tiny prefab, mixed
+//! generators and features on a chained map.
+
+mod common;
+
+use prefabric::content::SourceFile;
+use prefabric::{Dir, Generator, Limits, Map, Pack, Point, RegionKind, Role, Stage, render};
+
+const PREFABS: &str = r#"
+prefab diamond
+tags: shape
+terrain:
+????#*#????
+???##.##???
+??##...##??
+?##.....##?
+##.......##
+*....>....*
+##.......##
+?##.....##?
+??##...##??
+???##.##???
+????#*#????
+
+prefab round
+tags: shape
+terrain:
+???##*##???
+??##...##??
+?##.....##?
+?#.......#?
+*.........*
+?#.......#?
+?##.....##?
+??##...##??
+???##*##???
+
+prefab cross
+tags: shape
+terrain:
+???##*##???
+???#...#???
+???#...#???
+####...####
+*.........*
+####...####
+???#...#???
+???#...#???
+???##*##???
+
+prefab lobby
+terrain:
+######*#####*######
+#.................#
+#..#...#...#...#..#
+#.................#
+*.......<.........*
+#.................#
+#..#...#...#...#..#
+#.................#
+######*#####*######
+machines:
+...................
+...................
+...................
+...................
+.........╔╗........
+.........╚╝........
+...................
+...................
+...................
+
+prefab tutorial
+transforms: none
+terrain:
+########################################
+#......#...............#...............#
+#..<...+...............+.......>.......#
+#......#...............#...............#
+####+######+########+#########+#########
+#..........#........#..........#.......#
+#..........+........#..........+.......#
+#..........#........+..........#.......#
+#####+##############################+###
+#.........#..........#.................#
+#.........#..........#.................#
+#.........+..........+.................#
+#.........#..........#.................#
+#.........#..........#.................#
+#.........#..........#.................#
+########################################
+
+prefab cell
+transforms: none
+terrain:
+#*#
+*.*
+#*#
+
+prefab heart
+transforms: none
+terrain:
+###*#*###
+#.......#
+#.......#
+*...<...*
+#.......#
+*...>...*
+#.......#
+#.......#
+###*#*###
+
+prefab gate
+terrain:
+:::::
+:#+#:
+:#.#:
+:###:
+links:
+.....
+..1..
+.....
+.....
+"#;
+
+const HOTEL: &str = r#"
+width = 100
+height = 60
+generator = "chain"
+
+[chain]
+start = "lobby"
+target = 40
+attempts = 500
+
+[chain.pool]
+"tag:shape" = 3
+
+[chain.hallways]
+length = [0, 6]
+
+[chain.auto_rooms]
+weight = 6
+
+[chain.extra]
+flanked = 60
+facing = 50
+corner = 40
+
+[chain.overlay]
+count = [1, 2]
+"#;
+
+const WHOLE: &str = r#"
+width = 40
+height = 16
+generator = "chain"
+
+[chain]
+start = "tutorial"
+
+[chain.auto_rooms]
+weight = 0
+"#;
+
+const MAZE: &str = r#"
+width = 41
+height = 31
+generator = "chain"
+
+[chain]
+start = "heart"
+target = 2000
+attempts = 20000
+
+[chain.pool]
+cell = 1
+
+[chain.hallways]
+length = [0, 0]
+
+[chain.extra]
+flanked = 0
+facing = 0
+corner = 0
+"#;
+
+const MIXED: &str = r#"
+width = 80
+height = 50
+generator = { chain = 1, tunnelers = 1 }
+
+[chain]
+target = 20
+
+[chain.pool]
+"tag:shape" = 1
+
+[tunnelers]
+width = 1
+fill_target = 30
+
+[[starts]]
+at = "centre"
+"#;
+
+const FEATURED: &str = r#"
+width = 80
+height = 50
+generator = "chain"
+
+[chain]
+start = "lobby"
+start_at = "west"
+target = 20
+
+[chain.pool]
+"tag:shape" = 1
+
+[[variants]]
+name = "gate"
+
+[[variants.barriers]]
+rect = [60, 0, 2, 30]
+
+[[variants.prefabs]]
+prefab = "gate"
+at = "east"
+offset = [-4, 0]
+transforms = "r0"
+"#;
+
+fn pack() -> Pack {
+    let palette = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"))
+        .expect("the default palette is readable");
+    let file = |path: &str, text: &str| SourceFile { path: path.to_string(), bytes: text.as_bytes().to_vec() };
+    let files = vec![
+        file("pack.toml", "name = \"chain\"\ndefault_map_type = \"hotel\"\n"),
+        SourceFile { path: "palette.toml".into(), bytes: palette },
+        file("prefabs/rooms.txt", PREFABS),
+        file("maps/hotel.toml", HOTEL),
+        file("maps/whole.toml", WHOLE),
+        file("maps/maze.toml", MAZE),
+        file("maps/mixed.toml", MIXED),
+        file("maps/featured.toml", FEATURED),
+    ];
+    Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+fn generate(pack: &Pack, map_type: &str, seed: u64) -> Map {
+    Generator::new(pack, map_type)
+        .expect("the map type exists")
+        .generate(seed)
+        .unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"))
+}
+
+/// Everything a chained map must hold, checked from the public API.
+fn chained_map_holds(pack: &Pack, map: &Map) -> Result<(), String> {
+    common::connected(map)?;
+    common::prefabs_intact(map, pack)?;
+    common::machines_placed(map, pack)?;
+    common::walled(map)?;
+    common::regions_consistent(map)?;
+    hallways_keep_out_of_prefabs(pack, map)?;
+    for (index, placed) in map.prefabs().iter().enumerate().filter(|(_, p)| p.stage == Stage::Layout) {
+        let oriented = pack.prefab(&placed.name).ok_or("unknown prefab")?.transformed(placed.transform);
+        let origin = Point::new(placed.bounds.x, placed.bounds.y);
+        let region = placed.region.map(|r| &map.regions()[r as usize]).ok_or("a chained prefab has a region")?;
+        if region.kind != RegionKind::Prefab || region.prefab != Some(index) {
+            return Err(format!("{} is not its own prefab region", placed.name));
+        }
+        // Its doors are exactly its used connectors, each a link mark of the map.
+        for door in &region.doors {
+            let local = door.at - origin;
+            if !oriented.links().iter().any(|l| l.at == local && l.dir == door.side) {
+                return Err(format!("{}: door {} is not one of its connectors", placed.name, door.at));
+            }
+            if !map.links().iter().any(|l| l.at == door.at && l.prefab == index) {
+                return Err(format!("{}: door {} is not listed as a link", placed.name, door.at));
+            }
+        }
+        // Unused connectors became wall, or floor where an extra connection opened them.
+        for link in oriented.links() {
+            let at = origin + link.at;
+            let t = map.terrain_at(at).ok_or("connector off the map")?;
+            let used = region.doors.iter().any(|d| d.at == at);
+            if used != t.role.is_walkable() && !map.links().iter().any(|l| l.at == at) {
+                return Err(format!("{}: connector {at} is {t} but used is {used}", placed.name));
+            }
+            if !t.role.is_walkable() && t.role != Role::Wall {
+                return Err(format!("{}: unused connector {at} became {t}, not wall", placed.name));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// No corridor cell lies on a drawn (not `?`) cell of a placed prefab.
+fn hallways_keep_out_of_prefabs(pack: &Pack, map: &Map) -> Result<(), String> {
+    for placed in map.prefabs() {
+        let oriented = pack.prefab(&placed.name).ok_or("unknown prefab")?.transformed(placed.transform);
+        let origin = Point::new(placed.bounds.x, placed.bounds.y);
+        for p in placed.bounds.points() {
+            // Earth a prefab draws stays diggable on purpose.
+            let drawn = oriented.cells()[p - origin].is_some_and(|t| t.role != Role::Earth);
+            let in_corridor = map.region_at(p).is_some_and(|r| r.kind == RegionKind::Corridor);
+            if drawn && in_corridor && !oriented.is_link_path(p - origin) {
+                return Err(format!("a hallway runs through `{}` at {p}", placed.name));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn chained_maps_hold_every_invariant_over_many_seeds() {
+    let pack = pack();
+    let mut lengths = [0u32; 7];
+    let (mut flanked, mut facing, mut corner, mut overlays) = (0, 0, 0, 0);
+    for seed in 0..400 {
+        let map = generate(&pack, "hotel", seed);
+        if let Err(e) = chained_map_holds(&pack, &map) {
+            panic!("seed {seed}: {e}");
+        }
+        let stats = map.layout_stats().chain.clone().expect("a chain layout has chain stats");
+        assert_eq!(map.layout_stats().generator, "chain");
+        assert!(stats.placed <= 40 && stats.tries <= 500, "seed {seed}: {stats:?}");
+        assert!(stats.placed >= 30, "seed {seed}: only {} of 40 placed", stats.placed);
+        assert_eq!(stats.hallway_lengths.len() as u32 + 1, stats.placed, "one hallway per joined piece");
+        for &l in &stats.hallway_lengths {
+            lengths[l as usize] += 1;
+        }
+        // Every try is traced, placed or scrapped, with its number.
+        let tries = map.trace().events().iter().filter(|e| e.message.starts_with("try ")).count();
+        assert_eq!(tries as u32, stats.tries, "seed {seed}");
+        flanked += stats.flanked;
+        facing += stats.facing;
+        corner += stats.corner;
+        overlays += stats.overlays;
+    }
+    assert!(lengths.iter().all(|&n| n > 0), "every hallway length 0-6 occurs: {lengths:?}");
+    assert!(flanked > 0 && facing > 0 && corner > 0 && overlays > 0, "{flanked} {facing} {corner} {overlays}");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_map() {
+    let pack = pack();
+    for map_type in ["hotel", "maze", "mixed", "featured"] {
+        for seed in [3, 77] {
+            let a = render::json(&generate(&pack, map_type, seed), pack.palette());
+            let b = render::json(&generate(&pack, map_type, seed), pack.palette());
+            assert_eq!(a, b, "{map_type} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn hallways_are_scaled_back_until_the_prefab_fits() {
+    let pack = pack();
+    let mut shortened = 0;
+    for seed in 0..50 {
+        let map = generate(&pack, "hotel", seed);
+        for e in map.trace().events() {
+            // "... by a 2-cell hallway (5..3 did not fit)": the longest length did not
+            // fit, shorter ones were tried in turn, and the first that fitted is used.
+            if let Some(rest) = e.message.split(" by a ").nth(1)
+                && let Some((used, tried)) = rest.split_once("-cell hallway (")
+            {
+                let used: u32 = used.parse().expect("a length");
+                let (from, to) = tried.trim_end_matches(" did not fit)").split_once("..").expect("a range");
+                let (from, to): (u32, u32) = (from.parse().unwrap(), to.parse().unwrap());
+                assert!(from >= to && to == used + 1, "{}", e.message);
+                shortened += 1;
+            }
+        }
+    }
+    assert!(shortened > 20, "hallways were shortened only {shortened} times");
+}
+
+#[test]
+fn a_whole_level_prefab_is_the_whole_map() {
+    let pack = pack();
+    let map = generate(&pack, "whole", 5);
+    let drawn = render::ascii(&map, pack.palette());
+    let expected: String = PREFABS
+        .split("prefab tutorial\ntransforms: none\nterrain:\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .map(|grid| grid.lines().map(|l| format!("{l}\n")).collect())
+        .expect("the tutorial prefab");
+    assert_eq!(drawn, expected);
+    assert_eq!(map.prefabs().len(), 1);
+    assert_eq!(map.layout_stats().chain.as_ref().map(|c| c.placed), Some(1));
+}
+
+#[test]
+fn one_tiny_prefab_makes_a_maze() {
+    let pack = pack();
+    for seed in 0..20 {
+        let map = generate(&pack, "maze", seed);
+        chained_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let heart = map.prefabs()[0].bounds;
+        let open = |p: Point| map.is_walkable(p) && !heart.contains(p);
+        // Corridors one cell wide: no 2x2 block of floor outside the heart.
+        for p in map.bounds().points() {
+            let block = [p, p + Point::new(1, 0), p + Point::new(0, 1), p + Point::new(1, 1)];
+            assert!(!block.iter().all(|&q| open(q)), "seed {seed}: a 2x2 open block at {p}");
+        }
+        // A perfect maze: without extra connections the cells form a forest hanging off
+        // the heart, one edge fewer than cells per tree.
+        let cells: Vec<Point> = map.bounds().points().filter(|&p| open(p)).collect();
+        let edges = cells
+            .iter()
+            .map(|&p| [Dir::East, Dir::South].iter().filter(|d| open(p + d.delta())).count())
+            .sum::<usize>();
+        let trees = components(&cells, &open);
+        assert_eq!(edges + trees, cells.len(), "seed {seed}: the maze has a loop");
+        // It fills the map: most of the lattice of cells is taken.
+        let lattice = ((map.width() - 1) / 2) * ((map.height() - 1) / 2);
+        let placed = map.layout_stats().chain.as_ref().map_or(0, |c| c.placed) as i32;
+        assert!(placed * 100 >= lattice * 85, "seed {seed}: {placed} cells of a {lattice}-cell lattice");
+    }
+}
+
+/// 4-connected components among `cells`.
+fn components(cells: &[Point], open: &dyn Fn(Point) -> bool) -> usize {
+    let mut seen: std::collections::BTreeSet<(i32, i32)> = std::collections::BTreeSet::new();
+    let mut count = 0;
+    for &start in cells {
+        if !seen.insert((start.x, start.y)) {
+            continue;
+        }
+        count += 1;
+        let mut stack = vec![start];
+        while let Some(p) = stack.pop() {
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if open(q) && seen.insert((q.x, q.y)) {
+                    stack.push(q);
+                }
+            }
+        }
+    }
+    count
+}
+
+#[test]
+fn a_map_type_may_mix_generators() {
+    let pack = pack();
+    let mut seen = std::collections::BTreeMap::new();
+    for seed in 0..40 {
+        let map = generate(&pack, "mixed", seed);
+        common::connected(&map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        common::prefabs_intact(&map, &pack).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        *seen.entry(map.layout_stats().generator).or_insert(0) += 1;
+        let chose = map.trace().events().iter().any(|e| e.message.starts_with("generator `"));
+        assert!(chose, "seed {seed}: the choice of generator is traced");
+    }
+    assert!(seen.get("chain").is_some_and(|&n| n >= 10), "{seen:?}");
+    assert!(seen.get("tunnelers").is_some_and(|&n| n >= 10), "{seen:?}");
+}
+
+#[test]
+fn features_are_joined_to_the_chain() {
+    let pack = pack();
+    for seed in 0..60 {
+        let map = generate(&pack, "featured", seed);
+        chained_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(map.prefabs()[0].name, "gate");
+        assert_eq!(map.prefabs()[0].stage, Stage::Feature);
+        for p in prefabric::Rect::new(60, 0, 2, 30).points() {
+            assert_eq!(map.terrain_at(p).map(|t| t.role), Some(Role::Blocked), "seed {seed}: barrier at {p}");
+        }
+    }
+}
