@@ -7,7 +7,8 @@
 //! the program quietly with 0.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use prefabric::{Generator, Pack, Problems, Transform, render};
+use prefabric::content::maptype::LayoutGenerator;
+use prefabric::{ErrorKind, Generator, MapType, Pack, Problems, Transform, render};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -605,12 +606,37 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A warning when the chain's median trial map placed fewer than half the prefabs
+/// its map type asks for (`placed`: each chained trial map's count).
+fn chain_shortfall(map_type: &MapType, placed: &mut [u32]) -> Option<prefabric::Error> {
+    let params = map_type.generators.iter().find_map(|g| match &g.generator {
+        LayoutGenerator::Chain(p) => Some(p),
+        _ => None,
+    })?;
+    placed.sort_unstable();
+    let median = *placed.get(placed.len() / 2)?;
+    (median * 2 < params.target).then(|| {
+        prefabric::Error::at(
+            ErrorKind::Lint,
+            params.target_location.clone(),
+            format!(
+                "the chain placed a median of {median} of its {} target prefabs over {} trial maps",
+                params.target,
+                placed.len()
+            ),
+        )
+        .with_help("raise `attempts`, shorten hallways, give the pool more connectors or smaller prefabs, use a bigger map, or lower `target`")
+    })
+}
+
 fn check(args: CheckArgs) -> Result<(), Failure> {
     let label = args.pack.as_ref().map_or("the built-in pack".to_string(), |p| p.display().to_string());
     let pack = pack_or_fail(args.pack.as_deref())?;
     let mut failures = Vec::new();
+    let mut trial_warnings = Vec::new();
     let mut retried = 0;
     for map_type in pack.map_types() {
+        let mut chained: Vec<u32> = Vec::new();
         // Trial maps cycle through depth 1 and every depth where an encounter's range
         // starts or ends, so encounters kept from depth 1 are tried too.
         let mut depths: Vec<u32> = vec![1];
@@ -626,19 +652,23 @@ fn check(args: CheckArgs) -> Result<(), Failure> {
             let generator =
                 Generator::new(&pack, &map_type.name).map_err(|e| Failure::Problems(e.to_string()))?.depth(depth);
             match generator.generate(seed) {
-                Ok(map) => retried += usize::from(map.trace().events().iter().any(|e| e.stage == "generate")),
+                Ok(map) => {
+                    retried += usize::from(map.trace().events().iter().any(|e| e.stage == "generate"));
+                    chained.extend(map.layout_stats().chain.as_ref().map(|c| c.placed));
+                }
                 Err(e) => failures.push(format!("{}: seed {seed}, depth {depth}: {e}", map_type.file)),
             }
         }
+        trial_warnings.extend(chain_shortfall(map_type, &mut chained));
     }
     let mut err = io::stderr().lock();
-    for warning in pack.warnings() {
+    for warning in pack.warnings().iter().chain(&trial_warnings) {
         writeln!(err, "{warning}")?;
     }
     drop(err);
     let mut out = io::stdout().lock();
     let map_types = pack.map_types().count();
-    let warnings = match pack.warnings().len() {
+    let warnings = match pack.warnings().len() + trial_warnings.len() {
         0 => String::new(),
         1 => " (1 warning)".to_string(),
         n => format!(" ({n} warnings)"),

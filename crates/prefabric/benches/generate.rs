@@ -15,15 +15,70 @@
 //!   last as a REXPaint image, gzip included).
 //! * `pack/load_embedded` — loading and checking the whole default pack: its
 //!   palette, text and `.xp` prefabs and map types.
+//! * `generate/hotel`, `layout/hotel` — the 120x80 chained hotel (seed 002): the
+//!   whole pipeline, and the chain layout alone; `generate/maze` and `layout/maze`
+//!   the 81x51 maze grown from one 3x3 prefab.
+//! * `generate/hotel_tunnelers`, `layout/hotel_tunnelers` — the same 120x80 area,
+//!   encounters and furnishing dug by tunnelers instead, for comparison.
 //!
 //! Run with `cargo bench -p prefabric`; criterion prints the median as the middle
 //! value of `time: [low median high]`.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use prefabric::{Generator, Pack, render};
+use prefabric::{Generator, Limits, Pack, render};
 use std::hint::black_box;
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 const SEEDS: u64 = 64;
+
+/// The default pack with `hotel_tunnelers`: the hotel's size, encounters and
+/// furnishing, dug by tunnelers.
+fn pack_with_tunneled_hotel() -> Pack {
+    let mut files = common::default_pack_files();
+    let hotel = files.iter().find(|f| f.path == "maps/hotel.toml").expect("the hotel map type");
+    let text = String::from_utf8(hotel.bytes.clone()).expect("UTF-8");
+    let (head, rest) = text.split_once("[chain]").expect("a [chain] section");
+    let tail = &rest[rest.find("[encounters]").expect("an [encounters] section")..];
+    let head = head.replace("generator = \"chain\"", "generator = \"tunnelers\"");
+    let tunnelers = "[tunnelers]\nwidth = 1\nmin_width = 1\nmax_width = 3\n\n[[starts]]\nat = \"centre\"\n\n";
+    let bytes = format!("{head}{tunnelers}{tail}").into_bytes();
+    files.push(prefabric::content::SourceFile { path: "maps/hotel_tunnelers.toml".into(), bytes });
+    Pack::from_files("content/default", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// `generate/NAME` and `layout/NAME` for one map type.
+fn pipeline_and_layout(c: &mut Criterion, pack: &Pack, name: &str) {
+    let generator = Generator::new(pack, name).expect("the map type exists");
+    let mut seed = 0;
+    c.bench_function(&format!("generate/{name}"), |b| {
+        b.iter(|| {
+            seed = (seed + 1) % SEEDS;
+            black_box(generator.generate(seed).expect("the map generates"))
+        })
+    });
+    let mut seed = 0;
+    c.bench_function(&format!("layout/{name}"), |b| {
+        b.iter_batched(
+            || {
+                seed = (seed + 1) % SEEDS;
+                let mut g = generator.start(seed, 0);
+                g.features().expect("features place");
+                g
+            },
+            |mut g| black_box(g.layout()),
+            BatchSize::SmallInput,
+        )
+    });
+}
+
+fn chained(c: &mut Criterion) {
+    let pack = pack_with_tunneled_hotel();
+    for name in ["hotel", "hotel_tunnelers", "maze"] {
+        pipeline_and_layout(c, &pack, name);
+    }
+}
 
 fn benches(c: &mut Criterion) {
     let pack = Pack::embedded().expect("the embedded pack is valid");
@@ -114,5 +169,5 @@ fn benches(c: &mut Criterion) {
     c.bench_function("pack/load_embedded", |b| b.iter(|| black_box(Pack::embedded().expect("valid"))));
 }
 
-criterion_group!(generation, benches);
+criterion_group!(generation, benches, chained);
 criterion_main!(generation);

@@ -475,3 +475,50 @@ fn features_are_joined_to_the_chain() {
         }
     }
 }
+
+/// The default pack's `hotel` and `maze` over 2,000 seeds each, in halves so the
+/// suite runs them side by side.
+fn default_map_type_holds(map_type: &str, seeds: std::ops::Range<u64>) {
+    let pack = Pack::embedded().expect("the embedded pack loads");
+    let generator = Generator::new(&pack, map_type).expect("the map type exists");
+    let (mut encounters, mut furnished, mut referenced) = (0, 0, 0);
+    for seed in seeds.clone() {
+        let map = generator.generate(seed).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
+        chained_map_holds(&pack, &map).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
+        let stairs =
+            |role: Role| map.bounds().points().filter(|&p| map.terrain_at(p).is_some_and(|t| t.role == role)).count();
+        assert!(
+            stairs(Role::StairsUp) >= 1 && stairs(Role::StairsDown) >= 1,
+            "{map_type} seed {seed}: stairs both ways"
+        );
+        encounters += map.prefabs().iter().filter(|p| p.stage == Stage::Encounter).count();
+        furnished += map.objects().iter().filter(|o| o.furnishing.is_some()).count();
+        referenced += map.objects().iter().filter(|o| o.kind != prefabric::ObjectKind::Machine).count();
+    }
+    if map_type == "hotel" {
+        let n = seeds.count();
+        assert!(encounters >= n, "{encounters} encounters in {n} hotels: they embed into the auto-rooms");
+        assert!(furnished >= n * 10, "{furnished} furnished objects in {n} hotels");
+        assert!(referenced >= n * 10, "{referenced} objects from the prefabs' definition files in {n} hotels");
+    }
+}
+
+#[test]
+fn the_default_hotel_holds_every_invariant_seeds_0_to_999() {
+    default_map_type_holds("hotel", 0..1000);
+}
+
+#[test]
+fn the_default_hotel_holds_every_invariant_seeds_1000_to_1999() {
+    default_map_type_holds("hotel", 1000..2000);
+}
+
+#[test]
+fn the_default_maze_holds_every_invariant_seeds_0_to_999() {
+    default_map_type_holds("maze", 0..1000);
+}
+
+#[test]
+fn the_default_maze_holds_every_invariant_seeds_1000_to_1999() {
+    default_map_type_holds("maze", 1000..2000);
+}

@@ -28,6 +28,16 @@ fn every_walkable_cell_is_connected() {
 }
 
 #[test]
+fn regions_describe_the_finished_map() {
+    let pack = pack();
+    for (seed, map) in maps(&pack) {
+        if let Err(e) = common::regions_consistent(&map) {
+            panic!("seed {seed}: {e}");
+        }
+    }
+}
+
+#[test]
 fn feature_prefabs_stay_intact_and_their_links_are_reached() {
     let pack = pack();
     for (seed, map) in maps(&pack) {

@@ -70,6 +70,10 @@ pub struct PoolEntry {
     pub weight: u32,
     /// Most copies per map, if limited.
     pub max: Option<u32>,
+    /// Fewest copies per map: the chain draws from the entries below their
+    /// minimum every other try, and a map that ends below it is an attempt that
+    /// failed (the generator retries).
+    pub min: u32,
 }
 
 /// Generated rectangular rooms (seed 002, step 2).
@@ -152,10 +156,10 @@ pub(crate) struct ChainFile {
     overlay: Option<Spanned<OverlayFile>>,
 }
 
-/// A pool entry's value: a weight, or `{ weight = .., max = .. }`.
+/// A pool entry's value: a weight, or `{ weight = .., min = .., max = .. }`.
 enum PoolValue {
     Weight(WeightFile),
-    Limited { weight: WeightFile, max: Option<i64> },
+    Limited { weight: WeightFile, min: Option<i64>, max: Option<i64> },
 }
 
 impl<'de> Deserialize<'de> for PoolValue {
@@ -164,6 +168,8 @@ impl<'de> Deserialize<'de> for PoolValue {
         #[serde(deny_unknown_fields)]
         struct Table {
             weight: WeightFile,
+            #[serde(default)]
+            min: Option<i64>,
             #[serde(default)]
             max: Option<i64>,
         }
@@ -175,9 +181,9 @@ impl<'de> Deserialize<'de> for PoolValue {
         }
         match Raw::deserialize(d) {
             Ok(Raw::Weight(w)) => Ok(PoolValue::Weight(w)),
-            Ok(Raw::Table(t)) => Ok(PoolValue::Limited { weight: t.weight, max: t.max }),
+            Ok(Raw::Table(t)) => Ok(PoolValue::Limited { weight: t.weight, min: t.min, max: t.max }),
             Err(_) => Err(serde::de::Error::custom(
-                "expected a weight (a number or a word such as \"common\") or { weight = .., max = .. }",
+                "expected a weight (a number or a word such as \"common\") or { weight = .., min = .., max = .. }",
             )),
         }
     }
@@ -286,6 +292,14 @@ pub(crate) fn read(
     let overlay = r.overlay(f.overlay.as_ref(), cx.size);
     let pool = f.pool.as_ref().map(|p| r.pool(p, cx)).unwrap_or_default();
     let start = f.start.as_ref().and_then(|s| r.start(s, cx));
+    let required: u32 = pool.iter().map(|e| e.min).sum();
+    if required >= target && required > 0 {
+        let span = f.pool.as_ref().map_or(section.clone(), |p| p.span());
+        let message = format!(
+            "the pool's minimums add up to {required}, but the chain places only {target} prefabs, the start among them"
+        );
+        r.invalid(span, message, Some("raise `target` or lower the minimums".into()));
+    }
     if !pool_written && auto_rooms.weight == 0 && f.start.is_none() {
         r.invalid(
             f.pool.as_ref().map_or(section.clone(), |p| p.span()),
@@ -459,7 +473,8 @@ impl SectionReader<'_> {
         let mut named: BTreeMap<String, PoolEntry> = BTreeMap::new();
         let mut tagged: BTreeMap<String, PoolEntry> = BTreeMap::new();
         for (key, value) in raw.get_ref() {
-            let (weight, max) = self.pool_value(value, cx.words);
+            let template = self.pool_value(value, cx.words);
+            let entry_for = |name: &str| PoolEntry { prefab: name.to_string(), ..template.clone() };
             if let Some(tag) = key.get_ref().strip_prefix(TAG_PREFIX) {
                 let members: Vec<&Prefab> = cx.prefabs.iter().filter(|p| p.tags().iter().any(|t| t == tag)).collect();
                 if members.is_empty() {
@@ -475,13 +490,9 @@ impl SectionReader<'_> {
                 }
                 for p in members {
                     if self.chainable(p, key.span(), false) {
-                        let entry = tagged.entry(p.name().to_string()).or_insert(PoolEntry {
-                            prefab: p.name().to_string(),
-                            weight,
-                            max,
-                        });
-                        if weight > entry.weight {
-                            *entry = PoolEntry { prefab: p.name().to_string(), weight, max };
+                        let entry = tagged.entry(p.name().to_string()).or_insert_with(|| entry_for(p.name()));
+                        if template.weight > entry.weight {
+                            *entry = entry_for(p.name());
                         }
                     }
                 }
@@ -491,7 +502,7 @@ impl SectionReader<'_> {
             match (cx.lookup)(name) {
                 Some(p) => {
                     if self.chainable(p, key.span(), false) {
-                        named.insert(name.clone(), PoolEntry { prefab: name.clone(), weight, max });
+                        named.insert(name.clone(), entry_for(name));
                     }
                 }
                 None => {
@@ -512,10 +523,11 @@ impl SectionReader<'_> {
         pool
     }
 
-    fn pool_value(&mut self, value: &Spanned<PoolValue>, words: &WeightWords) -> (u32, Option<u32>) {
-        let (weight, max) = match value.get_ref() {
-            PoolValue::Weight(w) => (w, None),
-            PoolValue::Limited { weight, max } => (weight, *max),
+    /// A pool value as an entry with no prefab name yet.
+    fn pool_value(&mut self, value: &Spanned<PoolValue>, words: &WeightWords) -> PoolEntry {
+        let (weight, min, max) = match value.get_ref() {
+            PoolValue::Weight(w) => (w, None, None),
+            PoolValue::Limited { weight, min, max } => (weight, *min, *max),
         };
         let weight = words.resolve(weight).unwrap_or_else(|(message, help)| {
             self.invalid(value.span(), message, help);
@@ -529,7 +541,19 @@ impl SectionReader<'_> {
                 None
             }
         };
-        (weight, max)
+        let min = match min {
+            None => 0,
+            Some(m) if (0..=MAX_TARGET).contains(&m) && max.is_none_or(|x| m <= i64::from(x)) => m as u32,
+            Some(m) => {
+                let message = format!("min {m} must be 0-{MAX_TARGET} and no more than max");
+                self.invalid(value.span(), message, None);
+                0
+            }
+        };
+        if min > 0 && weight == 0 {
+            self.invalid(value.span(), format!("min {min} with weight 0: the prefab can never be drawn"), None);
+        }
+        PoolEntry { prefab: String::new(), weight, max, min }
     }
 
     fn start<'p>(&mut self, s: &Spanned<String>, cx: &ChainContext<'_, 'p>) -> Option<&'p Prefab> {

@@ -35,12 +35,33 @@ pub struct Start {
     pub width: u8,
 }
 
+/// What a map type's generators need that stays the same from map to map (the
+/// chain's prefabs in every orientation), built once per [`Generator`](crate::Generator).
+pub(crate) struct Prepared {
+    /// For each generator of the map type, in order: its chain pool, if it is one.
+    chains: Vec<Option<chain::Prepared>>,
+}
+
+impl Prepared {
+    /// Prepares every generator of a map type `width` cells wide.
+    pub fn new(pack: &Pack, generators: &[WeightedGenerator], width: i32) -> Prepared {
+        let chains = generators
+            .iter()
+            .map(|g| match &g.generator {
+                LayoutGenerator::Chain(params) => Some(chain::Prepared::new(params, pack, width)),
+                LayoutGenerator::Tunnelers(_) => None,
+            })
+            .collect();
+        Prepared { chains }
+    }
+}
+
 /// Lays out `map` with one of the map type's generators, chosen by weight. `seed`
-/// feeds the layout's own random streams; `pack` holds the prefabs generators
-/// build from.
-pub fn run(
+/// feeds the layout's own random streams; `prepared` holds what the generators
+/// build from (made by [`Prepared::new`] for these generators).
+pub(crate) fn run(
     map: &mut Map,
-    pack: &Pack,
+    prepared: &Prepared,
     generators: &[WeightedGenerator],
     starts: &[Start],
     seed: u64,
@@ -78,7 +99,15 @@ pub fn run(
             );
             stats
         }
-        LayoutGenerator::Chain(params) => chain::build(map, pack, params, seed)?,
+        LayoutGenerator::Chain(params) => match prepared.chains.get(chosen) {
+            Some(Some(ready)) => chain::build(map, ready, params, seed)?,
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Generation,
+                    "the chain generator was not prepared for this map type",
+                ));
+            }
+        },
     };
     map.layout = stats.clone();
     Ok(stats)

@@ -539,10 +539,17 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
         }
     }
     let bounds = if enclosed && e.resize { rect } else { interior };
-    let area = bounds.points().filter(|&p| map.is_walkable(p)).count() as u32;
+    let mut area = bounds.points().filter(|&p| map.is_walkable(p)).count() as u32;
     for p in bounds.points() {
         if map.is_walkable(p) {
             map.region_of[p] = region;
+        }
+    }
+    // Wall cells a door change opened belong to the room they lead into.
+    for d in &doors {
+        if map.is_walkable(d.at) && map.region_of[d.at] == NO_REGION {
+            map.region_of[d.at] = region;
+            area += 1;
         }
     }
     let r = &mut map.regions[region as usize];

@@ -23,16 +23,25 @@ use crate::map::Map;
 use crate::rng::Rng;
 use crate::trace::Outcome;
 use crate::world::World;
+use std::sync::Arc;
 
 /// How many attempts a generation gets before it reports failure.
 pub const ATTEMPTS: u32 = 8;
 
 /// Generates maps of one map type from one pack.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Generator<'p> {
     pack: &'p Pack,
     map_type: &'p MapType,
     depth: u32,
+    /// What the layout builds from, made once and shared by every generation.
+    prepared: Arc<layout::Prepared>,
+}
+
+impl std::fmt::Debug for Generator<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Generator").field("map_type", &self.map_type.name).field("depth", &self.depth).finish()
+    }
 }
 
 impl<'p> Generator<'p> {
@@ -50,7 +59,8 @@ impl<'p> Generator<'p> {
             )
             .with_help(help));
         };
-        Ok(Generator { pack, map_type: mt, depth: 1 })
+        let prepared = Arc::new(layout::Prepared::new(pack, &mt.generators, mt.width));
+        Ok(Generator { pack, map_type: mt, depth: 1, prepared })
     }
 
     /// Sets the depth maps are generated for (default 1).
@@ -110,6 +120,7 @@ impl<'p> Generator<'p> {
         Generation {
             pack: self.pack,
             map_type: self.map_type,
+            prepared: Arc::clone(&self.prepared),
             map,
             starts: Vec::new(),
             stream_seed,
@@ -119,14 +130,21 @@ impl<'p> Generator<'p> {
 }
 
 /// One map under construction, advanced stage by stage.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Generation<'p> {
     pack: &'p Pack,
     map_type: &'p MapType,
+    prepared: Arc<layout::Prepared>,
     map: Map,
     starts: Vec<Start>,
     stream_seed: u64,
     world: World,
+}
+
+impl std::fmt::Debug for Generation<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Generation").field("map_type", &self.map_type.name).field("map", &self.map).finish()
+    }
 }
 
 impl Generation<'_> {
@@ -139,7 +157,7 @@ impl Generation<'_> {
 
     /// Stage 2: digs the layout around the features.
     pub fn layout(&mut self) -> Result<LayoutStats, Error> {
-        layout::run(&mut self.map, self.pack, &self.map_type.generators, &self.starts, self.stream_seed)
+        layout::run(&mut self.map, &self.prepared, &self.map_type.generators, &self.starts, self.stream_seed)
     }
 
     /// Stage 3: embeds the map type's encounters into the layout's rooms.

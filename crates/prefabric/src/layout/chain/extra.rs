@@ -34,19 +34,40 @@ pub(super) fn connect(chain: &mut Chain<'_, '_>, mut rng: Rng) {
 /// [`claim::SOLID`]), once each: a cell two pieces share appears once, for the
 /// first piece that placed it.
 fn unused(chain: &Chain<'_, '_>, states: &[u8]) -> Vec<Connector> {
-    let mut seen: Vec<Point> = Vec::new();
+    let mut seen = vec![false; chain.claims.len()];
     let mut out = Vec::new();
     for &c in &chain.connectors {
-        if states.contains(&chain.claim(c.at)) && !seen.contains(&c.at) {
-            seen.push(c.at);
+        let i = chain.index(c.at);
+        if states.contains(&chain.claims[i]) && !seen[i] {
+            seen[i] = true;
             out.push(c);
         }
     }
     out
 }
 
+/// Where each connector of `list` lies: its index in `list` by map cell.
+fn by_cell(chain: &Chain<'_, '_>, list: &[Connector]) -> Vec<u32> {
+    let mut at = vec![u32::MAX; chain.claims.len()];
+    for (k, c) in list.iter().enumerate() {
+        at[chain.index(c.at)] = k as u32;
+    }
+    at
+}
+
+/// The connector of `list` at `p` (looked up through `at`), if any.
+fn connector_at(chain: &Chain<'_, '_>, list: &[Connector], at: &[u32], p: Point) -> Option<Connector> {
+    if !chain.c.map.bounds().contains(p) {
+        return None;
+    }
+    list.get(at[chain.index(p)] as usize).copied()
+}
+
 fn flanked(chain: &mut Chain<'_, '_>, rng: &mut Rng) {
     let chance = chain.params.extra.flanked.0;
+    if chance == 0 {
+        return;
+    }
     for c in unused(chain, &[claim::CONNECTOR, claim::SOLID]) {
         let (front, back) = (c.at + c.dir.delta(), c.at - c.dir.delta());
         let walkable = |p: Point| chain.claim(p) == claim::OPEN;
@@ -78,17 +99,20 @@ fn flanked(chain: &mut Chain<'_, '_>, rng: &mut Rng) {
 
 fn facing(chain: &mut Chain<'_, '_>, rng: &mut Rng) {
     let chance = chain.params.extra.facing.0;
+    if chance == 0 {
+        return;
+    }
     let longest = chain.params.extra.max_length;
-    for a in unused(chain, &[claim::CONNECTOR]) {
+    let list = unused(chain, &[claim::CONNECTOR]);
+    let at = by_cell(chain, &list);
+    for &a in &list {
         // Each pair once: from its west or north member.
         if !matches!(a.dir, Dir::East | Dir::South) || chain.claim(a.at) != claim::CONNECTOR {
             continue;
         }
         let clear = chain.clear_length(a.at, a.dir, longest);
         let end = a.at + a.dir.delta() * (clear + 1);
-        let Some(b) = chain.connectors.iter().copied().find(|b| b.at == end && b.dir == a.dir.opposite()) else {
-            continue;
-        };
+        let Some(b) = connector_at(chain, &list, &at, end).filter(|b| b.dir == a.dir.opposite()) else { continue };
         if chain.claim(b.at) != claim::CONNECTOR || !rng.percent(chance) {
             continue;
         }
@@ -112,64 +136,84 @@ fn facing(chain: &mut Chain<'_, '_>, rng: &mut Rng) {
     }
 }
 
+/// Joins perpendicular connectors through L-shaped hallways: from each connector
+/// facing east or west, along free ground to a corner, then north or south to a
+/// connector facing back at the corner. Hallways are one cell wide here.
 fn corners(chain: &mut Chain<'_, '_>, rng: &mut Rng) {
     let chance = chain.params.extra.corner.0;
+    if chance == 0 || chain.params.hallway_width != 1 {
+        return;
+    }
     let longest = chain.params.extra.max_length;
     let list = unused(chain, &[claim::CONNECTOR]);
-    for (i, &a) in list.iter().enumerate() {
-        for &b in &list[i + 1..] {
-            if a.dir.is_horizontal() == b.dir.is_horizontal() || a.piece == b.piece {
-                continue;
+    let at = by_cell(chain, &list);
+    for &a in list.iter().filter(|a| a.dir.is_horizontal()) {
+        'leg: for la in 1..=longest {
+            let corner = a.at + a.dir.delta() * la;
+            if chain.claim(a.at) != claim::CONNECTOR || chain.claim(corner) != claim::FREE {
+                break;
             }
-            // The corner lies straight out of both: in a's row or column and b's.
-            let corner = if a.dir.is_horizontal() { Point::new(b.at.x, a.at.y) } else { Point::new(a.at.x, b.at.y) };
-            let (la, lb) = (steps(a, corner), steps(b, corner));
-            if la < 1 || lb < 1 || la > longest || lb > longest {
-                continue;
+            for turn in [Dir::North, Dir::South] {
+                let Some((b, lb)) = toward_corner(chain, &list, &at, corner, turn, longest) else { continue };
+                if b.piece == a.piece || !l_clear(chain, a, b, la, lb) || !rng.percent(chance) {
+                    continue;
+                }
+                join_corner(chain, a, b, la, lb, corner);
+                break 'leg;
             }
-            if chain.claim(a.at) != claim::CONNECTOR || chain.claim(b.at) != claim::CONNECTOR {
-                continue;
-            }
-            if !l_clear(chain, a, b, la, lb) || !rng.percent(chance) {
-                continue;
-            }
-            let ra = chain.pieces[a.piece as usize].region;
-            let rb = chain.pieces[b.piece as usize].region;
-            let first = chain.hallway(a.at, a.dir, la, ra);
-            // The second leg runs from b up to (not into) the corner.
-            let second = if lb > 1 { Some(chain.hallway(b.at, b.dir, lb - 1, rb)) } else { None };
-            chain.c.union(first, second.unwrap_or(rb));
-            chain.wall_corner(corner, a.dir, b.dir);
-            chain.doorway(a.piece, a.at, a.dir, true);
-            chain.doorway(b.piece, b.at, b.dir, true);
-            chain.c.union(ra, first);
-            chain.stats.corner += 1;
-            let message = format!(
-                "extra: connectors {} of `{}` and {} of `{}` meet through an L-shaped hallway turning at {corner}",
-                a.at, chain.pieces[a.piece as usize].label, b.at, chain.pieces[b.piece as usize].label
-            );
-            chain.c.map.trace.push("layout", Outcome::Chose, message);
         }
     }
 }
 
-/// Cells from connector `c` straight out to `p`, or 0 when `p` is not straight out
-/// of it.
-fn steps(c: Connector, p: Point) -> i32 {
-    let d = c.dir.delta();
-    let delta = p - c.at;
-    let along = delta.x * d.x + delta.y * d.y;
-    let off = delta.x * d.y - delta.y * d.x;
-    if off == 0 { along.max(0) } else { 0 }
+/// The first unused connector straight out from `corner` toward `turn` (past free
+/// ground only, at most `longest` cells) that faces back at the corner, and how
+/// far it is.
+fn toward_corner(
+    chain: &Chain<'_, '_>,
+    list: &[Connector],
+    at: &[u32],
+    corner: Point,
+    turn: Dir,
+    longest: i32,
+) -> Option<(Connector, i32)> {
+    for m in 1..=longest {
+        let q = corner + turn.delta() * m;
+        match chain.claim(q) {
+            claim::FREE => continue,
+            claim::CONNECTOR => {
+                return connector_at(chain, list, at, q).filter(|b| b.dir == turn.opposite()).map(|b| (b, m));
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Digs an L-shaped hallway from `a` (`la` cells, to the corner) to `b` (`lb` cells
+/// back from the corner) and opens both doorways.
+fn join_corner(chain: &mut Chain<'_, '_>, a: Connector, b: Connector, la: i32, lb: i32, corner: Point) {
+    let ra = chain.pieces[a.piece as usize].region;
+    let rb = chain.pieces[b.piece as usize].region;
+    let first = chain.hallway(a.at, a.dir, la, ra);
+    // The second leg runs from b up to (not into) the corner.
+    let second = if lb > 1 { Some(chain.hallway(b.at, b.dir, lb - 1, rb)) } else { None };
+    chain.c.union(first, second.unwrap_or(rb));
+    chain.wall_corner(corner, a.dir, b.dir);
+    chain.doorway(a.piece, a.at, a.dir, true);
+    chain.doorway(b.piece, b.at, b.dir, true);
+    chain.stats.corner += 1;
+    let message = format!(
+        "extra: connectors {} of `{}` and {} of `{}` meet through an L-shaped hallway turning at {corner}",
+        a.at, chain.pieces[a.piece as usize].label, b.at, chain.pieces[b.piece as usize].label
+    );
+    chain.c.map.trace.push("layout", Outcome::Chose, message);
 }
 
 /// True when an L-shaped hallway from `a` (`la` cells, turning at the corner) to
 /// `b` (`lb` cells back from the corner) runs through free ground with nothing
 /// open beside it, and neither leg has a connector's doorway ahead blocked.
 fn l_clear(chain: &Chain<'_, '_>, a: Connector, b: Connector, la: i32, lb: i32) -> bool {
-    chain.clear_length(a.at, a.dir, la) >= la
-        && chain.clear_length(b.at, b.dir, lb) >= lb
-        && chain.params.hallway_width == 1
+    chain.clear_length(a.at, a.dir, la) >= la && chain.clear_length(b.at, b.dir, lb) >= lb
 }
 
 impl Chain<'_, '_> {

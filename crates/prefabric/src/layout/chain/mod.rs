@@ -95,26 +95,72 @@ struct Chain<'c, 'm> {
     rng: Rng,
 }
 
+/// What a chain map type needs that does not change from map to map: its
+/// hand-made prefabs in every orientation, built once per generator.
+pub(crate) struct Prepared {
+    pool: Vec<Entry>,
+    start: Option<Entry>,
+    width: i32,
+}
+
+impl Prepared {
+    /// The pool and start of `params` as shapes for maps `map_width` cells wide.
+    pub fn new(params: &ChainParams, pack: &Pack, map_width: i32) -> Prepared {
+        Prepared {
+            pool: shapes::hand_made(params, pack, map_width),
+            start: shapes::start(params, pack, map_width),
+            width: map_width,
+        }
+    }
+}
+
+/// The entries of one map's pool and how many of each are down.
+struct Pool<'e> {
+    entries: Vec<&'e Entry>,
+    placed: Vec<u32>,
+    /// Each entry's weight now (0 at its limit).
+    weights: Vec<u32>,
+    /// The weights of the entries still short of their minimum, else 0.
+    required: Vec<u32>,
+}
+
+impl<'e> Pool<'e> {
+    fn new(entries: Vec<&'e Entry>) -> Pool<'e> {
+        let weights = entries.iter().map(|e| e.weight).collect();
+        let required = entries.iter().map(|e| if e.min > 0 { e.weight.max(1) } else { 0 }).collect();
+        Pool { placed: vec![0; entries.len()], entries, weights, required }
+    }
+
+    /// Counts one more copy of entry `i`.
+    fn add(&mut self, i: usize) {
+        self.placed[i] += 1;
+        let e = self.entries[i];
+        self.weights[i] = e.weight_after(self.placed[i]);
+        if self.placed[i] >= e.min {
+            self.required[i] = 0;
+        }
+    }
+
+    /// The first entry still short of its minimum.
+    fn short(&self) -> Option<usize> {
+        self.required.iter().position(|&w| w > 0)
+    }
+}
+
 /// Builds the chain layout of `map`.
-pub(super) fn build(map: &mut Map, pack: &Pack, params: &ChainParams, seed: u64) -> Result<LayoutStats, Error> {
-    let width = map.width();
+pub(super) fn build(map: &mut Map, prepared: &Prepared, params: &ChainParams, seed: u64) -> Result<LayoutStats, Error> {
+    debug_assert_eq!(prepared.width, map.width(), "shapes are laid out for the map's width");
     let mut pool_rng = Rng::stream(seed, "layout/chain", "auto-rooms");
-    let mut entries = shapes::pool(params, pack, width, &mut pool_rng);
-    let start = params.start.as_deref().and_then(|name| pack.prefab(name)).map(|p| Entry {
-        label: p.name().to_string(),
-        auto: false,
-        weight: 0,
-        max: None,
-        placed: 0,
-        shapes: shapes::shapes_of(p, width),
-    });
+    let auto = shapes::auto_rooms(params, map.width(), &mut pool_rng);
+    let mut pool = Pool::new(prepared.pool.iter().chain(&auto).collect());
+    let start = prepared.start.as_ref();
     let mut carver = Carver::new(map);
     let mut chain = Chain::new(&mut carver, params, seed);
-    chain.place_start(start.as_ref(), &mut entries, Rng::stream(seed, "layout/chain", "start"))?;
-    chain.grow(&mut entries);
+    chain.place_start(start, &mut pool, Rng::stream(seed, "layout/chain", "start"))?;
+    chain.grow(&mut pool)?;
     extra::connect(&mut chain, Rng::stream(seed, "layout/chain", "extra"));
     extra::overlay(&mut chain, Rng::stream(seed, "layout/chain", "overlay"));
-    chain.finish(&entries, start.as_ref());
+    chain.finish(&pool.entries, start);
     let mut stats = chain.stats;
     let fallback_paths = carver.connect_networks()?;
     if fallback_paths > 0 {
@@ -190,12 +236,11 @@ impl<'c, 'm> Chain<'c, 'm> {
 
     /// Places the start prefab (or, without one, a pool entry drawn by weight) at
     /// the map type's anchor with jitter.
-    fn place_start(&mut self, start: Option<&Entry>, entries: &mut [Entry], mut rng: Rng) -> Result<(), Error> {
-        let weights: Vec<u32> = entries.iter().map(Entry::current_weight).collect();
+    fn place_start(&mut self, start: Option<&Entry>, pool: &mut Pool<'_>, mut rng: Rng) -> Result<(), Error> {
         let (entry, from_pool) = match start {
             Some(e) => (e, None),
-            None => match rng.weighted(&weights) {
-                Some(i) => (&entries[i], Some(i)),
+            None => match rng.weighted(&pool.weights) {
+                Some(i) => (pool.entries[i], Some(i)),
                 None => return Err(Error::new(ErrorKind::Generation, "the chain's pool has nothing to start from")),
             },
         };
@@ -216,7 +261,7 @@ impl<'c, 'm> Chain<'c, 'm> {
                 let message = format!("start: `{}` {} at ({}, {})", entry.label, shape.transform, at.x, at.y);
                 self.c.map.trace.push("layout", Outcome::Chose, message);
                 if let Some(i) = from_pool {
-                    entries[i].placed += 1;
+                    pool.add(i);
                 }
                 return Ok(());
             }
@@ -231,29 +276,31 @@ impl<'c, 'm> Chain<'c, 'm> {
     }
 
     /// Chains pieces until the target is reached, the tries run out, or nothing
-    /// more can be placed.
-    fn grow(&mut self, entries: &mut [Entry]) {
-        let mut weights: Vec<u32> = entries.iter().map(Entry::current_weight).collect();
+    /// more can be placed. While an entry has fewer copies than its minimum, every
+    /// other try draws from those entries only; a chain that ends with one short
+    /// is an error (the attempt fails and is retried).
+    fn grow(&mut self, pool: &mut Pool<'_>) -> Result<(), Error> {
         let p = self.params;
-        self.stats.placed = entries.iter().map(|e| e.placed).sum::<u32>().max(1);
+        self.stats.placed = 1;
         let why = loop {
-            if self.stats.placed >= p.target {
+            if self.stats.placed >= p.target && pool.short().is_none() {
                 break "the target was reached".to_string();
             }
             if self.stats.tries >= p.attempts {
                 self.stats.timed_out = true;
                 break format!("timed out after {} tries", p.attempts);
             }
-            let Some(e) = self.rng.weighted(&weights) else {
+            let needed = self.stats.tries.is_multiple_of(2) || self.stats.placed >= p.target;
+            let from = if needed && pool.short().is_some() { &pool.required } else { &pool.weights };
+            let Some(e) = self.rng.weighted(from) else {
                 break "every pool prefab reached its limit".to_string();
             };
             let Some((piece, slot)) = self.pick_connector() else {
                 break "no placed piece has a free connector left".to_string();
             };
             self.stats.tries += 1;
-            if self.try_join(&entries[e], piece, slot) {
-                entries[e].placed += 1;
-                weights[e] = entries[e].current_weight();
+            if self.try_join(pool.entries[e], piece, slot) {
+                pool.add(e);
                 self.stats.placed += 1;
             } else {
                 self.stats.scrapped += 1;
@@ -261,6 +308,17 @@ impl<'c, 'm> Chain<'c, 'm> {
         };
         let message = format!("chain stopped with {} of {} prefabs placed: {why}", self.stats.placed, p.target);
         self.c.map.trace.push("layout", Outcome::Note, message);
+        match pool.short() {
+            Some(i) => Err(Error::new(
+                ErrorKind::Generation,
+                format!(
+                    "the chain placed {} of the at least {} `{}` its pool asks for ({why})",
+                    pool.placed[i], pool.entries[i].min, pool.entries[i].label
+                ),
+            )
+            .with_help("give the prefab more connectors, raise `attempts`, or lower its `min`")),
+            None => Ok(()),
+        }
     }
 
     /// A free connector of a random piece: its piece and place in the piece's
@@ -615,7 +673,7 @@ impl<'c, 'm> Chain<'c, 'm> {
 
     /// Fills the `?` cells of placed prefabs that nothing covered with the map
     /// type's `dont_care` terrain, and unused connectors with its `unused` terrain.
-    fn finish(&mut self, entries: &[Entry], start: Option<&Entry>) {
+    fn finish(&mut self, entries: &[&Entry], start: Option<&Entry>) {
         let unused = self.params.unused;
         for k in 0..self.connectors.len() {
             let at = self.connectors[k].at;
@@ -643,6 +701,7 @@ impl<'c, 'm> Chain<'c, 'm> {
             }
             let Some(shape) = entries
                 .iter()
+                .copied()
                 .chain(start)
                 .filter(|e| e.label == p.name)
                 .flat_map(|e| &e.shapes)

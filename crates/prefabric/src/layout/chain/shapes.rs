@@ -2,9 +2,10 @@
 //! auto-rooms, as flat lists of cells ready for fast fit tests.
 //!
 //! In: the map type's [`ChainParams`], the pack and the map's width. Out: the pool
-//! as [`Entry`]s, each with its weight, limit and [`Shape`]s; auto-room kinds are
-//! drawn from the chain's random stream, so every map gets its own. A shape's cells
-//! skip `?` (don't care) and carry their offset into the map's row-major grids.
+//! as [`Entry`]s, each with its weight, limits and [`Shape`]s. Hand-made entries
+//! are built once per generator and shared by every map; auto-room kinds are drawn
+//! from each map's own random stream. A shape's cells skip `?` (don't care) and
+//! carry their offset into the map's row-major grids.
 
 use crate::content::Pack;
 use crate::content::chain::{AutoRooms, ChainParams};
@@ -94,17 +95,17 @@ pub(super) struct Entry {
     pub weight: u32,
     /// Most copies per map.
     pub max: Option<u32>,
-    /// Copies placed so far.
-    pub placed: u32,
+    /// Fewest copies per map.
+    pub min: u32,
     /// One shape per allowed orientation.
     pub shapes: Vec<Shape>,
 }
 
 impl Entry {
-    /// Its weight now: 0 once its limit is reached.
-    pub fn current_weight(&self) -> u32 {
+    /// Its weight once `placed` copies are down: 0 at its limit.
+    pub fn weight_after(&self, placed: u32) -> u32 {
         match self.max {
-            Some(max) if self.placed >= max => 0,
+            Some(max) if placed >= max => 0,
             _ => self.weight,
         }
     }
@@ -115,9 +116,9 @@ pub(super) fn shapes_of(prefab: &Prefab, map_width: i32) -> Vec<Shape> {
     prefab.transforms().iter().map(|t| Shape::new(prefab, t, map_width)).collect()
 }
 
-/// The pool's entries: hand-made prefabs, then the auto-room kinds drawn from `rng`.
-pub(super) fn pool(params: &ChainParams, pack: &Pack, map_width: i32, rng: &mut Rng) -> Vec<Entry> {
-    let mut entries: Vec<Entry> = params
+/// The pool's hand-made entries.
+pub(super) fn hand_made(params: &ChainParams, pack: &Pack, map_width: i32) -> Vec<Entry> {
+    params
         .pool
         .iter()
         .filter_map(|e| {
@@ -127,30 +128,47 @@ pub(super) fn pool(params: &ChainParams, pack: &Pack, map_width: i32, rng: &mut 
                 auto: false,
                 weight: e.weight,
                 max: e.max,
-                placed: 0,
+                min: e.min,
                 shapes: shapes_of(prefab, map_width),
             })
         })
-        .collect();
+        .collect()
+}
+
+/// The start prefab as an entry, if the map type names one.
+pub(super) fn start(params: &ChainParams, pack: &Pack, map_width: i32) -> Option<Entry> {
+    let prefab = pack.prefab(params.start.as_deref()?)?;
+    Some(Entry {
+        label: prefab.name().to_string(),
+        auto: false,
+        weight: 0,
+        max: None,
+        min: 0,
+        shapes: shapes_of(prefab, map_width),
+    })
+}
+
+/// This map's auto-room kinds, drawn from `rng`.
+pub(super) fn auto_rooms(params: &ChainParams, map_width: i32, rng: &mut Rng) -> Vec<Entry> {
     let a = &params.auto_rooms;
-    if a.weight > 0 {
-        let kinds = a.kinds.max(1);
-        for k in 0..kinds {
+    if a.weight == 0 {
+        return Vec::new();
+    }
+    let kinds = a.kinds.max(1);
+    (0..kinds)
+        .map(|k| {
             let room = auto_room(a, k, rng);
             // The auto-rooms share their weight; each kind gets at least 1.
-            let weight = (a.weight / kinds).max(1);
-            let label = format!("auto-room {}x{}", room.width() - 2, room.height() - 2);
-            entries.push(Entry {
-                label,
+            Entry {
+                label: format!("auto-room {}x{}", room.width() - 2, room.height() - 2),
                 auto: true,
-                weight,
+                weight: (a.weight / kinds).max(1),
                 max: None,
-                placed: 0,
+                min: 0,
                 shapes: TransformSet::ROTATIONS.iter().map(|t| Shape::new(&room, t, map_width)).collect(),
-            });
-        }
-    }
-    entries
+            }
+        })
+        .collect()
 }
 
 /// A rectangular room of random size with connectors on its sides, as a prefab.

@@ -1,0 +1,22 @@
+//! Runs the chain layout many times, for profilers (`perf record`, callgrind).
+//!
+//! `cargo run --release -p prefabric --example profile_chain -- hotel 2000`
+
+use prefabric::{Generator, Pack};
+
+fn main() {
+    let map_type = std::env::args().nth(1).unwrap_or_else(|| "hotel".to_string());
+    let runs: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(500);
+    let pack = Pack::embedded().expect("the embedded pack is valid");
+    let generator = Generator::new(&pack, &map_type).expect("the map type exists");
+    let mut placed = 0u64;
+    let started = std::time::Instant::now();
+    for seed in 0..runs {
+        let mut g = generator.start(seed % 64, 0);
+        g.features().expect("features place");
+        let stats = g.layout().expect("the chain lays out");
+        placed += u64::from(stats.chain.map_or(0, |c| c.placed));
+    }
+    let each = started.elapsed().as_secs_f64() * 1000.0 / runs.max(1) as f64;
+    println!("{runs} {map_type} layouts, {} prefabs placed on average, {each:.3} ms each", placed / runs.max(1));
+}
