@@ -160,6 +160,8 @@ generator = "chain"
 
 [chain]
 start = "tutorial"
+target = 1
+margin = 0
 
 [chain.auto_rooms]
 weight = 0
@@ -172,6 +174,7 @@ generator = "chain"
 
 [chain]
 start = "heart"
+margin = 0
 target = 2000
 attempts = 20000
 

@@ -33,6 +33,9 @@ pub struct ChainParams {
     pub start_at: Anchor,
     /// Largest random shift of the start prefab either way, per axis.
     pub start_jitter: Point,
+    /// Cells kept free between every piece and the map's edge (0 lets a
+    /// whole-level prefab fill the map).
+    pub margin: i32,
     /// The hand-made prefabs to chain, with weights and limits, by prefab name.
     pub pool: Vec<PoolEntry>,
     /// Prefabs to place, the start and auto-rooms included.
@@ -134,6 +137,8 @@ pub(crate) struct ChainFile {
     start_at: Option<Anchor>,
     #[serde(default)]
     start_jitter: [u16; 2],
+    #[serde(default)]
+    margin: Option<Spanned<i64>>,
     #[serde(default)]
     pool: Option<Spanned<BTreeMap<Spanned<String>, Spanned<PoolValue>>>>,
     #[serde(default)]
@@ -267,6 +272,7 @@ pub(crate) fn read(
         start: None,
         start_at: None,
         start_jitter: [0, 0],
+        margin: None,
         pool: None,
         target: None,
         attempts: None,
@@ -280,6 +286,7 @@ pub(crate) fn read(
     };
     let f = raw.map_or(&empty, |c| c.get_ref());
     let target = r.number(&f.target, "target", 1..=MAX_TARGET, 30) as u32;
+    let margin = r.number(&f.margin, "margin", 0..=64, 1) as i32;
     let target_location = (r.at)(f.target.as_ref().map_or(section.clone(), |t| t.span()));
     let attempts = r.number(&f.attempts, "attempts", 1..=MAX_ATTEMPTS, 500) as u32;
     let (min_length, max_length, hallway_width) = r.hallways(f.hallways.as_ref());
@@ -291,7 +298,7 @@ pub(crate) fn read(
     let extra = r.extra(f.extra.as_ref(), max_length);
     let overlay = r.overlay(f.overlay.as_ref(), cx.size);
     let pool = f.pool.as_ref().map(|p| r.pool(p, cx)).unwrap_or_default();
-    let start = f.start.as_ref().and_then(|s| r.start(s, cx));
+    let start = f.start.as_ref().and_then(|s| r.start(s, cx, margin));
     let required: u32 = pool.iter().map(|e| e.min).sum();
     if required >= target && required > 0 {
         let span = f.pool.as_ref().map_or(section.clone(), |p| p.span());
@@ -311,6 +318,7 @@ pub(crate) fn read(
         start: start.map(|p| p.name().to_string()),
         start_at: f.start_at.unwrap_or(Anchor::Centre),
         start_jitter: Point::new(i32::from(f.start_jitter[0]), i32::from(f.start_jitter[1])),
+        margin,
         pool,
         target,
         attempts,
@@ -556,7 +564,7 @@ impl SectionReader<'_> {
         PoolEntry { prefab: String::new(), weight, max, min }
     }
 
-    fn start<'p>(&mut self, s: &Spanned<String>, cx: &ChainContext<'_, 'p>) -> Option<&'p Prefab> {
+    fn start<'p>(&mut self, s: &Spanned<String>, cx: &ChainContext<'_, 'p>, margin: i32) -> Option<&'p Prefab> {
         let Some(p) = (cx.lookup)(s.get_ref()) else {
             let names: Vec<&str> = cx.prefabs.iter().map(|p| p.name()).collect();
             let help = match suggest(s.get_ref(), names.iter().copied()) {
@@ -566,22 +574,27 @@ impl SectionReader<'_> {
             self.invalid(s.span(), format!("no prefab named `{}` in this pack", s.get_ref()), Some(help));
             return None;
         };
-        let (w, h) = cx.size;
+        let (w, h) = (cx.size.0 - 2 * margin, cx.size.1 - 2 * margin);
         let fits = p.transforms().iter().any(|t| {
             let (pw, ph) = t.apply_size(p.width(), p.height());
             pw <= w && ph <= h
         });
         if !fits {
-            self.invalid(
-                s.span(),
-                format!(
-                    "start prefab `{}` ({}x{}) is larger than the {w}x{h} map in every allowed orientation",
-                    p.name(),
-                    p.width(),
-                    p.height()
-                ),
-                Some("use a smaller prefab or a bigger map".into()),
+            let within = if margin > 0 { format!(" inside its margin of {margin}") } else { String::new() };
+            let help = if margin > 0 {
+                "use a smaller prefab or a bigger map, or set `margin = 0` to let the prefab fill the map"
+            } else {
+                "use a smaller prefab or a bigger map"
+            };
+            let message = format!(
+                "start prefab `{}` ({}x{}) is larger than the {}x{} map{within} in every allowed orientation",
+                p.name(),
+                p.width(),
+                p.height(),
+                cx.size.0,
+                cx.size.1
             );
+            self.invalid(s.span(), message, Some(help.into()));
             return None;
         }
         self.chainable(p, s.span(), true).then_some(p)

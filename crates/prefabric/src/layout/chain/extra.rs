@@ -234,7 +234,7 @@ pub(super) fn overlay(chain: &mut Chain<'_, '_>, mut rng: Rng) {
         for _ in 0..OVERLAY_TRIES {
             let w = rng.range(o.width.lo, o.width.hi);
             let h = rng.range(o.height.lo, o.height.hi);
-            let interior = chain.c.interior();
+            let interior = chain.floor_area;
             if w > interior.width || h > interior.height {
                 break;
             }

@@ -84,6 +84,11 @@ enum Misfit {
 struct Chain<'c, 'm> {
     c: &'c mut Carver<'m>,
     params: &'c ChainParams,
+    /// Where pieces may lie: the map inside its margin.
+    area: Rect,
+    /// Where walkable cells may lie: one cell further in, so walls stay inside the
+    /// margin too.
+    floor_area: Rect,
     claims: Vec<u8>,
     width: i32,
     pieces: Vec<Piece>,
@@ -213,7 +218,11 @@ impl<'c, 'm> Chain<'c, 'm> {
                 _ => claim::FIXED,
             })
             .collect();
+        let margin = params.margin;
+        let area = c.map.bounds().expand(-margin);
         Chain {
+            area,
+            floor_area: area.expand(-1),
             c,
             params,
             claims,
@@ -249,13 +258,14 @@ impl<'c, 'm> Chain<'c, 'm> {
         for _ in 0..START_TRIES {
             let Some(shape) = rng.pick(&entry.shapes) else { break };
             let (w, h) = shape.size();
-            let base = p.start_at.place(size, (w, h), 0);
+            let m = p.margin;
+            let base = p.start_at.place(size, (w, h), m);
             let jitter = Point::new(
                 rng.range(-p.start_jitter.x, p.start_jitter.x),
                 rng.range(-p.start_jitter.y, p.start_jitter.y),
             );
             let at = base + jitter;
-            let at = Point::new(at.x.clamp(0, (size.0 - w).max(0)), at.y.clamp(0, (size.1 - h).max(0)));
+            let at = Point::new(at.x.clamp(m, (size.0 - w - m).max(m)), at.y.clamp(m, (size.1 - h - m).max(m)));
             if self.fits(shape, at, None).is_ok() {
                 self.place(entry, shape, at, None);
                 let message = format!("start: `{}` {} at ({}, {})", entry.label, shape.transform, at.x, at.y);
@@ -325,7 +335,7 @@ impl<'c, 'm> Chain<'c, 'm> {
     /// list. Connectors found dead on the way (covered, or facing something that is
     /// not free ground) are dropped; they stay dead.
     fn pick_connector(&mut self) -> Option<(u32, usize)> {
-        let interior = self.c.interior();
+        let interior = self.floor_area;
         while let Some(a) = self.rng.index(self.active.len()) {
             let piece = self.active[a];
             let open = &self.pieces[piece as usize].open;
@@ -436,9 +446,9 @@ impl<'c, 'm> Chain<'c, 'm> {
     }
 
     /// How many rows out of the connector at `from` (up to `wanted`) a hallway
-    /// may run: free ground inside the map's interior, with no open cell beside it.
+    /// may run: free ground inside the margin, with no open cell beside it.
     fn clear_length(&self, from: Point, dir: Dir, wanted: i32) -> i32 {
-        let interior = self.c.interior();
+        let interior = self.floor_area;
         let (lo, hi) = self.across();
         let right = dir.right().delta();
         for k in 1..=wanted {
@@ -455,23 +465,18 @@ impl<'c, 'm> Chain<'c, 'm> {
         wanted
     }
 
-    /// Whether `shape` fits with its top-left corner at `origin`: inside the map,
-    /// its walkable cells off the outermost ring, each cell compatible with what is
+    /// Whether `shape` fits with its top-left corner at `origin`: inside the map's
+    /// margin, its walkable cells one further in, each cell compatible with what is
     /// there, and clear of the hallway about to be dug (`hall`).
     fn fits(&self, shape: &Shape, origin: Point, hall: Option<Rect>) -> Result<(), Misfit> {
         let (w, h) = shape.size();
         let rect = Rect::new(origin.x, origin.y, w, h);
-        if !self.c.map.bounds().contains_rect(&rect) {
+        if !self.area.contains_rect(&rect) {
             return Err(Misfit::OffMap);
         }
         let open = shape.open_bounds;
         if open.width > 0
-            && !self.c.interior().contains_rect(&Rect::new(
-                origin.x + open.x,
-                origin.y + open.y,
-                open.width,
-                open.height,
-            ))
+            && !self.floor_area.contains_rect(&Rect::new(origin.x + open.x, origin.y + open.y, open.width, open.height))
         {
             return Err(Misfit::OffMap);
         }
