@@ -410,3 +410,17 @@ fn world_writes_levels_and_the_world_state() {
     assert!(out.status.success(), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn check_warns_when_a_chain_falls_short_of_its_target() {
+    let pack = "crates/prefabric/tests/fixtures/packs/short_chain";
+    let out = prefabric(&["check", "--pack", pack, "--seeds", "10"]);
+    assert!(out.status.success(), "a warning is not a failure: {}", stderr(&out));
+    let err = stderr(&out);
+    let warning = format!("{pack}/maps/cramped.toml:8:10: warning: the chain placed a median of ");
+    assert!(err.contains(&warning) && err.contains("of its 40 target prefabs over 10 trial maps"), "{err}");
+    assert!(stdout(&out).contains("(1 warning)"), "{}", stdout(&out));
+    // The built-in pack's chains reach their targets.
+    let out = prefabric(&["check", "--seeds", "5"]);
+    assert!(!stderr(&out).contains("target prefabs"), "{}", stderr(&out));
+}

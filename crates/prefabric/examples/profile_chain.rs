@@ -1,6 +1,7 @@
-//! Runs the chain layout many times, for profilers (`perf record`, callgrind).
+//! Runs the chain layout (or, with `full`, the whole pipeline) many times, for
+//! profilers (`perf record`, callgrind).
 //!
-//! `cargo run --release -p prefabric --example profile_chain -- hotel 2000`
+//! `cargo run --release -p prefabric --example profile_chain -- hotel 2000 [full]`
 
 use prefabric::{Generator, Pack};
 
@@ -9,14 +10,20 @@ fn main() {
     let runs: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(500);
     let pack = Pack::embedded().expect("the embedded pack is valid");
     let generator = Generator::new(&pack, &map_type).expect("the map type exists");
+    let full = std::env::args().nth(3).is_some_and(|a| a == "full");
     let mut placed = 0u64;
     let started = std::time::Instant::now();
     for seed in 0..runs {
-        let mut g = generator.start(seed % 64, 0);
-        g.features().expect("features place");
-        let stats = g.layout().expect("the chain lays out");
+        let stats = if full {
+            generator.generate(seed % 64).expect("the map generates").layout_stats().clone()
+        } else {
+            let mut g = generator.start(seed % 64, 0);
+            g.features().expect("features place");
+            g.layout().expect("the chain lays out")
+        };
         placed += u64::from(stats.chain.map_or(0, |c| c.placed));
     }
     let each = started.elapsed().as_secs_f64() * 1000.0 / runs.max(1) as f64;
-    println!("{runs} {map_type} layouts, {} prefabs placed on average, {each:.3} ms each", placed / runs.max(1));
+    let what = if full { "maps" } else { "layouts" };
+    println!("{runs} {map_type} {what}, {} prefabs placed on average, {each:.3} ms each", placed / runs.max(1));
 }

@@ -6,7 +6,9 @@
 //! 1. **features** — one feature variant of the map type is chosen by weight; its
 //!    prefabs are placed at anchors with jitter, its BLOCKED barriers raised;
 //! 2. **layout** — tunnelers start from the prefabs' link marks and dig corridors,
-//!    rooms, halls and junctions around them until every network is joined;
+//!    rooms, halls and junctions around them until every network is joined, or the
+//!    chain builds the level from prefabs joined at their connectors by hallways
+//!    (Golden Krone Hotel); either way the result is regions with doors;
 //! 3. **encounters** — hand-made content chosen by weight under limits is embedded
 //!    into rooms;
 //! 4. **furnishing** — rooms and halls draw compositions of machines and

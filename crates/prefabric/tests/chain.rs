@@ -349,12 +349,23 @@ fn chained_maps_hold_every_invariant_over_many_seeds() {
 
 #[test]
 fn the_same_seed_gives_the_same_map() {
-    let pack = pack();
-    for map_type in ["hotel", "maze", "mixed", "featured"] {
+    let test_pack = pack();
+    let default_pack = Pack::embedded().expect("the embedded pack loads");
+    let cases = [
+        (&test_pack, "hotel"),
+        (&test_pack, "mixed"),
+        (&test_pack, "featured"),
+        (&default_pack, "hotel"),
+        (&default_pack, "maze"),
+    ];
+    for (pack, map_type) in cases {
         for seed in [3, 77] {
-            let a = render::json(&generate(&pack, map_type, seed), pack.palette());
-            let b = render::json(&generate(&pack, map_type, seed), pack.palette());
+            let a = render::json(&generate(pack, map_type, seed), pack.palette());
+            let b = render::json(&generate(pack, map_type, seed), pack.palette());
             assert_eq!(a, b, "{map_type} seed {seed}");
+            // A generator made afresh (its prepared prefabs too) gives the same bytes.
+            let again = Generator::new(pack, map_type).expect("exists").generate(seed).expect("generates");
+            assert_eq!(a, render::json(&again, pack.palette()), "{map_type} seed {seed}");
         }
     }
 }
@@ -524,4 +535,37 @@ fn the_default_maze_holds_every_invariant_seeds_0_to_999() {
 #[test]
 fn the_default_maze_holds_every_invariant_seeds_1000_to_1999() {
     default_map_type_holds("maze", 1000..2000);
+}
+
+/// The README's chained map type example, loaded as it is written there.
+#[test]
+fn the_readme_example_loads_and_chains() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).expect("README");
+    let section = readme
+        .split("### Writing a chained map type")
+        .nth(1)
+        .and_then(|rest| rest.split("\n### ").next())
+        .expect("the README has the section");
+    let mut files = vec![
+        SourceFile { path: "pack.toml".into(), bytes: b"name = \"wing\"\ndefault_map_type = \"wing\"\n".to_vec() },
+        SourceFile {
+            path: "palette.toml".into(),
+            bytes: std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"))
+                .expect("palette"),
+        },
+    ];
+    for block in section.split("```").skip(1).step_by(2) {
+        let body = block.split_once('\n').map_or("", |(_, b)| b);
+        if let Some(path) = body.lines().next().and_then(|l| l.strip_prefix("# ")).filter(|p| p.contains('/')) {
+            files.push(SourceFile { path: path.trim().to_string(), bytes: body.as_bytes().to_vec() });
+        }
+    }
+    assert_eq!(files.len(), 4, "two example files in the section");
+    let pack = Pack::from_files("README", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    for seed in 0..40 {
+        let map = generate(&pack, "wing", seed);
+        chained_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(map.layout_stats().chain.as_ref().map(|c| c.placed), Some(14), "seed {seed}");
+        assert!(map.prefabs().iter().any(|p| p.name == "parlour"), "seed {seed}");
+    }
 }

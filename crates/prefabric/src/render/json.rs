@@ -23,6 +23,8 @@ struct MapJson<'a> {
     width: i32,
     height: i32,
     feature_variant: Option<&'a str>,
+    /// The layout generator that made the map: `tunnelers` or `chain`.
+    generator: &'static str,
     rows: Vec<String>,
     passable: Vec<String>,
     spawn_blocked: Vec<String>,
@@ -103,6 +105,7 @@ pub fn json(map: &Map, palette: &Palette) -> String {
         width: map.width(),
         height: map.height(),
         feature_variant: map.feature_variant(),
+        generator: map.layout_stats().generator,
         rows: ascii_rows(map, palette),
         passable: passable_rows(map),
         spawn_blocked: spawn_blocked_rows(map),

@@ -10,7 +10,7 @@
 
 use crate::content::Pack;
 use crate::error::{Error, ErrorKind};
-use crate::geom::{Dir, Point};
+use crate::geom::{Dir, Point, Rect};
 use crate::map::{Map, Role, mask};
 
 /// Checks the map; the first broken invariant is the error.
@@ -27,20 +27,22 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
     objects(map)?;
     for placed in &map.prefabs {
         let Some(prefab) = pack.prefab(&placed.name) else { continue };
-        let oriented = prefab.transformed(placed.transform);
+        // Each placed cell read back from the prefab as drawn, without turning a
+        // copy of it: the inverse transform finds the cell it came from.
+        let back = placed.transform.inverse();
+        let (w, h) = (placed.bounds.width, placed.bounds.height);
         let origin = Point::new(placed.bounds.x, placed.bounds.y);
-        for local in oriented.cells().bounds().points() {
-            let Some(expected) = oriented.cells()[local] else { continue };
-            if expected.role == Role::Earth || oriented.is_link_path(local) {
+        for local in Rect::new(0, 0, w, h).points() {
+            let source = back.apply_point(local, w, h);
+            let Some(expected) = prefab.cells().get(source).copied().flatten() else { continue };
+            let p = origin + local;
+            if expected.role == Role::Earth || map.terrain[p] == expected || prefab.is_link_path(source) {
                 continue;
             }
-            let p = origin + local;
-            if map.terrain[p] != expected {
-                return Err(fail(
-                    map,
-                    format!("prefab `{}` was changed at {}: {} became {}", placed.name, p, expected, map.terrain[p]),
-                ));
-            }
+            return Err(fail(
+                map,
+                format!("prefab `{}` was changed at {}: {} became {}", placed.name, p, expected, map.terrain[p]),
+            ));
         }
     }
     Ok(())
@@ -132,4 +134,41 @@ fn connected(map: &Map) -> Result<(), Error> {
 fn fail(map: &Map, what: String) -> Error {
     Error::new(ErrorKind::Generation, format!("map type `{}`, seed {}: {what}", map.map_type, map.seed))
         .with_help("this is a bug in prefabric or its content; please report it with the seed and the pack")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Terrain;
+    use crate::{Generator, Pack, Transform};
+
+    #[test]
+    fn a_changed_cell_of_a_turned_prefab_is_caught() {
+        let pack = Pack::embedded().expect("the embedded pack loads");
+        let generator = Generator::new(&pack, "hotel").expect("hotel exists");
+        let mut turned = 0;
+        for seed in 0..6 {
+            let map = generator.generate(seed).expect("the hotel generates");
+            assert!(run(&map, &pack).is_ok());
+            for (i, placed) in map.prefabs.iter().enumerate().filter(|(_, p)| p.transform != Transform::IDENTITY) {
+                // A wall the prefab draws, found on the map through its turned copy.
+                let oriented = pack.prefab(&placed.name).expect("known").transformed(placed.transform);
+                let origin = Point::new(placed.bounds.x, placed.bounds.y);
+                let Some(local) =
+                    oriented.cells().bounds().points().find(|&q| {
+                        oriented.cells()[q].is_some_and(|t| t.role == Role::Wall) && !oriented.is_link_path(q)
+                    })
+                else {
+                    continue;
+                };
+                let mut broken = map.clone();
+                broken.terrain[origin + local] = Terrain::with_variant(Role::Wall, 1);
+                let err = run(&broken, &pack).expect_err("the change is caught").to_string();
+                // Walls may be shared: the first prefab drawing the cell reports it.
+                assert!(err.contains(&format!("was changed at {}: wall became wall:1", origin + local)), "{i}: {err}");
+                turned += 1;
+            }
+        }
+        assert!(turned > 50, "only {turned} turned prefabs tried");
+    }
 }

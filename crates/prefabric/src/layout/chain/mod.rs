@@ -127,20 +127,27 @@ struct Pool<'e> {
     weights: Vec<u32>,
     /// The weights of the entries still short of their minimum, else 0.
     required: Vec<u32>,
+    /// What each entry's weight is multiplied by (see [`Pool::new`]).
+    scale: Vec<u32>,
 }
 
 impl<'e> Pool<'e> {
+    /// The pool of `entries`. Each auto-room kind carries the auto-rooms' whole
+    /// weight, so hand-made weights are scaled by the number of kinds: the kinds
+    /// then share the auto-rooms' weight evenly, exactly.
     fn new(entries: Vec<&'e Entry>) -> Pool<'e> {
-        let weights = entries.iter().map(|e| e.weight).collect();
+        let kinds = entries.iter().filter(|e| e.auto).count().max(1) as u32;
+        let scale: Vec<u32> = entries.iter().map(|e| if e.auto { 1 } else { kinds }).collect();
+        let weights = entries.iter().zip(&scale).map(|(e, s)| e.weight * s).collect();
         let required = entries.iter().map(|e| if e.min > 0 { e.weight.max(1) } else { 0 }).collect();
-        Pool { placed: vec![0; entries.len()], entries, weights, required }
+        Pool { placed: vec![0; entries.len()], entries, weights, required, scale }
     }
 
     /// Counts one more copy of entry `i`.
     fn add(&mut self, i: usize) {
         self.placed[i] += 1;
         let e = self.entries[i];
-        self.weights[i] = e.weight_after(self.placed[i]);
+        self.weights[i] = e.weight_after(self.placed[i]) * self.scale[i];
         if self.placed[i] >= e.min {
             self.required[i] = 0;
         }

@@ -158,11 +158,12 @@ pub(super) fn auto_rooms(params: &ChainParams, map_width: i32, rng: &mut Rng) ->
     (0..kinds)
         .map(|k| {
             let room = auto_room(a, k, rng);
-            // The auto-rooms share their weight; each kind gets at least 1.
+            // Each kind carries the whole weight; the pool scales hand-made weights
+            // up by the number of kinds, so the kinds share it evenly.
             Entry {
                 label: format!("auto-room {}x{}", room.width() - 2, room.height() - 2),
                 auto: true,
-                weight: (a.weight / kinds).max(1),
+                weight: a.weight,
                 max: None,
                 min: 0,
                 shapes: TransformSet::ROTATIONS.iter().map(|t| Shape::new(&room, t, map_width)).collect(),
