@@ -6,6 +6,7 @@
 mod common;
 
 use prefabric::content::SourceFile;
+use prefabric::content::maptype::LayoutGenerator;
 use prefabric::{Dir, Generator, Limits, Map, Pack, Point, RegionKind, Role, Stage, render};
 
 const PREFABS: &str = r#"
@@ -235,6 +236,37 @@ offset = [-4, 0]
 transforms = "r0"
 "#;
 
+const ODD: &str = r#"
+width = 90
+height = 60
+generator = "chain"
+
+[chain]
+start = "lobby"
+target = 30
+unused = "room"
+dont_care = "wall"
+door_chance = 0
+
+[chain.pool]
+"tag:shape" = 2
+
+[chain.hallways]
+length = [0, 5]
+width = 3
+
+[chain.auto_rooms]
+weight = 2
+
+[chain.extra]
+flanked = 100
+facing = 100
+corner = 100
+
+[chain.overlay]
+count = [4, 6]
+"#;
+
 fn pack() -> Pack {
     let palette = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"))
         .expect("the default palette is readable");
@@ -248,6 +280,7 @@ fn pack() -> Pack {
         file("maps/maze.toml", MAZE),
         file("maps/mixed.toml", MIXED),
         file("maps/featured.toml", FEATURED),
+        file("maps/odd.toml", ODD),
     ];
     Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
 }
@@ -284,16 +317,26 @@ fn chained_map_holds(pack: &Pack, map: &Map) -> Result<(), String> {
                 return Err(format!("{}: door {} is not listed as a link", placed.name, door.at));
             }
         }
-        // Unused connectors became wall, or floor where an extra connection opened them.
+        // Used connectors are doorways; unused ones became the map type's `unused`
+        // terrain, or wall where another prefab's wall covered them.
+        let unused = pack
+            .map_type(map.map_type())
+            .and_then(|m| {
+                m.generators.iter().find_map(|g| match &g.generator {
+                    LayoutGenerator::Chain(c) => Some(c.unused),
+                    _ => None,
+                })
+            })
+            .ok_or("a chained map type")?;
         for link in oriented.links() {
             let at = origin + link.at;
             let t = map.terrain_at(at).ok_or("connector off the map")?;
-            let used = region.doors.iter().any(|d| d.at == at);
-            if used != t.role.is_walkable() && !map.links().iter().any(|l| l.at == at) {
-                return Err(format!("{}: connector {at} is {t} but used is {used}", placed.name));
+            let used = region.doors.iter().any(|d| d.at == at) || map.links().iter().any(|l| l.at == at);
+            if used && !t.role.is_walkable() {
+                return Err(format!("{}: used connector {at} is {t}", placed.name));
             }
-            if !t.role.is_walkable() && t.role != Role::Wall {
-                return Err(format!("{}: unused connector {at} became {t}, not wall", placed.name));
+            if !used && t != unused && t.role != Role::Wall {
+                return Err(format!("{}: unused connector {at} became {t}, not {unused} or wall", placed.name));
             }
         }
     }
@@ -461,6 +504,22 @@ fn components(cells: &[Point], open: &dyn Fn(Point) -> bool) -> usize {
 }
 
 #[test]
+fn odd_settings_keep_every_invariant() {
+    // Wide hallways, unused connectors left open as niches, `?` walled in, every
+    // extra connection made, many overlay rooms.
+    let pack = pack();
+    let mut overlays = 0;
+    for seed in 0..100 {
+        let map = generate(&pack, "odd", seed);
+        chained_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let retried = map.trace().events().iter().find(|e| e.stage == "generate");
+        assert!(retried.is_none(), "seed {seed}: {retried:?}");
+        overlays += map.layout_stats().chain.as_ref().map_or(0, |c| c.overlays);
+    }
+    assert!(overlays >= 200, "{overlays} overlay rooms in 100 maps");
+}
+
+#[test]
 fn a_map_type_may_mix_generators() {
     let pack = pack();
     let mut seen = std::collections::BTreeMap::new();
@@ -482,6 +541,9 @@ fn features_are_joined_to_the_chain() {
     for seed in 0..60 {
         let map = generate(&pack, "featured", seed);
         chained_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let retried = map.trace().events().iter().find(|e| e.stage == "generate");
+        assert!(retried.is_none(), "seed {seed}: {retried:?}");
+        assert!(map.trace().events().iter().any(|e| e.message.contains("joins what the chain did not reach")));
         assert_eq!(map.prefabs()[0].name, "gate");
         assert_eq!(map.prefabs()[0].stage, Stage::Feature);
         for p in prefabric::Rect::new(60, 0, 2, 30).points() {

@@ -562,6 +562,18 @@ impl<'m> Carver<'m> {
                     }
                 }
             }
+            // A room's doors lie on its wall line, outside its rectangle.
+            for door in region.doors.iter().filter(|_| rectangle) {
+                let (x, y) = (door.at.x, door.at.y);
+                if x >= 0
+                    && y >= 0
+                    && (x as usize) < w
+                    && (y as usize) < h
+                    && self.state[y as usize * w + x as usize] == OPEN
+                {
+                    open[y as usize * words + x as usize / 64] |= 1 << (x as usize % 64);
+                }
+            }
         }
         // Each row's bits widened by one cell to either side.
         let mut wide = vec![0u64; words * h];

@@ -9,9 +9,10 @@
 //! back, fits at its end. Pieces may overlap only where one of them has `?` or both
 //! draw the same wall; hallways run only through free ground, walled on both sides.
 //! The chain stops at the target count or when its tries run out. Then come the
-//! extra connections and overlay rooms ([`extra`]), unused connectors are walled,
-//! networks the chain could not reach (the features' prefabs) are joined by
-//! shortest corridors, and walls rise around all open space.
+//! extra connections and overlay rooms ([`extra`]), networks the chain did not
+//! reach (the features' prefabs) are joined by shortest hallways to free
+//! connectors ([`join`]), unused connectors are walled, and walls rise around all
+//! open space.
 //!
 //! Out: regions like every generator's: each hand-made piece is a
 //! [`RegionKind::Prefab`] region (a placed prefab, protected, its doors the
@@ -20,6 +21,7 @@
 //! overlay room is traced.
 
 mod extra;
+mod join;
 mod shapes;
 
 use super::{Carver, DIGGABLE, OPEN, SOLID};
@@ -50,6 +52,9 @@ mod claim {
     pub const BLOCKED: u8 = 4;
     /// Solid ground of a hand-made prefab or a feature: it stays as drawn.
     pub const FIXED: u8 = 5;
+    /// Free ground kept for a feature's way out: no piece or hallway covers it,
+    /// so the feature can still be joined.
+    pub const RESERVED: u8 = 6;
 }
 
 /// Tries to place the start prefab before giving up.
@@ -169,19 +174,14 @@ pub(super) fn build(map: &mut Map, prepared: &Prepared, params: &ChainParams, se
     let mut carver = Carver::new(map);
     let mut chain = Chain::new(&mut carver, params, seed);
     chain.place_start(start, &mut pool, Rng::stream(seed, "layout/chain", "start"))?;
+    let mut joined = join::join_apart(&mut chain);
     chain.grow(&mut pool)?;
     extra::connect(&mut chain, Rng::stream(seed, "layout/chain", "extra"));
     extra::overlay(&mut chain, Rng::stream(seed, "layout/chain", "overlay"));
+    joined += join::join_apart(&mut chain);
     chain.finish(&pool.entries, start);
     let mut stats = chain.stats;
-    let fallback_paths = carver.connect_networks()?;
-    if fallback_paths > 0 {
-        carver.map.trace.push(
-            "layout",
-            Outcome::Note,
-            format!("{fallback_paths} shortest corridors joined what the chain did not reach (the features' prefabs)"),
-        );
-    }
+    let fallback_paths = joined + carver.connect_networks()?;
     carver.raise_walls();
     stats.target = params.target;
     let open_cells = carver.open_cells;
@@ -210,10 +210,40 @@ pub(super) fn build(map: &mut Map, prepared: &Prepared, params: &ChainParams, se
     Ok(LayoutStats { generator: "chain", fallback_paths, open_cells, chain: Some(stats), ..LayoutStats::default() })
 }
 
+/// Marks the ground just outside each feature's links (the map's links before
+/// the chain adds its own) as reserved: the link's way to its prefab's edge and
+/// two rows beyond it, three cells wide.
+fn reserve_ways_out(map: &Map, claims: &mut [u8]) {
+    let width = map.width();
+    for link in &map.links {
+        let bounds = map.prefabs[link.prefab].bounds;
+        let mut edge = link.at;
+        let mut cells: Vec<Point> = Vec::new();
+        while bounds.contains(edge + link.dir.delta()) {
+            edge = edge + link.dir.delta();
+            cells.push(edge);
+        }
+        let across = link.dir.right().delta();
+        for k in 1..=2 {
+            for j in -1..=1 {
+                cells.push(edge + link.dir.delta() * k + across * j);
+            }
+        }
+        for p in cells {
+            if map.bounds().contains(p) {
+                let i = (p.y * width + p.x) as usize;
+                if claims[i] == claim::FREE {
+                    claims[i] = claim::RESERVED;
+                }
+            }
+        }
+    }
+}
+
 impl<'c, 'm> Chain<'c, 'm> {
     fn new(c: &'c mut Carver<'m>, params: &'c ChainParams, seed: u64) -> Chain<'c, 'm> {
         let width = c.map.width();
-        let claims = c
+        let claims: Vec<u8> = c
             .map
             .terrain
             .cells()
@@ -227,6 +257,8 @@ impl<'c, 'm> Chain<'c, 'm> {
             .collect();
         let margin = params.margin;
         let area = c.map.bounds().expand(-margin);
+        let mut claims = claims;
+        reserve_ways_out(c.map, &mut claims);
         Chain {
             area,
             floor_area: area.expand(-1),
@@ -694,10 +726,13 @@ impl<'c, 'm> Chain<'c, 'm> {
                 self.c.map.terrain.cells_mut()[i] = unused;
                 self.c.state[i] = if unused.role.is_walkable() { OPEN } else { SOLID };
                 if unused.role.is_walkable() {
+                    // A niche in the wall: the piece's, and for a room a way in
+                    // like any other opening of its wall line.
                     let region = self.pieces[self.connectors[k].piece as usize].region;
                     self.c.map.region_of.cells_mut()[i] = region;
                     self.c.map.regions[region as usize].area += 1;
                     self.c.open_cells += 1;
+                    self.c.add_door(region, at);
                 }
                 self.claims[i] = claim::SOLID;
             }
