@@ -10,14 +10,26 @@ fn main() {
     let map_type = std::env::args().nth(1).unwrap_or_else(|| "hotel".to_string());
     let seeds: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(1000);
     let pack = Pack::embedded().expect("the embedded pack is valid");
-    let generator = Generator::new(&pack, &map_type).expect("the map type exists");
+    let generator = match Generator::new(&pack, &map_type) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
     let mut placed = Vec::new();
     let mut lengths = [0u64; 65];
     let (mut flanked, mut facing, mut corner, mut overlays, mut timed_out, mut retried) = (0, 0, 0, 0, 0, 0);
     let (mut floor, mut area) = (0u64, 0u64);
     let mut target = 0;
     for seed in 0..seeds {
-        let map = generator.generate(seed).expect("the map generates");
+        let map = match generator.generate(seed) {
+            Ok(map) => map,
+            Err(e) => {
+                eprintln!("seed {seed}: {e}");
+                std::process::exit(1);
+            }
+        };
         retried += u32::from(map.trace().events().iter().any(|e| e.stage == "generate"));
         let Some(chain) = &map.layout_stats().chain else { continue };
         target = chain.target;

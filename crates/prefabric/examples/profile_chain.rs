@@ -9,7 +9,13 @@ fn main() {
     let map_type = std::env::args().nth(1).unwrap_or_else(|| "hotel".to_string());
     let runs: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(500);
     let pack = Pack::embedded().expect("the embedded pack is valid");
-    let generator = Generator::new(&pack, &map_type).expect("the map type exists");
+    let generator = match Generator::new(&pack, &map_type) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
     let full = std::env::args().nth(3).is_some_and(|a| a == "full");
     let mut placed = 0u64;
     let started = std::time::Instant::now();

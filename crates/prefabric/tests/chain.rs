@@ -113,6 +113,27 @@ terrain:
 #.......#
 ###*#*###
 
+prefab octo
+tags: corner
+terrain:
+???###???
+??*...#??
+?#.....#?
+#.......#
+#.......#
+?#.....*?
+??#...#??
+???###???
+links:
+..^......
+.........
+.........
+.........
+.........
+........>
+.........
+.........
+
 prefab gate
 terrain:
 :::::
@@ -236,6 +257,36 @@ offset = [-4, 0]
 transforms = "r0"
 "#;
 
+const CORNERS: &str = r#"
+width = 80
+height = 50
+generator = "chain"
+
+[chain]
+start = "cross"
+target = 24
+
+[chain.pool]
+octo = 2
+cross = 1
+
+[chain.hallways]
+length = [1, 4]
+"#;
+
+const GREEDY: &str = r#"
+width = 60
+height = 40
+generator = "chain"
+
+[chain]
+target = 10000
+attempts = 1000000
+
+[chain.pool]
+"tag:shape" = 1
+"#;
+
 const ODD: &str = r#"
 width = 90
 height = 60
@@ -281,6 +332,8 @@ fn pack() -> Pack {
         file("maps/mixed.toml", MIXED),
         file("maps/featured.toml", FEATURED),
         file("maps/odd.toml", ODD),
+        file("maps/corners.toml", CORNERS),
+        file("maps/greedy.toml", GREEDY),
     ];
     Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
 }
@@ -501,6 +554,34 @@ fn components(cells: &[Point], open: &dyn Fn(Point) -> bool) -> usize {
         }
     }
     count
+}
+
+#[test]
+fn connectors_on_cut_corners_are_joined_by_hallways() {
+    let pack = pack();
+    let mut octos = 0;
+    for seed in 0..40 {
+        let map = generate(&pack, "corners", seed);
+        chained_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        octos += map.prefabs().iter().filter(|p| p.name == "octo").count();
+    }
+    // Hallways are 1-4 long here, so every octagon was joined at the end of one.
+    assert!(octos >= 200, "{octos} octagons in 40 maps");
+}
+
+#[test]
+fn a_target_beyond_the_map_ends_when_no_connector_is_left() {
+    // Connectors where nothing fits are given up after a few scrapped tries, so a
+    // full map stops long before its million tries.
+    let pack = pack();
+    for seed in 0..5 {
+        let map = generate(&pack, "greedy", seed);
+        let stats = map.layout_stats().chain.clone().expect("chain stats");
+        assert!(stats.tries < 5000 && !stats.timed_out, "seed {seed}: {stats:?}");
+        let stopped =
+            map.trace().events().iter().any(|e| e.message.ends_with("no placed piece has a free connector left"));
+        assert!(stopped, "seed {seed}");
+    }
 }
 
 #[test]

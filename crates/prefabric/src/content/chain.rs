@@ -286,25 +286,54 @@ pub(crate) fn read(
     };
     let f = raw.map_or(&empty, |c| c.get_ref());
     let target = r.number(&f.target, "target", 1..=MAX_TARGET, 30) as u32;
-    let margin = r.number(&f.margin, "margin", 0..=64, 1) as i32;
+    let mut margin = r.number(&f.margin, "margin", 0..=64, 1) as i32;
+    if let Some(m) = &f.margin
+        && 2 * margin + 3 > cx.size.0.min(cx.size.1)
+    {
+        let message = format!("[chain]: a margin of {margin} leaves no room on the {}x{} map", cx.size.0, cx.size.1);
+        r.invalid(m.span(), message, Some("lower `margin` or use a bigger map".into()));
+        margin = 0;
+    }
     let target_location = (r.at)(f.target.as_ref().map_or(section.clone(), |t| t.span()));
     let attempts = r.number(&f.attempts, "attempts", 1..=MAX_ATTEMPTS, 500) as u32;
     let (min_length, max_length, hallway_width) = r.hallways(f.hallways.as_ref());
     let unused = r.terrain(&f.unused, "unused", Terrain::new(Role::Wall));
+    if let (Some(v), Role::Earth) = (&f.unused, unused.role) {
+        let message = "[chain]: unused connectors of earth would leave the rooms' floor open to the void: earth is never walled inside a prefab".to_string();
+        r.invalid(
+            v.span(),
+            message,
+            Some("use a wall (\"wall\", \"wall:1\"), \"blocked\", or a floor to leave niches".into()),
+        );
+    }
     let dont_care = r.terrain(&f.dont_care, "dont_care", Terrain::EARTH);
+    if let Some(v) = f.dont_care.as_ref().filter(|_| dont_care.role.is_walkable()) {
+        let message =
+            format!("[chain]: dont_care `{}` is walkable, but `?` cells lie outside the prefabs' floor", v.get_ref());
+        r.invalid(
+            v.span(),
+            message,
+            Some("use a solid terrain: \"earth\" (the default), \"wall\" or \"blocked\"".into()),
+        );
+    }
     // Without a pool, the chain is made of auto-rooms unless told otherwise.
     let pool_written = f.pool.as_ref().is_some_and(|p| !p.get_ref().is_empty());
-    let auto_rooms = r.auto_rooms(f.auto_rooms.as_ref(), cx, u32::from(!pool_written));
+    // Pieces lie inside the margin, and floor one cell further in.
+    let inside = (cx.size.0 - 2 * margin, cx.size.1 - 2 * margin);
+    let auto_rooms = r.auto_rooms(f.auto_rooms.as_ref(), cx, u32::from(!pool_written), inside);
     let extra = r.extra(f.extra.as_ref(), max_length);
-    let overlay = r.overlay(f.overlay.as_ref(), cx.size);
+    let overlay = r.overlay(f.overlay.as_ref(), (inside.0 - 2, inside.1 - 2));
     let pool = f.pool.as_ref().map(|p| r.pool(p, cx)).unwrap_or_default();
     let start = f.start.as_ref().and_then(|s| r.start(s, cx, margin));
     let required: u32 = pool.iter().map(|e| e.min).sum();
-    if required >= target && required > 0 {
+    // A named start takes one of the target's places; without one, the first
+    // prefab comes from the pool and counts towards its minimum.
+    let places = if f.start.is_some() { target.saturating_sub(1) } else { target };
+    if required > places {
         let span = f.pool.as_ref().map_or(section.clone(), |p| p.span());
-        let message = format!(
-            "the pool's minimums add up to {required}, but the chain places only {target} prefabs, the start among them"
-        );
+        let start = if f.start.is_some() { ", the start among them" } else { "" };
+        let message =
+            format!("the pool's minimums add up to {required}, but the chain places only {target} prefabs{start}");
         r.invalid(span, message, Some("raise `target` or lower the minimums".into()));
     }
     if !pool_written && auto_rooms.weight == 0 && f.start.is_none() {
@@ -333,7 +362,8 @@ pub(crate) fn read(
         overlay,
         target_location,
     };
-    r.joinable(&params, f, section, cx);
+    r.joinable(&params, f, section.clone(), cx);
+    r.fit_the_map(&params, f.pool.as_ref().map_or(section, |p| p.span()), cx);
     params
 }
 
@@ -369,7 +399,7 @@ impl SectionReader<'_> {
                 self.invalid(
                     v.span(),
                     format!("[chain]: {what}: {message}"),
-                    Some("write a terrain such as \"wall\", \"wall:1\" or \"earth\"".into()),
+                    Some("write a terrain such as \"wall\", \"wall:1\" or \"blocked\"".into()),
                 );
                 default
             }
@@ -385,11 +415,13 @@ impl SectionReader<'_> {
 
     /// The auto-rooms; `default_weight` applies when the section or its weight is
     /// left out.
+    /// `inside` is the map's size within its margin.
     fn auto_rooms(
         &mut self,
         a: Option<&Spanned<AutoRoomsFile>>,
         cx: &ChainContext<'_, '_>,
         default_weight: u32,
+        inside: (i32, i32),
     ) -> AutoRooms {
         let default = AutoRooms {
             weight: default_weight,
@@ -420,12 +452,12 @@ impl SectionReader<'_> {
                 Some("allow at least one connector per side, e.g. connectors = [1, 2]".into()),
             );
         }
-        let (w, h) = cx.size;
+        let (w, h) = inside;
         if width.lo + 2 > w || height.lo + 2 > h {
             self.invalid(
                 span,
                 format!(
-                    "[chain]: the smallest auto-room ({}x{} with its walls) does not fit the {w}x{h} map",
+                    "[chain]: the smallest auto-room ({}x{} with its walls) does not fit the {w}x{h} inside the map's margin",
                     width.lo + 2,
                     height.lo + 2
                 ),
@@ -453,6 +485,8 @@ impl SectionReader<'_> {
         }
     }
 
+    /// Overlay rooms; `size` is where their floor may lie (inside the margin). The
+    /// table asks for overlay rooms, so written without `count` it means one or two.
     fn overlay(&mut self, o: Option<&Spanned<OverlayFile>>, size: (i32, i32)) -> Overlay {
         let default = Overlay { count: (0, 0), width: IntRange::new(4, 8), height: IntRange::new(3, 6) };
         let Some(o) = o else { return default };
@@ -461,10 +495,13 @@ impl SectionReader<'_> {
         let (lo, hi) = self.pair(&f.count, "overlay count", 0..=100, (1, 2));
         let width = f.width.unwrap_or(default.width);
         let height = f.height.unwrap_or(default.height);
-        if width.lo + 2 > size.0 || height.lo + 2 > size.1 {
+        if width.lo > size.0 || height.lo > size.1 {
             self.invalid(
                 span,
-                format!("[chain]: the smallest overlay room does not fit the {}x{} map", size.0, size.1),
+                format!(
+                    "[chain]: the smallest overlay room ({}x{}) does not fit the {}x{} inside the map's margin",
+                    width.lo, height.lo, size.0, size.1
+                ),
                 None,
             );
         }
@@ -623,31 +660,82 @@ impl SectionReader<'_> {
     /// Reports a pool whose prefabs can never join one another, or a start no pool
     /// prefab can join.
     fn joinable(&mut self, params: &ChainParams, f: &ChainFile, section: Span, cx: &ChainContext<'_, '_>) {
-        let pool: Vec<u8> =
-            params.pool.iter().filter(|e| e.weight > 0).filter_map(|e| (cx.lookup)(&e.prefab)).map(facings).collect();
+        let entries: Vec<(&PoolEntry, u8)> = params
+            .pool
+            .iter()
+            .filter(|e| e.weight > 0)
+            .filter_map(|e| (cx.lookup)(&e.prefab).map(|p| (e, facings(p))))
+            .collect();
         let auto =
             if params.auto_rooms.weight > 0 && params.auto_rooms.connectors.1 > 0 { Some(ALL_FACINGS) } else { None };
-        let joiners: Vec<u8> = pool.iter().copied().chain(auto).collect();
+        // What can be joined on: pool prefabs and auto-rooms; and what may be joined
+        // to: those, and the start.
+        let joiners: Vec<u8> = entries.iter().map(|(_, f)| *f).chain(auto).collect();
+        let start = params.start.as_deref().and_then(|s| (cx.lookup)(s)).map(facings).filter(|&f| f != 0);
+        let anchors: Vec<u8> = joiners.iter().copied().chain(start).collect();
         let meets = |a: u8, b: u8| Dir::ALL.iter().any(|&d| a & bit(d) != 0 && b & bit(d.opposite()) != 0);
         let pool_span = f.pool.as_ref().map_or(section.clone(), |p| p.span());
-        if let Some(start) = params.start.as_deref().and_then(|s| (cx.lookup)(s)) {
-            let faces = facings(start);
-            if faces != 0 && !joiners.is_empty() && !joiners.iter().any(|&b| meets(faces, b)) {
-                let span = f.start.as_ref().map_or(section.clone(), |s| s.span());
+        if let (Some(faces), Some(name)) = (start, params.start.as_deref())
+            && !joiners.is_empty()
+            && !joiners.iter().any(|&b| meets(faces, b))
+        {
+            let span = f.start.as_ref().map_or(section.clone(), |s| s.span());
+            self.invalid(
+                span,
+                format!("start prefab `{name}` can never be joined: no connector of the pool can face one of its connectors in any allowed orientation"),
+                Some("give the pool prefabs connectors on other sides, allow them to rotate, or enable [chain.auto_rooms]".into()),
+            );
+        }
+        let pairs = anchors.iter().any(|&a| joiners.iter().any(|&b| meets(a, b)));
+        if !joiners.is_empty() && params.target > 1 && !pairs {
+            self.invalid(
+                pool_span.clone(),
+                "no prefab of the pool can ever join the start or another pool prefab: no connector of one can face a connector of another in any allowed orientation".into(),
+                Some("give prefabs connectors on opposite sides, allow them to rotate (`transforms: all`), or enable [chain.auto_rooms]".into()),
+            );
+        }
+        for (e, faces) in entries.iter().filter(|(e, _)| e.min > 0) {
+            if !anchors.iter().any(|&a| meets(a, *faces)) {
+                let times = if e.min == 1 { "once".to_string() } else { format!("{} times", e.min) };
+                let message = format!(
+                    "prefab `{}` must appear at least {times}, but no connector of the start or the pool can face its connectors in any allowed orientation",
+                    e.prefab
+                );
                 self.invalid(
-                    span,
-                    format!("start prefab `{}` can never be joined: no connector of the pool can face one of its connectors in any allowed orientation", start.name()),
-                    Some("give the pool prefabs connectors on other sides, allow them to rotate, or enable [chain.auto_rooms]".into()),
+                    pool_span.clone(),
+                    message,
+                    Some("give it connectors the others can meet, allow it to rotate, or drop its `min`".into()),
                 );
             }
         }
-        let pairs = joiners.iter().enumerate().any(|(i, &a)| joiners.iter().skip(i).any(|&b| meets(a, b)));
-        if !joiners.is_empty() && params.target > 2 && !pairs {
-            self.invalid(
-                pool_span,
-                "no two prefabs of the pool can ever join: no connector of one can face a connector of another in any allowed orientation".into(),
-                Some("give prefabs connectors on opposite sides, allow them to rotate (`transforms: all`), or enable [chain.auto_rooms]".into()),
-            );
+    }
+
+    /// Reports pool prefabs that fit the map in no allowed orientation, inside the
+    /// margin.
+    fn fit_the_map(&mut self, params: &ChainParams, pool_span: Span, cx: &ChainContext<'_, '_>) {
+        let (w, h) = (cx.size.0 - 2 * params.margin, cx.size.1 - 2 * params.margin);
+        for e in &params.pool {
+            let Some(p) = (cx.lookup)(&e.prefab) else { continue };
+            let fits = p.transforms().iter().any(|t| {
+                let (pw, ph) = t.apply_size(p.width(), p.height());
+                pw <= w && ph <= h
+            });
+            if !fits {
+                let message = format!(
+                    "pool prefab `{}` ({}x{}) fits the {}x{} map inside its margin of {} in no allowed orientation",
+                    p.name(),
+                    p.width(),
+                    p.height(),
+                    cx.size.0,
+                    cx.size.1,
+                    params.margin
+                );
+                self.invalid(
+                    pool_span.clone(),
+                    message,
+                    Some("use a smaller prefab, a bigger map or a smaller `margin`".into()),
+                );
+            }
         }
     }
 }

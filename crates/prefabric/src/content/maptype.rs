@@ -425,11 +425,27 @@ struct MapTypeFile {
 }
 
 /// `generator = "name"` or `generator = { name = weight, ... }`.
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum GeneratorFile {
     One(String),
     Weighted(BTreeMap<String, i64>),
+}
+
+impl<'de> Deserialize<'de> for GeneratorFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GeneratorFile, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            One(String),
+            Weighted(BTreeMap<String, i64>),
+        }
+        match Raw::deserialize(d) {
+            Ok(Raw::One(name)) => Ok(GeneratorFile::One(name)),
+            Ok(Raw::Weighted(table)) => Ok(GeneratorFile::Weighted(table)),
+            Err(_) => Err(de::Error::custom(
+                "expected a generator's name, e.g. \"chain\", or a table of weights, e.g. { chain = 4, tunnelers = 1 }",
+            )),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -542,14 +558,15 @@ pub(crate) fn read<'p>(
         _ => None,
     });
     let misspelt = c.errors.iter().any(|e| e.message().starts_with("unknown generator"));
+    let variant_starts = raw.variants.iter().flat_map(|v| v.get_ref().starts.first());
     if tunnelers.is_none()
         && !misspelt
-        && let Some(s) = raw.starts.first()
+        && let Some(s) = raw.starts.first().or(variant_starts.into_iter().next())
     {
         c.invalid(
             s.span(),
-            "[[starts]] start tunnelers, but this map type has no tunneler generator".into(),
-            Some("remove the starts, or add tunnelers to `generator`".into()),
+            "tunneler starts are given, but this map type has no tunneler generator".into(),
+            Some("remove the [[starts]] (and [[variants.starts]]), or add tunnelers to `generator`".into()),
         );
     }
     let start_width = tunnelers.map_or(TunnelerParams::default().width, |t| t.width);
@@ -657,6 +674,10 @@ impl Checker<'_> {
                 }
             };
             out.push(WeightedGenerator { generator, weight: *weight as u32 });
+        }
+        if named.is_empty() {
+            let help = format!("name one or more of {}", LayoutGenerator::NAMES.join(", "));
+            self.invalid(span.clone(), "`generator` names no generator".into(), Some(help));
         }
         if !out.is_empty() && out.iter().all(|g| g.weight == 0) {
             self.invalid(span.clone(), "every generator has weight 0, so none can be chosen".into(), None);

@@ -267,15 +267,26 @@ impl Assembler<'_, '_, '_> {
                 },
             };
             let mark = LinkMark { at: p, dir, kind };
+            // A connector drawn in the terrain is reported where it is drawn.
+            let drawn_in = if i < in_terrain { LayerKind::Terrain } else { layer };
             if let Some(blocker) = mark.path(w, h).find(|q| !super::link_can_pass(cells[*q])) {
                 let what = cells[blocker].map_or("?".to_string(), |t| t.to_string());
-                let at = self.cell_name(LayerKind::Terrain, blocker);
-                self.invalid(
-                    layer,
-                    p,
-                    &format!("the way {} from this mark to the prefab's edge is blocked by {what} at {at}", dir.name()),
-                    "a link leads out through floor, doors, earth or `?` cells; move the mark or point it another way",
-                );
+                if blocker == p {
+                    self.invalid(
+                        drawn_in,
+                        p,
+                        &format!("the link mark stands on {what}"),
+                        "a link mark stands on floor, a door or earth; draw it on the doorway, or draw `*` in the terrain itself",
+                    );
+                } else {
+                    let at = self.cell_name(LayerKind::Terrain, blocker);
+                    self.invalid(
+                        drawn_in,
+                        p,
+                        &format!("the way {} from this mark to the prefab's edge is blocked by {what} at {at}", dir.name()),
+                        "a link leads out through floor, doors, earth or `?` cells; move the mark or point it another way",
+                    );
+                }
                 continue;
             }
             links.push(mark);

@@ -84,26 +84,33 @@ impl<'p> Generator<'p> {
     /// per world count what earlier levels placed. Returns the map and the world
     /// after it.
     pub fn generate_in(&self, seed: u64, world: &World) -> Result<(Map, World), Error> {
-        let mut failures: Vec<String> = Vec::new();
+        let mut failures: Vec<Error> = Vec::new();
         for attempt in 0..ATTEMPTS {
             let mut g = self.start_in(seed, attempt, world);
             for (i, f) in failures.iter().enumerate() {
-                g.map.trace.push("generate", Outcome::Note, format!("attempt {} failed: {f}", i + 1));
+                g.map.trace.push("generate", Outcome::Note, format!("attempt {} failed: {}", i + 1, f.message()));
             }
             match g.run_all() {
                 Ok(()) => {
                     let next = world.after(&g.map);
                     return Ok((g.into_map(), next));
                 }
-                Err(e) => failures.push(e.message().to_string()),
+                Err(e) => failures.push(e),
             }
         }
-        let last = failures.pop().unwrap_or_default();
+        let last = failures.pop();
+        // The last failure's own hint says what to change, when it has one.
+        let help = last
+            .as_ref()
+            .and_then(|e| e.help())
+            .unwrap_or("run `prefabric check` on the pack; the map type may ask for more than fits")
+            .to_string();
+        let last = last.map_or(String::new(), |e| e.message().to_string());
         Err(Error::new(
             ErrorKind::Generation,
             format!("map type `{}` with seed {seed} failed {ATTEMPTS} attempts; the last: {last}", self.map_type.name),
         )
-        .with_help("run `prefabric check` on the pack; the map type may ask for more than fits"))
+        .with_help(help))
     }
 
     /// A generation for `seed` ready to run stage by stage. Attempt 0 draws from the

@@ -87,7 +87,7 @@ fn exits_of(chain: &mut Chain<'_, '_>, root: RegionId) -> Vec<Exit> {
         let region = chain.pieces[c.piece as usize].region;
         if chain.claim(c.at) == claim::CONNECTOR
             && chain.claim(front) == claim::FREE
-            && chain.floor_area.contains(front)
+            && chain.c.interior().contains(front)
             && chain.c.find(region) == root
         {
             out.push(Exit { from: front, connector: Some(c) });
@@ -106,7 +106,7 @@ fn exits_of(chain: &mut Chain<'_, '_>, root: RegionId) -> Vec<Exit> {
             p = p + link.dir.delta();
             match chain.claim(p) {
                 claim::OPEN => continue,
-                claim::FREE | claim::RESERVED if chain.floor_area.contains(p) => {
+                claim::FREE | claim::RESERVED if chain.c.interior().contains(p) => {
                     out.push(Exit { from: p, connector: None })
                 }
                 _ => {}
@@ -117,7 +117,8 @@ fn exits_of(chain: &mut Chain<'_, '_>, root: RegionId) -> Vec<Exit> {
     out
 }
 
-/// The shortest path through free ground (inside the margin) from one of `exits`
+/// The shortest path through free ground (anywhere off the map's outermost ring:
+/// a feature may lie inside the chain's margin) from one of `exits`
 /// to one of `targets`, both ends included, with the two exits it joins.
 fn shortest_hallway(chain: &Chain<'_, '_>, exits: &[Exit], targets: &[Exit]) -> Option<(Vec<Point>, Exit, Exit)> {
     const UNSEEN: u32 = u32::MAX;
@@ -153,7 +154,7 @@ fn shortest_hallway(chain: &Chain<'_, '_>, exits: &[Exit], targets: &[Exit]) -> 
         let p = Point::new(i as i32 % width, i as i32 / width);
         for d in Dir::ALL {
             let q = p + d.delta();
-            if !chain.floor_area.contains(q) || !matches!(chain.claim(q), claim::FREE | claim::RESERVED) {
+            if !chain.c.interior().contains(q) || !matches!(chain.claim(q), claim::FREE | claim::RESERVED) {
                 continue;
             }
             let j = chain.index(q);

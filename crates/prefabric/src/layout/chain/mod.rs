@@ -66,7 +66,12 @@ struct Connector {
     at: Point,
     dir: Dir,
     piece: u32,
+    /// Tries scrapped at it so far.
+    failures: u8,
 }
+
+/// Scrapped tries after which a connector is given up: nothing seems to fit there.
+const GIVE_UP_AFTER: u8 = 12;
 
 /// A placed piece: a hand-made prefab or an auto-room.
 struct Piece {
@@ -143,7 +148,7 @@ impl<'e> Pool<'e> {
     fn new(entries: Vec<&'e Entry>) -> Pool<'e> {
         let kinds = entries.iter().filter(|e| e.auto).count().max(1) as u32;
         let scale: Vec<u32> = entries.iter().map(|e| if e.auto { 1 } else { kinds }).collect();
-        let weights = entries.iter().zip(&scale).map(|(e, s)| e.weight * s).collect();
+        let weights = entries.iter().zip(&scale).map(|(e, s)| e.weight.saturating_mul(*s)).collect();
         let required = entries.iter().map(|e| if e.min > 0 { e.weight.max(1) } else { 0 }).collect();
         Pool { placed: vec![0; entries.len()], entries, weights, required, scale }
     }
@@ -152,7 +157,7 @@ impl<'e> Pool<'e> {
     fn add(&mut self, i: usize) {
         self.placed[i] += 1;
         let e = self.entries[i];
-        self.weights[i] = e.weight_after(self.placed[i]) * self.scale[i];
+        self.weights[i] = e.weight_after(self.placed[i]).saturating_mul(self.scale[i]);
         if self.placed[i] >= e.min {
             self.required[i] = 0;
         }
@@ -285,17 +290,20 @@ impl<'c, 'm> Chain<'c, 'm> {
     /// Places the start prefab (or, without one, a pool entry drawn by weight) at
     /// the map type's anchor with jitter.
     fn place_start(&mut self, start: Option<&Entry>, pool: &mut Pool<'_>, mut rng: Rng) -> Result<(), Error> {
-        let (entry, from_pool) = match start {
-            Some(e) => (e, None),
-            None => match rng.weighted(&pool.weights) {
-                Some(i) => (pool.entries[i], Some(i)),
-                None => return Err(Error::new(ErrorKind::Generation, "the chain's pool has nothing to start from")),
-            },
-        };
         let size = (self.c.map.width(), self.c.map.height());
         let p = self.params;
         for _ in 0..START_TRIES {
-            let Some(shape) = rng.pick(&entry.shapes) else { break };
+            // Without a start prefab, each try draws a pool entry afresh.
+            let (entry, from_pool) = match start {
+                Some(e) => (e, None),
+                None => match rng.weighted(&pool.weights) {
+                    Some(i) => (pool.entries[i], Some(i)),
+                    None => {
+                        return Err(Error::new(ErrorKind::Generation, "the chain's pool has nothing to start from"));
+                    }
+                },
+            };
+            let Some(shape) = rng.pick(&entry.shapes) else { continue };
             let (w, h) = shape.size();
             let m = p.margin;
             let base = p.start_at.place(size, (w, h), m);
@@ -315,13 +323,12 @@ impl<'c, 'm> Chain<'c, 'm> {
                 return Ok(());
             }
         }
-        Err(Error::new(
-            ErrorKind::Generation,
-            format!("start prefab `{}` found no place at {} in {START_TRIES} tries", entry.label, p.start_at),
-        )
-        .with_help(
-            "the features or the map's edge leave it no room: move it, widen `start_jitter`, or use a bigger map",
-        ))
+        let message = match start {
+            Some(e) => format!("start prefab `{}` found no place at {} in {START_TRIES} tries", e.label, p.start_at),
+            None => format!("no pool prefab found a place to start at {} in {START_TRIES} tries", p.start_at),
+        };
+        Err(Error::new(ErrorKind::Generation, message)
+            .with_help("the features or the map's edge leave it no room: move it, widen `start_jitter`, lower `margin`, or use a bigger map"))
     }
 
     /// Chains pieces until the target is reached, the tries run out, or nothing
@@ -416,7 +423,7 @@ impl<'c, 'm> Chain<'c, 'm> {
             if length > 0 && self.claim(joint) != claim::FREE {
                 continue;
             }
-            let hall = (length > 0).then(|| self.hallway_rect(anchor.at, anchor.dir, length));
+            let hall = (length > 0).then(|| (self.hallway_rect(anchor.at, anchor.dir, length), anchor.dir));
             for &(s, k) in &candidates {
                 let shape = &entry.shapes[s];
                 let origin = joint - shape.connectors[k].0;
@@ -459,13 +466,24 @@ impl<'c, 'm> Chain<'c, 'm> {
                 p.min_length
             )
         };
+        let open = &mut self.pieces[piece as usize].open;
+        open[slot].failures = open[slot].failures.saturating_add(1);
+        let given_up = open[slot].failures >= GIVE_UP_AFTER;
+        if given_up {
+            open.swap_remove(slot);
+        }
         let message = format!(
-            "try {}: scrapped `{}` at `{}`'s {} connector {}: {why}",
+            "try {}: scrapped `{}` at `{}`'s {} connector {}: {why}{}",
             self.stats.tries,
             entry.label,
             self.pieces[piece as usize].label,
             anchor.dir.name(),
-            anchor.at
+            anchor.at,
+            if given_up {
+                format!("; the connector is given up after {GIVE_UP_AFTER} scrapped tries")
+            } else {
+                String::new()
+            }
         );
         self.c.map.trace.push("layout", Outcome::Skipped, message);
         false
@@ -506,8 +524,10 @@ impl<'c, 'm> Chain<'c, 'm> {
 
     /// Whether `shape` fits with its top-left corner at `origin`: inside the map's
     /// margin, its walkable cells one further in, each cell compatible with what is
-    /// there, and clear of the hallway about to be dug (`hall`).
-    fn fits(&self, shape: &Shape, origin: Point, hall: Option<Rect>) -> Result<(), Misfit> {
+    /// there, and clear of the hallway about to be dug (`hall`, with its heading):
+    /// no cell on it, and no floor beside it (diagonally beside its end is fine, as
+    /// a cut-corner connector's own floor is).
+    fn fits(&self, shape: &Shape, origin: Point, hall: Option<(Rect, Dir)>) -> Result<(), Misfit> {
         let (w, h) = shape.size();
         let rect = Rect::new(origin.x, origin.y, w, h);
         if !self.area.contains_rect(&rect) {
@@ -537,12 +557,16 @@ impl<'c, 'm> Chain<'c, 'm> {
                 return Err(Misfit::Overlap);
             }
         }
-        if let Some(hall) = hall {
-            let (lo, hi) = (hall.expand(1), hall);
-            if lo.intersects(&rect) {
+        if let Some((hall, dir)) = hall {
+            let sides = if dir.is_horizontal() {
+                Rect::new(hall.x, hall.y - 1, hall.width, hall.height + 2)
+            } else {
+                Rect::new(hall.x - 1, hall.y, hall.width + 2, hall.height)
+            };
+            if sides.intersects(&rect) {
                 for &(q, _, part) in &shape.cells {
                     let p = origin + q;
-                    if hi.contains(p) || (matches!(part, Part::Open(_)) && lo.contains(p)) {
+                    if hall.contains(p) || (matches!(part, Part::Open(_)) && sides.contains(p)) {
                         return Err(Misfit::Overlap);
                     }
                 }
@@ -660,7 +684,7 @@ impl<'c, 'm> Chain<'c, 'm> {
                 }
                 Part::Connector => {
                     let dir = shape.connectors.iter().find(|c| c.0 == q).map_or(Dir::North, |c| c.1);
-                    let c = Connector { at: p, dir, piece: id };
+                    let c = Connector { at: p, dir, piece: id, failures: 0 };
                     match self.claims[i] {
                         // Buried in a wall that stays as drawn: dead.
                         claim::FIXED => {}
