@@ -83,28 +83,7 @@ fn chained(c: &mut Criterion) {
 fn benches(c: &mut Criterion) {
     let pack = Pack::embedded().expect("the embedded pack is valid");
     let generator = Generator::new(&pack, "materials").expect("materials exists");
-
-    let mut seed = 0;
-    c.bench_function("generate/materials", |b| {
-        b.iter(|| {
-            seed = (seed + 1) % SEEDS;
-            black_box(generator.generate(seed).expect("materials generates"))
-        })
-    });
-
-    let mut seed = 0;
-    c.bench_function("layout/materials", |b| {
-        b.iter_batched(
-            || {
-                seed = (seed + 1) % SEEDS;
-                let mut g = generator.start(seed, 0);
-                g.features().expect("features place");
-                g
-            },
-            |mut g| black_box(g.layout()),
-            BatchSize::SmallInput,
-        )
-    });
+    pipeline_and_layout(c, &pack, "materials");
 
     let mut seed = 0;
     c.bench_function("encounters/materials", |b| {

@@ -551,7 +551,7 @@ impl<'c, 'm> Chain<'c, 'm> {
                         || here == claim::CONNECTOR
                         || (matches!(here, claim::SOLID | claim::FIXED) && terrain[i] == t)
                 }
-                Part::Connector => here != claim::OPEN && here != claim::BLOCKED,
+                Part::Connector => !matches!(here, claim::OPEN | claim::BLOCKED | claim::RESERVED),
             };
             if !ok {
                 return Err(Misfit::Overlap);
