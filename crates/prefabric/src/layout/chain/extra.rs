@@ -8,7 +8,8 @@
 //! L-shaped hallway. Hallways run only through free ground, walled on both sides,
 //! so none cuts through a piece. Overlay rooms are then laid over the level to open
 //! it up: rectangles of floor over free ground, auto-rooms, hallways and their
-//! walls, never over a protected (hand-made) cell, always touching open space.
+//! walls, never over a protected (hand-made) cell, always touching the open space
+//! of two regions or more, so each one opens something up.
 //! Out: the same chain with more doorways, corridor regions and overlay regions,
 //! every connection joined in the union-find and traced.
 
@@ -266,7 +267,7 @@ pub(super) fn overlay(chain: &mut Chain<'_, '_>, mut rng: Rng) {
 }
 
 /// Opens `rect` as floor if no cell of it is protected or blocked and it touches
-/// open space; returns the new region. Cells already open keep their region; the
+/// the open space of two regions or more; returns the new region. Cells already open keep their region; the
 /// rest become a room (when that is the whole rectangle) or an open area of any
 /// shape, joined to everything it touches. Rooms whose walls it opened gain doors.
 fn lay_overlay(chain: &mut Chain<'_, '_>, rect: Rect) -> Option<RegionId> {
