@@ -552,12 +552,11 @@ pub(crate) fn read<'p>(
 
     let size = (width, height);
     let chain_cx = ChainContext { prefabs: all_prefabs, lookup: prefabs, words, size };
-    let generators = c.generators(&raw, &chain_cx);
+    let (generators, misspelt) = c.generators(&raw, &chain_cx);
     let tunnelers = generators.iter().find_map(|g| match &g.generator {
         LayoutGenerator::Tunnelers(p) => Some(p),
         _ => None,
     });
-    let misspelt = c.errors.iter().any(|e| e.message().starts_with("unknown generator"));
     let variant_starts = raw.variants.iter().flat_map(|v| v.get_ref().starts.first());
     if tunnelers.is_none()
         && !misspelt
@@ -631,8 +630,10 @@ impl Checker<'_> {
     }
 
     /// The generators `generator` names (default: tunnelers), each with its
-    /// parameters; a parameter section for a generator not named is an error.
-    fn generators(&mut self, raw: &MapTypeFile, chain_cx: &ChainContext<'_, '_>) -> Vec<WeightedGenerator> {
+    /// parameters, and whether a name was misspelt (then checks that depend on
+    /// the generators would only repeat the mistake); a parameter section for a
+    /// generator not named is an error.
+    fn generators(&mut self, raw: &MapTypeFile, chain_cx: &ChainContext<'_, '_>) -> (Vec<WeightedGenerator>, bool) {
         let named: Vec<(String, i64)> = match raw.generator.as_ref().map(|g| g.get_ref()) {
             None => vec![("tunnelers".to_string(), 1)],
             Some(GeneratorFile::One(name)) => vec![(name.clone(), 1)],
@@ -702,7 +703,7 @@ impl Checker<'_> {
         if out.is_empty() {
             out.push(WeightedGenerator { generator: LayoutGenerator::Tunnelers(TunnelerParams::default()), weight: 1 });
         }
-        out
+        (out, misspelt)
     }
 
     fn check_params(&mut self, p: &Spanned<TunnelerParams>) {

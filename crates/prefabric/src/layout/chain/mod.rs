@@ -106,6 +106,9 @@ struct Chain<'c, 'm> {
     active: Vec<u32>,
     /// Every connector placed, used or not, for the extra connections.
     connectors: Vec<Connector>,
+    /// A try's orientations and connectors to test (shape, connector), kept to
+    /// reuse its allocation.
+    candidates: Vec<(usize, usize)>,
     stats: ChainStats,
     rng: Rng,
 }
@@ -274,6 +277,7 @@ impl<'c, 'm> Chain<'c, 'm> {
             pieces: Vec::new(),
             active: Vec::new(),
             connectors: Vec::new(),
+            candidates: Vec::new(),
             stats: ChainStats::default(),
             rng: Rng::stream(seed, "layout/chain", "chain"),
         }
@@ -407,7 +411,9 @@ impl<'c, 'm> Chain<'c, 'm> {
         let wanted = self.rng.range(p.min_length, p.max_length);
         let clear = self.clear_length(anchor.at, anchor.dir, wanted);
         let back = anchor.dir.opposite();
-        let mut candidates: Vec<(usize, usize)> = Vec::new();
+        // The buffer is the chain's, reused from try to try.
+        let mut candidates = std::mem::take(&mut self.candidates);
+        candidates.clear();
         for (s, shape) in entry.shapes.iter().enumerate() {
             for (k, &(_, dir)) in shape.connectors.iter().enumerate() {
                 if dir == back {
@@ -447,6 +453,7 @@ impl<'c, 'm> Chain<'c, 'm> {
                             anchor.dir.name()
                         );
                         self.c.map.trace.push("layout", Outcome::Chose, message);
+                        self.candidates = candidates;
                         return true;
                     }
                     Err(Misfit::OffMap) => off_map += 1,
@@ -454,7 +461,9 @@ impl<'c, 'm> Chain<'c, 'm> {
                 }
             }
         }
-        let why = if candidates.is_empty() {
+        let no_candidate = candidates.is_empty();
+        self.candidates = candidates;
+        let why = if no_candidate {
             "it has no connector that can face this one".to_string()
         } else if clear < p.min_length {
             format!("the way out is blocked after {clear} cells, short of the shortest hallway ({})", p.min_length)
@@ -551,7 +560,7 @@ impl<'c, 'm> Chain<'c, 'm> {
                         || here == claim::CONNECTOR
                         || (matches!(here, claim::SOLID | claim::FIXED) && terrain[i] == t)
                 }
-                Part::Connector => !matches!(here, claim::OPEN | claim::BLOCKED | claim::RESERVED),
+                Part::Connector(_) => !matches!(here, claim::OPEN | claim::BLOCKED | claim::RESERVED),
             };
             if !ok {
                 return Err(Misfit::Overlap);
@@ -682,8 +691,7 @@ impl<'c, 'm> Chain<'c, 'm> {
                         _ => self.set_solid(p, t, how),
                     }
                 }
-                Part::Connector => {
-                    let dir = shape.connectors.iter().find(|c| c.0 == q).map_or(Dir::North, |c| c.1);
+                Part::Connector(dir) => {
                     let c = Connector { at: p, dir, piece: id, failures: 0 };
                     match self.claims[i] {
                         // Buried in a wall that stays as drawn: dead.

@@ -22,8 +22,8 @@ pub(super) enum Part {
     Solid(Terrain),
     /// Walkable: floor, door or stairs.
     Open(Terrain),
-    /// A connector: wall until a hallway joins it, then a doorway.
-    Connector,
+    /// A connector facing this way: wall until a hallway joins it, then a doorway.
+    Connector(Dir),
 }
 
 /// One prefab in one orientation.
@@ -58,8 +58,8 @@ impl Shape {
                 blanks.push(p);
                 continue;
             };
-            let part = if connectors.iter().any(|&(c, _)| c == p) {
-                Part::Connector
+            let part = if let Some(&(_, dir)) = connectors.iter().find(|&&(c, _)| c == p) {
+                Part::Connector(dir)
             } else if terrain.role.is_walkable() {
                 let cell = Rect::new(p.x, p.y, 1, 1);
                 open_bounds = Some(open_bounds.map_or(cell, |b| b.union(&cell)));
