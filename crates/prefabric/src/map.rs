@@ -241,7 +241,7 @@ impl Stage {
 /// it: they work on regions, whichever generator made them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LayoutStats {
-    /// The generator that made the layout: `tunnelers` or `chain`.
+    /// The generator that made the layout: `tunnelers`, `chain` or `pathways`.
     pub generator: &'static str,
     /// Tunnelers that ran, children and fillers included.
     pub tunnelers: u32,
@@ -259,6 +259,45 @@ pub struct LayoutStats {
     pub open_cells: u32,
     /// What the chain generator placed, when it made the layout.
     pub chain: Option<ChainStats>,
+    /// What the pathways generator placed, when it made the layout.
+    pub pathways: Option<PathwaysStats>,
+}
+
+/// What the pathways generator did (seed 004).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PathwaysStats {
+    /// Rooms placed, the first one included.
+    pub rooms: u32,
+    /// How many the map type asked for.
+    pub target: u32,
+    /// Hallway prefabs placed.
+    pub hallway_prefabs: u32,
+    /// Tries to place a room or hallway prefab.
+    pub tries: u32,
+    /// Tries whose place overlapped a room, its padding or the map's margin.
+    pub misfits: u32,
+    /// Tries placed and then rolled back: no path joined them, or they cut a
+    /// hallway something depended on.
+    pub rollbacks: u32,
+    /// True when a room's tries all failed before the room count was reached.
+    pub timed_out: bool,
+    /// The length of every hallway dug, in the order dug (cells newly dug, up to
+    /// where it merged).
+    pub hallway_lengths: Vec<u32>,
+    /// Hallways that stopped at another hallway rather than at a doorway.
+    pub merges: u32,
+    /// Second connections made.
+    pub secondary: u32,
+    /// Second connections forced by a long hallway.
+    pub forced: u32,
+    /// Loops made: connections between parts already joined.
+    pub loops: u32,
+    /// Rooms with two or more doorways opened.
+    pub rooms_with_second: u32,
+    /// Doorways of dead-end rooms made secret doors.
+    pub secret_doors: u32,
+    /// Path search nodes expanded, over all searches.
+    pub search_nodes: u64,
 }
 
 /// What the chain generator did (seed 002).

@@ -162,7 +162,7 @@ pub(crate) struct ChainFile {
 }
 
 /// A pool entry's value: a weight, or `{ weight = .., min = .., max = .. }`.
-enum PoolValue {
+pub(super) enum PoolValue {
     Weight(WeightFile),
     Limited { weight: WeightFile, min: Option<i64>, max: Option<i64> },
 }
@@ -205,7 +205,7 @@ struct HallwaysFile {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct AutoRoomsFile {
+pub(super) struct AutoRoomsFile {
     #[serde(default)]
     weight: Option<Spanned<WeightFile>>,
     #[serde(default)]
@@ -246,7 +246,7 @@ struct OverlayFile {
 const TAG_PREFIX: &str = "tag:";
 
 /// What the chain reader needs of the pack.
-pub(crate) struct ChainContext<'a, 'p> {
+pub(crate) struct PieceContext<'a, 'p> {
     /// Every prefab of the pack, in file order.
     pub prefabs: &'p [Prefab],
     /// A prefab by name.
@@ -263,7 +263,7 @@ pub(crate) fn read(
     raw: Option<&Spanned<ChainFile>>,
     section: Span,
     at: &dyn Fn(Span) -> Location,
-    cx: &ChainContext<'_, '_>,
+    cx: &PieceContext<'_, '_>,
     errors: &mut Vec<Error>,
 ) -> ChainParams {
     let mut r = SectionReader { at, errors, prefix: "[chain]: " };
@@ -297,25 +297,7 @@ pub(crate) fn read(
     let target_location = (r.at)(f.target.as_ref().map_or(section.clone(), |t| t.span()));
     let attempts = r.number(&f.attempts, "attempts", 1..=MAX_ATTEMPTS, 500) as u32;
     let (min_length, max_length, hallway_width) = r.hallways(f.hallways.as_ref());
-    let unused = r.terrain(&f.unused, "unused", Terrain::new(Role::Wall));
-    if let (Some(v), Role::Earth) = (&f.unused, unused.role) {
-        let message = "[chain]: unused connectors of earth would leave the rooms' floor open to the void: earth is never walled inside a prefab".to_string();
-        r.invalid(
-            v.span(),
-            message,
-            Some("use a wall (\"wall\", \"wall:1\"), \"blocked\", or a floor to leave niches".into()),
-        );
-    }
-    let dont_care = r.terrain(&f.dont_care, "dont_care", Terrain::EARTH);
-    if let Some(v) = f.dont_care.as_ref().filter(|_| dont_care.role.is_walkable()) {
-        let message =
-            format!("[chain]: dont_care `{}` is walkable, but `?` cells lie outside the prefabs' floor", v.get_ref());
-        r.invalid(
-            v.span(),
-            message,
-            Some("use a solid terrain: \"earth\" (the default), \"wall\" or \"blocked\"".into()),
-        );
-    }
+    let (unused, dont_care) = r.fills(&f.unused, &f.dont_care);
     // Without a pool, the chain is made of auto-rooms unless told otherwise.
     let pool_written = f.pool.as_ref().is_some_and(|p| !p.get_ref().is_empty());
     // Pieces lie inside the margin, and floor one cell further in.
@@ -363,13 +345,13 @@ pub(crate) fn read(
         target_location,
     };
     r.joinable(&params, f, section.clone(), cx);
-    r.fit_the_map(&params, f.pool.as_ref().map_or(section, |p| p.span()), cx);
+    r.fit_the_map(&params.pool, params.margin, f.pool.as_ref().map_or(section, |p| p.span()), cx);
     params
 }
 
 impl SectionReader<'_> {
     /// A `[lo, hi]` pair within `range`, or the default with the problem reported.
-    fn pair(
+    pub(super) fn pair(
         &mut self,
         v: &Option<Spanned<[i64; 2]>>,
         what: &str,
@@ -379,26 +361,62 @@ impl SectionReader<'_> {
         let Some(v) = v else { return default };
         let [lo, hi] = *v.get_ref();
         if !range.contains(&lo) || !range.contains(&hi) {
-            let message = format!("[chain]: {what} [{lo}, {hi}] must stay within {}-{}", range.start(), range.end());
+            let message =
+                format!("{}{what} [{lo}, {hi}] must stay within {}-{}", self.prefix, range.start(), range.end());
             self.invalid(v.span(), message, None);
             return default;
         }
         if lo > hi {
-            let message = format!("[chain]: {what} [{lo}, {hi}] is backwards: write the smaller number first");
+            let message = format!("{}{what} [{lo}, {hi}] is backwards: write the smaller number first", self.prefix);
             self.invalid(v.span(), message, None);
             return default;
         }
         (lo, hi)
     }
 
-    fn terrain(&mut self, v: &Option<Spanned<String>>, what: &str, default: Terrain) -> Terrain {
+    /// What unused connectors and the `?` cells of placed prefabs become: `unused`
+    /// (default wall) must not be earth, `dont_care` (default earth) must be solid.
+    pub(super) fn fills(
+        &mut self,
+        unused_written: &Option<Spanned<String>>,
+        dont_care_written: &Option<Spanned<String>>,
+    ) -> (Terrain, Terrain) {
+        let unused = self.terrain(unused_written, "unused", Terrain::new(Role::Wall));
+        if let (Some(v), Role::Earth) = (unused_written, unused.role) {
+            let message = format!(
+                "{}unused connectors of earth would leave the rooms' floor open to the void: earth is never walled inside a prefab",
+                self.prefix
+            );
+            self.invalid(
+                v.span(),
+                message,
+                Some("use a wall (\"wall\", \"wall:1\"), \"blocked\", or a floor to leave niches".into()),
+            );
+        }
+        let dont_care = self.terrain(dont_care_written, "dont_care", Terrain::EARTH);
+        if let Some(v) = dont_care_written.as_ref().filter(|_| dont_care.role.is_walkable()) {
+            let message = format!(
+                "{}dont_care `{}` is walkable, but `?` cells lie outside the prefabs' floor",
+                self.prefix,
+                v.get_ref()
+            );
+            self.invalid(
+                v.span(),
+                message,
+                Some("use a solid terrain: \"earth\" (the default), \"wall\" or \"blocked\"".into()),
+            );
+        }
+        (unused, dont_care)
+    }
+
+    pub(super) fn terrain(&mut self, v: &Option<Spanned<String>>, what: &str, default: Terrain) -> Terrain {
         let Some(v) = v else { return default };
         match parse_terrain(v.get_ref()) {
             Ok(t) => t,
             Err(message) => {
                 self.invalid(
                     v.span(),
-                    format!("[chain]: {what}: {message}"),
+                    format!("{}{what}: {message}", self.prefix),
                     Some("write a terrain such as \"wall\", \"wall:1\" or \"blocked\"".into()),
                 );
                 default
@@ -416,10 +434,10 @@ impl SectionReader<'_> {
     /// The auto-rooms; `default_weight` applies when the section or its weight is
     /// left out.
     /// `inside` is the map's size within its margin.
-    fn auto_rooms(
+    pub(super) fn auto_rooms(
         &mut self,
         a: Option<&Spanned<AutoRoomsFile>>,
-        cx: &ChainContext<'_, '_>,
+        cx: &PieceContext<'_, '_>,
         default_weight: u32,
         inside: (i32, i32),
     ) -> AutoRooms {
@@ -448,7 +466,7 @@ impl SectionReader<'_> {
             let at = f.connectors.as_ref().map_or(span.clone(), |c| c.span());
             self.invalid(
                 at,
-                "[chain]: auto-rooms with no connector can never be joined".into(),
+                format!("{}auto-rooms with no connector can never be joined", self.prefix),
                 Some("allow at least one connector per side, e.g. connectors = [1, 2]".into()),
             );
         }
@@ -457,7 +475,8 @@ impl SectionReader<'_> {
             self.invalid(
                 span,
                 format!(
-                    "[chain]: the smallest auto-room ({}x{} with its walls) does not fit the {w}x{h} inside the map's margin",
+                    "{}the smallest auto-room ({}x{} with its walls) does not fit the {w}x{h} inside the map's margin",
+                    self.prefix,
                     width.lo + 2,
                     height.lo + 2
                 ),
@@ -510,10 +529,10 @@ impl SectionReader<'_> {
 
     /// The pool: names and tags resolved to prefabs, each prefab once (a name wins
     /// over its tags; among tags, the largest weight), every prefab checked.
-    fn pool(
+    pub(super) fn pool(
         &mut self,
         raw: &Spanned<BTreeMap<Spanned<String>, Spanned<PoolValue>>>,
-        cx: &ChainContext<'_, '_>,
+        cx: &PieceContext<'_, '_>,
     ) -> Vec<PoolEntry> {
         let mut named: BTreeMap<String, PoolEntry> = BTreeMap::new();
         let mut tagged: BTreeMap<String, PoolEntry> = BTreeMap::new();
@@ -563,7 +582,8 @@ impl SectionReader<'_> {
         tagged.extend(named);
         let pool: Vec<PoolEntry> = tagged.into_values().collect();
         if !pool.is_empty() && pool.iter().all(|e| e.weight == 0) {
-            self.invalid(raw.span(), "every prefab of [chain.pool] has weight 0, so none can be chosen".into(), None);
+            let message = format!("every prefab of [{}.pool] has weight 0, so none can be chosen", self.section());
+            self.invalid(raw.span(), message, None);
         }
         pool
     }
@@ -601,7 +621,12 @@ impl SectionReader<'_> {
         PoolEntry { prefab: String::new(), weight, max, min }
     }
 
-    fn start<'p>(&mut self, s: &Spanned<String>, cx: &ChainContext<'_, 'p>, margin: i32) -> Option<&'p Prefab> {
+    pub(super) fn start<'p>(
+        &mut self,
+        s: &Spanned<String>,
+        cx: &PieceContext<'_, 'p>,
+        margin: i32,
+    ) -> Option<&'p Prefab> {
         let Some(p) = (cx.lookup)(s.get_ref()) else {
             let names: Vec<&str> = cx.prefabs.iter().map(|p| p.name()).collect();
             let help = match suggest(s.get_ref(), names.iter().copied()) {
@@ -639,17 +664,21 @@ impl SectionReader<'_> {
 
     /// Checks that a prefab can be chained; reports each problem at the prefab.
     /// The start may have no connector (a whole-level prefab).
-    fn chainable(&mut self, p: &Prefab, used_at: Span, is_start: bool) -> bool {
+    pub(super) fn chainable(&mut self, p: &Prefab, used_at: Span, is_start: bool) -> bool {
         let problems = chain_problems(p, is_start);
         let ok = problems.is_empty();
         for (message, help) in problems {
             let used = (self.at)(used_at.clone());
-            let e = Error::at(
-                ErrorKind::Invalid,
-                p.origin().clone(),
-                format!("prefab `{}` cannot be chained: {message}", p.name()),
-            )
-            .with_help(format!("{help} (it is chained by {used})"));
+            let (cannot, by) = match self.section() {
+                "chain" => ("cannot be chained", "it is chained by"),
+                other => (
+                    if other == "pathways" { "cannot be placed by the pathways" } else { "cannot be joined" },
+                    "it is named by",
+                ),
+            };
+            let e =
+                Error::at(ErrorKind::Invalid, p.origin().clone(), format!("prefab `{}` {cannot}: {message}", p.name()))
+                    .with_help(format!("{help} ({by} {used})"));
             if !self.errors.contains(&e) {
                 self.errors.push(e);
             }
@@ -659,7 +688,7 @@ impl SectionReader<'_> {
 
     /// Reports a pool whose prefabs can never join one another, or a start no pool
     /// prefab can join.
-    fn joinable(&mut self, params: &ChainParams, f: &ChainFile, section: Span, cx: &ChainContext<'_, '_>) {
+    fn joinable(&mut self, params: &ChainParams, f: &ChainFile, section: Span, cx: &PieceContext<'_, '_>) {
         let entries: Vec<(&PoolEntry, u8)> = params
             .pool
             .iter()
@@ -712,9 +741,9 @@ impl SectionReader<'_> {
 
     /// Reports pool prefabs that fit the map in no allowed orientation, inside the
     /// margin.
-    fn fit_the_map(&mut self, params: &ChainParams, pool_span: Span, cx: &ChainContext<'_, '_>) {
-        let (w, h) = (cx.size.0 - 2 * params.margin, cx.size.1 - 2 * params.margin);
-        for e in &params.pool {
+    pub(super) fn fit_the_map(&mut self, pool: &[PoolEntry], margin: i32, pool_span: Span, cx: &PieceContext<'_, '_>) {
+        let (w, h) = (cx.size.0 - 2 * margin, cx.size.1 - 2 * margin);
+        for e in pool {
             let Some(p) = (cx.lookup)(&e.prefab) else { continue };
             let fits = p.transforms().iter().any(|t| {
                 let (pw, ph) = t.apply_size(p.width(), p.height());
@@ -728,7 +757,7 @@ impl SectionReader<'_> {
                     p.height(),
                     cx.size.0,
                     cx.size.1,
-                    params.margin
+                    margin
                 );
                 self.invalid(
                     pool_span.clone(),
@@ -758,7 +787,8 @@ fn facings(p: &Prefab) -> u8 {
     bits
 }
 
-/// Why a prefab cannot be chained, as messages and hints (empty: it can).
+/// Why a prefab cannot be joined by its connectors (chained, or placed as a
+/// pathways room), as messages and hints (empty: it can).
 pub(crate) fn chain_problems(p: &Prefab, is_start: bool) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let cells = p.cells();
@@ -768,7 +798,7 @@ pub(crate) fn chain_problems(p: &Prefab, is_start: bool) -> Vec<(String, String)
         if let LinkKind::Tunnel { width } = link.kind {
             out.push((
                 format!("it has a tunnel mark of width {width} at {}", link.at),
-                "the chain joins prefabs only at connectors: draw `*` in the terrain instead".into(),
+                "prefabs are joined only at connectors: draw `*` in the terrain instead".into(),
             ));
         } else if !outside(link.at + link.dir.delta()) || !walkable(link.at - link.dir.delta()) {
             out.push((
@@ -789,13 +819,13 @@ pub(crate) fn chain_problems(p: &Prefab, is_start: bool) -> Vec<(String, String)
     {
         out.push((
             format!("its floor at {open} touches the outside (`?` or the grid's edge)"),
-            "a chained prefab's floor is closed by walls, with connectors as its only ways out: wall it in, or make that cell a connector `*`".into(),
+            "a joined prefab's floor is closed by walls, with connectors as its only ways out: wall it in, or make that cell a connector `*`".into(),
         ));
     }
     if let Some(apart) = floor_apart(p) {
         out.push((
             format!("its floor at {apart} cannot be reached from the rest of its floor"),
-            "a chained prefab's walkable cells must form one area: open a way through, or make it two prefabs".into(),
+            "a joined prefab's walkable cells must form one area: open a way through, or make it two prefabs".into(),
         ));
     }
     out

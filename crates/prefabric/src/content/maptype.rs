@@ -9,9 +9,10 @@
 //! problem found, located in the file.
 
 use super::catalog::Catalog;
-use super::chain::{self, ChainContext, ChainFile, ChainParams};
+use super::chain::{self, ChainFile, ChainParams, PieceContext};
 use super::encounters::{self, EncounterPool, PoolFile, WeightWords};
 use super::furnishing::{self, Furnishing, FurnishingFile};
+use super::pathways::{self, PathwaysFile, PathwaysParams};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::{parse_toml, suggest};
 use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
@@ -349,17 +350,20 @@ pub enum LayoutGenerator {
     Tunnelers(TunnelerParams),
     /// Golden Krone-style prefabs chained through their connectors by hallways.
     Chain(ChainParams),
+    /// Ascension-style hand-made rooms joined door to door by path-found hallways.
+    Pathways(PathwaysParams),
 }
 
 impl LayoutGenerator {
     /// The names a map type's `generator` may use.
-    pub const NAMES: [&'static str; 2] = ["tunnelers", "chain"];
+    pub const NAMES: [&'static str; 3] = ["tunnelers", "chain", "pathways"];
 
     /// Its name in map types and traces.
     pub const fn name(&self) -> &'static str {
         match self {
             LayoutGenerator::Tunnelers(_) => "tunnelers",
             LayoutGenerator::Chain(_) => "chain",
+            LayoutGenerator::Pathways(_) => "pathways",
         }
     }
 }
@@ -414,6 +418,8 @@ struct MapTypeFile {
     tunnelers: Option<Spanned<TunnelerParams>>,
     #[serde(default)]
     chain: Option<Spanned<ChainFile>>,
+    #[serde(default)]
+    pathways: Option<Spanned<PathwaysFile>>,
     #[serde(default)]
     starts: Vec<Spanned<StartFile>>,
     #[serde(default)]
@@ -551,8 +557,8 @@ pub(crate) fn read<'p>(
     let (width, height) = (side(&raw.width, "width"), side(&raw.height, "height"));
 
     let size = (width, height);
-    let chain_cx = ChainContext { prefabs: all_prefabs, lookup: prefabs, words, size };
-    let (generators, misspelt) = c.generators(&raw, &chain_cx);
+    let piece_cx = PieceContext { prefabs: all_prefabs, lookup: prefabs, words, size };
+    let (generators, misspelt) = c.generators(&raw, &piece_cx);
     let tunnelers = generators.iter().find_map(|g| match &g.generator {
         LayoutGenerator::Tunnelers(p) => Some(p),
         _ => None,
@@ -633,7 +639,7 @@ impl Checker<'_> {
     /// parameters, and whether a name was misspelt (then checks that depend on
     /// the generators would only repeat the mistake); a parameter section for a
     /// generator not named is an error.
-    fn generators(&mut self, raw: &MapTypeFile, chain_cx: &ChainContext<'_, '_>) -> (Vec<WeightedGenerator>, bool) {
+    fn generators(&mut self, raw: &MapTypeFile, piece_cx: &PieceContext<'_, '_>) -> (Vec<WeightedGenerator>, bool) {
         let named: Vec<(String, i64)> = match raw.generator.as_ref().map(|g| g.get_ref()) {
             None => vec![("tunnelers".to_string(), 1)],
             Some(GeneratorFile::One(name)) => vec![(name.clone(), 1)],
@@ -659,7 +665,17 @@ impl Checker<'_> {
                         raw.chain.as_ref(),
                         span.clone(),
                         &at,
-                        chain_cx,
+                        piece_cx,
+                        &mut self.errors,
+                    ))
+                }
+                "pathways" => {
+                    let at = |span: std::ops::Range<usize>| Location::at_offset(self.file, self.source, span.start);
+                    LayoutGenerator::Pathways(pathways::read(
+                        raw.pathways.as_ref(),
+                        span.clone(),
+                        &at,
+                        piece_cx,
                         &mut self.errors,
                     ))
                 }
@@ -698,6 +714,13 @@ impl Checker<'_> {
                 ch.span(),
                 "[chain] is given but `generator` does not name chain".into(),
                 Some("write generator = \"chain\" (or a table of weights naming it), or remove the section".into()),
+            );
+        }
+        if let (Some(p), false) = (&raw.pathways, uses("pathways")) {
+            self.invalid(
+                p.span(),
+                "[pathways] is given but `generator` does not name pathways".into(),
+                Some("write generator = \"pathways\" (or a table of weights naming it), or remove the section".into()),
             );
         }
         if out.is_empty() {

@@ -23,6 +23,7 @@ pub mod defs;
 pub mod encounters;
 pub mod furnishing;
 pub mod maptype;
+pub mod pathways;
 mod section;
 
 use crate::error::{Error, ErrorKind, Location, Problems};

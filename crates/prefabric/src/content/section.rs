@@ -33,6 +33,11 @@ impl SectionReader<'_> {
         self.errors.push(e);
     }
 
+    /// The section's name as its prefix gives it: `chain` for `[chain]: `.
+    pub fn section(&self) -> &'static str {
+        self.prefix.trim_start_matches('[').trim_end_matches(": ").trim_end_matches(']')
+    }
+
     /// A number in `range`, or `default` when absent (and after an error).
     pub fn number(
         &mut self,

@@ -13,13 +13,15 @@
 //! raises walls.
 
 mod chain;
+mod pathways;
+mod shapes;
 mod tunnelers;
 
 use crate::content::Pack;
 use crate::content::maptype::{LayoutGenerator, WeightedGenerator};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
-pub use crate::map::{ChainStats, LayoutStats};
+pub use crate::map::{ChainStats, LayoutStats, PathwaysStats};
 use crate::map::{Door, FloorKind, Map, NO_REGION, RegionId, RegionKind, Role, Terrain, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -40,6 +42,8 @@ pub struct Start {
 pub(crate) struct Prepared {
     /// For each generator of the map type, in order: its chain pool, if it is one.
     chains: Vec<Option<chain::Prepared>>,
+    /// For each generator of the map type, in order: its rooms, if it is pathways.
+    pathways: Vec<Option<pathways::Prepared>>,
 }
 
 impl Prepared {
@@ -49,10 +53,17 @@ impl Prepared {
             .iter()
             .map(|g| match &g.generator {
                 LayoutGenerator::Chain(params) => Some(chain::Prepared::new(params, pack, width)),
-                LayoutGenerator::Tunnelers(_) => None,
+                _ => None,
             })
             .collect();
-        Prepared { chains }
+        let pathways = generators
+            .iter()
+            .map(|g| match &g.generator {
+                LayoutGenerator::Pathways(params) => Some(pathways::Prepared::new(params, pack, width)),
+                _ => None,
+            })
+            .collect();
+        Prepared { chains, pathways }
     }
 }
 
@@ -105,6 +116,15 @@ pub(crate) fn run(
                 return Err(Error::new(
                     ErrorKind::Generation,
                     "the chain generator was not prepared for this map type",
+                ));
+            }
+        },
+        LayoutGenerator::Pathways(params) => match prepared.pathways.get(chosen) {
+            Some(Some(ready)) => pathways::build(map, ready, params, seed)?,
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Generation,
+                    "the pathways generator was not prepared for this map type",
                 ));
             }
         },

@@ -22,20 +22,19 @@
 
 mod extra;
 mod join;
-mod shapes;
 
+use super::shapes::{self, Entry, Part, Pool, Shape};
 use super::{Carver, DIGGABLE, OPEN, SOLID};
 use crate::content::Pack;
 use crate::content::chain::ChainParams;
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
 use crate::map::{
-    ChainStats, Door, FloorKind, LayoutStats, LinkKind, Map, PlacedLink, PlacedPrefab, RegionId, RegionKind, Role,
-    Stage, Terrain, mask,
+    ChainStats, Door, FloorKind, LayoutStats, LinkKind, Map, PlacedLink, RegionId, RegionKind, Role, Stage, Terrain,
+    mask,
 };
 use crate::rng::Rng;
 use crate::trace::Outcome;
-use shapes::{Entry, Part, Shape};
 
 /// What the chain knows of each cell.
 mod claim {
@@ -125,50 +124,10 @@ impl Prepared {
     /// The pool and start of `params` as shapes for maps `map_width` cells wide.
     pub fn new(params: &ChainParams, pack: &Pack, map_width: i32) -> Prepared {
         Prepared {
-            pool: shapes::hand_made(params, pack, map_width),
-            start: shapes::start(params, pack, map_width),
+            pool: shapes::hand_made(&params.pool, pack, map_width),
+            start: shapes::start(params.start.as_deref(), pack, map_width),
             width: map_width,
         }
-    }
-}
-
-/// The entries of one map's pool and how many of each are down.
-struct Pool<'e> {
-    entries: Vec<&'e Entry>,
-    placed: Vec<u32>,
-    /// Each entry's weight now (0 at its limit).
-    weights: Vec<u32>,
-    /// The weights of the entries still short of their minimum, else 0.
-    required: Vec<u32>,
-    /// What each entry's weight is multiplied by (see [`Pool::new`]).
-    scale: Vec<u32>,
-}
-
-impl<'e> Pool<'e> {
-    /// The pool of `entries`. Each auto-room kind carries the auto-rooms' whole
-    /// weight, so hand-made weights are scaled by the number of kinds: the kinds
-    /// then share the auto-rooms' weight evenly, exactly.
-    fn new(entries: Vec<&'e Entry>) -> Pool<'e> {
-        let kinds = entries.iter().filter(|e| e.auto).count().max(1) as u32;
-        let scale: Vec<u32> = entries.iter().map(|e| if e.auto { 1 } else { kinds }).collect();
-        let weights = entries.iter().zip(&scale).map(|(e, s)| e.weight.saturating_mul(*s)).collect();
-        let required = entries.iter().map(|e| if e.min > 0 { e.weight.max(1) } else { 0 }).collect();
-        Pool { placed: vec![0; entries.len()], entries, weights, required, scale }
-    }
-
-    /// Counts one more copy of entry `i`.
-    fn add(&mut self, i: usize) {
-        self.placed[i] += 1;
-        let e = self.entries[i];
-        self.weights[i] = e.weight_after(self.placed[i]).saturating_mul(self.scale[i]);
-        if self.placed[i] >= e.min {
-            self.required[i] = 0;
-        }
-    }
-
-    /// The first entry still short of its minimum.
-    fn short(&self) -> Option<usize> {
-        self.required.iter().position(|&w| w > 0)
     }
 }
 
@@ -176,7 +135,7 @@ impl<'e> Pool<'e> {
 pub(super) fn build(map: &mut Map, prepared: &Prepared, params: &ChainParams, seed: u64) -> Result<LayoutStats, Error> {
     debug_assert_eq!(prepared.width, map.width(), "shapes are laid out for the map's width");
     let mut pool_rng = Rng::stream(seed, "layout/chain", "auto-rooms");
-    let auto = shapes::auto_rooms(params, map.width(), &mut pool_rng);
+    let auto = shapes::auto_rooms(&params.auto_rooms, map.width(), &mut pool_rng);
     let mut pool = Pool::new(prepared.pool.iter().chain(&auto).collect());
     let start = prepared.start.as_ref();
     let mut carver = Carver::new(map);
@@ -653,26 +612,8 @@ impl<'c, 'm> Chain<'c, 'm> {
     /// id. Its connectors go on the free list, except the one at `joint` (being
     /// joined) and those landing on solid ground (dead).
     fn place(&mut self, entry: &Entry, shape: &Shape, origin: Point, joint: Option<Point>) -> u32 {
-        let (w, h) = shape.size();
         let id = self.pieces.len() as u32;
-        let (region, prefab) = if entry.auto {
-            (self.c.region(RegionKind::Room, Rect::new(origin.x + 1, origin.y + 1, w - 2, h - 2), None), None)
-        } else {
-            let index = self.c.map.prefabs.len();
-            let bounds = Rect::new(origin.x, origin.y, w, h);
-            let region = self.c.region(RegionKind::Prefab, bounds, None);
-            self.c.map.regions[region as usize].prefab = Some(index);
-            self.c.map.add_machines(&shape.prefab, origin, index);
-            self.c.map.prefabs.push(PlacedPrefab {
-                name: entry.label.clone(),
-                stage: Stage::Layout,
-                bounds,
-                transform: shape.transform,
-                region: Some(region),
-                encounter: None,
-            });
-            (region, Some(index))
-        };
+        let (region, prefab) = entry.region_for(self.c, shape, origin);
         let mut open = Vec::new();
         let protect = !entry.auto;
         for &(q, _, part) in &shape.cells {

@@ -1,17 +1,20 @@
-//! The chain's pieces: every pool prefab in every orientation it allows, and the
-//! auto-rooms, as flat lists of cells ready for fast fit tests.
+//! Pieces for the generators that place whole prefabs (the chain, the pathways):
+//! every pool prefab in every orientation it allows, and the auto-rooms, as flat
+//! lists of cells ready for fast fit tests.
 //!
-//! In: the map type's [`ChainParams`], the pack and the map's width. Out: the pool
-//! as [`Entry`]s, each with its weight, limits and [`Shape`]s. Hand-made entries
-//! are built once per generator and shared by every map; auto-room kinds are drawn
-//! from each map's own random stream. A shape's cells skip `?` (don't care) and
-//! carry their offset into the map's row-major grids.
+//! In: a map type's pool ([`PoolEntry`]s), start prefab and [`AutoRooms`], the pack
+//! and the map's width. Out: the pool as [`Entry`]s, each with its weight, limits
+//! and [`Shape`]s, and a [`Pool`] that draws from them under their limits.
+//! Hand-made entries are built once per generator and shared by every map;
+//! auto-room kinds are drawn from each map's own random stream. A shape's cells
+//! skip `?` (don't care) and carry their offset into the map's row-major grids.
 
+use super::Carver;
 use crate::content::Pack;
-use crate::content::chain::{AutoRooms, ChainParams};
+use crate::content::chain::{AutoRooms, PoolEntry};
 use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
 use crate::grid::Grid;
-use crate::map::{FloorKind, LinkKind, Role, Terrain};
+use crate::map::{FloorKind, LinkKind, PlacedPrefab, RegionId, RegionKind, Role, Stage, Terrain};
 use crate::prefab::{LinkMark, Prefab};
 use crate::rng::Rng;
 
@@ -102,6 +105,31 @@ pub(super) struct Entry {
 }
 
 impl Entry {
+    /// The region of a piece of this entry placed with `shape` at `origin`, and
+    /// its index among the map's placed prefabs: an auto-room is a
+    /// [`RegionKind::Room`] (its floor), a hand-made piece a placed prefab of the
+    /// layout stage (its machines placed too) with a [`RegionKind::Prefab`] region.
+    pub fn region_for(&self, c: &mut Carver<'_>, shape: &Shape, origin: Point) -> (RegionId, Option<usize>) {
+        let (w, h) = shape.size();
+        if self.auto {
+            return (c.region(RegionKind::Room, Rect::new(origin.x + 1, origin.y + 1, w - 2, h - 2), None), None);
+        }
+        let index = c.map.prefabs.len();
+        let bounds = Rect::new(origin.x, origin.y, w, h);
+        let region = c.region(RegionKind::Prefab, bounds, None);
+        c.map.regions[region as usize].prefab = Some(index);
+        c.map.add_machines(&shape.prefab, origin, index);
+        c.map.prefabs.push(PlacedPrefab {
+            name: self.label.clone(),
+            stage: Stage::Layout,
+            bounds,
+            transform: shape.transform,
+            region: Some(region),
+            encounter: None,
+        });
+        (region, Some(index))
+    }
+
     /// Its weight once `placed` copies are down: 0 at its limit.
     pub fn weight_after(&self, placed: u32) -> u32 {
         match self.max {
@@ -111,16 +139,54 @@ impl Entry {
     }
 }
 
+/// The entries of one map's pool and how many of each are down.
+pub(super) struct Pool<'e> {
+    pub entries: Vec<&'e Entry>,
+    pub placed: Vec<u32>,
+    /// Each entry's weight now (0 at its limit).
+    pub weights: Vec<u32>,
+    /// The weights of the entries still short of their minimum, else 0.
+    pub required: Vec<u32>,
+    /// What each entry's weight is multiplied by (see [`Pool::new`]).
+    scale: Vec<u32>,
+}
+
+impl<'e> Pool<'e> {
+    /// The pool of `entries`. Each auto-room kind carries the auto-rooms' whole
+    /// weight, so hand-made weights are scaled by the number of kinds: the kinds
+    /// then share the auto-rooms' weight evenly, exactly.
+    pub fn new(entries: Vec<&'e Entry>) -> Pool<'e> {
+        let kinds = entries.iter().filter(|e| e.auto).count().max(1) as u32;
+        let scale: Vec<u32> = entries.iter().map(|e| if e.auto { 1 } else { kinds }).collect();
+        let weights = entries.iter().zip(&scale).map(|(e, s)| e.weight.saturating_mul(*s)).collect();
+        let required = entries.iter().map(|e| if e.min > 0 { e.weight.max(1) } else { 0 }).collect();
+        Pool { placed: vec![0; entries.len()], entries, weights, required, scale }
+    }
+
+    /// Counts one more copy of entry `i`.
+    pub fn add(&mut self, i: usize) {
+        self.placed[i] += 1;
+        let e = self.entries[i];
+        self.weights[i] = e.weight_after(self.placed[i]).saturating_mul(self.scale[i]);
+        if self.placed[i] >= e.min {
+            self.required[i] = 0;
+        }
+    }
+
+    /// The first entry still short of its minimum.
+    pub fn short(&self) -> Option<usize> {
+        self.required.iter().position(|&w| w > 0)
+    }
+}
+
 /// Every shape of `prefab` in the orientations it allows.
 pub(super) fn shapes_of(prefab: &Prefab, map_width: i32) -> Vec<Shape> {
     prefab.transforms().iter().map(|t| Shape::new(prefab, t, map_width)).collect()
 }
 
 /// The pool's hand-made entries.
-pub(super) fn hand_made(params: &ChainParams, pack: &Pack, map_width: i32) -> Vec<Entry> {
-    params
-        .pool
-        .iter()
+pub(super) fn hand_made(pool: &[PoolEntry], pack: &Pack, map_width: i32) -> Vec<Entry> {
+    pool.iter()
         .filter_map(|e| {
             let prefab = pack.prefab(&e.prefab)?;
             Some(Entry {
@@ -136,8 +202,8 @@ pub(super) fn hand_made(params: &ChainParams, pack: &Pack, map_width: i32) -> Ve
 }
 
 /// The start prefab as an entry, if the map type names one.
-pub(super) fn start(params: &ChainParams, pack: &Pack, map_width: i32) -> Option<Entry> {
-    let prefab = pack.prefab(params.start.as_deref()?)?;
+pub(super) fn start(name: Option<&str>, pack: &Pack, map_width: i32) -> Option<Entry> {
+    let prefab = pack.prefab(name?)?;
     Some(Entry {
         label: prefab.name().to_string(),
         auto: false,
@@ -149,8 +215,7 @@ pub(super) fn start(params: &ChainParams, pack: &Pack, map_width: i32) -> Option
 }
 
 /// This map's auto-room kinds, drawn from `rng`.
-pub(super) fn auto_rooms(params: &ChainParams, map_width: i32, rng: &mut Rng) -> Vec<Entry> {
-    let a = &params.auto_rooms;
+pub(super) fn auto_rooms(a: &AutoRooms, map_width: i32, rng: &mut Rng) -> Vec<Entry> {
     if a.weight == 0 {
         return Vec::new();
     }
