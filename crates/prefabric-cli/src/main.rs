@@ -606,26 +606,31 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A warning when the chain's median trial map placed fewer than half the prefabs
-/// its map type asks for (`placed`: each chained trial map's count).
-fn chain_shortfall(map_type: &MapType, placed: &mut [u32]) -> Option<prefabric::Error> {
-    let params = map_type.generators.iter().find_map(|g| match &g.generator {
-        LayoutGenerator::Chain(p) => Some(p),
+/// A warning when the median trial map of a chain or pathways layout placed
+/// fewer than half the prefabs or rooms its map type asks for (`placed`: each
+/// such trial map's count).
+fn layout_shortfall(map_type: &MapType, placed: &mut [u32]) -> Option<prefabric::Error> {
+    let (target, location, what, help) = map_type.generators.iter().find_map(|g| match &g.generator {
+        LayoutGenerator::Chain(p) => Some((
+            p.target,
+            &p.target_location,
+            "the chain placed a median of {median} of its {target} target prefabs",
+            "raise `attempts`, shorten hallways, give the pool more connectors or smaller prefabs, use a bigger map, or lower `target`",
+        )),
+        LayoutGenerator::Pathways(p) => Some((
+            p.rooms,
+            &p.rooms_location,
+            "the pathways placed a median of {median} of its {target} rooms",
+            "raise `attempts`, allow `over_hallways`, lower `padding`, use smaller rooms or a bigger map, or lower `rooms`",
+        )),
         _ => None,
     })?;
     placed.sort_unstable();
     let median = *placed.get(placed.len() / 2)?;
-    (median * 2 < params.target).then(|| {
-        prefabric::Error::at(
-            ErrorKind::Lint,
-            params.target_location.clone(),
-            format!(
-                "the chain placed a median of {median} of its {} target prefabs over {} trial maps",
-                params.target,
-                placed.len()
-            ),
-        )
-        .with_help("raise `attempts`, shorten hallways, give the pool more connectors or smaller prefabs, use a bigger map, or lower `target`")
+    (median * 2 < target).then(|| {
+        let message = what.replace("{median}", &median.to_string()).replace("{target}", &target.to_string());
+        prefabric::Error::at(ErrorKind::Lint, location.clone(), format!("{message} over {} trial maps", placed.len()))
+            .with_help(help)
     })
 }
 
@@ -636,7 +641,7 @@ fn check(args: CheckArgs) -> Result<(), Failure> {
     let mut trial_warnings = Vec::new();
     let mut retried = 0;
     for map_type in pack.map_types() {
-        let mut chained: Vec<u32> = Vec::new();
+        let mut placed: Vec<u32> = Vec::new();
         // Trial maps cycle through depth 1 and every depth where an encounter's range
         // starts or ends, so encounters kept from depth 1 are tried too.
         let mut depths: Vec<u32> = vec![1];
@@ -647,19 +652,22 @@ fn check(args: CheckArgs) -> Result<(), Failure> {
         }
         depths.sort_unstable();
         depths.dedup();
+        // Made once: a generator prepares the layout's prefabs in every orientation.
+        let base = Generator::new(&pack, &map_type.name).map_err(|e| Failure::Problems(e.to_string()))?;
         for seed in 0..u64::from(args.seeds) {
             let depth = depths[(seed % depths.len() as u64) as usize];
-            let generator =
-                Generator::new(&pack, &map_type.name).map_err(|e| Failure::Problems(e.to_string()))?.depth(depth);
+            let generator = base.clone().depth(depth);
             match generator.generate(seed) {
                 Ok(map) => {
                     retried += usize::from(map.trace().events().iter().any(|e| e.stage == "generate"));
-                    chained.extend(map.layout_stats().chain.as_ref().map(|c| c.placed));
+                    let stats = map.layout_stats();
+                    placed.extend(stats.chain.as_ref().map(|c| c.placed));
+                    placed.extend(stats.pathways.as_ref().map(|p| p.rooms));
                 }
                 Err(e) => failures.push(format!("{}: seed {seed}, depth {depth}: {e}", map_type.file)),
             }
         }
-        trial_warnings.extend(chain_shortfall(map_type, &mut chained));
+        trial_warnings.extend(layout_shortfall(map_type, &mut placed));
     }
     let mut err = io::stderr().lock();
     for warning in pack.warnings().iter().chain(&trial_warnings) {

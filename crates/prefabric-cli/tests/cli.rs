@@ -424,3 +424,16 @@ fn check_warns_when_a_chain_falls_short_of_its_target() {
     let out = prefabric(&["check", "--seeds", "5"]);
     assert!(!stderr(&out).contains("target prefabs"), "{}", stderr(&out));
 }
+
+#[test]
+fn check_warns_when_the_pathways_fall_short_of_their_rooms() {
+    let pack = "crates/prefabric/tests/fixtures/packs/short_pathways";
+    let out = prefabric(&["check", "--pack", pack, "--seeds", "10"]);
+    assert!(out.status.success(), "a warning is not a failure: {}", stderr(&out));
+    let err = stderr(&out);
+    let warning = format!("{pack}/maps/crowded.toml:8:9: warning: the pathways placed a median of ");
+    assert!(err.contains(&warning) && err.contains("of its 30 rooms over 10 trial maps"), "{err}");
+    // The built-in catacombs place their rooms.
+    let out = prefabric(&["check", "--seeds", "5"]);
+    assert!(!stderr(&out).contains("rooms over"), "{}", stderr(&out));
+}

@@ -854,12 +854,15 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                     .find(|d| d.at == p)
                     .map(|d| d.dir)
             };
+            let joining = &placed[from as usize];
+            let avoid = (joining.kind == Kind::Piece).then(|| joining.bounds());
             let ground = Ground {
                 states: &self.states,
                 width,
                 wander: &self.wander,
                 costs: &self.params.hallways,
                 gate_dir: &gate_dir,
+                avoid,
             };
             self.search.find(&ground, start.mouth(), start.dir, goal.mouth(), allow, &mut path)
         };

@@ -13,7 +13,7 @@
 
 use super::cell;
 use crate::content::pathways::Hallways;
-use crate::geom::{Dir, Point};
+use crate::geom::{Dir, Point, Rect};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -54,6 +54,9 @@ pub(super) struct Ground<'a> {
     /// The facing of the gate (closed connector of a hallway prefab) at a cell,
     /// for cells whose state is [`cell::GATE`].
     pub gate_dir: &'a dyn Fn(usize) -> Option<Dir>,
+    /// Cells the path may not enter: the hallway prefab being joined, which a
+    /// path must not reach itself through.
+    pub avoid: Option<Rect>,
 }
 
 impl Search {
@@ -112,6 +115,9 @@ impl Search {
                 }
                 let j = index(q);
                 if j >= g.states.len() {
+                    continue;
+                }
+                if g.avoid.is_some_and(|r| r.contains(q)) {
                     continue;
                 }
                 let Some(step) = self.step_cost(g, i, j, next, j == goal, allow) else { continue };
