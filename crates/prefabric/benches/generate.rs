@@ -20,6 +20,8 @@
 //!   the 81x51 maze grown from one 3x3 prefab.
 //! * `generate/hotel_tunnelers`, `layout/hotel_tunnelers` — the same 120x80 area,
 //!   encounters and furnishing dug by tunnelers instead, for comparison.
+//! * `generate/catacombs`, `layout/catacombs` — the 100x70 catacombs (seed 004):
+//!   rooms joined by path-found hallways, the whole pipeline and the layout alone.
 //!
 //! Run with `cargo bench -p prefabric`; criterion prints the median as the middle
 //! value of `time: [low median high]`.
@@ -73,9 +75,9 @@ fn pipeline_and_layout(c: &mut Criterion, pack: &Pack, name: &str) {
     });
 }
 
-fn chained(c: &mut Criterion) {
+fn prefab_layouts(c: &mut Criterion) {
     let pack = pack_with_tunneled_hotel();
-    for name in ["hotel", "hotel_tunnelers", "maze"] {
+    for name in ["hotel", "hotel_tunnelers", "maze", "catacombs"] {
         pipeline_and_layout(c, &pack, name);
     }
 }
@@ -148,5 +150,5 @@ fn benches(c: &mut Criterion) {
     c.bench_function("pack/load_embedded", |b| b.iter(|| black_box(Pack::embedded().expect("valid"))));
 }
 
-criterion_group!(generation, benches, chained);
+criterion_group!(generation, benches, prefab_layouts);
 criterion_main!(generation);

@@ -1,7 +1,9 @@
-//! Runs the chain layout (or, with `full`, the whole pipeline) many times, for
-//! profilers (`perf record`, callgrind).
+//! Runs a map type's layout — the chain, the pathways or any other — (or, with
+//! `full`, the whole pipeline) many times, for profilers (`perf record`,
+//! callgrind).
 //!
 //! `cargo run --release -p prefabric --example profile_chain -- hotel 2000 [full]`
+//! (`catacombs` for the pathways)
 
 use prefabric::{Generator, Pack};
 
@@ -25,11 +27,14 @@ fn main() {
         } else {
             let mut g = generator.start(seed % 64, 0);
             g.features().expect("features place");
-            g.layout().expect("the chain lays out")
+            g.layout().expect("the layout succeeds")
         };
-        placed += u64::from(stats.chain.map_or(0, |c| c.placed));
+        placed += u64::from(stats.chain.map_or(0, |c| c.placed) + stats.pathways.map_or(0, |p| p.rooms));
     }
     let each = started.elapsed().as_secs_f64() * 1000.0 / runs.max(1) as f64;
     let what = if full { "maps" } else { "layouts" };
-    println!("{runs} {map_type} {what}, {} prefabs placed on average, {each:.3} ms each", placed / runs.max(1));
+    println!(
+        "{runs} {map_type} {what}, {} prefabs or rooms placed on average, {each:.3} ms each",
+        placed / runs.max(1)
+    );
 }

@@ -445,3 +445,37 @@ fn the_default_catacombs_hold_every_invariant_seeds_1000_to_1499() {
 fn the_default_catacombs_hold_every_invariant_seeds_1500_to_1999() {
     catacombs_hold(1500..2000);
 }
+
+/// The README's pathways map type example, loaded as it is written there.
+#[test]
+fn the_readme_example_loads_and_joins_its_rooms() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).expect("README");
+    let section = readme
+        .split("### Writing a pathways map type")
+        .nth(1)
+        .and_then(|rest| rest.split("\n### ").next())
+        .expect("the README has the section");
+    let mut files = vec![
+        SourceFile { path: "pack.toml".into(), bytes: b"name = \"crypt\"\ndefault_map_type = \"crypt\"\n".to_vec() },
+        SourceFile {
+            path: "palette.toml".into(),
+            bytes: std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"))
+                .expect("palette"),
+        },
+    ];
+    for block in section.split("```").skip(1).step_by(2) {
+        let body = block.split_once('\n').map_or("", |(_, b)| b);
+        if let Some(path) = body.lines().next().and_then(|l| l.strip_prefix("# ")).filter(|p| p.contains('/')) {
+            files.push(SourceFile { path: path.trim().to_string(), bytes: body.as_bytes().to_vec() });
+        }
+    }
+    assert_eq!(files.len(), 4, "two example files in the section");
+    let pack = Pack::from_files("README", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    for seed in 0..40 {
+        let map = generate(&pack, "crypt", seed);
+        pathways_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let rooms = map.layout_stats().pathways.as_ref().map_or(0, |p| p.rooms);
+        assert!(rooms >= 8, "seed {seed}: {rooms} of 10 rooms");
+        assert_eq!(map.prefabs()[0].name, "gatehouse", "seed {seed}");
+    }
+}

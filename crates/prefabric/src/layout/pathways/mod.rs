@@ -182,6 +182,14 @@ struct Pathways<'c, 'm, 'e> {
     rng: Rng,
 }
 
+impl Drop for Pathways<'_, '_, '_> {
+    /// Keeps the search's buffers for the next map on this thread, however the
+    /// pathways ended.
+    fn drop(&mut self) {
+        std::mem::take(&mut self.search).give_back();
+    }
+}
+
 /// Builds the pathways layout of `map`.
 pub(super) fn build(
     map: &mut Map,
@@ -212,6 +220,7 @@ pub(super) fn build(
     let placed = std::mem::take(&mut p.placed);
     let states = std::mem::take(&mut p.states);
     let secret = std::mem::take(&mut p.secret);
+    drop(p);
     let mut door_rng = Rng::stream(seed, "layout/pathways", "doors");
     commit::write(&mut carver, params, &placed, &states, &secret, &mut door_rng);
     carver.raise_walls();
@@ -294,11 +303,16 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         }
         let mut wander_rng = Rng::stream(seed, "layout/pathways", "wander");
         let most = params.hallways.wander;
+        // Eight cells' random costs from each draw: one byte each, scaled to 0..=most.
+        let mut bits = 0u64;
         let wander = (0..w * h)
             .map(|i| {
-                let p = Point::new(i % w, i / w);
-                let random = if most == 0 { 0 } else { wander_rng.below(most + 1) };
-                (random + edge_cost(area, p)).min(255) as u8
+                if i % 8 == 0 {
+                    bits = wander_rng.next_u64();
+                }
+                let byte = (bits >> (8 * (i % 8))) as u8;
+                let random = (u32::from(byte) * (most + 1)) >> 8;
+                (random + edge_cost(area, Point::new(i % w, i / w))).min(255) as u8
             })
             .collect();
         Pathways {
@@ -310,7 +324,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             area,
             placed: Vec::new(),
             undo: Vec::new(),
-            search: Search::default(),
+            search: Search::lend(),
             path: Vec::new(),
             seen: vec![0; (w * h) as usize],
             seen_now: 0,
