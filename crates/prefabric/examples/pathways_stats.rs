@@ -26,6 +26,7 @@ fn main() {
     let (mut forced, mut secondary, mut pieces, mut stopped, mut retried) = (0, 0, 0, 0, 0);
     let (mut floor, mut area, mut nodes) = (0u64, 0u64, 0u64);
     let mut target = 0;
+    let mut edge_runs = Vec::new();
     for seed in 0..seeds {
         let map = generator.generate(seed).unwrap_or_else(|e| {
             eprintln!("seed {seed}: {e}");
@@ -47,6 +48,7 @@ fn main() {
         pieces += p.hallway_prefabs;
         stopped += u32::from(p.timed_out);
         nodes += p.search_nodes;
+        edge_runs.push(longest_edge_run(&map));
         floor += map.terrain().cells().iter().filter(|t| t.role.is_walkable()).count() as u64;
         area += map.terrain().cells().len() as u64;
     }
@@ -84,4 +86,35 @@ fn main() {
         nodes as f64 / n
     );
     println!("floor: {:.1}% of the map", 100.0 * floor as f64 / area.max(1) as f64);
+    edge_runs.sort_unstable();
+    let over = edge_runs.iter().filter(|&&r| r > 20).count();
+    println!(
+        "longest hallway run along the map's edge (within 4 cells of it): median {}, max {}; {over} maps with one over 20 cells",
+        median(&edge_runs),
+        edge_runs.last().copied().unwrap_or(0)
+    );
+}
+
+/// The longest straight run of corridor cells parallel to the map's edge and
+/// within four cells of it.
+fn longest_edge_run(map: &prefabric::Map) -> u32 {
+    let (w, h) = (map.width(), map.height());
+    let corridor = |x: i32, y: i32| {
+        map.region_at(prefabric::Point::new(x, y)).is_some_and(|r| r.kind == prefabric::RegionKind::Corridor)
+    };
+    let mut best = 0;
+    let mut run = |cells: &mut dyn Iterator<Item = (i32, i32)>| {
+        let mut n = 0;
+        for (x, y) in cells {
+            n = if corridor(x, y) { n + 1 } else { 0 };
+            best = best.max(n);
+        }
+    };
+    for d in 0..4 {
+        run(&mut (0..w).map(|x| (x, d)));
+        run(&mut (0..w).map(|x| (x, h - 1 - d)));
+        run(&mut (0..h).map(|y| (d, y)));
+        run(&mut (0..h).map(|y| (w - 1 - d, y)));
+    }
+    best
 }

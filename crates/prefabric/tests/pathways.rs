@@ -142,6 +142,31 @@ beside_cost = 0
 wander = 30
 "#;
 
+const WIDE: &str = r#"
+width = 90
+height = 60
+generator = "pathways"
+
+[pathways]
+rooms = 14
+padding = 2
+spread = 0
+door_chance = 0
+unused = "room"
+
+[pathways.pool]
+"tag:room" = 1
+
+[pathways.hallways]
+width = 3
+turn_cost = 100
+wander = 0
+
+[pathways.secondary]
+chance = 100
+to_nearest = false
+"#;
+
 const WALLED: &str = r#"
 width = 70
 height = 50
@@ -188,6 +213,7 @@ fn pack() -> Pack {
         file("maps/crypts.toml", CRYPTS),
         file("maps/over.toml", OVER),
         file("maps/walled.toml", WALLED),
+        file("maps/wide.toml", WIDE),
     ];
     Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
 }
@@ -362,6 +388,24 @@ fn rooms_may_be_dropped_over_hallways() {
     }
     assert!(covered > 100, "rooms over hallways: {covered}");
     assert!(rollbacks > 0, "a room cutting a hallway something needed is rolled back: {rollbacks}");
+}
+
+#[test]
+fn wide_hallways_and_odd_settings_keep_every_invariant() {
+    let pack = pack();
+    for seed in 0..200 {
+        let map = generate(&pack, "wide", seed);
+        pathways_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        // Closed doorways became floor niches (`unused = "room"`), no doorway a door.
+        for placed in map.prefabs().iter().filter(|p| p.stage == Stage::Layout) {
+            let oriented = pack.prefab(&placed.name).expect("known").transformed(placed.transform);
+            for link in oriented.links() {
+                let at = Point::new(placed.bounds.x, placed.bounds.y) + link.at;
+                let t = map.terrain_at(at).expect("on the map");
+                assert!(matches!(t.role, Role::Floor(_)), "seed {seed}: doorway {at} of {} is {t}", placed.name);
+            }
+        }
+    }
 }
 
 #[test]

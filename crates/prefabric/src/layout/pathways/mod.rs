@@ -727,14 +727,12 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         Point::new(self.rng.range(x0, x1.max(x0)), self.rng.range(y0, y1.max(y0)))
     }
 
-    /// Joins a new room to one of the rooms nearest it: the first of up to
-    /// [`TARGETS_TRIED`] that a path reaches. Returns the room and the hallway.
+    /// Joins a new room to the room nearest it, or if no path gets there to the
+    /// next nearest, up to [`TARGETS_TRIED`] rooms. Returns the room and the
+    /// hallway.
     fn primary(&mut self, id: u32) -> Option<Option<(usize, Dug)>> {
         let near = self.nearest(id, &[]);
-        let tried = near.len().min(TARGETS_TRIED);
-        let shift = self.rng.index(tried).unwrap_or(0);
-        let targets: Vec<usize> = near.iter().cycle().skip(shift).take(tried).copied().collect();
-        for target in targets {
+        for &target in near.iter().take(TARGETS_TRIED) {
             if let Some(found) = self.connect(id, None, target, Allow::default()) {
                 return Some(Some(found));
             }
@@ -976,11 +974,22 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             return;
         }
         let (lo, hi) = (-(w - 1) / 2, w / 2);
-        for dy in lo..=hi {
-            for dx in lo..=hi {
-                let q = p + Point::new(dx, dy);
-                if self.state(q) == cell::FREE {
-                    self.dig_cell(q, cell::HALL);
+        // Nearest cells first, each dug only beside a cell of this hallway, so a
+        // hallway squeezed between rooms never leaves a cell touching it only
+        // by a corner.
+        for reach in 1..=2 * hi.max(-lo) {
+            for dy in lo..=hi {
+                for dx in (lo..=hi).filter(|dx| dx.abs() + dy.abs() == reach) {
+                    let q = p + Point::new(dx, dy);
+                    let beside_own = Dir::ALL.iter().any(|d| {
+                        let r = q + d.delta();
+                        self.c.map.bounds().contains(r)
+                            && self.dug_by[self.index(r)] == self.digging
+                            && cell::walkable(self.states[self.index(r)])
+                    });
+                    if self.state(q) == cell::FREE && beside_own {
+                        self.dig_cell(q, cell::HALL);
+                    }
                 }
             }
         }
