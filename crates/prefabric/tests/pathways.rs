@@ -7,7 +7,7 @@ mod common;
 
 use prefabric::content::SourceFile;
 use prefabric::content::maptype::LayoutGenerator;
-use prefabric::{Generator, Limits, Map, Pack, Point, RegionKind, Role, Stage, render};
+use prefabric::{FurnishPart, Generator, Limits, Map, Pack, Point, RegionKind, Role, Stage, render};
 
 const PREFABS: &str = r#"
 prefab entry
@@ -446,12 +446,18 @@ fn the_same_seed_gives_the_same_map() {
     }
 }
 
+/// The catacombs' lights and spawners (catalog/catacombs.toml), placed by the
+/// rooms' definition files.
+const LIGHTS: [&str; 4] = ["brazier", "wall_sconce", "votive_rack", "lantern_post"];
+const SPAWNERS: [&str; 3] = ["reanimation_cradle", "restless_tomb", "scarab_hive"];
+
 /// The default pack's `catacombs` over 2,000 seeds, in quarters so the suite runs
 /// them side by side.
 fn catacombs_hold(seeds: std::ops::Range<u64>) {
     let pack = Pack::embedded().expect("the embedded pack loads");
     let generator = Generator::new(&pack, "catacombs").expect("the map type exists");
-    let (mut encounters, mut furnished, mut referenced, mut rooms) = (0, 0, 0, 0);
+    let (mut encounters, mut furnished, mut referenced, mut rooms, mut spawners) = (0, 0, 0, 0, 0);
+    let n_maps = seeds.clone().count();
     for seed in seeds.clone() {
         let map = generator.generate(seed).unwrap_or_else(|e| panic!("catacombs seed {seed}: {e}"));
         pathways_map_holds(&pack, &map).unwrap_or_else(|e| panic!("catacombs seed {seed}: {e}"));
@@ -462,7 +468,25 @@ fn catacombs_hold(seeds: std::ops::Range<u64>) {
         furnished += map.objects().iter().filter(|o| o.furnishing.is_some()).count();
         referenced += map.objects().iter().filter(|o| o.kind != prefabric::ObjectKind::Machine).count();
         rooms += map.layout_stats().pathways.as_ref().map_or(0, |p| p.rooms as usize);
+        // Each room's own content comes from its reference layer: lights in every
+        // level, spawners in most.
+        let props = |tags: &[&str]| {
+            map.objects()
+                .iter()
+                .filter(|o| {
+                    o.kind == prefabric::ObjectKind::Prop && o.tag.as_deref().is_some_and(|t| tags.contains(&t))
+                })
+                .count()
+        };
+        assert!(props(&LIGHTS) >= 4, "seed {seed}: {} lights", props(&LIGHTS));
+        spawners += usize::from(props(&SPAWNERS) > 0);
+        // Loose floor items only from the floor's categories: no relic lies loose.
+        for o in map.objects().iter().filter(|o| o.furnishing.as_ref().is_some_and(|f| f.part == FurnishPart::Item)) {
+            let item = pack.catalog().item(o.tag.as_deref().unwrap_or("")).expect("a catalog item");
+            assert!(!["relics", "weapon"].contains(&item.category.as_str()), "seed {seed}: loose {}", item.tag);
+        }
     }
+    assert!(spawners * 2 >= n_maps, "{spawners} of {n_maps} catacombs with a spawner");
     let n = seeds.count();
     assert!(rooms >= n * 16, "{rooms} rooms in {n} catacombs");
     assert!(encounters >= n * 2, "{encounters} encounters in {n} catacombs");

@@ -170,23 +170,70 @@ struct Pathways<'c, 'm, 'e> {
     /// Path buffer, reused.
     path: Vec<Point>,
     /// Flood-fill buffers for the connectivity check, reused.
-    seen: Vec<u32>,
-    seen_now: u32,
+    seen: Stamps,
     stack: Vec<u32>,
     /// Which dig last dug each cell, and the current dig's number.
-    dug_by: Vec<u32>,
-    digging: u32,
+    dug: Stamps,
     /// Doorways made secret doors.
     secret: Vec<Point>,
     stats: PathwaysStats,
     rng: Rng,
 }
 
+/// Per-cell marks for one round at a time (a flood, a hallway being dug): a
+/// cell is marked in this round when its stamp is the round's number, so a new
+/// round costs nothing and the buffer is kept from map to map.
+#[derive(Default)]
+struct Stamps {
+    marks: Vec<u32>,
+    now: u32,
+}
+
+impl Stamps {
+    /// Starts a round over `len` cells, none of them marked.
+    fn next_round(&mut self, len: usize) {
+        if self.marks.len() != len {
+            self.marks.clear();
+            self.marks.resize(len, 0);
+        }
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.marks.fill(0);
+            self.now = 1;
+        }
+    }
+
+    fn mark(&mut self, i: usize) {
+        self.marks[i] = self.now;
+    }
+
+    fn marked(&self, i: usize) -> bool {
+        self.marks[i] == self.now
+    }
+}
+
+/// The buffers the pathways reuse from map to map, kept per thread.
+#[derive(Default)]
+struct Scratch {
+    search: Search,
+    seen: Stamps,
+    dug: Stamps,
+}
+
+thread_local! {
+    static KEPT: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
 impl Drop for Pathways<'_, '_, '_> {
-    /// Keeps the search's buffers for the next map on this thread, however the
+    /// Keeps the scratch buffers for the next map on this thread, however the
     /// pathways ended.
     fn drop(&mut self) {
-        std::mem::take(&mut self.search).give_back();
+        let scratch = Scratch {
+            search: std::mem::take(&mut self.search),
+            seen: std::mem::take(&mut self.seen),
+            dug: std::mem::take(&mut self.dug),
+        };
+        KEPT.with(|k| *k.borrow_mut() = scratch);
     }
 }
 
@@ -301,6 +348,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             };
             states.push(state);
         }
+        let scratch = KEPT.with(|k| std::mem::take(&mut *k.borrow_mut()));
         let mut wander_rng = Rng::stream(seed, "layout/pathways", "wander");
         let most = params.hallways.wander;
         // Eight cells' random costs from each draw: one byte each, scaled to 0..=most.
@@ -324,13 +372,11 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             area,
             placed: Vec::new(),
             undo: Vec::new(),
-            search: Search::lend(),
+            search: scratch.search,
             path: Vec::new(),
-            seen: vec![0; (w * h) as usize],
-            seen_now: 0,
+            seen: scratch.seen,
             stack: Vec::new(),
-            dug_by: vec![0; (w * h) as usize],
-            digging: 0,
+            dug: scratch.dug,
             secret: Vec::new(),
             stats: PathwaysStats::default(),
             rng: Rng::stream(seed, "layout/pathways", "rooms"),
@@ -914,11 +960,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
     fn dig(&mut self, from: usize, door: usize, to: usize, to_door: usize, path: &[Point]) -> Dug {
         // Cells this hallway digs itself (a wide one digs beside and ahead of its
         // path) are not a merge.
-        self.digging = self.digging.wrapping_add(1);
-        if self.digging == 0 {
-            self.dug_by.iter_mut().for_each(|s| *s = 0);
-            self.digging = 1;
-        }
+        self.dug.next_round(self.states.len());
         let mut length = 0;
         self.open(from, door);
         let d = self.placed[from].doorways[door];
@@ -931,7 +973,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             length += 1;
         }
         for &p in path {
-            let own = self.dug_by[self.index(p)] == self.digging;
+            let own = self.dug.marked(self.index(p));
             match self.state(p) {
                 cell::GATE => {
                     // Into a hallway prefab: its doorway opens onto its floor.
@@ -963,7 +1005,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
     /// Digs one cell of the hallway being dug.
     fn dig_cell(&mut self, p: Point, state: u8) {
         let i = self.index(p);
-        self.dug_by[i] = self.digging;
+        self.dug.mark(i);
         self.set(p, state);
     }
 
@@ -984,7 +1026,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                     let beside_own = Dir::ALL.iter().any(|d| {
                         let r = q + d.delta();
                         self.c.map.bounds().contains(r)
-                            && self.dug_by[self.index(r)] == self.digging
+                            && self.dug.marked(self.index(r))
                             && cell::walkable(self.states[self.index(r)])
                     });
                     if self.state(q) == cell::FREE && beside_own {
@@ -1076,16 +1118,11 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
     /// first room.
     fn all_connected(&mut self) -> bool {
         let Some(first) = self.placed.first().map(|r| r.inside) else { return true };
-        self.seen_now = self.seen_now.wrapping_add(1);
-        if self.seen_now == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.seen_now = 1;
-        }
-        let now = self.seen_now;
+        self.seen.next_round(self.states.len());
         let w = self.width;
         self.stack.clear();
         let i = self.index(first);
-        self.seen[i] = now;
+        self.seen.mark(i);
         self.stack.push(i as u32);
         while let Some(i) = self.stack.pop() {
             let p = Point::new(i as i32 % w, i as i32 / w);
@@ -1095,21 +1132,20 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                     continue;
                 }
                 let j = self.index(q);
-                if self.seen[j] != now && cell::walkable(self.states[j]) {
-                    self.seen[j] = now;
+                if !self.seen.marked(j) && cell::walkable(self.states[j]) {
+                    self.seen.mark(j);
                     self.stack.push(j as u32);
                 }
             }
         }
-        self.placed.iter().all(|r| self.seen[self.index(r.inside)] == now)
+        self.placed.iter().all(|r| self.seen.marked(self.index(r.inside)))
     }
 
     /// Clears the hallway cells the last connectivity check did not reach: pieces
     /// of hallways a room cut off that lead nowhere any more.
     fn drop_unreached_hallways(&mut self) {
-        let now = self.seen_now;
         for i in 0..self.states.len() {
-            if matches!(self.states[i], cell::HALL | cell::STEP) && self.seen[i] != now {
+            if matches!(self.states[i], cell::HALL | cell::STEP) && !self.seen.marked(i) {
                 let p = Point::new(i as i32 % self.width, i as i32 / self.width);
                 self.set(p, cell::FREE);
             }

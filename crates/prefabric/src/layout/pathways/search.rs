@@ -39,9 +39,8 @@ pub(super) struct Allow {
     pub edge: bool,
 }
 
-/// The reusable state of the path search. One is kept per thread and lent to
-/// each map's pathways in turn (see [`Search::lend`]), so its buffers are made
-/// once per thread, not once per map.
+/// The reusable state of the path search (the pathways keep one per thread, so
+/// its buffers are made once per thread, not once per map).
 #[derive(Default)]
 pub(super) struct Search {
     /// Cost so far per node (cell × 2 axes).
@@ -73,21 +72,7 @@ pub(super) struct Ground<'a> {
     pub avoid: Option<Rect>,
 }
 
-thread_local! {
-    static KEPT: std::cell::RefCell<Search> = std::cell::RefCell::new(Search::default());
-}
-
 impl Search {
-    /// This thread's search, to be given back with [`Search::give_back`].
-    pub fn lend() -> Search {
-        KEPT.with(|k| std::mem::take(&mut *k.borrow_mut()))
-    }
-
-    /// Keeps a search's buffers for the next map on this thread.
-    pub fn give_back(self) {
-        KEPT.with(|k| *k.borrow_mut() = self);
-    }
-
     /// The cheapest path from `from` (left heading `heading`) to `to`, both
     /// included, written into `path`; false when `to` cannot be reached.
     pub fn find(
