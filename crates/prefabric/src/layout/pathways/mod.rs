@@ -152,6 +152,8 @@ enum Undo {
 struct Dug {
     length: u32,
     merged_at: Option<Point>,
+    /// The doorways joined: the one it was dug from, the one it was dug to.
+    doors: (Point, Point),
 }
 
 /// The pathways under construction.
@@ -174,6 +176,8 @@ struct Pathways<'c, 'm, 'e> {
     stack: Vec<u32>,
     /// Which dig last dug each cell, and the current dig's number.
     dug: Stamps,
+    /// Tries taken for the room being placed, this one included.
+    slot_tries: u32,
     /// Doorways made secret doors.
     secret: Vec<Point>,
     stats: PathwaysStats,
@@ -377,6 +381,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             seen: scratch.seen,
             stack: Vec::new(),
             dug: scratch.dug,
+            slot_tries: 0,
             secret: Vec::new(),
             stats: PathwaysStats::default(),
             rng: Rng::stream(seed, "layout/pathways", "rooms"),
@@ -503,13 +508,8 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                     self.stats.hallway_lengths.push(dug.length);
                     self.stats.merges += u32::from(dug.merged_at.is_some());
                     let feature = &self.c.map.prefabs[link.prefab].name;
-                    let message = format!(
-                        "feature `{feature}`'s link at {} joined to {} by a {}-cell hallway{}",
-                        link.at,
-                        self.placed[target].describe(),
-                        dug.length,
-                        merged(dug.merged_at)
-                    );
+                    let how = how_joined(&self.placed[target].describe(), &dug);
+                    let message = format!("feature `{feature}`'s link at {}: {how}", link.at);
                     self.c.map.trace.push("layout", Outcome::Chose, message);
                 }
                 None => {
@@ -537,6 +537,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 let from = if needed && pool.short().is_some() { &pool.required } else { &pool.weights };
                 let Some(e) = self.rng.weighted(from) else { break };
                 self.stats.tries += 1;
+                self.slot_tries = attempt + 1;
                 if self.try_place(pool.entries[e], if is_room { Kind::Room } else { Kind::Piece }) {
                     pool.add(e);
                     done = true;
@@ -718,17 +719,12 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         }
         // The undo log now holds the room and its hallway: kept until the second
         // connection has seen which cells are the room's own hallway.
-        let joined = match primary {
+        let how = match primary {
             Some((target, dug)) => {
                 self.placed[id as usize].hallway = dug.length;
                 self.stats.hallway_lengths.push(dug.length);
                 self.stats.merges += u32::from(dug.merged_at.is_some());
-                format!(
-                    "joined to {} by a {}-cell hallway{}",
-                    self.placed[target].describe(),
-                    dug.length,
-                    merged(dug.merged_at)
-                )
+                how_joined(&self.placed[target].describe(), &dug)
             }
             None => "joined through the hallways it covers".to_string(),
         };
@@ -737,8 +733,9 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         } else {
             self.stats.hallway_prefabs += 1;
         }
+        let after = if self.slot_tries > 1 { format!(" (try {})", self.slot_tries) } else { String::new() };
         let message = format!(
-            "{what} `{}` {} at ({}, {}){cut}: {joined}",
+            "{what} `{}` {} at ({}, {}){after}{cut}: {how}",
             entry.label, entry.shapes[s].transform, origin.x, origin.y
         );
         self.c.map.trace.push("layout", Outcome::Chose, message);
@@ -845,11 +842,8 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 self.stats.secondary += 1;
                 self.stats.forced += u32::from(long);
                 self.stats.loops += 1;
-                let message = format!(
-                    "second connection from {from} to {to} ({why}): a {}-cell hallway{}",
-                    dug.length,
-                    merged(dug.merged_at)
-                );
+                let how = how_joined(&to, &dug);
+                let message = format!("second connection from {from} ({why}): {how}");
                 self.c.map.trace.push("layout", Outcome::Chose, message);
             }
             None => {
@@ -964,10 +958,11 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         let mut length = 0;
         self.open(from, door);
         let d = self.placed[from].doorways[door];
+        let doors = (d.at, self.placed[to].doorways[to_door].at);
         for k in 1..=d.run {
             let p = d.at + d.dir.delta() * k;
             if cell::walkable(self.state(p)) {
-                return Dug { length, merged_at: Some(p) };
+                return Dug { length, merged_at: Some(p), doors };
             }
             self.dig_cell(p, cell::STEP);
             length += 1;
@@ -979,10 +974,10 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                     // Into a hallway prefab: its doorway opens onto its floor.
                     let (piece, k) = self.gate_at(p);
                     self.open(piece, k);
-                    return Dug { length, merged_at: Some(p) };
+                    return Dug { length, merged_at: Some(p), doors };
                 }
                 _ if own => self.widen(p),
-                s if cell::walkable(s) => return Dug { length, merged_at: Some(p) },
+                s if cell::walkable(s) => return Dug { length, merged_at: Some(p), doors },
                 _ => {
                     self.dig_cell(p, cell::HALL);
                     length += 1;
@@ -999,7 +994,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             }
         }
         self.open(to, to_door);
-        Dug { length, merged_at: None }
+        Dug { length, merged_at: None, doors }
     }
 
     /// Digs one cell of the hallway being dug.
@@ -1192,7 +1187,17 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
     }
 }
 
-/// ", merged into a hallway at (x, y)" or nothing.
-fn merged(at: Option<Point>) -> String {
-    at.map_or(String::new(), |p| format!(", merged into a hallway at ({}, {})", p.x, p.y))
+/// How a hallway joined: "doorway (x, y) joined to `room` at (x, y)'s doorway
+/// (x, y) by a 7-cell hallway", or "… toward … merged into a hallway at (x, y)".
+fn how_joined(target: &str, dug: &Dug) -> String {
+    let ((ax, ay), (bx, by)) = ((dug.doors.0.x, dug.doors.0.y), (dug.doors.1.x, dug.doors.1.y));
+    match dug.merged_at {
+        None => {
+            format!("doorway ({ax}, {ay}) joined to {target}'s doorway ({bx}, {by}) by a {}-cell hallway", dug.length)
+        }
+        Some(m) => format!(
+            "doorway ({ax}, {ay}) joined toward {target}'s doorway ({bx}, {by}) by a {}-cell hallway, merged into a hallway at ({}, {})",
+            dug.length, m.x, m.y
+        ),
+    }
 }
