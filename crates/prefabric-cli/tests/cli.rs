@@ -437,3 +437,41 @@ fn check_warns_when_the_pathways_fall_short_of_their_rooms() {
     let out = prefabric(&["check", "--seeds", "5"]);
     assert!(!stderr(&out).contains("rooms over"), "{}", stderr(&out));
 }
+
+#[test]
+fn catacombs_come_out_in_every_format_with_their_trace() {
+    let json = stdout(&prefabric(&["generate", "--map-type", "catacombs", "--seed", "4", "--format", "json"]));
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["generator"], "pathways");
+    let regions = doc["regions"].as_array().unwrap();
+    assert!(regions.iter().any(|r| r["kind"] == "corridor") && regions.iter().any(|r| r["kind"] == "prefab"));
+    let layout = doc["prefabs"].as_array().unwrap().iter().filter(|p| p["stage"] == "layout").count();
+    assert!(layout >= 10, "{layout} hand-made rooms and hallway prefabs");
+    let ascii = stdout(&prefabric(&["generate", "--map-type", "catacombs", "--seed", "4", "--format", "ascii"]));
+    assert_eq!(ascii.lines().count(), 71, "the reproduce line and 70 rows");
+    let ansi = stdout(&prefabric(&["generate", "--map-type", "catacombs", "--seed", "4", "--format", "ansi"]));
+    assert!(ansi.contains("\u{1b}["), "colours");
+    let dir = std::env::temp_dir().join(format!("prefabric-catacombs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("catacombs.xp");
+    let out = prefabric(&[
+        "generate",
+        "--map-type",
+        "catacombs",
+        "--seed",
+        "4",
+        "--format",
+        "xp",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let image = prefabric::format::xp::read("c.xp", &std::fs::read(&path).unwrap(), &prefabric::Limits::default());
+    assert_eq!(image.map(|i| (i.width(), i.height())).ok(), Some((100, 70)));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = prefabric(&["generate", "--map-type", "catacombs", "--seed", "4", "--explain"]);
+    let trace = stderr(&out);
+    assert!(trace.contains("[layout] chose: first room: `catacomb_stair`"), "{trace}");
+    assert!(trace.contains("[layout] note: pathways placed "), "{trace}");
+    assert!(trace.contains("[encounters]") && trace.contains("[furnishing]"), "{trace}");
+}

@@ -930,22 +930,32 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
     /// at most a few cells further apart than the nearest pair.
     fn pick_pair(&mut self, from: usize, door: Option<usize>, target: usize, allow: Allow) -> Option<(usize, usize)> {
         const SLACK: i32 = 4;
-        let a = &self.placed[from];
-        let b = &self.placed[target];
-        let own: Vec<usize> = match door {
-            Some(k) => vec![k],
-            None => (0..a.doorways.len()).filter(|&k| !a.doorways[k].opened).collect(),
-        };
-        let mut pairs: Vec<(i32, usize, usize)> = Vec::new();
-        for &i in own.iter().filter(|&&i| self.usable(&a.doorways[i], allow)) {
-            for j in (0..b.doorways.len()).filter(|&j| self.usable(&b.doorways[j], Allow::default())) {
-                let d = a.doorways[i].mouth() - b.doorways[j].mouth();
-                pairs.push((d.x.abs() + d.y.abs(), i, j));
-            }
-        }
-        let best = pairs.iter().map(|p| p.0).min()?;
-        pairs.retain(|p| p.0 <= best + SLACK);
-        self.rng.pick(&pairs).map(|&(_, i, j)| (i, j))
+        // Walked once for the nearest pair, once to count those near it, once to
+        // take the one drawn: no list is made.
+        let best = self.door_pairs(from, door, target, allow).map(|p| p.0).min()?;
+        let near = self.door_pairs(from, door, target, allow).filter(|p| p.0 <= best + SLACK).count();
+        let k = self.rng.below(near as u32) as usize;
+        self.door_pairs(from, door, target, allow).filter(|p| p.0 <= best + SLACK).nth(k).map(|(_, i, j)| (i, j))
+    }
+
+    /// Every usable pair of a closed doorway of `from` (`door`, when given) and a
+    /// doorway of `target`, with the distance between their mouths, in a fixed order.
+    fn door_pairs(
+        &self,
+        from: usize,
+        door: Option<usize>,
+        target: usize,
+        allow: Allow,
+    ) -> impl Iterator<Item = (i32, usize, usize)> + '_ {
+        let (a, b) = (&self.placed[from], &self.placed[target]);
+        (0..a.doorways.len())
+            .filter(move |&i| door.map_or(!a.doorways[i].opened, |k| k == i) && self.usable(&a.doorways[i], allow))
+            .flat_map(move |i| {
+                (0..b.doorways.len()).filter(move |&j| self.usable(&b.doorways[j], Allow::default())).map(move |j| {
+                    let d = a.doorways[i].mouth() - b.doorways[j].mouth();
+                    (d.x.abs() + d.y.abs(), i, j)
+                })
+            })
     }
 
     /// Digs a found path: the doorway of `from` and its doorstep, then the path
