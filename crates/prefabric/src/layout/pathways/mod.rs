@@ -330,6 +330,14 @@ impl Placed<'_> {
     }
 }
 
+/// The longest second connection worth digging between doorways at `doors`:
+/// twice the steps between them, and a few more. Longer, it is a detour that
+/// makes a long way round, not a shortcut.
+fn detour_limit(doors: (Point, Point)) -> u32 {
+    let d = doors.0 - doors.1;
+    2 * (d.x.unsigned_abs() + d.y.unsigned_abs()) + 8
+}
+
 /// How many of a placed thing's doorways are open.
 fn opened(p: &Placed<'_>) -> usize {
     p.doorways.iter().filter(|d| d.opened).count()
@@ -833,6 +841,14 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 self.rollback(self.placed.len());
                 let message = format!(
                     "second connection from {from} to {to} ({why}) dropped: it only ran back into its own hallway"
+                );
+                self.c.map.trace.push("layout", Outcome::Skipped, message);
+            }
+            Some((_, dug)) if dug.length > detour_limit(dug.doors) => {
+                self.rollback(self.placed.len());
+                let message = format!(
+                    "second connection from {from} to {to} ({why}) dropped: its {}-cell hallway is a detour, more than twice the way between its doorways",
+                    dug.length
                 );
                 self.c.map.trace.push("layout", Outcome::Skipped, message);
             }
