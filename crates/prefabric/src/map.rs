@@ -290,9 +290,12 @@ pub struct PathwaysStats {
     pub secondary: u32,
     /// Second connections forced by a long hallway.
     pub forced: u32,
-    /// Loops made: connections between parts already joined.
+    /// Loops made: second connections, and the doorways beyond the first that
+    /// a room dropped over hallways opened onto them (rooms rolled back not
+    /// counted).
     pub loops: u32,
-    /// Rooms with two or more doorways opened.
+    /// Rooms with two or more doorways opened: by their own second connection,
+    /// or by a later room's hallway ending at one of their doorways.
     pub rooms_with_second: u32,
     /// Doorways of dead-end rooms made secret doors.
     pub secret_doors: u32,

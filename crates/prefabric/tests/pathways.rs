@@ -79,6 +79,15 @@ terrain:
 ##.##
 ?#*#?
 
+prefab causeway
+tags: hallway
+transforms: all
+terrain:
+?????????????????????????????????????????????#*#?
+#############################################...#
+*...............................................*
+#################################################
+
 prefab gate
 terrain:
 :::::
@@ -142,6 +151,46 @@ beside_cost = 0
 wander = 30
 "#;
 
+const OVER_NARROW: &str = r#"
+width = 80
+height = 50
+generator = "pathways"
+
+[pathways]
+rooms = 18
+over_hallways = true
+padding = 1
+spread = 6
+
+[pathways.pool]
+"tag:room" = 1
+
+[pathways.secondary]
+chance = 60
+
+[pathways.secret_doors]
+chance = 100
+min_length = 4
+"#;
+
+const LEAKY: &str = r#"
+width = 80
+height = 50
+generator = "pathways"
+
+[pathways]
+rooms = 18
+padding = 0
+unused = "room"
+
+[pathways.pool]
+"tag:room" = 1
+
+[pathways.secret_doors]
+chance = 100
+min_length = 0
+"#;
+
 const WIDE: &str = r#"
 width = 90
 height = 60
@@ -165,6 +214,43 @@ wander = 0
 [pathways.secondary]
 chance = 100
 to_nearest = false
+"#;
+
+const GATED: &str = r#"
+width = 50
+height = 24
+generator = "pathways"
+
+[pathways]
+rooms = 8
+start_jitter = [4, 4]
+
+[pathways.pool]
+"tag:room" = 1
+
+[[variants]]
+name = "gate"
+
+[[variants.prefabs]]
+prefab = "gate"
+at = "north"
+transforms = "all"
+"#;
+
+const PIECES: &str = r#"
+width = 70
+height = 50
+generator = "pathways"
+
+[pathways]
+rooms = 12
+
+[pathways.pool]
+"tag:room" = 1
+
+[pathways.hallway_prefabs]
+count = [3, 4]
+pool = { crossing = { weight = 1, max = 2 }, causeway = 1 }
 "#;
 
 const WALLED: &str = r#"
@@ -214,6 +300,10 @@ fn pack() -> Pack {
         file("maps/over.toml", OVER),
         file("maps/walled.toml", WALLED),
         file("maps/wide.toml", WIDE),
+        file("maps/leaky.toml", LEAKY),
+        file("maps/over_narrow.toml", OVER_NARROW),
+        file("maps/gated.toml", GATED),
+        file("maps/pieces.toml", PIECES),
     ];
     Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
 }
@@ -225,12 +315,13 @@ fn generate(pack: &Pack, map_type: &str, seed: u64) -> Map {
         .unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"))
 }
 
-/// The padding and `over_hallways` of the map's pathways.
-fn settings(pack: &Pack, map: &Map) -> (i32, bool) {
+/// The padding, `over_hallways` and whether closed doorways become walkable
+/// niches, of the map's pathways.
+fn settings(pack: &Pack, map: &Map) -> (i32, bool, bool) {
     pack.map_type(map.map_type())
         .and_then(|m| {
             m.generators.iter().find_map(|g| match &g.generator {
-                LayoutGenerator::Pathways(p) => Some((p.padding, p.over_hallways)),
+                LayoutGenerator::Pathways(p) => Some((p.padding, p.over_hallways, p.unused.role.is_walkable())),
                 _ => None,
             })
         })
@@ -249,8 +340,34 @@ fn pathways_map_holds(pack: &Pack, map: &Map) -> Result<(), String> {
     if let Some(retry) = map.trace().events().iter().find(|e| e.stage == "generate") {
         return Err(format!("the map needed another attempt: {retry}"));
     }
-    let (padding, over) = settings(pack, map);
+    let (padding, over, niches) = settings(pack, map);
     hallways_keep_clear_of_rooms(pack, map, if over { 0 } else { padding })?;
+    // Every doorway opened leads somewhere: the cell in front of it is walkable.
+    if !niches {
+        for r in map.regions().iter().filter(|r| matches!(r.kind, RegionKind::Room | RegionKind::Prefab)) {
+            let layout = r.prefab.is_none_or(|i| map.prefabs()[i].stage == Stage::Layout);
+            if let Some(d) = r.doors.iter().filter(|_| layout).find(|d| !map.is_walkable(d.at + d.side.delta())) {
+                return Err(format!(
+                    "{} {}'s doorway {} leads into {:?}",
+                    r.kind.name(),
+                    r.id,
+                    d.at,
+                    map.terrain_at(d.at + d.side.delta())
+                ));
+            }
+        }
+    }
+    // A secret door is the only way into its room: no other doorway (a niche
+    // of `unused` floor included) has a walkable cell in front of it.
+    let secret = |r: &&prefabric::Region| {
+        r.doors.iter().any(|d| map.terrain_at(d.at).is_some_and(|t| t.role == Role::SecretDoor))
+    };
+    for r in map.regions().iter().filter(secret) {
+        let ways = r.doors.iter().filter(|d| map.is_walkable(d.at + d.side.delta())).count();
+        if ways != 1 {
+            return Err(format!("{} {} has a secret door and {ways} ways in", r.kind.name(), r.id));
+        }
+    }
     for (index, placed) in map.prefabs().iter().enumerate().filter(|(_, p)| p.stage == Stage::Layout) {
         let oriented = pack.prefab(&placed.name).ok_or("unknown prefab")?.transformed(placed.transform);
         let origin = Point::new(placed.bounds.x, placed.bounds.y);
@@ -380,9 +497,9 @@ fn pathways_maps_hold_every_invariant_over_many_seeds() {
 fn rooms_may_be_dropped_over_hallways() {
     let pack = pack();
     let (mut covered, mut rollbacks) = (0, 0);
-    for seed in 0..300 {
-        let map = generate(&pack, "over", seed);
-        pathways_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    for (map_type, seed) in ["over", "over_narrow"].into_iter().flat_map(|m| (0..300).map(move |s| (m, s))) {
+        let map = generate(&pack, map_type, seed);
+        pathways_map_holds(&pack, &map).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
         covered += map.trace().events().iter().filter(|e| e.message.contains(" hallway cells (")).count();
         rollbacks += map.layout_stats().pathways.as_ref().map_or(0, |p| p.rollbacks);
     }
@@ -396,6 +513,8 @@ fn wide_hallways_and_odd_settings_keep_every_invariant() {
     for seed in 0..200 {
         let map = generate(&pack, "wide", seed);
         pathways_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let leaky = generate(&pack, "leaky", seed);
+        pathways_map_holds(&pack, &leaky).unwrap_or_else(|e| panic!("leaky seed {seed}: {e}"));
         // Closed doorways became floor niches (`unused = "room"`), no doorway a door.
         for placed in map.prefabs().iter().filter(|p| p.stage == Stage::Layout) {
             let oriented = pack.prefab(&placed.name).expect("known").transformed(placed.transform);
@@ -406,6 +525,33 @@ fn wide_hallways_and_odd_settings_keep_every_invariant() {
             }
         }
     }
+}
+
+#[test]
+fn a_feature_beside_the_first_room_keeps_its_way_out() {
+    let pack = pack();
+    for seed in 0..300 {
+        let map = generate(&pack, "gated", seed);
+        pathways_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(map.trace().events().iter().any(|e| e.message.starts_with("feature `gate`'s link")), "seed {seed}");
+    }
+}
+
+#[test]
+fn hallway_prefabs_that_find_no_place_leave_the_rooms_to_go_on() {
+    let pack = pack();
+    let (mut rooms, mut skipped) = (Vec::new(), 0);
+    for seed in 0..200 {
+        let map = generate(&pack, "pieces", seed);
+        pathways_map_holds(&pack, &map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        rooms.push(map.layout_stats().pathways.as_ref().map_or(0, |p| p.rooms));
+        skipped += map.trace().events().iter().filter(|e| e.message.starts_with("hallway prefab slot")).count();
+        let crossings = map.prefabs().iter().filter(|p| p.name == "crossing").count();
+        assert!(crossings <= 2, "seed {seed}: {crossings} crossings, max 2");
+    }
+    rooms.sort_unstable();
+    assert!(skipped > 20, "the 49-cell causeway often finds no place: {skipped} skipped");
+    assert_eq!(rooms[rooms.len() / 2], 12, "rooms are placed all the same: {rooms:?}");
 }
 
 #[test]

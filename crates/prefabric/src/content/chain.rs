@@ -306,7 +306,7 @@ pub(crate) fn read(
     let extra = r.extra(f.extra.as_ref(), max_length);
     let overlay = r.overlay(f.overlay.as_ref(), (inside.0 - 2, inside.1 - 2));
     let pool = f.pool.as_ref().map(|p| r.pool(p, cx)).unwrap_or_default();
-    let start = f.start.as_ref().and_then(|s| r.start(s, cx, margin));
+    let start = f.start.as_ref().and_then(|s| r.start(s, cx, margin, true));
     let required: u32 = pool.iter().map(|e| e.min).sum();
     // A named start takes one of the target's places; without one, the first
     // prefab comes from the pool and counts towards its minimum.
@@ -621,11 +621,15 @@ impl SectionReader<'_> {
         PoolEntry { prefab: String::new(), weight, max, min }
     }
 
+    /// The start prefab named by `s`, checked: it exists, fits inside the margin,
+    /// and can be joined. A chain's start may have no connector (a whole-level
+    /// prefab, `doorless` true); a pathways start must have doorways.
     pub(super) fn start<'p>(
         &mut self,
         s: &Spanned<String>,
         cx: &PieceContext<'_, 'p>,
         margin: i32,
+        doorless: bool,
     ) -> Option<&'p Prefab> {
         let Some(p) = (cx.lookup)(s.get_ref()) else {
             let names: Vec<&str> = cx.prefabs.iter().map(|p| p.name()).collect();
@@ -643,7 +647,7 @@ impl SectionReader<'_> {
         });
         if !fits {
             let within = if margin > 0 { format!(" inside its margin of {margin}") } else { String::new() };
-            let help = if margin > 0 {
+            let help = if margin > 0 && doorless {
                 "use a smaller prefab or a bigger map, or set `margin = 0` to let the prefab fill the map"
             } else {
                 "use a smaller prefab or a bigger map"
@@ -659,7 +663,7 @@ impl SectionReader<'_> {
             self.invalid(s.span(), message, Some(help.into()));
             return None;
         }
-        self.chainable(p, s.span(), true).then_some(p)
+        self.chainable(p, s.span(), doorless).then_some(p)
     }
 
     /// Checks that a prefab can be chained; reports each problem at the prefab.

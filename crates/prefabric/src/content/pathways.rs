@@ -221,13 +221,14 @@ pub(crate) fn read(
     let rooms_location = (r.at)(get(|f| &f.rooms).map_or(section.clone(), |t| t.span()));
     let attempts = r.number(&get(|f| &f.attempts), "attempts", 1..=MAX_ATTEMPTS, 50) as u32;
     let padding = r.number(&get(|f| &f.padding), "padding", 0..=3, 1) as i32;
-    let mut margin = r.number(&get(|f| &f.margin), "margin", 0..=64, 2) as i32;
+    // Rooms' floors and hallways keep off the map's outermost ring: 1 at least.
+    let mut margin = r.number(&get(|f| &f.margin), "margin", 1..=64, 2) as i32;
     if let Some(m) = get(|f| &f.margin)
         && 2 * margin + 3 > cx.size.0.min(cx.size.1)
     {
         let message = format!("[pathways]: a margin of {margin} leaves no room on the {}x{} map", cx.size.0, cx.size.1);
         r.invalid(m.span(), message, Some("lower `margin` or use a bigger map".into()));
-        margin = 0;
+        margin = 1;
     }
     let none = None;
     let (unused, dont_care) = match f {
@@ -239,7 +240,7 @@ pub(crate) fn read(
     let inside = (cx.size.0 - 2 * margin, cx.size.1 - 2 * margin);
     let auto_rooms = r.auto_rooms(f.and_then(|f| f.auto_rooms.as_ref()), cx, u32::from(!pool_written), inside);
     let pool = pool_raw.map(|p| r.pool(p, cx)).unwrap_or_default();
-    let start = f.and_then(|f| f.start.as_ref()).and_then(|s| r.start(s, cx, margin));
+    let start = f.and_then(|f| f.start.as_ref()).and_then(|s| r.start(s, cx, margin, false));
     let hallways = hallways(&mut r, f.and_then(|f| f.hallways.as_ref()));
     let secondary = secondary(&mut r, f.and_then(|f| f.secondary.as_ref()));
     let hallway_prefabs = hallway_prefabs(&mut r, f.and_then(|f| f.hallway_prefabs.as_ref()), cx, margin);
@@ -325,7 +326,25 @@ fn hallway_prefabs(
             Some("list them under `pool`, e.g. pool = { \"tag:hallway\" = 1 }".into()),
         );
     }
-    r.fit_the_map(&pool, margin, f.pool.as_ref().map_or(span, |p| p.span()), cx);
+    let pool_span = f.pool.as_ref().map_or(span.clone(), |p| p.span());
+    let least: u32 = pool.iter().map(|e| e.min).sum();
+    if i64::from(least) > count.1 {
+        let message = format!(
+            "[pathways.hallway_prefabs]: the pool's minimums add up to {least}, but `count` asks for at most {}",
+            count.1
+        );
+        r.invalid(pool_span.clone(), message, Some("raise `count` or lower the minimums".into()));
+    }
+    let most: Option<u32> =
+        pool.iter().filter(|e| e.weight > 0).try_fold(0u32, |sum, e| e.max.map(|m| sum.saturating_add(m)));
+    if let Some(most) = most.filter(|&m| i64::from(m) < count.0 && !pool.is_empty()) {
+        let message = format!(
+            "[pathways.hallway_prefabs]: `count` asks for at least {}, but the pool's `max` limits add up to {most}",
+            count.0
+        );
+        r.invalid(pool_span.clone(), message, Some("lower `count` or raise the limits".into()));
+    }
+    r.fit_the_map(&pool, margin, pool_span, cx);
     HallwayPrefabs { count: (count.0 as u32, count.1 as u32), pool }
 }
 

@@ -58,6 +58,9 @@ mod cell {
     pub const OPENED: u8 = 9;
     /// Free earth in the map's margin: only a feature's hallway crosses it.
     pub const EDGE: u8 = 10;
+    /// Free ground in front of a feature's link, kept from rooms and their
+    /// padding until the feature is joined; hallways pass as over free ground.
+    pub const RESERVED: u8 = 11;
 
     /// Whether a walker can stand on a cell in this state.
     pub fn walkable(s: u8) -> bool {
@@ -145,6 +148,8 @@ enum Undo {
     Cell(u32, u8),
     /// A doorway opened: (placed, doorway).
     Opened(u32, u16),
+    /// A doorway closed again: (placed, doorway).
+    Closed(u32, u16),
 }
 
 /// A hallway dug: how long, and where it merged into another, if it did.
@@ -259,7 +264,10 @@ pub(super) fn build(
     p.join_features()?;
     let mut slots_rng = Rng::stream(seed, "layout/pathways", "slots");
     let (lo, hi) = params.hallway_prefabs.count;
-    let piece_slots = if pieces.entries.is_empty() { 0 } else { slots_rng.range(lo as i32, hi as i32).max(0) as u32 };
+    // At least as many hallway prefab slots as their minimums ask for.
+    let least: u32 = pieces.entries.iter().map(|e| e.min).sum();
+    let drawn = slots_rng.range(lo as i32, hi as i32).max(0) as u32;
+    let piece_slots = if pieces.entries.is_empty() { 0 } else { drawn.max(least) };
     let mut slots: Vec<bool> = (0..params.rooms.saturating_sub(1)).map(|_| true).collect();
     slots.extend((0..piece_slots).map(|_| false));
     slots_rng.shuffle(&mut slots);
@@ -302,6 +310,34 @@ pub(super) fn build(
         ),
     );
     Ok(LayoutStats { generator: "pathways", open_cells, pathways: Some(stats), ..LayoutStats::default() })
+}
+
+/// Marks the free ground in front of each feature's links as reserved: from
+/// the link out of its prefab to the first free cell, and two rows beyond it,
+/// three cells wide, so the first room and its padding cannot wall a link in.
+fn reserve_ways_out(map: &Map, states: &mut [u8]) {
+    let w = map.width();
+    for link in &map.links {
+        let Some(placed) = map.prefabs.get(link.prefab).filter(|p| p.stage == Stage::Feature) else { continue };
+        let reach = placed.bounds.width.max(placed.bounds.height) + 2;
+        let mut p = link.at;
+        for _ in 0..reach {
+            match map.bounds().contains(p).then(|| states[(p.y * w + p.x) as usize]) {
+                Some(cell::FREE | cell::EDGE) => break,
+                Some(_) if map.is_walkable(p) || placed.bounds.contains(p) => p = p + link.dir.delta(),
+                _ => break,
+            }
+        }
+        let across = link.dir.right().delta();
+        for k in 0..3 {
+            for j in -1..=1 {
+                let q = p + link.dir.delta() * k + across * j;
+                if map.bounds().contains(q) && states[(q.y * w + q.x) as usize] == cell::FREE {
+                    states[(q.y * w + q.x) as usize] = cell::RESERVED;
+                }
+            }
+        }
+    }
 }
 
 /// The extra path cost of a cell near the edge of the area rooms may use, so
@@ -360,6 +396,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             };
             states.push(state);
         }
+        reserve_ways_out(c.map, &mut states);
         let scratch = KEPT.with(|k| std::mem::take(&mut *k.borrow_mut()));
         let mut wander_rng = Rng::stream(seed, "layout/pathways", "wander");
         let most = params.hallways.wander;
@@ -435,7 +472,13 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             );
             let at = base + jitter;
             let at = Point::new(at.x.clamp(m, (size.0 - w - m).max(m)), at.y.clamp(m, (size.1 - h - m).max(m)));
-            if self.fits(&entry.shapes[s], at, false).is_some() {
+            // The first room needs a doorway with a way out, or nothing can join it.
+            let run = p.padding;
+            let way_out = entry.shapes[s]
+                .connectors
+                .iter()
+                .any(|&(q, dir)| self.usable(&Doorway { at: at + q, dir, run, opened: false }, Allow::default()));
+            if way_out && self.fits(&entry.shapes[s], at, false).is_some() {
                 self.drop_in(entry, s, at, Kind::Room);
                 self.undo.clear();
                 if let Some(i) = from_pool {
@@ -475,7 +518,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             let mut mouth = None;
             for _ in 0..reach {
                 match self.state(p) {
-                    cell::FREE | cell::EDGE | cell::HALL | cell::STEP => {
+                    cell::FREE | cell::EDGE | cell::RESERVED | cell::HALL | cell::STEP => {
                         mouth = Some(p);
                         break;
                     }
@@ -484,11 +527,27 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 }
             }
             let Some(mouth) = mouth else {
-                let message = format!("feature link of `{}` at {} leads into solid ground", placed.name, link.at);
-                self.c.map.trace.push("layout", Outcome::Skipped, message);
-                continue;
+                let name = placed.name.clone();
+                return Err(Error::new(
+                    ErrorKind::Generation,
+                    format!("feature `{name}`'s link at {} leads into solid ground", link.at),
+                )
+                .with_help("a link must face free ground the layout may dig: move the feature, or open the ground in front of its link"));
             };
             if cell::walkable(self.state(mouth)) {
+                // Another feature's hallway got here first: joined already, but
+                // listed, so a room dropped over that hallway must keep it joined.
+                self.placed.push(Placed {
+                    kind: Kind::Feature { prefab: link.prefab },
+                    entry: None,
+                    shape: 0,
+                    origin: mouth,
+                    label: "feature",
+                    doorways: Vec::new(),
+                    centre: mouth,
+                    inside: mouth,
+                    hallway: 0,
+                });
                 continue;
             }
             let name: &'e str = "feature";
@@ -530,18 +589,28 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 }
             }
         }
+        // The ground kept for the features' ways out is free again.
+        for s in self.states.iter_mut().filter(|s| **s == cell::RESERVED) {
+            *s = cell::FREE;
+        }
         Ok(())
     }
 
     /// Places the rooms and hallway prefabs of `slots` (true: a room), each with
     /// its tries; stops at the first slot whose tries all fail.
     fn fill(&mut self, slots: &[bool], rooms: &mut Pool<'e>, pieces: &mut Pool<'e>) -> Result<(), Error> {
+        let mut rooms_full = false;
         for (n, &is_room) in slots.iter().enumerate() {
+            if is_room && rooms_full {
+                continue;
+            }
             let pool = if is_room { &mut *rooms } else { &mut *pieces };
             let before = (self.stats.tries, self.stats.misfits, self.stats.rollbacks);
             let mut done = false;
             for attempt in 0..self.params.attempts {
-                let needed = attempt % 2 == 0 && is_room;
+                // While an entry is short of its minimum, every other try draws
+                // from those entries only.
+                let needed = attempt % 2 == 0;
                 let from = if needed && pool.short().is_some() { &pool.required } else { &pool.weights };
                 let Some(e) = self.rng.weighted(from) else { break };
                 self.stats.tries += 1;
@@ -552,32 +621,49 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                     break;
                 }
             }
-            let what = if is_room { "room" } else { "hallway prefab" };
+            if done {
+                continue;
+            }
             let tries = self.stats.tries - before.0;
-            if !done {
-                self.stats.timed_out = true;
-                let message = format!(
-                    "placing stops at slot {} of {}: no {what} found a place in {tries} tries ({} did not fit, {} rolled back)",
+            let (misfits, rollbacks) = (self.stats.misfits - before.1, self.stats.rollbacks - before.2);
+            self.stats.timed_out = true;
+            // A room that finds no place means the map is full of rooms; a
+            // hallway prefab that finds none leaves the rooms to go on.
+            let message = if is_room {
+                rooms_full = true;
+                format!(
+                    "rooms stop at slot {} of {}: none found a place in {tries} tries ({misfits} did not fit, {rollbacks} rolled back)",
                     n + 1,
-                    slots.len(),
-                    self.stats.misfits - before.1,
-                    self.stats.rollbacks - before.2
-                );
-                self.c.map.trace.push("layout", Outcome::Note, message);
-                break;
+                    slots.len()
+                )
+            } else if tries == 0 {
+                format!(
+                    "hallway prefab slot {} of {} skipped: every hallway prefab is at its `max`",
+                    n + 1,
+                    slots.len()
+                )
+            } else {
+                format!(
+                    "hallway prefab slot {} of {} skipped: none found a place in {tries} tries ({misfits} did not fit, {rollbacks} rolled back)",
+                    n + 1,
+                    slots.len()
+                )
+            };
+            self.c.map.trace.push("layout", Outcome::Note, message);
+        }
+        for (pool, what) in [(&*rooms, "rooms"), (&*pieces, "hallway prefabs")] {
+            if let Some(i) = pool.short() {
+                return Err(Error::new(
+                    ErrorKind::Generation,
+                    format!(
+                        "the pathways placed {} of the at least {} `{}` the {what} pool asks for",
+                        pool.placed[i], pool.entries[i].min, pool.entries[i].label
+                    ),
+                )
+                .with_help("raise `attempts`, use a bigger map, or lower its `min`"));
             }
         }
-        match rooms.short() {
-            Some(i) => Err(Error::new(
-                ErrorKind::Generation,
-                format!(
-                    "the pathways placed {} of the at least {} `{}` the pool asks for",
-                    rooms.placed[i], rooms.entries[i].min, rooms.entries[i].label
-                ),
-            )
-            .with_help("raise `attempts` or `rooms`, use a bigger map, or lower its `min`")),
-            None => Ok(()),
-        }
+        Ok(())
     }
 
     /// Whether `shape` may go with its top-left corner at `origin`: inside the
@@ -613,7 +699,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                     for dx in -pad..=pad {
                         if matches!(
                             self.state(origin + q + Point::new(dx, dy)),
-                            cell::HALL | cell::STEP | cell::OPENED | cell::PIECE | cell::GATE
+                            cell::HALL | cell::STEP | cell::OPENED | cell::PIECE | cell::GATE | cell::RESERVED
                         ) {
                             return None;
                         }
@@ -697,8 +783,10 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         let what = if kind == Kind::Piece { "hallway prefab" } else { "room" };
         let placed_before = self.placed.len() - 1;
         let mut cut = String::new();
+        let mut opened_onto = 0;
         if covered > 0 {
             let opened = self.open_onto_cut_hallways(id);
+            opened_onto = opened;
             cut = format!(" over {covered} hallway cells ({opened} doorways opened onto them)");
         }
         let joined =
@@ -725,6 +813,10 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             self.c.map.trace.push("layout", Outcome::Skipped, message);
             return false;
         }
+        // The room stays. Doorways opened onto the hallways it covers beyond the
+        // first join what was joined already: loops.
+        let still_open = self.placed[id as usize].doorways.iter().filter(|d| d.opened).count() as u32;
+        self.stats.loops += opened_onto.min(still_open).saturating_sub(1);
         // The undo log now holds the room and its hallway: kept until the second
         // connection has seen which cells are the room's own hallway.
         let how = match primary {
@@ -891,12 +983,15 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
     /// by another room.
     fn usable(&self, d: &Doorway, allow: Allow) -> bool {
         for k in 1..=d.run {
-            if !matches!(self.state(d.at + d.dir.delta() * k), cell::PAD | cell::FREE | cell::HALL | cell::STEP) {
+            if !matches!(
+                self.state(d.at + d.dir.delta() * k),
+                cell::PAD | cell::FREE | cell::RESERVED | cell::HALL | cell::STEP
+            ) {
                 return false;
             }
         }
         match self.state(d.mouth()) {
-            cell::FREE | cell::HALL | cell::STEP | cell::PIECE => true,
+            cell::FREE | cell::RESERVED | cell::HALL | cell::STEP | cell::PIECE => true,
             cell::EDGE => allow.edge,
             _ => false,
         }
@@ -1098,11 +1193,10 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 opened += 1;
             }
         }
-        if opened > 1 {
-            self.stats.loops += opened - 1;
-        }
-        // Dead ends: hallway cells with one walkable neighbour or none, not on
-        // a doorstep, cleared back until the hallway branches.
+        // Dead ends: hallway cells with one walkable neighbour or none, cleared
+        // back until the hallway branches. A feature's mouth stays; a doorway
+        // whose hallway is cleared away is closed again (the connectivity check
+        // after this says whether its room is still joined).
         let shape = self.placed[id as usize].entry.map(|e| &e.shapes[self.placed[id as usize].shape]);
         let origin = self.placed[id as usize].origin;
         let mut work: Vec<Point> = Vec::new();
@@ -1110,8 +1204,19 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             for &(q, _, _) in &shape.cells {
                 for dir in Dir::ALL {
                     let p = origin + q + dir.delta();
-                    if self.state(p) == cell::HALL {
+                    if matches!(self.state(p), cell::HALL | cell::STEP) {
                         work.push(p);
+                    }
+                }
+            }
+        }
+        // Older rooms' doorways the new room now stands right in front of close.
+        if let Some(shape) = shape {
+            for &(q, _, _) in &shape.cells {
+                for dir in Dir::ALL {
+                    let n = origin + q + dir.delta();
+                    if self.state(n) == cell::OPENED && !self.leads_somewhere(n) {
+                        self.close_doorway_at(n);
                     }
                 }
             }
@@ -1122,17 +1227,51 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             if budget == 0 {
                 break;
             }
-            if self.state(p) != cell::HALL {
+            let is_mouth = self.placed.iter().any(|r| matches!(r.kind, Kind::Feature { .. }) && r.inside == p);
+            if !matches!(self.state(p), cell::HALL | cell::STEP) || is_mouth {
                 continue;
             }
-            let ways: Vec<Point> =
-                Dir::ALL.iter().map(|d| p + d.delta()).filter(|&q| cell::walkable(self.state(q))).collect();
-            if ways.len() <= 1 {
-                self.set(p, cell::FREE);
-                work.extend(ways);
+            let mut ways = Dir::ALL.iter().map(|d| p + d.delta()).filter(|&q| cell::walkable(self.state(q)));
+            let (first, second) = (ways.next(), ways.next());
+            if second.is_some() {
+                continue;
+            }
+            self.set(p, self.ground(p));
+            match first {
+                Some(q) if self.state(q) == cell::OPENED => self.close_doorway_at(q),
+                Some(q) => work.push(q),
+                None => {}
             }
         }
         opened
+    }
+
+    /// Whether the opened doorway at `at` still has a walkable cell in front of it.
+    fn leads_somewhere(&self, at: Point) -> bool {
+        self.placed
+            .iter()
+            .flat_map(|r| &r.doorways)
+            .find(|d| d.at == at && d.opened)
+            .is_none_or(|d| cell::walkable(self.state(d.at + d.dir.delta())))
+    }
+
+    /// Closes the opened doorway at `at`, if there is one (undoably).
+    fn close_doorway_at(&mut self, at: Point) {
+        let found = self
+            .placed
+            .iter()
+            .enumerate()
+            .find_map(|(k, r)| r.doorways.iter().position(|d| d.at == at && d.opened).map(|j| (k, j, r.kind)));
+        if let Some((k, j, kind)) = found {
+            self.placed[k].doorways[j].opened = false;
+            self.undo.push(Undo::Closed(k as u32, j as u16));
+            self.set(at, if kind == Kind::Piece { cell::GATE } else { cell::ROOM });
+        }
+    }
+
+    /// What a cell is when nothing is on it: free ground, or the margin's.
+    fn ground(&self, p: Point) -> u8 {
+        if self.area.contains(p) { cell::FREE } else { cell::EDGE }
     }
 
     /// Whether every room, hallway prefab and feature can be walked to from the
@@ -1168,7 +1307,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         for i in 0..self.states.len() {
             if matches!(self.states[i], cell::HALL | cell::STEP) && !self.seen.marked(i) {
                 let p = Point::new(i as i32 % self.width, i as i32 / self.width);
-                self.set(p, cell::FREE);
+                self.set(p, self.ground(p));
             }
         }
     }
@@ -1182,6 +1321,11 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 Undo::Opened(id, k) => {
                     if let Some(r) = self.placed.get_mut(id as usize) {
                         r.doorways[k as usize].opened = false;
+                    }
+                }
+                Undo::Closed(id, k) => {
+                    if let Some(r) = self.placed.get_mut(id as usize) {
+                        r.doorways[k as usize].opened = true;
                     }
                 }
             }
@@ -1198,7 +1342,18 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         }
         for k in 1..self.placed.len() {
             let r = &self.placed[k];
-            if r.kind != Kind::Room || opened(r) != 1 || r.hallway < s.min_length || !rng.percent(s.chance.0) {
+            if r.kind != Kind::Room || opened(r) != 1 || r.hallway < s.min_length {
+                continue;
+            }
+            // A closed doorway left as a walkable niche that a hallway runs past
+            // would be a second way in.
+            let niche = |p: Point| self.placed.iter().flat_map(|o| &o.doorways).any(|d| d.at == p);
+            let niche_open = self.params.unused.role.is_walkable()
+                && r.doorways.iter().any(|d| {
+                    let front = d.at + d.dir.delta();
+                    !d.opened && (cell::walkable(self.state(front)) || niche(front))
+                });
+            if niche_open || !rng.percent(s.chance.0) {
                 continue;
             }
             let Some(d) = r.doorways.iter().find(|d| d.opened) else { continue };

@@ -158,7 +158,7 @@ impl Search {
         }
         match state {
             _ if is_goal => Some(STEP + wander),
-            cell::FREE => Some(STEP + wander + self.beside(g, j)),
+            cell::FREE | cell::RESERVED => Some(STEP + wander + self.beside(g, j)),
             cell::HALL | cell::STEP | cell::PIECE => Some(STEP),
             cell::GATE => (g.gate_dir)(j).filter(|&d| d == dir || d == dir.opposite()).map(|_| STEP),
             cell::EDGE if allow.edge => Some(STEP * 3 + wander),
@@ -193,10 +193,14 @@ impl Search {
 
 /// A priority queue for whole-number costs: one bucket of nodes per cost, in a
 /// ring, and the lowest cost that may be filled. Written by hand because the
-/// costs are small integers within a bounded spread of each other (the largest
-/// step, turn and estimate change put together), which makes a bucket ring about
+/// costs are small integers close to each other, which makes a bucket ring about
 /// twice as fast here as a binary heap. Nodes of equal cost come out last in,
-/// first out, which is deterministic and favours the deepest.
+/// first out, which is deterministic and favours the deepest. The queued costs
+/// normally span far less than the ring (a step's cost and a turn's are at most
+/// a couple of thousand tenths); on a huge map with the largest costs, two costs
+/// a whole ring apart can share a slot and the dearer comes out early. That
+/// still gives a valid path, only maybe not the cheapest, and the same one on
+/// every run.
 struct Buckets {
     slots: Vec<Vec<u32>>,
     /// Slots written since the last clear.
@@ -206,8 +210,7 @@ struct Buckets {
     len: usize,
 }
 
-/// Slots in the ring: above the widest spread of costs queued at once (a step's
-/// cost, a turn's and the estimate's change, each at most a few thousand tenths).
+/// Slots in the ring (see [`Buckets`]).
 const SLOTS: u32 = 8192;
 
 impl Default for Buckets {
