@@ -626,11 +626,11 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             }
             let tries = self.stats.tries - before.0;
             let (misfits, rollbacks) = (self.stats.misfits - before.1, self.stats.rollbacks - before.2);
-            self.stats.timed_out = true;
             // A room that finds no place means the map is full of rooms; a
             // hallway prefab that finds none leaves the rooms to go on.
             let message = if is_room {
                 rooms_full = true;
+                self.stats.timed_out = true;
                 format!(
                     "rooms stop at slot {} of {}: none found a place in {tries} tries ({misfits} did not fit, {rollbacks} rolled back)",
                     n + 1,
