@@ -45,6 +45,9 @@ pub(super) struct Shape {
     pub connectors: Vec<(Point, Dir)>,
     /// Its `?` cells, for the map type's `dont_care` terrain.
     pub blanks: Vec<Point>,
+    /// The cells around it within a padding (see [`Shape::pad`]); empty until
+    /// a generator that pads its pieces asks.
+    pub halo: Vec<Point>,
 }
 
 impl Shape {
@@ -78,8 +81,36 @@ impl Shape {
             open_bounds: open_bounds.unwrap_or(Rect::new(1, 1, 0, 0)),
             connectors,
             blanks,
+            halo: Vec::new(),
             prefab: oriented,
         }
+    }
+
+    /// Lists in [`Shape::halo`] the cells within `padding` cells (diagonals
+    /// included) of its drawn cells that are not drawn cells themselves.
+    pub fn pad(&mut self, padding: i32) {
+        let (w, h) = self.size();
+        let (gw, gh) = (w + 2 * padding, h + 2 * padding);
+        // A grid with the shape in the middle: 1 drawn, 2 halo.
+        let mut marks = vec![0u8; (gw * gh) as usize];
+        let at = |p: Point| ((p.y + padding) * gw + p.x + padding) as usize;
+        for &(q, _, _) in &self.cells {
+            marks[at(q)] = 1;
+        }
+        for &(q, _, _) in &self.cells {
+            for dy in -padding..=padding {
+                for dx in -padding..=padding {
+                    let i = at(q + Point::new(dx, dy));
+                    if marks[i] == 0 {
+                        marks[i] = 2;
+                    }
+                }
+            }
+        }
+        self.halo = (0..gw * gh)
+            .filter(|&i| marks[i as usize] == 2)
+            .map(|i| Point::new(i % gw - padding, i / gw - padding))
+            .collect();
     }
 
     /// Width and height.

@@ -85,9 +85,14 @@ pub(crate) struct Prepared {
 impl Prepared {
     /// The rooms and hallway prefabs of `params` for maps `map_width` cells wide.
     pub fn new(params: &PathwaysParams, pack: &Pack, map_width: i32) -> Prepared {
+        let mut pool = shapes::hand_made(&params.pool, pack, map_width);
+        let mut start = shapes::start(params.start.as_deref(), pack, map_width);
+        for e in pool.iter_mut().chain(start.as_mut()) {
+            e.shapes.iter_mut().for_each(|s| s.pad(params.padding));
+        }
         Prepared {
-            pool: shapes::hand_made(&params.pool, pack, map_width),
-            start: shapes::start(params.start.as_deref(), pack, map_width),
+            pool,
+            start,
             pieces: shapes::hand_made(&params.hallway_prefabs.pool, pack, map_width),
             width: map_width,
         }
@@ -255,7 +260,10 @@ pub(super) fn build(
 ) -> Result<LayoutStats, Error> {
     debug_assert_eq!(prepared.width, map.width(), "shapes are laid out for the map's width");
     let mut pool_rng = Rng::stream(seed, "layout/pathways", "auto-rooms");
-    let auto = shapes::auto_rooms(&params.auto_rooms, map.width(), &mut pool_rng);
+    let mut auto = shapes::auto_rooms(&params.auto_rooms, map.width(), &mut pool_rng);
+    for e in &mut auto {
+        e.shapes.iter_mut().for_each(|s| s.pad(params.padding));
+    }
     let mut rooms = Pool::new(prepared.pool.iter().chain(&auto).collect());
     let mut pieces = Pool::new(prepared.pieces.iter().collect());
     let mut carver = Carver::new(map);
@@ -692,18 +700,13 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         }
         // A room's padding is kept clear of hallways too (unless rooms may be
         // dropped over them), so no hallway runs beside a room's wall.
-        let pad = self.params.padding;
-        if pad > 0 && !self.params.over_hallways && !shape_is_piece {
-            for &(q, _, _) in &shape.cells {
-                for dy in -pad..=pad {
-                    for dx in -pad..=pad {
-                        if matches!(
-                            self.state(origin + q + Point::new(dx, dy)),
-                            cell::HALL | cell::STEP | cell::OPENED | cell::PIECE | cell::GATE | cell::RESERVED
-                        ) {
-                            return None;
-                        }
-                    }
+        if !self.params.over_hallways && !shape_is_piece {
+            for &q in &shape.halo {
+                if matches!(
+                    self.state(origin + q),
+                    cell::HALL | cell::STEP | cell::OPENED | cell::PIECE | cell::GATE | cell::RESERVED
+                ) {
+                    return None;
                 }
             }
         }
@@ -733,17 +736,10 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             };
             self.set(p, state);
         }
-        if !piece && self.params.padding > 0 {
-            let pad = self.params.padding;
-            for &(q, _, _) in &shape.cells {
-                let p = origin + q;
-                for dy in -pad..=pad {
-                    for dx in -pad..=pad {
-                        let r = p + Point::new(dx, dy);
-                        if self.state(r) == cell::FREE {
-                            self.set(r, cell::PAD);
-                        }
-                    }
+        if !piece {
+            for &q in &shape.halo {
+                if self.state(origin + q) == cell::FREE {
+                    self.set(origin + q, cell::PAD);
                 }
             }
         }
