@@ -73,8 +73,7 @@ fn write_room(
                 }
             }
         }
-        if prefab.is_some() {
-            let i = c.map.terrain.index_of(p).expect("rooms lie inside the map");
+        if let (Some(_), Some(i)) = (prefab, c.map.terrain.index_of(p)) {
             c.map.masks.cells_mut()[i] |= mask::PROTECTED;
         }
     }

@@ -1089,8 +1089,9 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             match self.state(p) {
                 cell::GATE => {
                     // Into a hallway prefab: its doorway opens onto its floor.
-                    let (piece, k) = self.gate_at(p);
-                    self.open(piece, k);
+                    if let Some((piece, k)) = self.gate_at(p) {
+                        self.open(piece, k);
+                    }
                     return Dug { length, merged_at: Some(p), doors };
                 }
                 _ if own => self.widen(p),
@@ -1149,14 +1150,14 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         }
     }
 
-    /// The hallway prefab and doorway whose gate is at `p`.
-    fn gate_at(&self, p: Point) -> (usize, usize) {
-        for (k, r) in self.placed.iter().enumerate().filter(|(_, r)| r.kind == Kind::Piece) {
-            if let Some(d) = r.doorways.iter().position(|d| d.at == p) {
-                return (k, d);
-            }
-        }
-        unreachable!("a gate state is only written for a hallway prefab's doorway")
+    /// The hallway prefab and doorway whose gate is at `p` (a gate state is
+    /// only ever written for one).
+    fn gate_at(&self, p: Point) -> Option<(usize, usize)> {
+        self.placed
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.kind == Kind::Piece)
+            .find_map(|(k, r)| r.doorways.iter().position(|d| d.at == p).map(|d| (k, d)))
     }
 
     /// Opens doorway `k` of placed thing `id`.
