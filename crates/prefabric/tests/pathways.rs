@@ -663,26 +663,7 @@ fn the_default_catacombs_hold_every_invariant_seeds_1500_to_1999() {
 /// The README's pathways map type example, loaded as it is written there.
 #[test]
 fn the_readme_example_loads_and_joins_its_rooms() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).expect("README");
-    let section = readme
-        .split("### Writing a pathways map type")
-        .nth(1)
-        .and_then(|rest| rest.split("\n### ").next())
-        .expect("the README has the section");
-    let mut files = vec![
-        SourceFile { path: "pack.toml".into(), bytes: b"name = \"crypt\"\ndefault_map_type = \"crypt\"\n".to_vec() },
-        SourceFile {
-            path: "palette.toml".into(),
-            bytes: std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"))
-                .expect("palette"),
-        },
-    ];
-    for block in section.split("```").skip(1).step_by(2) {
-        let body = block.split_once('\n').map_or("", |(_, b)| b);
-        if let Some(path) = body.lines().next().and_then(|l| l.strip_prefix("# ")).filter(|p| p.contains('/')) {
-            files.push(SourceFile { path: path.trim().to_string(), bytes: body.as_bytes().to_vec() });
-        }
-    }
+    let files = common::readme_example("Writing a pathways map type", "crypt");
     assert_eq!(files.len(), 4, "two example files in the section");
     let pack = Pack::from_files("README", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"));
     for seed in 0..40 {

@@ -154,3 +154,29 @@ pub fn regions_consistent(map: &Map) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The files of a README section's example (each code block whose first line is
+/// `# path/with/a/slash`), with a `pack.toml` naming `map_type` and the default
+/// palette: a pack exactly as the README writes it.
+pub fn readme_example(section: &str, map_type: &str) -> Vec<prefabric::content::SourceFile> {
+    use prefabric::content::SourceFile;
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).expect("README");
+    let body = readme
+        .split(&format!("### {section}"))
+        .nth(1)
+        .and_then(|rest| rest.split("\n### ").next())
+        .expect("the README has the section");
+    let pack = format!("name = \"{map_type}\"\ndefault_map_type = \"{map_type}\"\n");
+    let palette = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"));
+    let mut files = vec![
+        SourceFile { path: "pack.toml".into(), bytes: pack.into_bytes() },
+        SourceFile { path: "palette.toml".into(), bytes: palette.expect("palette") },
+    ];
+    for block in body.split("```").skip(1).step_by(2) {
+        let text = block.split_once('\n').map_or("", |(_, b)| b);
+        if let Some(path) = text.lines().next().and_then(|l| l.strip_prefix("# ")).filter(|p| p.contains('/')) {
+            files.push(SourceFile { path: path.trim().to_string(), bytes: text.as_bytes().to_vec() });
+        }
+    }
+    files
+}
