@@ -165,8 +165,11 @@ pub enum RegionKind {
     Corridor,
     /// Where tunnels turn or branch.
     Junction,
-    /// An open cave area.
+    /// An open cave area of any shape: a cavern (with its [`Region::centre`]),
+    /// or an overlay room that cut into others.
     Cave,
+    /// A narrow cave passage between caverns, of any shape.
+    Passage,
     /// The open cells of a placed prefab.
     Prefab,
 }
@@ -180,6 +183,7 @@ impl RegionKind {
             RegionKind::Corridor => "corridor",
             RegionKind::Junction => "junction",
             RegionKind::Cave => "cave",
+            RegionKind::Passage => "passage",
             RegionKind::Prefab => "prefab",
         }
     }
@@ -213,6 +217,8 @@ pub struct Region {
     pub area: u32,
     /// For [`RegionKind::Prefab`], the index of the prefab in [`Map::prefabs`].
     pub prefab: Option<usize>,
+    /// For a cavern, its most central cell: the one farthest from any wall.
+    pub centre: Option<Point>,
 }
 
 /// The stage that placed a prefab.
@@ -241,7 +247,7 @@ impl Stage {
 /// it: they work on regions, whichever generator made them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LayoutStats {
-    /// The generator that made the layout: `tunnelers`, `chain` or `pathways`.
+    /// The generator that made the layout: `tunnelers`, `chain`, `pathways` or `caves`.
     pub generator: &'static str,
     /// Tunnelers that ran, children and fillers included.
     pub tunnelers: u32,
@@ -261,6 +267,28 @@ pub struct LayoutStats {
     pub chain: Option<ChainStats>,
     /// What the pathways generator placed, when it made the layout.
     pub pathways: Option<PathwaysStats>,
+    /// What the cave generator made, when it made the layout.
+    pub caves: Option<CaveStats>,
+}
+
+/// What the cave generator did (seeds 000, 001).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CaveStats {
+    /// Separate open areas the cellular automaton left, before pockets were
+    /// removed and the rest joined.
+    pub caverns_before_joining: u32,
+    /// Pockets smaller than the map type's `min_pocket`, filled in.
+    pub pockets_removed: u32,
+    /// Passages dug to join what was left apart.
+    pub joins: u32,
+    /// Cavern regions at the end.
+    pub caverns: u32,
+    /// Passage regions at the end.
+    pub passages: u32,
+    /// The length of the direct passage dug from each feature link to the cave.
+    pub link_lengths: Vec<u32>,
+    /// Cave floor cells at the end (features' floor not counted).
+    pub floor: u32,
 }
 
 /// What the pathways generator did (seed 004).
@@ -674,7 +702,7 @@ impl Map {
     /// Adds a region and returns its id.
     pub(crate) fn add_region(&mut self, kind: RegionKind, bounds: Rect) -> RegionId {
         let id = self.regions.len() as RegionId;
-        self.regions.push(Region { id, kind, bounds, doors: Vec::new(), area: 0, prefab: None });
+        self.regions.push(Region { id, kind, bounds, doors: Vec::new(), area: 0, prefab: None, centre: None });
         id
     }
 }

@@ -9,6 +9,7 @@
 //! problem found, located in the file.
 
 use super::catalog::Catalog;
+use super::caves::{self, CavesFile, CavesParams};
 use super::chain::{self, ChainFile, ChainParams, PieceContext};
 use super::encounters::{self, EncounterPool, PoolFile, WeightWords};
 use super::furnishing::{self, Furnishing, FurnishingFile};
@@ -352,11 +353,13 @@ pub enum LayoutGenerator {
     Chain(ChainParams),
     /// Ascension-style hand-made rooms joined door to door by path-found hallways.
     Pathways(PathwaysParams),
+    /// Caves grown by a cellular automaton, features joined by direct passages.
+    Caves(CavesParams),
 }
 
 impl LayoutGenerator {
     /// The names a map type's `generator` may use.
-    pub const NAMES: [&'static str; 3] = ["tunnelers", "chain", "pathways"];
+    pub const NAMES: [&'static str; 4] = ["tunnelers", "chain", "pathways", "caves"];
 
     /// Its name in map types and traces.
     pub const fn name(&self) -> &'static str {
@@ -364,6 +367,7 @@ impl LayoutGenerator {
             LayoutGenerator::Tunnelers(_) => "tunnelers",
             LayoutGenerator::Chain(_) => "chain",
             LayoutGenerator::Pathways(_) => "pathways",
+            LayoutGenerator::Caves(_) => "caves",
         }
     }
 }
@@ -420,6 +424,8 @@ struct MapTypeFile {
     chain: Option<Spanned<ChainFile>>,
     #[serde(default)]
     pathways: Option<Spanned<PathwaysFile>>,
+    #[serde(default)]
+    caves: Option<Spanned<CavesFile>>,
     #[serde(default)]
     starts: Vec<Spanned<StartFile>>,
     #[serde(default)]
@@ -679,6 +685,16 @@ impl Checker<'_> {
                         &mut self.errors,
                     ))
                 }
+                "caves" => {
+                    let at = |span: std::ops::Range<usize>| Location::at_offset(self.file, self.source, span.start);
+                    LayoutGenerator::Caves(caves::read(
+                        raw.caves.as_ref(),
+                        span.clone(),
+                        &at,
+                        piece_cx.size,
+                        &mut self.errors,
+                    ))
+                }
                 other => {
                     let help = match suggest(other, LayoutGenerator::NAMES) {
                         Some(s) => {
@@ -721,6 +737,13 @@ impl Checker<'_> {
                 p.span(),
                 "[pathways] is given but `generator` does not name pathways".into(),
                 Some("write generator = \"pathways\" (or a table of weights naming it), or remove the section".into()),
+            );
+        }
+        if let (Some(c), false) = (&raw.caves, uses("caves")) {
+            self.invalid(
+                c.span(),
+                "[caves] is given but `generator` does not name caves".into(),
+                Some("write generator = \"caves\" (or a table of weights naming it), or remove the section".into()),
             );
         }
         if out.is_empty() {

@@ -18,6 +18,7 @@
 //! ```
 
 pub mod catalog;
+pub mod caves;
 pub mod chain;
 pub mod defs;
 pub mod encounters;

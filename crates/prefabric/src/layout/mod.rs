@@ -12,6 +12,7 @@
 //! is needed while digging), joins leftover networks with shortest corridors, and
 //! raises walls.
 
+mod caves;
 mod chain;
 mod pathways;
 mod shapes;
@@ -21,7 +22,7 @@ use crate::content::Pack;
 use crate::content::maptype::{LayoutGenerator, WeightedGenerator};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
-pub use crate::map::{ChainStats, LayoutStats, PathwaysStats};
+pub use crate::map::{CaveStats, ChainStats, LayoutStats, PathwaysStats};
 use crate::map::{Door, FloorKind, Map, NO_REGION, RegionId, RegionKind, Role, Terrain, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -119,6 +120,7 @@ pub(crate) fn run(
                 ));
             }
         },
+        LayoutGenerator::Caves(params) => caves::build(map, params, seed)?,
         LayoutGenerator::Pathways(params) => match prepared.pathways.get(chosen) {
             Some(Some(ready)) => pathways::build(map, ready, params, seed)?,
             _ => {

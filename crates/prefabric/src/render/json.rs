@@ -68,6 +68,9 @@ struct RegionJson {
     width: i32,
     height: i32,
     doors: Vec<[i32; 2]>,
+    /// A cavern's most central cell; absent for other regions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    centre: Option<[i32; 2]>,
 }
 
 #[derive(Serialize)]
@@ -120,6 +123,7 @@ pub fn json(map: &Map, palette: &Palette) -> String {
                 width: r.bounds.width,
                 height: r.bounds.height,
                 doors: r.doors.iter().map(|d| [d.at.x, d.at.y]).collect(),
+                centre: r.centre.map(|c| [c.x, c.y]),
             })
             .collect(),
         prefabs: map

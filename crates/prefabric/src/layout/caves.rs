@@ -1,0 +1,557 @@
+//! The cave layout: caves grown by a cellular automaton, with the features'
+//! prefabs joined to them by short, direct passages (Cogmind's cave branches,
+//! seeds 000 and 001).
+//!
+//! In: the map after the features stage and the map type's [`CavesParams`].
+//! Every unprotected earth cell inside the margin starts as rock by the `fill`
+//! chance; then, for `iterations` rounds, open ground with `birth` or more rock
+//! neighbours turns to rock and rock with fewer than `survival` opens. Open areas
+//! smaller than `min_pocket` are filled in, and what is left is joined into one
+//! cave by the shortest passages through rock, `passage_width` wide. Each
+//! feature link is then joined to the nearest cave floor the same way, directly,
+//! so the features never take the caves over.
+//!
+//! Out: regions like every generator's, through the [`Carver`]: the cave floor is
+//! divided into **caverns** ([`RegionKind::Cave`]: open ground at least
+//! `cavern_clearance` cells from any wall, `min_cavern` cells or more, each with
+//! its most central cell as [`Region::centre`](crate::map::Region::centre)) and
+//! **passages** ([`RegionKind::Passage`]: the narrow floor between them). Walls
+//! rise around all of it. Everything is one network; the trace says how many
+//! areas the automaton made, how many were filled in or joined, and how long each
+//! link's passage is.
+
+use super::Carver;
+use crate::content::caves::CavesParams;
+use crate::error::Error;
+use crate::geom::{Dir, Point, Rect};
+use crate::map::{CaveStats, FloorKind, LayoutStats, Map, RegionId, RegionKind, Role, Stage, Terrain, mask};
+use crate::rng::Rng;
+use crate::trace::Outcome;
+use std::collections::VecDeque;
+
+/// What each cell is to the caves.
+const ROCK: u8 = 0;
+const FLOOR: u8 = 1;
+/// Kept as it is: the margin, features, barriers, the map's outer ring.
+const FIXED: u8 = 2;
+
+/// No label yet.
+const NONE: u32 = u32::MAX;
+
+/// Builds the cave layout of `map`.
+pub(super) fn build(map: &mut Map, params: &CavesParams, seed: u64) -> Result<LayoutStats, Error> {
+    let mut caves = Caves::new(map, params);
+    caves.grow(&mut Rng::stream(seed, "layout/caves", "fill"));
+    let mut stats = CaveStats::default();
+    let (areas, removed) = caves.fill_pockets();
+    stats.caverns_before_joining = areas;
+    stats.pockets_removed = removed;
+    stats.joins = caves.join_all();
+    let mut c = Carver::new(map);
+    stats.link_lengths = caves.join_links(&c);
+    stats.floor = caves.cells.iter().filter(|&&s| s == FLOOR).count() as u32;
+    let (caverns, passages) = caves.regions(&mut c);
+    stats.caverns = caverns;
+    stats.passages = passages;
+    let fallback_paths = c.connect_networks()?;
+    c.raise_walls();
+    let open_cells = c.open_cells;
+    let total = c.map.width() as i64 * c.map.height() as i64;
+    let links = &stats.link_lengths;
+    c.map.trace.push(
+        "layout",
+        Outcome::Note,
+        format!(
+            "caves: the automaton left {} open areas; {} pockets filled in, {} passages dug to join the rest; {} feature links joined by passages of {} cells; {} caverns and {} passages; {} of {total} cells open",
+            stats.caverns_before_joining,
+            stats.pockets_removed,
+            stats.joins,
+            links.len(),
+            if links.is_empty() {
+                "no".to_string()
+            } else {
+                links.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            },
+            stats.caverns,
+            stats.passages,
+            open_cells
+        ),
+    );
+    Ok(LayoutStats { generator: "caves", fallback_paths, open_cells, caves: Some(stats), ..LayoutStats::default() })
+}
+
+/// The caves under construction, as one state byte per cell.
+struct Caves<'p> {
+    params: &'p CavesParams,
+    width: i32,
+    height: i32,
+    cells: Vec<u8>,
+    /// The features' link marks: where each leaves its prefab, its way out and
+    /// the prefab's index.
+    links: Vec<(Point, Dir, usize)>,
+    /// The prefabs at least one of whose links a passage reached.
+    joined: Vec<usize>,
+    /// Labels and a queue for floods, reused.
+    labels: Vec<u32>,
+    queue: VecDeque<u32>,
+}
+
+impl<'p> Caves<'p> {
+    fn new(map: &Map, params: &'p CavesParams) -> Caves<'p> {
+        let (w, h) = (map.width(), map.height());
+        let inside = map.bounds().expand(-params.margin);
+        let cells = map
+            .terrain
+            .cells()
+            .iter()
+            .zip(map.masks.cells())
+            .enumerate()
+            .map(|(i, (t, m))| {
+                let p = Point::new(i as i32 % w, i as i32 / w);
+                if inside.contains(p) && t.role == Role::Earth && m & mask::PROTECTED == 0 { ROCK } else { FIXED }
+            })
+            .collect();
+        let links = map
+            .links
+            .iter()
+            .filter(|l| map.prefabs.get(l.prefab).is_some_and(|p| p.stage == Stage::Feature))
+            .map(|l| (l.at, l.dir, l.prefab))
+            .collect();
+        Caves {
+            params,
+            width: w,
+            height: h,
+            cells,
+            links,
+            joined: Vec::new(),
+            labels: vec![NONE; (w * h) as usize],
+            queue: VecDeque::new(),
+        }
+    }
+
+    fn index(&self, p: Point) -> usize {
+        (p.y * self.width + p.x) as usize
+    }
+
+    fn inside(&self, p: Point) -> bool {
+        p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height
+    }
+
+    /// The random fill, then the automaton's rounds.
+    fn grow(&mut self, rng: &mut Rng) {
+        let fill = self.params.fill.0;
+        for s in self.cells.iter_mut().filter(|s| **s != FIXED) {
+            *s = if rng.percent(fill) { ROCK } else { FLOOR };
+        }
+        let mut next = self.cells.clone();
+        for _ in 0..self.params.iterations {
+            for y in 0..self.height {
+                for x in 0..self.width {
+                    let i = (y * self.width + x) as usize;
+                    if self.cells[i] == FIXED {
+                        continue;
+                    }
+                    let rock = self.rock_around(x, y);
+                    next[i] = match self.cells[i] {
+                        ROCK if rock >= self.params.survival => ROCK,
+                        FLOOR if rock >= self.params.birth => ROCK,
+                        _ => FLOOR,
+                    };
+                }
+            }
+            std::mem::swap(&mut self.cells, &mut next);
+        }
+    }
+
+    /// Rock (or fixed, or off-map) cells among the 8 around `(x, y)`.
+    fn rock_around(&self, x: i32, y: i32) -> u32 {
+        let mut n = 0;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                let (qx, qy) = (x + dx, y + dy);
+                let solid = qx < 0
+                    || qy < 0
+                    || qx >= self.width
+                    || qy >= self.height
+                    || self.cells[(qy * self.width + qx) as usize] != FLOOR;
+                n += u32::from(solid);
+            }
+        }
+        n
+    }
+
+    /// Labels the floor's 4-connected areas; returns each area's size by label.
+    fn label_areas(&mut self) -> Vec<u32> {
+        self.labels.iter_mut().for_each(|l| *l = NONE);
+        // A search that stopped early may have left cells queued.
+        self.queue.clear();
+        let mut sizes = Vec::new();
+        for start in 0..self.cells.len() {
+            if self.cells[start] != FLOOR || self.labels[start] != NONE {
+                continue;
+            }
+            let label = sizes.len() as u32;
+            let mut size = 0;
+            self.labels[start] = label;
+            self.queue.push_back(start as u32);
+            while let Some(i) = self.queue.pop_front() {
+                size += 1;
+                let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+                for d in Dir::ALL {
+                    let q = p + d.delta();
+                    if self.inside(q) {
+                        let j = self.index(q);
+                        if self.cells[j] == FLOOR && self.labels[j] == NONE {
+                            self.labels[j] = label;
+                            self.queue.push_back(j as u32);
+                        }
+                    }
+                }
+            }
+            sizes.push(size);
+        }
+        sizes
+    }
+
+    /// Fills in the areas smaller than `min_pocket` (all but the largest when
+    /// every area is that small). Returns the areas found and those filled.
+    fn fill_pockets(&mut self) -> (u32, u32) {
+        let sizes = self.label_areas();
+        let largest = (0..sizes.len()).max_by_key(|&k| (sizes[k], std::cmp::Reverse(k)));
+        let small = |k: usize| sizes[k] < self.params.min_pocket && Some(k) != largest;
+        let mut removed = 0;
+        for k in 0..sizes.len() {
+            removed += u32::from(small(k));
+        }
+        for i in 0..self.cells.len() {
+            if self.cells[i] == FLOOR && small(self.labels[i] as usize) {
+                self.cells[i] = ROCK;
+            }
+        }
+        (sizes.len() as u32, removed)
+    }
+
+    /// Joins every area to the rest by the shortest passage through rock, from
+    /// the smallest area outwards, until one is left. Returns the passages dug.
+    fn join_all(&mut self) -> u32 {
+        let mut dug = 0;
+        for _ in 0..self.cells.len() {
+            let sizes = self.label_areas();
+            if sizes.len() <= 1 {
+                break;
+            }
+            let stray = (0..sizes.len()).min_by_key(|&k| (sizes[k], k)).unwrap_or(0) as u32;
+            let sources: Vec<u32> =
+                (0..self.cells.len() as u32).filter(|&i| self.labels[i as usize] == stray).collect();
+            match self.shortest_passage(&sources, |c, l| c == FLOOR && l != stray) {
+                Some(path) => {
+                    self.dig(&path);
+                    dug += 1;
+                }
+                None => break,
+            }
+        }
+        dug
+    }
+
+    /// Joins each feature link to the nearest cave floor: from the first cell
+    /// past its prefab, the shortest passage through rock. Returns each passage's
+    /// length (0 where the link opens onto floor already).
+    fn join_links(&mut self, c: &Carver<'_>) -> Vec<u32> {
+        let mut lengths = Vec::new();
+        for k in 0..self.links.len() {
+            let (at, dir, prefab) = self.links[k];
+            // Out of the prefab: past its walkable cells and protected ones.
+            let mut p = at;
+            for _ in 0..self.width.max(self.height) {
+                if !self.inside(p) || self.cells[self.index(p)] != FIXED || !c.map.is_walkable(p) && p != at {
+                    break;
+                }
+                p = p + dir.delta();
+            }
+            if !self.inside(p) || self.cells[self.index(p)] == FIXED {
+                continue;
+            }
+            if self.cells[self.index(p)] == FLOOR {
+                lengths.push(0);
+                self.joined.push(prefab);
+                continue;
+            }
+            let start = self.index(p) as u32;
+            match self.shortest_passage(&[start], |c, _| c == FLOOR) {
+                Some(mut path) => {
+                    path.insert(0, p);
+                    lengths.push(path.len() as u32);
+                    self.dig(&path);
+                    self.joined.push(prefab);
+                }
+                None => lengths.push(0),
+            }
+        }
+        lengths
+    }
+
+    /// The shortest way through rock from `sources` to a cell `goal(state,
+    /// label)` accepts: the rock cells to dig, nearest the sources first.
+    fn shortest_passage(&mut self, sources: &[u32], goal: impl Fn(u8, u32) -> bool) -> Option<Vec<Point>> {
+        const UNSEEN: u32 = u32::MAX;
+        const SOURCE: u32 = u32::MAX - 1;
+        let mut came = vec![UNSEEN; self.cells.len()];
+        self.queue.clear();
+        for &s in sources {
+            came[s as usize] = SOURCE;
+            self.queue.push_back(s);
+        }
+        while let Some(i) = self.queue.pop_front() {
+            let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if !self.inside(q) {
+                    continue;
+                }
+                let j = self.index(q);
+                if came[j] != UNSEEN {
+                    continue;
+                }
+                if goal(self.cells[j], self.labels[j]) {
+                    let mut path = Vec::new();
+                    let mut k = i as usize;
+                    while came[k] != SOURCE {
+                        path.push(Point::new(k as i32 % self.width, k as i32 / self.width));
+                        k = came[k] as usize;
+                    }
+                    path.reverse();
+                    return Some(path);
+                }
+                if self.cells[j] == ROCK {
+                    came[j] = i;
+                    self.queue.push_back(j as u32);
+                }
+            }
+        }
+        None
+    }
+
+    /// Opens a passage along `path`, `passage_width` wide where the rock allows.
+    fn dig(&mut self, path: &[Point]) {
+        let w = self.params.passage_width;
+        let (lo, hi) = (-(w - 1) / 2, w / 2);
+        for &p in path {
+            let i = self.index(p);
+            self.cells[i] = FLOOR;
+            for dy in lo..=hi {
+                for dx in lo..=hi {
+                    let q = p + Point::new(dx, dy);
+                    if self.inside(q) && self.cells[self.index(q)] == ROCK {
+                        let j = self.index(q);
+                        self.cells[j] = FLOOR;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Divides the floor into caverns and passages and digs them as regions.
+    /// Returns how many of each.
+    fn regions(&mut self, c: &mut Carver<'_>) -> (u32, u32) {
+        let n = self.cells.len();
+        // Distance (8-way steps) from each floor cell to the nearest non-floor cell.
+        let mut dist: Vec<u32> = self.cells.iter().map(|&s| if s == FLOOR { u32::MAX } else { 0 }).collect();
+        self.queue.clear();
+        self.queue.extend((0..n as u32).filter(|&i| dist[i as usize] == 0));
+        while let Some(i) = self.queue.pop_front() {
+            let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let q = p + Point::new(dx, dy);
+                    if self.inside(q) {
+                        let j = self.index(q);
+                        if dist[j] == u32::MAX {
+                            dist[j] = dist[i as usize] + 1;
+                            self.queue.push_back(j as u32);
+                        }
+                    }
+                }
+            }
+        }
+        // Open ground: floor at least `cavern_clearance` from any wall; its
+        // areas, large enough, are caverns, grown back over the floor they
+        // stand in.
+        let clearance = self.params.cavern_clearance;
+        self.labels.iter_mut().for_each(|l| *l = NONE);
+        let mut caverns: Vec<Vec<u32>> = Vec::new();
+        for start in 0..n {
+            if self.cells[start] != FLOOR || dist[start] < clearance || self.labels[start] != NONE {
+                continue;
+            }
+            let label = caverns.len() as u32;
+            let mut members = vec![start as u32];
+            self.labels[start] = label;
+            let mut k = 0;
+            while k < members.len() {
+                let i = members[k] as usize;
+                k += 1;
+                let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+                for d in Dir::ALL {
+                    let q = p + d.delta();
+                    if self.inside(q) {
+                        let j = self.index(q);
+                        if self.cells[j] == FLOOR && dist[j] >= clearance && self.labels[j] == NONE {
+                            self.labels[j] = label;
+                            members.push(j as u32);
+                        }
+                    }
+                }
+            }
+            caverns.push(members);
+        }
+        // Too small to be caverns: their cells go back to the passages.
+        let mut kept = Vec::new();
+        for members in caverns {
+            if (members.len() as u32) < self.params.min_cavern {
+                for &i in &members {
+                    self.labels[i as usize] = NONE;
+                }
+            } else {
+                let label = kept.len() as u32;
+                for &i in &members {
+                    self.labels[i as usize] = label;
+                }
+                kept.push(members);
+            }
+        }
+        // Each cavern takes the floor around its open ground, up to the walls:
+        // `clearance - 1` cells out, so what is left is the narrow floor.
+        self.queue.clear();
+        for members in &kept {
+            self.queue.extend(members.iter().copied());
+        }
+        let mut reach = vec![0u32; n];
+        while let Some(i) = self.queue.pop_front() {
+            if reach[i as usize] + 1 >= clearance {
+                continue;
+            }
+            let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+            for q in (-1..=1).flat_map(|dy| (-1..=1).map(move |dx| p + Point::new(dx, dy))) {
+                if self.inside(q) {
+                    let j = self.index(q);
+                    if self.cells[j] == FLOOR && self.labels[j] == NONE {
+                        self.labels[j] = self.labels[i as usize];
+                        reach[j] = reach[i as usize] + 1;
+                        self.queue.push_back(j as u32);
+                    }
+                }
+            }
+        }
+        let caverns = kept.len() as u32;
+        // The rest of the floor: passages, by 4-connected area.
+        let mut next = caverns;
+        for start in 0..n {
+            if self.cells[start] != FLOOR || self.labels[start] != NONE {
+                continue;
+            }
+            self.labels[start] = next;
+            self.queue.push_back(start as u32);
+            while let Some(i) = self.queue.pop_front() {
+                let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+                for d in Dir::ALL {
+                    let q = p + d.delta();
+                    if self.inside(q) {
+                        let j = self.index(q);
+                        if self.cells[j] == FLOOR && self.labels[j] == NONE {
+                            self.labels[j] = next;
+                            self.queue.push_back(j as u32);
+                        }
+                    }
+                }
+            }
+            next += 1;
+        }
+        // Scraps of a few cells beside a cavern (corners of its rim) are the
+        // cavern's, not passages of their own.
+        let mut sizes = vec![0u32; next as usize];
+        for i in 0..n {
+            if self.cells[i] == FLOOR && self.labels[i] != NONE {
+                sizes[self.labels[i] as usize] += 1;
+            }
+        }
+        let mut into: Vec<u32> = (0..next).collect();
+        for i in 0..n {
+            let label = self.labels[i];
+            if self.cells[i] != FLOOR || label < caverns || label == NONE || sizes[label as usize] >= 4 {
+                continue;
+            }
+            let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if self.inside(q) && self.labels[self.index(q)] < caverns {
+                    into[label as usize] = self.labels[self.index(q)];
+                }
+            }
+        }
+        // Labels renumbered: caverns first, then the passages that stay.
+        let mut renumber = vec![NONE; next as usize];
+        let mut count = caverns;
+        for label in 0..next {
+            if label < caverns {
+                renumber[label as usize] = label;
+            } else if into[label as usize] == label {
+                renumber[label as usize] = count;
+                count += 1;
+            }
+        }
+        for l in self.labels.iter_mut().filter(|l| **l != NONE) {
+            let target = into[*l as usize];
+            *l = renumber[target as usize];
+        }
+        let next = count;
+        // Regions: bounds first, then every cell dug into its region.
+        let mut bounds: Vec<Option<Rect>> = vec![None; next as usize];
+        let mut centre: Vec<(u32, u32)> = vec![(0, u32::MAX); caverns as usize];
+        for (i, &d) in dist.iter().enumerate() {
+            let label = self.labels[i];
+            if self.cells[i] != FLOOR || label == NONE {
+                continue;
+            }
+            let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+            let cell = Rect::new(p.x, p.y, 1, 1);
+            let b = &mut bounds[label as usize];
+            *b = Some(b.map_or(cell, |r| r.union(&cell)));
+            if let Some(best) = centre.get_mut(label as usize)
+                && d > best.0
+            {
+                *best = (d, i as u32);
+            }
+        }
+        let mut ids: Vec<RegionId> = Vec::with_capacity(next as usize);
+        let mut first: Option<RegionId> = None;
+        for (label, b) in bounds.iter().enumerate() {
+            let kind = if (label as u32) < caverns { RegionKind::Cave } else { RegionKind::Passage };
+            let id = c.region(kind, b.unwrap_or(Rect::new(0, 0, 0, 0)), first);
+            first.get_or_insert(id);
+            if let Some(&(_, i)) = centre.get(label).filter(|c| c.1 != u32::MAX) {
+                c.map.regions[id as usize].centre = Some(Point::new(i as i32 % self.width, i as i32 / self.width));
+            }
+            ids.push(id);
+        }
+        let floor = Terrain::floor(FloorKind::Cave);
+        for i in 0..n {
+            if self.cells[i] == FLOOR && self.labels[i] != NONE {
+                let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+                c.dig(p, floor, ids[self.labels[i] as usize]);
+            }
+        }
+        // Features whose links the passages reached join the cave's network;
+        // any other is left to the carver, which joins it or names it.
+        for r in 0..c.map.regions.len() as RegionId {
+            let joined = c.map.regions[r as usize].prefab.is_some_and(|p| self.joined.contains(&p));
+            if let (true, Some(root)) = (joined, first) {
+                c.union(r, root);
+            }
+        }
+        (caverns, next - caverns)
+    }
+}
