@@ -4,8 +4,7 @@
 
 mod common;
 
-use prefabric::content::SourceFile;
-use prefabric::{Generator, Limits, Map, Pack, RegionKind, Role, render};
+use prefabric::{Generator, Map, Pack, RegionKind, Role, render};
 
 const PREFABS: &str = r#"
 prefab gate
@@ -74,18 +73,16 @@ passage_width = 3
 "#;
 
 fn pack() -> Pack {
-    let palette = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"))
-        .expect("the default palette is readable");
-    let file = |path: &str, text: &str| SourceFile { path: path.to_string(), bytes: text.as_bytes().to_vec() };
-    let files = vec![
-        file("pack.toml", "name = \"caves\"\ndefault_map_type = \"caves\"\n"),
-        SourceFile { path: "palette.toml".into(), bytes: palette },
-        file("prefabs/features.txt", PREFABS),
-        file("maps/caves.toml", CAVES),
-        file("maps/dense.toml", DENSE),
-        file("maps/open.toml", OPEN),
-    ];
-    Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+    common::test_pack(
+        "caves",
+        "caves",
+        &[
+            ("prefabs/features.txt", PREFABS),
+            ("maps/caves.toml", CAVES),
+            ("maps/dense.toml", DENSE),
+            ("maps/open.toml", OPEN),
+        ],
+    )
 }
 
 fn generate(pack: &Pack, map_type: &str, seed: u64) -> Map {

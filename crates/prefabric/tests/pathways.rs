@@ -5,7 +5,6 @@
 
 mod common;
 
-use prefabric::content::SourceFile;
 use prefabric::content::maptype::LayoutGenerator;
 use prefabric::{FurnishPart, Generator, Limits, Map, Pack, Point, RegionKind, Role, Stage, render};
 
@@ -289,23 +288,21 @@ transforms = "r180"
 "#;
 
 fn pack() -> Pack {
-    let palette = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"))
-        .expect("the default palette is readable");
-    let file = |path: &str, text: &str| SourceFile { path: path.to_string(), bytes: text.as_bytes().to_vec() };
-    let files = vec![
-        file("pack.toml", "name = \"pathways\"\ndefault_map_type = \"crypts\"\n"),
-        SourceFile { path: "palette.toml".into(), bytes: palette },
-        file("prefabs/rooms.txt", PREFABS),
-        file("maps/crypts.toml", CRYPTS),
-        file("maps/over.toml", OVER),
-        file("maps/walled.toml", WALLED),
-        file("maps/wide.toml", WIDE),
-        file("maps/leaky.toml", LEAKY),
-        file("maps/over_narrow.toml", OVER_NARROW),
-        file("maps/gated.toml", GATED),
-        file("maps/pieces.toml", PIECES),
-    ];
-    Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+    common::test_pack(
+        "pathways",
+        "crypts",
+        &[
+            ("prefabs/rooms.txt", PREFABS),
+            ("maps/crypts.toml", CRYPTS),
+            ("maps/over.toml", OVER),
+            ("maps/walled.toml", WALLED),
+            ("maps/wide.toml", WIDE),
+            ("maps/leaky.toml", LEAKY),
+            ("maps/over_narrow.toml", OVER_NARROW),
+            ("maps/gated.toml", GATED),
+            ("maps/pieces.toml", PIECES),
+        ],
+    )
 }
 
 fn generate(pack: &Pack, map_type: &str, seed: u64) -> Map {

@@ -193,27 +193,34 @@ impl<'p> Caves<'p> {
             if self.cells[start] != FLOOR || self.labels[start] != NONE {
                 continue;
             }
-            let label = sizes.len() as u32;
-            let mut size = 0;
-            self.labels[start] = label;
-            self.queue.push_back(start as u32);
-            while let Some(i) = self.queue.pop_front() {
-                size += 1;
-                let p = Point::new(i as i32 % self.width, i as i32 / self.width);
-                for d in Dir::ALL {
-                    let q = p + d.delta();
-                    if self.inside(q) {
-                        let j = self.index(q);
-                        if self.cells[j] == FLOOR && self.labels[j] == NONE {
-                            self.labels[j] = label;
-                            self.queue.push_back(j as u32);
-                        }
-                    }
-                }
-            }
+            let size = self.flood_label(start, sizes.len() as u32);
             sizes.push(size);
         }
         sizes
+    }
+
+    /// Gives `label` to the floor cell `start` and every unlabelled floor cell
+    /// 4-connected to it; returns how many.
+    fn flood_label(&mut self, start: usize, label: u32) -> u32 {
+        let mut size = 0;
+        self.labels[start] = label;
+        self.queue.clear();
+        self.queue.push_back(start as u32);
+        while let Some(i) = self.queue.pop_front() {
+            size += 1;
+            let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if self.inside(q) {
+                    let j = self.index(q);
+                    if self.cells[j] == FLOOR && self.labels[j] == NONE {
+                        self.labels[j] = label;
+                        self.queue.push_back(j as u32);
+                    }
+                }
+            }
+        }
+        size
     }
 
     /// Fills in the areas smaller than `min_pocket` (all but the largest when
@@ -453,21 +460,7 @@ impl<'p> Caves<'p> {
             if self.cells[start] != FLOOR || self.labels[start] != NONE {
                 continue;
             }
-            self.labels[start] = next;
-            self.queue.push_back(start as u32);
-            while let Some(i) = self.queue.pop_front() {
-                let p = Point::new(i as i32 % self.width, i as i32 / self.width);
-                for d in Dir::ALL {
-                    let q = p + d.delta();
-                    if self.inside(q) {
-                        let j = self.index(q);
-                        if self.cells[j] == FLOOR && self.labels[j] == NONE {
-                            self.labels[j] = next;
-                            self.queue.push_back(j as u32);
-                        }
-                    }
-                }
-            }
+            self.flood_label(start, next);
             next += 1;
         }
         // Scraps of a few cells beside a cavern (corners of its rim) are the

@@ -180,3 +180,20 @@ pub fn readme_example(section: &str, map_type: &str) -> Vec<prefabric::content::
     }
     files
 }
+
+/// A pack of `files` (path, text) with the default palette and a `pack.toml`
+/// naming `default_map_type`, as the generator tests build theirs.
+pub fn test_pack(name: &str, default_map_type: &str, files: &[(&str, &str)]) -> Pack {
+    use prefabric::content::SourceFile;
+    let palette = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"))
+        .expect("the default palette is readable");
+    let mut all = vec![
+        SourceFile {
+            path: "pack.toml".into(),
+            bytes: format!("name = \"{name}\"\ndefault_map_type = \"{default_map_type}\"\n").into_bytes(),
+        },
+        SourceFile { path: "palette.toml".into(), bytes: palette },
+    ];
+    all.extend(files.iter().map(|(path, text)| SourceFile { path: path.to_string(), bytes: text.as_bytes().to_vec() }));
+    Pack::from_files("t", all, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
