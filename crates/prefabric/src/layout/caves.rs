@@ -241,24 +241,73 @@ impl<'p> Caves<'p> {
         (sizes.len() as u32, removed)
     }
 
-    /// Joins every area to the rest by the shortest passage through rock, from
-    /// the smallest area outwards, until one is left. Returns the passages dug.
+    /// Joins every area into one cave, growing out from the largest: a search
+    /// through rock from everything joined so far; where it reaches an area not
+    /// yet joined, the passage there is dug and that area (with the passage)
+    /// joins the search's sources. One pass over the map, whatever the number
+    /// of areas. Returns the passages dug.
     fn join_all(&mut self) -> u32 {
-        let mut dug = 0;
-        for _ in 0..self.cells.len() {
-            let sizes = self.label_areas();
-            if sizes.len() <= 1 {
-                break;
+        let sizes = self.label_areas();
+        if sizes.len() <= 1 {
+            return 0;
+        }
+        const UNSEEN: u32 = u32::MAX;
+        const SOURCE: u32 = u32::MAX - 1;
+        let main = (0..sizes.len()).max_by_key(|&k| (sizes[k], std::cmp::Reverse(k))).unwrap_or(0) as u32;
+        let mut joined = vec![false; sizes.len()];
+        joined[main as usize] = true;
+        // Each area's cells, to add as sources when it joins.
+        let mut members: Vec<Vec<u32>> = vec![Vec::new(); sizes.len()];
+        for (i, &l) in self.labels.iter().enumerate() {
+            if l != NONE && self.cells[i] == FLOOR {
+                members[l as usize].push(i as u32);
             }
-            let stray = (0..sizes.len()).min_by_key(|&k| (sizes[k], k)).unwrap_or(0) as u32;
-            let sources: Vec<u32> =
-                (0..self.cells.len() as u32).filter(|&i| self.labels[i as usize] == stray).collect();
-            match self.shortest_passage(&sources, |c, l| c == FLOOR && l != stray) {
-                Some(path) => {
+        }
+        let mut came = vec![UNSEEN; self.cells.len()];
+        self.queue.clear();
+        for &i in &members[main as usize] {
+            came[i as usize] = SOURCE;
+            self.queue.push_back(i);
+        }
+        let mut dug = 0;
+        while let Some(i) = self.queue.pop_front() {
+            let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if !self.inside(q) {
+                    continue;
+                }
+                let j = self.index(q);
+                if came[j] != UNSEEN {
+                    continue;
+                }
+                let label = self.labels[j];
+                if self.cells[j] == FLOOR && label != NONE && !joined[label as usize] {
+                    // A new area: dig the way here, then search on from it too.
+                    let mut path = Vec::new();
+                    let mut k = i as usize;
+                    while came[k] != SOURCE {
+                        path.push(Point::new(k as i32 % self.width, k as i32 / self.width));
+                        k = came[k] as usize;
+                    }
                     self.dig(&path);
                     dug += 1;
+                    joined[label as usize] = true;
+                    for &m in &members[label as usize] {
+                        if came[m as usize] == UNSEEN || self.cells[m as usize] == FLOOR {
+                            came[m as usize] = SOURCE;
+                            self.queue.push_back(m);
+                        }
+                    }
+                    for p in path {
+                        let k = self.index(p);
+                        came[k] = SOURCE;
+                        self.queue.push_back(k as u32);
+                    }
+                } else if self.cells[j] == ROCK {
+                    came[j] = i;
+                    self.queue.push_back(j as u32);
                 }
-                None => break,
             }
         }
         dug
