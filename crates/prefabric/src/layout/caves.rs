@@ -7,7 +7,8 @@
 //! chance; then, for `iterations` rounds, open ground with `birth` or more rock
 //! neighbours turns to rock and rock with fewer than `survival` opens. Open areas
 //! smaller than `min_pocket` are filled in, and what is left is joined into one
-//! cave by the shortest passages through rock, `passage_width` wide. Each
+//! cave: a search through rock grows out from the largest area, and each area
+//! it reaches is joined by the passage it took, `passage_width` wide. Each
 //! feature link is then joined to the nearest cave floor the same way, directly,
 //! so the features never take the caves over.
 //!
