@@ -22,6 +22,9 @@
 //!   encounters and furnishing dug by tunnelers instead, for comparison.
 //! * `generate/catacombs`, `layout/catacombs` — the 100x70 catacombs (seed 004):
 //!   rooms joined by path-found hallways, the whole pipeline and the layout alone.
+//! * `generate/caves_120x90`, `generate/caves_200x200` and their `layout/` — caves
+//!   grown by the cellular automaton around the materials' shafts and lift (no
+//!   encounters yet), beside `layout/materials`, the tunnelers on 200x200.
 //!
 //! Run with `cargo bench -p prefabric`; criterion prints the median as the middle
 //! value of `time: [low median high]`.
@@ -35,8 +38,8 @@ mod common;
 
 const SEEDS: u64 = 64;
 
-/// The default pack with `hotel_tunnelers`: the hotel's size, encounters and
-/// furnishing, dug by tunnelers.
+/// The default pack with `hotel_tunnelers` (the hotel's size, encounters and
+/// furnishing, dug by tunnelers) and two cave map types.
 fn pack_with_tunneled_hotel() -> Pack {
     let mut files = common::default_pack_files();
     let hotel = files.iter().find(|f| f.path == "maps/hotel.toml").expect("the hotel map type");
@@ -47,6 +50,14 @@ fn pack_with_tunneled_hotel() -> Pack {
     let tunnelers = "[tunnelers]\nwidth = 1\nmin_width = 1\nmax_width = 3\n\n[[starts]]\nat = \"centre\"\n\n";
     let bytes = format!("{head}{tunnelers}{tail}").into_bytes();
     files.push(prefabric::content::SourceFile { path: "maps/hotel_tunnelers.toml".into(), bytes });
+    // Caves with the materials' shafts and lift, at two sizes, until the pack
+    // has a cave map type of its own.
+    for (name, w, h) in [("caves_120x90", 120, 90), ("caves_200x200", 200, 200)] {
+        let text = format!(
+            "width = {w}\nheight = {h}\ngenerator = \"caves\"\n\n[[variants]]\nname = \"shafts\"\n\n[[variants.prefabs]]\nprefab = \"mine_shaft\"\nat = \"north\"\n\n[[variants.prefabs]]\nprefab = \"lift_entrance\"\nat = \"south\"\n"
+        );
+        files.push(prefabric::content::SourceFile { path: format!("maps/{name}.toml"), bytes: text.into_bytes() });
+    }
     Pack::from_files("content/default", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
 }
 
@@ -77,7 +88,7 @@ fn pipeline_and_layout(c: &mut Criterion, pack: &Pack, name: &str) {
 
 fn prefab_layouts(c: &mut Criterion) {
     let pack = pack_with_tunneled_hotel();
-    for name in ["hotel", "hotel_tunnelers", "maze", "catacombs"] {
+    for name in ["hotel", "hotel_tunnelers", "maze", "catacombs", "caves_120x90", "caves_200x200"] {
         pipeline_and_layout(c, &pack, name);
     }
 }
