@@ -38,6 +38,9 @@ const FIXED: u8 = 2;
 
 /// No label yet.
 const NONE: u32 = u32::MAX;
+/// A passage search's marks: a cell not reached yet, and a cell it starts from.
+const UNSEEN: u32 = u32::MAX;
+const SOURCE: u32 = u32::MAX - 1;
 
 /// Builds the cave layout of `map`.
 pub(super) fn build(map: &mut Map, params: &CavesParams, seed: u64) -> Result<LayoutStats, Error> {
@@ -259,8 +262,6 @@ impl<'p> Caves<'p> {
         if sizes.len() <= 1 {
             return 0;
         }
-        const UNSEEN: u32 = u32::MAX;
-        const SOURCE: u32 = u32::MAX - 1;
         let main = (0..sizes.len()).max_by_key(|&k| (sizes[k], std::cmp::Reverse(k))).unwrap_or(0) as u32;
         let mut joined = vec![false; sizes.len()];
         joined[main as usize] = true;
@@ -292,12 +293,7 @@ impl<'p> Caves<'p> {
                 let label = self.labels[j];
                 if self.cells[j] == FLOOR && label != NONE && !joined[label as usize] {
                     // A new area: dig the way here, then search on from it too.
-                    let mut path = Vec::new();
-                    let mut k = i as usize;
-                    while came[k] != SOURCE {
-                        path.push(Point::new(k as i32 % self.width, k as i32 / self.width));
-                        k = came[k] as usize;
-                    }
+                    let path = self.walk_back(&came, i);
                     self.dig(&path);
                     dug += 1;
                     joined[label as usize] = true;
@@ -345,7 +341,7 @@ impl<'p> Caves<'p> {
                 continue;
             }
             let start = self.index(p) as u32;
-            match self.shortest_passage(&[start], |c, _| c == FLOOR) {
+            match self.shortest_passage(start) {
                 Some(mut path) => {
                     path.insert(0, p);
                     lengths.push(path.len() as u32);
@@ -358,17 +354,13 @@ impl<'p> Caves<'p> {
         lengths
     }
 
-    /// The shortest way through rock from `sources` to a cell `goal(state,
-    /// label)` accepts: the rock cells to dig, nearest the sources first.
-    fn shortest_passage(&mut self, sources: &[u32], goal: impl Fn(u8, u32) -> bool) -> Option<Vec<Point>> {
-        const UNSEEN: u32 = u32::MAX;
-        const SOURCE: u32 = u32::MAX - 1;
+    /// The shortest way through rock from `start` to cave floor: the rock cells
+    /// to dig, nearest `start` first.
+    fn shortest_passage(&mut self, start: u32) -> Option<Vec<Point>> {
         let mut came = vec![UNSEEN; self.cells.len()];
+        came[start as usize] = SOURCE;
         self.queue.clear();
-        for &s in sources {
-            came[s as usize] = SOURCE;
-            self.queue.push_back(s);
-        }
+        self.queue.push_back(start);
         while let Some(i) = self.queue.pop_front() {
             let p = Point::new(i as i32 % self.width, i as i32 / self.width);
             for d in Dir::ALL {
@@ -380,13 +372,8 @@ impl<'p> Caves<'p> {
                 if came[j] != UNSEEN {
                     continue;
                 }
-                if goal(self.cells[j], self.labels[j]) {
-                    let mut path = Vec::new();
-                    let mut k = i as usize;
-                    while came[k] != SOURCE {
-                        path.push(Point::new(k as i32 % self.width, k as i32 / self.width));
-                        k = came[k] as usize;
-                    }
+                if self.cells[j] == FLOOR {
+                    let mut path = self.walk_back(&came, i);
                     path.reverse();
                     return Some(path);
                 }
@@ -397,6 +384,18 @@ impl<'p> Caves<'p> {
             }
         }
         None
+    }
+
+    /// The cells a search took from one of its sources to `last`, `last` first
+    /// (the source itself not included).
+    fn walk_back(&self, came: &[u32], last: u32) -> Vec<Point> {
+        let mut path = Vec::new();
+        let mut k = last as usize;
+        while came[k] != SOURCE {
+            path.push(Point::new(k as i32 % self.width, k as i32 / self.width));
+            k = came[k] as usize;
+        }
+        path
     }
 
     /// Opens a passage along `path`, `passage_width` wide where the rock allows.
