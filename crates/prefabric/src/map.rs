@@ -455,6 +455,8 @@ pub enum FurnishPart {
     Terminal,
     /// A loose item anywhere on the floor.
     Item,
+    /// Debris strewn along the walls.
+    Debris,
 }
 
 impl FurnishPart {
@@ -466,6 +468,7 @@ impl FurnishPart {
             FurnishPart::Stockpile => "stockpile",
             FurnishPart::Terminal => "terminal",
             FurnishPart::Item => "item",
+            FurnishPart::Debris => "debris",
         }
     }
 }

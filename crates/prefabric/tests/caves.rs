@@ -1,10 +1,12 @@
 //! The cave layout (Cogmind's cave branches, seeds 000 and 001) on a pack written
 //! here: caves that are one network, walled, divided into caverns and passages,
-//! with the features' links joined by direct passages, over many seeds.
+//! with the features' links joined by direct passages, over many seeds; and
+//! prefabs joined to the caverns afterwards, centred in them or sunk into their
+//! walls, as features and as encounters, with the caverns furnished.
 
 mod common;
 
-use prefabric::{Generator, Map, Pack, RegionKind, Role, render};
+use prefabric::{Dir, Generator, Map, Pack, Point, Rect, RegionKind, Role, Stage, Style, render};
 
 const PREFABS: &str = r#"
 prefab gate
@@ -72,15 +74,130 @@ iterations = 6
 passage_width = 3
 "#;
 
+/// Prefabs for caverns: centred ones (a walled camp, a cross-shaped shrine
+/// with `?` corners, a beacon with a link mark on its west edge) and embedded
+/// ones (a den whose mouth is a door, a deep vault with its mouth off-centre,
+/// a bunker whose only way out is a link mark on its east side).
+const CAVE_PREFABS: &str = r#"
+prefab camp
+style: centered
+terrain:
+#######
+#.....#
+#.....+
+#.....#
+###.###
+
+prefab shrine
+style: centered
+terrain:
+??#.#??
+?##.##?
+##...##
+.......
+##...##
+?##.##?
+??#.#??
+
+prefab beacon
+style: centered
+terrain:
+#####
+#...#
+.....
+#####
+links:
+.....
+.....
+1....
+.....
+
+prefab den
+style: embedded
+terrain:
+#######
+#.....#
+#.....#
+##...##
+###+###
+
+prefab vault
+style: embedded
+terrain:
+#########
+#.......#
+#.#####.#
+#.#...#.#
+#.#...+.#
+#.#####.#
+#.......#
+#.#######
+
+prefab bunker
+style: embedded
+terrain:
+#####
+#...#
+#....
+#...#
+#####
+links:
+.....
+.....
+....1
+.....
+.....
+"#;
+
+const CAMPS: &str = r#"
+width = 120
+height = 90
+generator = "caves"
+
+[[variants]]
+name = "set pieces"
+
+[[variants.prefabs]]
+prefab = "shaft"
+at = "south"
+jitter = [20, 0]
+
+[[variants.prefabs]]
+prefab = { camp = 1, shrine = 1 }
+cavern = "centered"
+
+[[variants.prefabs]]
+prefab = "den"
+cavern = "embedded"
+
+[encounters]
+count = [10, 14]
+
+[[encounters.pool]]
+id = "camps"
+weight = "common"
+category = "fluff"
+prefabs = ["camp", "shrine", "beacon"]
+min_area = 60
+
+[[encounters.pool]]
+id = "dens"
+weight = "common"
+category = "danger"
+prefabs = ["den", "vault", "bunker"]
+"#;
+
 fn pack() -> Pack {
     common::test_pack(
         "caves",
         "caves",
         &[
             ("prefabs/features.txt", PREFABS),
+            ("prefabs/caverns.txt", CAVE_PREFABS),
             ("maps/caves.toml", CAVES),
             ("maps/dense.toml", DENSE),
             ("maps/open.toml", OPEN),
+            ("maps/camps.toml", CAMPS),
         ],
     )
 }
@@ -109,24 +226,85 @@ fn cave_map_holds(pack: &Pack, map: &Map, floor: std::ops::RangeInclusive<f64>) 
     }
     for r in &caverns {
         let centre = r.centre.ok_or("a cavern has a centre")?;
-        if map.region_at(centre).map(|c| c.id) != Some(r.id) {
+        // Its own floor, unless a prefab was centred on it.
+        let centred = map.prefabs().iter().any(|p| p.bounds.contains(centre));
+        if map.region_at(centre).map(|c| c.id) != Some(r.id) && !centred {
             return Err(format!("cavern {}'s centre {centre} is not in it", r.id));
         }
     }
     // Cave floor is its own terrain, and every cell of it belongs to a cavern
-    // or a passage.
+    // or a passage (or to a prefab whose link path it opened).
     for p in map.bounds().points() {
         if map.terrain_at(p).is_some_and(|t| t.role == Role::Floor(prefabric::FloorKind::Cave)) {
             let kind = map.region_at(p).map(|r| r.kind);
-            if !matches!(kind, Some(RegionKind::Cave | RegionKind::Passage)) {
+            let opened = kind == Some(RegionKind::Prefab) && map.links().iter().any(|l| l.at == p);
+            if !matches!(kind, Some(RegionKind::Cave | RegionKind::Passage)) && !opened {
                 return Err(format!("cave floor {p} is in {kind:?}"));
             }
+        }
+    }
+    for (i, placed) in map.prefabs().iter().enumerate() {
+        let style = placed.encounter.as_ref().map(|e| e.style);
+        let region = placed.region.and_then(|r| map.regions().get(r as usize));
+        if region.is_none_or(|r| r.prefab != Some(i) || r.kind != RegionKind::Prefab) {
+            return Err(format!("prefab {} has no region of its own", placed.name));
+        }
+        match (style, pack.prefab(&placed.name).map(|p| p.style())) {
+            (Some(Style::Centered), _) | (None, Some(Style::Centered)) => centred_holds(map, placed)?,
+            (Some(Style::Embedded), _) | (None, Some(Style::Embedded)) => embedded_holds(map, pack, placed)?,
+            _ => {}
         }
     }
     let open = map.terrain().cells().iter().filter(|t| t.role.is_walkable()).count() as f64;
     let share = open / map.terrain().cells().len() as f64;
     if !floor.contains(&share) {
         return Err(format!("{:.0}% floor: not caves", share * 100.0));
+    }
+    Ok(())
+}
+
+/// A centred prefab stands free: the ring around it is all open ground, and its
+/// centre is within two cells of a cavern's centre.
+fn centred_holds(map: &Map, placed: &prefabric::PlacedPrefab) -> Result<(), String> {
+    let b = placed.bounds;
+    if let Some(p) = b.ring().find(|&p| !map.is_walkable(p)) {
+        return Err(format!("centred {} at {b}: its ring is closed at {p}", placed.name));
+    }
+    let centre = Point::new(b.x + b.width / 2, b.y + b.height / 2);
+    let near =
+        map.regions().iter().filter_map(|r| r.centre).any(|c| (c.x - centre.x).abs().max((c.y - centre.y).abs()) <= 2);
+    if !near {
+        return Err(format!("centred {} at {b} is not at a cavern's centre", placed.name));
+    }
+    Ok(())
+}
+
+/// An embedded prefab is enclosed in rock but for the row in front of its
+/// bottom edge, where its mouth opens onto the cave.
+fn embedded_holds(map: &Map, pack: &Pack, placed: &prefabric::PlacedPrefab) -> Result<(), String> {
+    let b = placed.bounds;
+    let facing = placed.transform.apply_dir(Dir::South);
+    let front = |p: Point| match facing {
+        Dir::North => p.y == b.y - 1,
+        Dir::South => p.y == b.bottom(),
+        Dir::West => p.x == b.x - 1,
+        Dir::East => p.x == b.right(),
+    } && (b.contains(p - facing.delta()));
+    let passage = |p: Point| map.region_at(p).is_some_and(|r| r.kind == RegionKind::Passage);
+    for p in b.ring() {
+        if map.is_walkable(p) && !front(p) && !passage(p) {
+            return Err(format!("embedded {} at {b} facing {facing}: open ground at {p} beside it", placed.name));
+        }
+    }
+    let oriented = pack.prefab(&placed.name).ok_or("known prefab")?.transformed(placed.transform);
+    let origin = Point::new(b.x, b.y);
+    let mouths: Vec<Point> = b
+        .ring()
+        .filter(|&p| front(p) && map.is_walkable(p))
+        .filter(|&p| oriented.cells()[p - facing.delta() - origin].is_some_and(|t| t.role.is_walkable()))
+        .collect();
+    if mouths.is_empty() && oriented.links().is_empty() {
+        return Err(format!("embedded {} at {b} facing {facing} has no open mouth", placed.name));
     }
     Ok(())
 }
@@ -175,4 +353,236 @@ fn the_same_seed_gives_the_same_caves() {
             assert!(a.contains("\"centre\":["), "caverns carry their centre in JSON");
         }
     }
+}
+
+#[test]
+fn prefabs_are_centred_in_caverns_and_sunk_into_their_walls() {
+    let pack = pack();
+    let (mut centred, mut embedded, mut features, mut links) = (0, 0, 0, 0);
+    let mut passages = 0;
+    for seed in 0..300 {
+        let map = generate(&pack, "camps", seed);
+        cave_map_holds(&pack, &map, 0.30..=0.60).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        common::walled(&map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        for placed in map.prefabs() {
+            match placed.encounter.as_ref().map(|e| e.style) {
+                Some(Style::Centered) => centred += 1,
+                Some(Style::Embedded) => embedded += 1,
+                _ => features += usize::from(placed.stage == Stage::Feature),
+            }
+        }
+        links += map.links().len();
+        passages += map.regions().iter().filter(|r| r.kind == RegionKind::Passage && r.area < 40).count();
+        // Both set pieces are required: they are always there.
+        assert!(map.prefabs().iter().any(|p| p.name == "den" && p.stage == Stage::Feature), "seed {seed}");
+        assert!(
+            map.prefabs().iter().any(|p| matches!(p.name.as_str(), "camp" | "shrine") && p.stage == Stage::Feature),
+            "seed {seed}"
+        );
+    }
+    assert_eq!(features, 900, "three features a map");
+    // Over 300 maps of 10-14 encounters, both styles place most of their share.
+    assert!(centred > 900 && embedded > 1200, "centred {centred}, embedded {embedded}");
+    assert!(links > 300 + 50, "beacons and bunkers add link marks: {links}");
+    assert!(passages > 0, "bunkers' links are joined by passages");
+}
+
+#[test]
+fn cave_encounters_that_fit_nowhere_are_skipped_and_traced() {
+    const HUGE: &str = r#"
+prefab colossus
+style: centered
+transforms: none
+terrain:
+##############################
+#............................#
+#............................#
+#............................#
+#............................#
+#............................#
+#............................#
+#............................#
+#............................#
+#............................#
+###############.##############
+"#;
+    const MAP: &str = r#"
+width = 60
+height = 40
+generator = "caves"
+
+# Dense caves: small caverns.
+[caves]
+fill = 56
+min_cavern = 20
+
+[encounters]
+count = 3
+
+[[encounters.pool]]
+id = "colossus"
+weight = "common"
+category = "fluff"
+prefabs = ["colossus"]
+
+[[encounters.pool]]
+id = "greedy"
+weight = "common"
+category = "fluff"
+prefabs = ["den"]
+min_area = 100000
+"#;
+    let pack = common::test_pack(
+        "huge",
+        "huge",
+        &[("prefabs/caverns.txt", CAVE_PREFABS), ("prefabs/huge.txt", HUGE), ("maps/huge.toml", MAP)],
+    );
+    for seed in 0..20 {
+        let map = generate(&pack, "huge", seed);
+        assert!(map.prefabs().is_empty(), "seed {seed}");
+        let skipped: Vec<String> = map
+            .trace()
+            .events()
+            .iter()
+            .filter(|e| e.stage == "encounters" && e.outcome == prefabric::Outcome::Skipped)
+            .map(|e| e.message.clone())
+            .collect();
+        if !map.regions().iter().any(|r| r.centre.is_some()) {
+            // Dense caves may have no cavern at all, which the trace says.
+            assert!(skipped.iter().all(|m| m.ends_with("the layout made no caverns for it")), "{skipped:?}");
+            continue;
+        }
+        assert!(
+            skipped.iter().any(|m| m.starts_with("encounter `colossus`: no cavern takes it: of ")
+                && (m.contains("too small around") || m.contains("the map's edge"))),
+            "seed {seed}: {skipped:?}"
+        );
+        assert!(
+            skipped.iter().any(|m| m.contains("`greedy`: ") && m.contains("fewer than 100000 cells")),
+            "seed {seed}: {skipped:?}"
+        );
+    }
+}
+
+#[test]
+fn a_required_cavern_feature_that_fits_nowhere_fails_with_its_reason() {
+    const MAP: &str = r#"
+width = 60
+height = 40
+generator = "caves"
+
+[caves]
+fill = 56
+min_cavern = 20
+
+[[variants]]
+name = "v"
+
+[[variants.prefabs]]
+prefab = "colossus"
+cavern = "centered"
+"#;
+    const HUGE: &str = "prefab colossus\nstyle: centered\ntransforms: none\nterrain:\n#########################\n#.......................#\n#.......................#\n#.......................#\n#.......................#\n############.############\n";
+    let pack = common::test_pack("huge", "huge", &[("prefabs/huge.txt", HUGE), ("maps/huge.toml", MAP)]);
+    let err = Generator::new(&pack, "huge").unwrap().generate(1).expect_err("it cannot fit").to_string();
+    assert!(err.contains("prefab `colossus` (centered in a cavern"), "{err}");
+    assert!(err.contains("found no cavern") && err.contains("too small around"), "{err}");
+}
+
+#[test]
+fn caverns_are_furnished_with_scattered_machines_stockpiles_and_debris() {
+    let catalog =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/catalog/props.toml"))
+            .expect("props");
+    let items =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/catalog/items.toml"))
+            .expect("items");
+    let debris =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/catalog/debris.toml"))
+            .expect("debris");
+    let entities =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/catalog/entities.toml"))
+            .expect("entities");
+    const MAP: &str = r#"
+width = 120
+height = 90
+generator = "caves"
+
+[furnishing]
+max_stockpiles = 4
+
+[furnishing.caves]
+interactive_machines_stockpiles = 2
+machines = 3
+stockpiles = 2
+empty = 1
+
+[furnishing.interactive]
+types = { assayer = 1 }
+
+[furnishing.machines]
+sets = { salvage = 1, storage = 1 }
+scatter = [2, 4]
+
+[furnishing.stockpiles]
+items = [3, 5]
+categories = ["power"]
+
+[furnishing.debris]
+count = [20, 30]
+tags = { rubble_pile = 2, ore_spill = 1 }
+"#;
+    let pack = common::test_pack(
+        "furnished",
+        "furnished",
+        &[
+            ("catalog/props.toml", &catalog),
+            ("catalog/items.toml", &items),
+            ("catalog/debris.toml", &debris),
+            ("catalog/entities.toml", &entities),
+            ("maps/furnished.toml", MAP),
+        ],
+    );
+    let (mut scattered, mut piles, mut interactive) = (0, 0, 0);
+    for seed in 0..60 {
+        let map = generate(&pack, "furnished", seed);
+        common::connected(&map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let mut strewn = 0;
+        for o in map.objects() {
+            let f = o.furnishing.expect("everything here is furnished");
+            let p = o.cells[0].0;
+            assert!(map.is_walkable(p), "seed {seed}: {:?} in rock at {p}", o.tag);
+            match f.part {
+                prefabric::FurnishPart::Debris => {
+                    strewn += 1;
+                    assert!(matches!(o.tag.as_deref(), Some("rubble_pile" | "ore_spill")), "{:?}", o.tag);
+                    let beside = (-1..=1).any(|dy| (-1..=1).any(|dx| !map.is_walkable(p + Point::new(dx, dy))));
+                    assert!(beside, "seed {seed}: debris at {p} is away from the walls");
+                }
+                prefabric::FurnishPart::Filler => scattered += 1,
+                prefabric::FurnishPart::Stockpile => piles += 1,
+                prefabric::FurnishPart::Interactive => {
+                    interactive += 1;
+                    // With its back to the rock.
+                    let rect =
+                        o.cells.iter().fold(Rect::new(p.x, p.y, 1, 1), |r, c| r.union(&Rect::new(c.0.x, c.0.y, 1, 1)));
+                    let sides = [
+                        Rect::new(rect.x, rect.y - 1, rect.width, 1),
+                        Rect::new(rect.x, rect.bottom(), rect.width, 1),
+                        Rect::new(rect.x - 1, rect.y, 1, rect.height),
+                        Rect::new(rect.right(), rect.y, 1, rect.height),
+                    ];
+                    assert!(sides.iter().any(|s| s.points().all(|q| !map.is_walkable(q))), "seed {seed}: {rect}");
+                }
+                other => panic!("seed {seed}: unexpected {other:?}"),
+            }
+            let region = f.region.map(|r| map.regions()[r as usize].kind);
+            assert!(matches!(region, Some(RegionKind::Cave | RegionKind::Passage)), "seed {seed}: {region:?}");
+        }
+        assert!((20..=30).contains(&strewn), "seed {seed}: {strewn} pieces of debris");
+    }
+    assert!(
+        scattered > 100 && piles > 100 && interactive > 30,
+        "{scattered} scattered, {piles} items in piles, {interactive} interactive"
+    );
 }

@@ -185,7 +185,7 @@ fn default_furnishing_keeps_every_rule_over_300_seeds() {
                         sides.iter().any(|&q| map.is_walkable(q) && map.region_at(q).map(|x| x.id) != Some(region.id));
                     assert!(!mouth, "{}", at(&format!("a terminal at {rect} stands in a corridor mouth")));
                 }
-                FurnishPart::Item => unreachable!(),
+                FurnishPart::Item | FurnishPart::Debris => unreachable!("single-cell parts are not units"),
             }
         }
         // Spacing: no two units, or a unit and a prefab's machine, closer than the

@@ -7,8 +7,10 @@
 //! per world, an exclusion group, the room's door count — plus what to do to the
 //! room (resize it, change its door). Reading a pool checks every name, word and
 //! limit and every prefab against its style (enclosed and cubby prefabs open onto
-//! their bottom edge, accessible ones keep every edge open, none has link marks),
-//! and reports every problem at its place in the file.
+//! their bottom edge, accessible ones keep every edge open, none of these has link
+//! marks; centered prefabs lead out through an edge cell or a link mark, embedded
+//! ones through their bottom row or a link mark), and reports every problem at its
+//! place in the file.
 
 use super::maptype::IntRange;
 use crate::error::{Error, ErrorKind, Location};
@@ -185,7 +187,8 @@ pub struct Encounter {
     pub weight: u32,
     /// What it is for the player.
     pub category: Category,
-    /// How its prefabs are embedded: enclosed, cubby or accessible.
+    /// How its prefabs are embedded: enclosed, cubby or accessible in rooms;
+    /// centered in or embedded beside caverns.
     pub style: Style,
     /// Alternative prefabs (the first that fits a room is not preferred: one of
     /// those that fit is drawn).
@@ -198,8 +201,10 @@ pub struct Encounter {
     pub max_per_world: Option<u32>,
     /// Exclusion group: once one member is placed, the others are out for the map.
     pub group: Option<String>,
-    /// Doors the room must have.
+    /// Doors the room must have (rooms only: caverns have no doors).
     pub doors: DoorLimit,
+    /// Fewest cells the room or cavern must have (0: any).
+    pub min_area: u32,
     /// Enclosed and cubby: shrink the room to the prefab and rebuild its walls.
     pub resize: bool,
     /// What happens to the room's door.
@@ -251,6 +256,8 @@ struct EncounterFile {
     doors: Option<Spanned<u32>>,
     #[serde(default)]
     max_doors: Option<Spanned<u32>>,
+    #[serde(default)]
+    min_area: Option<Spanned<u32>>,
     #[serde(default)]
     resize: Option<Spanned<bool>>,
     #[serde(default)]
@@ -343,7 +350,7 @@ pub(crate) fn read<'p>(
                     invalid(
                         s.span(),
                         format!("`{}` is not an encounter style", s.get_ref()),
-                        Some("encounter styles are enclosed, cubby and accessible".into()),
+                        Some("encounter styles are enclosed, cubby and accessible (in rooms) and centered and embedded (in caverns)".into()),
                     );
                     Style::Enclosed
                 }
@@ -358,7 +365,16 @@ pub(crate) fn read<'p>(
         }
 
         let one_door = matches!(style, Style::Enclosed | Style::Cubby);
+        let in_caverns = style.joins_caverns();
+        if let (true, Some(span)) = (in_caverns, e.doors.as_ref().or(e.max_doors.as_ref()).map(|s| s.span())) {
+            invalid(
+                span,
+                format!("{style} encounters go into caverns, which have no doors to count"),
+                Some("remove `doors`/`max_doors`; `min_area = N` asks for a cavern of at least N cells".into()),
+            );
+        }
         let doors = match (&e.doors, &e.max_doors) {
+            _ if in_caverns => DoorLimit { min: 0, max: u32::MAX },
             (Some(d), Some(_)) => {
                 invalid(d.span(), "give `doors` (exactly) or `max_doors` (at most), not both".into(), None);
                 DoorLimit { min: 1, max: u32::MAX }
@@ -414,15 +430,20 @@ pub(crate) fn read<'p>(
             .map(|d| d.span())
             .or_else(|| e.door_width.as_ref().map(|w| w.span()))
             .unwrap_or_else(|| entry.span());
-        if style == Style::Accessible && changes_door {
+        if matches!(style, Style::Accessible | Style::Centered | Style::Embedded) && changes_door {
             let span = door_span.clone();
+            let help = if in_caverns {
+                "caverns have no doors: a prefab in a cave opens straight onto its floor"
+            } else {
+                "accessible prefabs leave the room as it is"
+            };
             invalid(
                 span,
-                "door changes apply to enclosed and cubby encounters, not accessible ones".into(),
-                Some("accessible prefabs leave the room as it is".into()),
+                format!("door changes apply to enclosed and cubby encounters, not {style} ones"),
+                Some(help.into()),
             );
         }
-        if style == Style::Accessible
+        if matches!(style, Style::Accessible | Style::Centered | Style::Embedded)
             && let Some(r) = &e.resize
         {
             invalid(r.span(), "`resize` applies to enclosed and cubby encounters".into(), None);
@@ -459,6 +480,7 @@ pub(crate) fn read<'p>(
             max_per_world,
             group: e.group.clone(),
             doors,
+            min_area: e.min_area.as_ref().map_or(0, |a| *a.get_ref()),
             resize: e.resize.as_ref().is_none_or(|r| *r.get_ref()),
             door,
             door_width,
@@ -484,6 +506,12 @@ fn style_help(style: Style) -> &'static str {
         Style::Enclosed | Style::Cubby => {
             "enclosed and cubby prefabs are a room's interior drawn facing south: the door goes below the bottom row, so some of that row must be open, and all open cells must form one area"
         }
+        Style::Centered => {
+            "a centered prefab stands free in a cavern with the cave carved around it: some floor, door or stairs cell on its edge (or a link mark) leads out, and all its open cells form one area"
+        }
+        Style::Embedded => {
+            "an embedded prefab is sunk into the rock beside a cavern, drawn facing south: the cave meets its bottom row, so some of that row must be floor, door or stairs (or it needs a link mark), and all its open cells form one area"
+        }
         _ => {
             "accessible prefabs sit anywhere in a room with any doors, so every edge cell must be open and all open cells must form one area"
         }
@@ -498,7 +526,7 @@ fn check_prefab(p: &Prefab, style: Style) -> Result<(), (String, &'static str)> 
     if p.style() == Style::Feature {
         return Err((
             "is a feature prefab (`style: feature`), placed before the layout".into(),
-            "give it `style: enclosed`, `cubby` or `accessible` to embed it in rooms",
+            "give it `style: enclosed`, `cubby` or `accessible` to embed it in rooms, or `centered` or `embedded` for caverns",
         ));
     }
     if p.style() != style && !(room_like(p.style()) && room_like(style)) {
@@ -507,13 +535,50 @@ fn check_prefab(p: &Prefab, style: Style) -> Result<(), (String, &'static str)> 
             "all alternatives of an encounter share its style",
         ));
     }
+    if style.joins_caverns() {
+        return check_cave_openings(p, style).map_err(|m| (m, style_help(style)));
+    }
     if !p.links().is_empty() {
         return Err((
-            "has link marks, but encounters are embedded after the layout, so nothing would dig from them".into(),
-            "remove its links layer",
+            "has link marks, but encounters are embedded into rooms after the layout, so nothing would dig from them"
+                .into(),
+            "remove its links layer (only centered and embedded prefabs, which join caves, dig from their links)",
         ));
     }
     check_openings(p, style).map_err(|m| (m, style_help(style)))
+}
+
+/// Checks that a prefab placed in a cave (`centered` or `embedded`, or a feature
+/// anchored in a cavern) has a way out and one open area. Only drawn cells count
+/// as open here: a `?` cell keeps the cave's ground, which may be rock. Each link
+/// mark is a way out, as a passage is dug from it.
+pub(crate) fn check_cave_openings(p: &Prefab, style: Style) -> Result<(), String> {
+    let cells = p.cells();
+    let (w, h) = (p.width(), p.height());
+    let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.role.is_walkable());
+    let on_way_out = |q: Point| match style {
+        Style::Embedded => q.y == h - 1,
+        _ => q.x == 0 || q.y == 0 || q.x == w - 1 || q.y == h - 1,
+    };
+    let Some(first) = cells.bounds().points().find(|&q| open(q)) else {
+        return Err("has no floor, door or stairs cell: nothing of it could be reached".into());
+    };
+    if p.links().is_empty() && !cells.bounds().points().any(|q| open(q) && on_way_out(q)) {
+        return Err(match style {
+            Style::Embedded => {
+                "has no open cell on its bottom row and no link mark: nothing would open onto the cave".into()
+            }
+            _ => "has no open cell on its edge and no link mark: nothing would lead out into the cave".into(),
+        });
+    }
+    let reached = Grid::reachable(w, h, first, open);
+    match cells.bounds().points().find(|&q| open(q) && !reached[q]) {
+        Some(q) => Err(format!(
+            "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}",
+            q.x, q.y, first.x, first.y
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Checks that a prefab opens the way its style needs: some of the bottom row

@@ -1,8 +1,9 @@
 //! Furnishing rules: the `[furnishing]` section of a map type (seed 003).
 //!
-//! A map type says how its rooms and halls are furnished after the layout and the
-//! encounters: the weight of each of seed 003's six compositions (separately for
-//! rooms and for halls), the padding that defines an area's inner rectangle and
+//! A map type says how its rooms, halls and caverns are furnished after the
+//! layout and the encounters: the weight of each of seed 003's six compositions
+//! (separately for rooms, halls and caverns), how many machines are scattered
+//! over a cavern, which debris is strewn along the walls, the padding that defines an area's inner rectangle and
 //! the spacing kept around every object, the per-map limits on interactive machines
 //! and stockpiles, which interactive machine types appear and at which depth each
 //! tier starts, which themed sets of non-interactive machines fill areas, how big
@@ -123,6 +124,15 @@ pub struct LooseItems {
     pub categories: Vec<String>,
 }
 
+/// Debris strewn over the map: rubble, spills and scrap along the walls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrewnDebris {
+    /// How many pieces per map.
+    pub count: Count,
+    /// Debris tags drawn from, by weight; empty for every debris of the catalog.
+    pub tags: Vec<(String, u32)>,
+}
+
 /// A map type's validated furnishing rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Furnishing {
@@ -142,6 +152,8 @@ pub struct Furnishing {
     pub rooms: [u32; 6],
     /// Weights of the compositions for halls, in [`Composition::ALL`] order.
     pub halls: [u32; 6],
+    /// Weights of the compositions for caverns, in [`Composition::ALL`] order.
+    pub caves: [u32; 6],
     /// Interactive machine types with weights.
     pub interactive_types: Vec<(String, u32)>,
     /// `tier_depths[k]` is the depth from which tier `k + 1` is placed.
@@ -151,6 +163,9 @@ pub struct Furnishing {
     /// Chance (percent) that one member of a filler array is a different machine of
     /// the set, no larger.
     pub odd_one_chance: u32,
+    /// Machines scattered over a cavern whose composition has machines (caverns
+    /// have no inner rectangle to hold an array).
+    pub scatter: Count,
     /// Stockpiles per area whose composition has them.
     pub stockpiles_per_area: Count,
     /// Items in one stockpile.
@@ -163,6 +178,8 @@ pub struct Furnishing {
     pub terminals: Option<Terminals>,
     /// Loose items, if any.
     pub items: Option<LooseItems>,
+    /// Debris along the walls, if any.
+    pub debris: Option<StrewnDebris>,
 }
 
 impl Furnishing {
@@ -178,16 +195,19 @@ impl Furnishing {
             max_stockpiles: Some(1),
             rooms: [0; 6],
             halls: [0; 6],
+            caves: [0; 6],
             interactive_types: Vec::new(),
             tier_depths: vec![1],
             sets: Vec::new(),
             odd_one_chance: 0,
+            scatter: Count { lo: 2, hi: 5 },
             stockpiles_per_area: Count { lo: 1, hi: 2 },
             stockpile_items: Count { lo: 3, hi: 9 },
             stockpile_types: Count { lo: 1, hi: 3 },
             stockpile_categories: Vec::new(),
             terminals: None,
             items: None,
+            debris: None,
         }
     }
 
@@ -218,6 +238,8 @@ pub(crate) struct FurnishingFile {
     #[serde(default)]
     halls: Option<BTreeMap<Spanned<String>, Spanned<WeightFile>>>,
     #[serde(default)]
+    caves: Option<BTreeMap<Spanned<String>, Spanned<WeightFile>>>,
+    #[serde(default)]
     interactive: Option<Spanned<InteractiveFile>>,
     #[serde(default)]
     machines: Option<Spanned<MachinesFile>>,
@@ -227,6 +249,16 @@ pub(crate) struct FurnishingFile {
     terminals: Option<Spanned<TerminalsFile>>,
     #[serde(default)]
     items: Option<ItemsFile>,
+    #[serde(default)]
+    debris: Option<DebrisFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DebrisFile {
+    count: Spanned<CountFile>,
+    #[serde(default)]
+    tags: Option<BTreeMap<Spanned<String>, Spanned<WeightFile>>>,
 }
 
 #[derive(Deserialize)]
@@ -243,6 +275,8 @@ struct MachinesFile {
     sets: BTreeMap<Spanned<String>, Spanned<WeightFile>>,
     #[serde(default)]
     odd_one_chance: Option<Spanned<i64>>,
+    #[serde(default)]
+    scatter: Option<Spanned<CountFile>>,
 }
 
 #[derive(Deserialize)]
@@ -438,6 +472,7 @@ pub(crate) fn read(
         f.max_stockpiles.as_ref().map(|_| r.number(&f.max_stockpiles, "max_stockpiles", 0..=most, 0) as u32);
     let (rooms, room_spans) = r.compositions(&f.rooms, words);
     let (halls, hall_spans) = r.compositions(&f.halls, words);
+    let (caves, cave_spans) = r.compositions(&f.caves, words);
 
     let empty = Catalog::default();
     let checked = catalog.is_some();
@@ -460,15 +495,17 @@ pub(crate) fn read(
             (list, tier_depths(&mut r, &i.get_ref().tier_depths))
         }
     };
-    let (machine_sets, odd_one_chance) = match &f.machines {
-        None => (Vec::new(), 0),
+    let default_scatter = Count { lo: 2, hi: 5 };
+    let (machine_sets, odd_one_chance, scatter) = match &f.machines {
+        None => (Vec::new(), 0, default_scatter),
         Some(m) => {
             let list = if checked {
                 r.names(&m.get_ref().sets, words, "machine set", &sets, "a prop's `set`")
             } else {
                 Vec::new()
             };
-            (list, r.number(&m.get_ref().odd_one_chance, "odd_one_chance", 0..=100, 25) as u32)
+            let odd = r.number(&m.get_ref().odd_one_chance, "odd_one_chance", 0..=100, 25) as u32;
+            (list, odd, r.count(m.get_ref().scatter.as_ref(), "scatter", 100, default_scatter))
         }
     };
     let default_stockpiles = StockpilesFile { per_area: None, items: None, types: None, categories: Vec::new() };
@@ -514,6 +551,23 @@ pub(crate) fn read(
         categories: if checked { r.categories(&i.categories, catalog) } else { Vec::new() },
     });
 
+    let debris = f.debris.as_ref().map(|d| {
+        let count = r.count(Some(&d.count), "count", MAX_COUNT, Count { lo: 0, hi: 0 });
+        let known: Vec<&str> = catalog.debris().iter().map(|d| d.tag.as_str()).collect();
+        let tags = match (&d.tags, checked) {
+            (Some(tags), true) => r.names(tags, words, "debris", &known, "a [[debris]] `tag`"),
+            _ => Vec::new(),
+        };
+        if checked && count.hi > 0 && known.is_empty() {
+            r.invalid(
+                d.count.span(),
+                "[furnishing.debris] strews debris, but the catalog has none".into(),
+                Some("add [[debris]] entries with a `tag` and a `name` to the catalog".into()),
+            );
+        }
+        StrewnDebris { count, tags }
+    });
+
     let furnishing = Furnishing {
         padding,
         spacing,
@@ -522,19 +576,23 @@ pub(crate) fn read(
         max_stockpiles,
         rooms,
         halls,
+        caves,
         interactive_types,
         tier_depths,
         sets: machine_sets,
         odd_one_chance,
+        scatter,
         stockpiles_per_area,
         stockpile_items,
         stockpile_types,
         stockpile_categories,
         terminals,
         items,
+        debris,
     };
     if checked {
-        needs(&mut r, section, [(&room_spans, "rooms"), (&hall_spans, "halls")], &furnishing, f);
+        let spans = [(&room_spans, "rooms"), (&hall_spans, "halls"), (&cave_spans, "caves")];
+        needs(&mut r, section, spans, &furnishing, f);
     }
     furnishing
 }
@@ -593,14 +651,18 @@ fn tier_depths(r: &mut SectionReader<'_>, v: &Option<Spanned<Vec<i64>>>) -> Vec<
 fn needs(
     r: &mut SectionReader<'_>,
     section: Span,
-    spans: [(&[Option<Span>; 6], &str); 2],
+    spans: [(&[Option<Span>; 6], &str); 3],
     f: &Furnishing,
     raw: &FurnishingFile,
 ) {
     let types_given = raw.interactive.as_ref().map_or(0, |i| i.get_ref().types.len());
     let sets_given = raw.machines.as_ref().map_or(0, |m| m.get_ref().sets.len());
     for (spans, areas) in spans {
-        let weights = if areas == "rooms" { &f.rooms } else { &f.halls };
+        let weights = match areas {
+            "rooms" => &f.rooms,
+            "halls" => &f.halls,
+            _ => &f.caves,
+        };
         for c in Composition::ALL {
             if weights[c as usize] == 0 {
                 continue;

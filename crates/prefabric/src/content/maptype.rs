@@ -11,14 +11,14 @@
 use super::catalog::Catalog;
 use super::caves::{self, CavesFile, CavesParams};
 use super::chain::{self, ChainFile, ChainParams, PieceContext};
-use super::encounters::{self, EncounterPool, PoolFile, WeightWords};
+use super::encounters::{self, EncounterPool, PoolFile, WeightWords, check_cave_openings};
 use super::furnishing::{self, Furnishing, FurnishingFile};
 use super::pathways::{self, PathwaysFile, PathwaysParams};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::{parse_toml, suggest};
 use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
 use crate::limits::Limits;
-use crate::prefab::Prefab;
+use crate::prefab::{Prefab, Style};
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use std::collections::BTreeMap;
@@ -309,8 +309,11 @@ pub const START_EDGE_GAP: i32 = 2;
 pub struct PrefabPlacement {
     /// The prefabs to choose from, with weights.
     pub choices: Vec<(String, u32)>,
-    /// Where it goes.
+    /// Where it goes (unused when it goes into a cavern).
     pub anchor: Anchor,
+    /// Placed after the layout into a cavern instead, centered in it or
+    /// embedded in its wall ([`Style::Centered`], [`Style::Embedded`]).
+    pub cavern: Option<Style>,
     /// Added to the anchored corner.
     pub offset: Point,
     /// Largest random shift either way, per axis.
@@ -502,7 +505,10 @@ enum PrefabChoice {
 #[serde(deny_unknown_fields)]
 struct PlacementFile {
     prefab: Spanned<PrefabChoice>,
-    at: Spanned<Anchor>,
+    #[serde(default)]
+    at: Option<Spanned<Anchor>>,
+    #[serde(default)]
+    cavern: Option<Spanned<String>>,
     #[serde(default)]
     offset: [i32; 2],
     #[serde(default)]
@@ -905,6 +911,49 @@ impl Checker<'_> {
             self.invalid(p.span(), format!("margin {} must be 0-64", raw.margin), None);
             return None;
         }
+        let cavern = match (&raw.at, &raw.cavern) {
+            (Some(_), None) => None,
+            (None, None) => {
+                self.invalid(
+                    span,
+                    "a feature placement needs `at` (where it goes) or `cavern` (how it joins a cave)".into(),
+                    Some(
+                        "write at = \"north\" (or another anchor, or { x = 4, y = 9 }), or cavern = \"centered\""
+                            .into(),
+                    ),
+                );
+                return None;
+            }
+            (Some(at), Some(_)) => {
+                self.invalid(
+                    at.span(),
+                    "give `at` or `cavern`, not both: a cavern placement goes wherever a cavern has room".into(),
+                    None,
+                );
+                return None;
+            }
+            (None, Some(c)) => match Style::parse(c.get_ref()).filter(|s| s.joins_caverns()) {
+                Some(style) => {
+                    if raw.offset != [0, 0] || raw.jitter != [0, 0] || raw.margin != 1 {
+                        self.invalid(
+                            c.span(),
+                            "`offset`, `jitter` and `margin` move a prefab from its anchor, but a cavern placement has none".into(),
+                            Some("remove them: the prefab goes to the centre of a cavern, or into its wall".into()),
+                        );
+                    }
+                    Some(style)
+                }
+                None => {
+                    self.invalid(
+                        c.span(),
+                        format!("unknown cavern placement `{}`", c.get_ref()),
+                        Some("write \"centered\" (at the most central point of the largest cavern that holds it) or \"embedded\" (sunk into the rock beside a cavern)".into()),
+                    );
+                    return None;
+                }
+            },
+        };
+        let anchor = raw.at.as_ref().map_or(Anchor::Centre, |a| *a.get_ref());
         let mut ok = true;
         for (name, _) in &choices {
             let Some(prefab) = prefabs(name) else {
@@ -930,6 +979,37 @@ impl Checker<'_> {
                 ok = false;
                 continue;
             }
+            if let Some(style) = cavern {
+                if let Err(message) = check_cave_openings(prefab, style) {
+                    self.invalid(
+                        span.clone(),
+                        format!("prefab `{name}` {message}"),
+                        Some(format!("a {style} feature is joined to the cave through its own open cells and link marks, as {style} encounters are")),
+                    );
+                    ok = false;
+                }
+                // Its ring (centered) or the rock around it (embedded) must
+                // fit inside the map's outer ring too.
+                let fits = allowed.iter().any(|t| {
+                    let (w, h) = t.apply_size(prefab.width(), prefab.height());
+                    w + 4 <= size.0 && h + 4 <= size.1
+                });
+                if !fits {
+                    self.invalid(
+                        span.clone(),
+                        format!(
+                            "prefab `{name}` ({}x{}) is too large for any cavern of the {}x{} map: with the cave around it, it needs 4 cells more each way",
+                            prefab.width(),
+                            prefab.height(),
+                            size.0,
+                            size.1
+                        ),
+                        Some("use a smaller prefab or a bigger map".into()),
+                    );
+                    ok = false;
+                }
+                continue;
+            }
             let m = raw.margin;
             let fits = allowed.iter().any(|t| {
                 let (w, h) = t.apply_size(prefab.width(), prefab.height());
@@ -950,7 +1030,7 @@ impl Checker<'_> {
                 ok = false;
                 continue;
             }
-            if let Anchor::At(at) = *raw.at.get_ref()
+            if let Anchor::At(at) = anchor
                 && Rect::new(0, 0, size.0, size.1).contains(at)
             {
                 let placeable = allowed.iter().any(|t| {
@@ -959,7 +1039,7 @@ impl Checker<'_> {
                 });
                 if !placeable {
                     self.invalid(
-                        raw.at.span(),
+                        raw.at.as_ref().map_or(span.clone(), |a| a.span()),
                         format!(
                             "prefab `{name}` at {at} comes closer than its margin ({m}) to the edge of the {}x{} map in every allowed orientation",
                             size.0, size.1
@@ -970,15 +1050,16 @@ impl Checker<'_> {
                 }
             }
         }
-        if let Anchor::At(at) = *raw.at.get_ref()
+        if let (Anchor::At(at), Some(written)) = (anchor, &raw.at)
             && !Rect::new(0, 0, size.0, size.1).contains(at)
         {
-            self.invalid(raw.at.span(), format!("position {at} is outside the {}x{} map", size.0, size.1), None);
+            self.invalid(written.span(), format!("position {at} is outside the {}x{} map", size.0, size.1), None);
             ok = false;
         }
         ok.then(|| PrefabPlacement {
             choices,
-            anchor: *raw.at.get_ref(),
+            anchor,
+            cavern,
             offset: Point::new(raw.offset[0], raw.offset[1]),
             jitter: Point::new(i32::from(raw.jitter[0]), i32::from(raw.jitter[1])),
             transforms,

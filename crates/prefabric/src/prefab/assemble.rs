@@ -66,9 +66,9 @@ pub(crate) fn assemble(
     let mut a = Assembler { file, place, errors: Vec::new(), counts: [0; 4] };
     let links = a.links(drawn.links.as_ref(), &drawn.connectors, &drawn.terrain);
     let link_paths = link_paths(&links, &drawn.terrain);
-    // An encounter's `?` cells keep the room's floor; a feature's keep whatever
-    // ground the map had, which may be solid.
-    let dont_care_is_floor = header.style != Style::Feature;
+    // A room encounter's `?` cells keep the room's floor; a feature's or a cave
+    // prefab's keep whatever ground the map had, which may be solid.
+    let dont_care_is_floor = matches!(header.style, Style::Enclosed | Style::Accessible | Style::Cubby);
     let machines = drawn
         .machines
         .as_ref()

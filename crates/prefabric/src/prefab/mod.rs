@@ -38,10 +38,17 @@ pub enum Style {
     Accessible,
     /// Like enclosed, with the door and the whole front wall removed.
     Cubby,
+    /// Stands free at the most central point of a cavern, the cave carved
+    /// around it (geometric centering, seeds 000 and 001).
+    Centered,
+    /// Sunk into the rock beside a cavern, only its bottom edge (and link
+    /// marks) opening onto the cave (wall embedding, seeds 000 and 001).
+    Embedded,
 }
 
 impl Style {
-    const ALL: [Style; 4] = [Style::Feature, Style::Enclosed, Style::Accessible, Style::Cubby];
+    const ALL: [Style; 6] =
+        [Style::Feature, Style::Enclosed, Style::Accessible, Style::Cubby, Style::Centered, Style::Embedded];
 
     /// Lower-case name as written in headers.
     pub const fn name(self) -> &'static str {
@@ -50,7 +57,19 @@ impl Style {
             Style::Enclosed => "enclosed",
             Style::Accessible => "accessible",
             Style::Cubby => "cubby",
+            Style::Centered => "centered",
+            Style::Embedded => "embedded",
         }
+    }
+
+    /// Every style's name, comma-separated, for help texts.
+    pub fn names() -> String {
+        Style::ALL.map(Style::name).join(", ")
+    }
+
+    /// True for the styles that join a cave's caverns rather than a room.
+    pub const fn joins_caverns(self) -> bool {
+        matches!(self, Style::Centered | Style::Embedded)
     }
 
     /// Parses a name written by [`Style::name`].

@@ -167,7 +167,7 @@ impl Builder<'_> {
                         value.line,
                         value.col,
                         format!("unknown style `{}`", value.text),
-                        Some("styles are feature, enclosed, accessible, cubby".into()),
+                        Some(format!("styles are {}", Style::names())),
                     ),
                 },
                 other => {

@@ -94,7 +94,7 @@ pub fn read_sidecar(file: &str, text: &str, name: &str) -> Result<Header, Vec<Er
             Some(style) => header.style = style,
             None => errors.push(
                 Error::at(ErrorKind::Invalid, at(s.span()), format!("unknown style `{}`", s.get_ref()))
-                    .with_help("styles are feature, enclosed, accessible, cubby"),
+                    .with_help(format!("styles are {}", Style::names())),
             ),
         }
     }

@@ -3,9 +3,12 @@
 //!
 //! Works on regions, not on any generator's internals: every [`RegionKind::Room`]
 //! is a candidate, and its doorways are read from the terrain around it, so rooms
-//! from any layout generator qualify. Selection is encounter-first: an eligible
-//! encounter is drawn by weight, then a free room with the right door count where
-//! one of its alternative prefabs fits in an allowed orientation. Enclosed and cubby
+//! from any layout generator qualify; so does every cavern (a
+//! [`RegionKind::Cave`] region with a centre) for the centered and embedded
+//! styles, which [`caverns`](super::caverns) places. Selection is
+//! encounter-first: an eligible encounter is drawn by weight, then a free room
+//! with the right door count (or a cavern of the right size) where one of its
+//! alternative prefabs fits in an allowed orientation. Enclosed and cubby
 //! prefabs are turned so their bottom edge faces the room's one door, placed
 //! against it at a random offset, and the rest of the room is filled with earth and
 //! walled (unless resizing is off); a cubby also loses its front wall. Accessible
@@ -15,6 +18,7 @@
 //! filled in. Each draw either places the encounter or retires it with the reason
 //! traced, so the stage ends after at most `count + pool` draws.
 
+use super::caverns::{self, Caverns};
 use crate::content::Pack;
 use crate::content::encounters::{DoorChange, Encounter, EncounterPool};
 use crate::error::Error;
@@ -108,6 +112,8 @@ struct Fit<'p> {
 pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &World, seed: u64) -> Result<(), Error> {
     let mut rooms = find_rooms(map);
     let mut memo = FitMemo::new(pool.pool.len(), rooms.len());
+    // Caverns are only looked for when an encounter goes into one.
+    let mut caverns = pool.pool.iter().any(|e| e.style.joins_caverns()).then(|| Caverns::find(map));
     let mut draw = Rng::stream(seed, "encounters", "draw");
     let mut fit_rng = Rng::stream(seed, "encounters", "fit");
     // Counts are at most 1000, so they fit an i32.
@@ -122,11 +128,12 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &Worl
             map.trace.push("encounters", Outcome::Skipped, format!("encounter `{}`: {reason}", e.id));
         }
     }
-    map.trace.push(
-        "encounters",
-        Outcome::Note,
-        format!("aiming for {target} encounters in {} rooms", rooms.iter().filter(|r| !r.used).count()),
-    );
+    let free_rooms = rooms.iter().filter(|r| !r.used).count();
+    let places = match &caverns {
+        Some(c) => format!("{free_rooms} rooms and {} caverns", c.list.len()),
+        None => format!("{free_rooms} rooms"),
+    };
+    map.trace.push("encounters", Outcome::Note, format!("aiming for {target} encounters in {places}"));
     let mut total = 0u32;
     // Every draw places one encounter or retires one, so this bound is never the
     // reason the loop ends; it is here so no change can make it spin.
@@ -145,12 +152,22 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &Worl
             break;
         };
         let e = &pool.pool[i];
-        let row = &mut memo.known[i * rooms.len()..(i + 1) * rooms.len()];
-        match choose_fit(map, pack, e, &rooms, row, &mut fit_rng) {
-            Ok(fit) => {
-                for changed in embed(map, e, &mut rooms, &fit, &mut fit_rng) {
-                    memo.forget_room(changed);
-                }
+        let outcome = match caverns.as_mut() {
+            Some(caverns) if e.style.joins_caverns() => in_cavern(map, pack, e, caverns, &mut fit_rng),
+            _ => {
+                let row = &mut memo.known[i * rooms.len()..(i + 1) * rooms.len()];
+                choose_fit(map, pack, e, &rooms, row, &mut fit_rng).map(|fit| {
+                    for changed in embed(map, e, &mut rooms, &fit, &mut fit_rng) {
+                        memo.forget_room(changed);
+                    }
+                    if let Some(c) = caverns.as_mut() {
+                        c.invalidate();
+                    }
+                })
+            }
+        };
+        match outcome {
+            Ok(()) => {
                 placed[i] += 1;
                 total += 1;
                 retire_after_placing(map, pool, i, &placed, world, &mut alive);
@@ -212,6 +229,71 @@ fn retire_after_placing(
             );
         }
     }
+}
+
+/// Places `e` in a cavern: free caverns large enough in a random order, each
+/// with its alternatives in a random order, until one has a spot. Says why when
+/// none has.
+fn in_cavern(map: &mut Map, pack: &Pack, e: &Encounter, caverns: &mut Caverns, rng: &mut Rng) -> Result<(), String> {
+    if caverns.list.is_empty() {
+        return Err("the layout made no caverns for it".into());
+    }
+    let mut order: Vec<usize> =
+        (0..caverns.list.len()).filter(|&k| map.regions[caverns.list[k].region as usize].area >= e.min_area).collect();
+    if order.is_empty() {
+        let n = caverns.list.len();
+        let has = if n == 1 { "has" } else { "have" };
+        return Err(format!("{} of the map {has} fewer than {} cells", caverns::caverns(n), e.min_area));
+    }
+    rng.shuffle(&mut order);
+    let mut prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
+    let mut tally = [0u32; caverns::Misfit::ALL.len()];
+    for &k in &order {
+        rng.shuffle(&mut prefabs);
+        let mut best = caverns::Misfit::Centred;
+        for &prefab in &prefabs {
+            match caverns.spot_in(map, k, prefab, prefab.transforms(), e.style, rng) {
+                Ok(spot) => {
+                    let cavern = caverns.list[k].region;
+                    let (transform, at, style) = (spot.transform, spot.at, spot.style);
+                    let tag = EncounterTag { id: e.id.clone(), category: e.category, style: e.style };
+                    let placed = caverns.place(map, prefab, spot, Stage::Encounter, Some(tag));
+                    let how = match style {
+                        Style::Centered => format!("centred in cavern {cavern}"),
+                        _ => format!(
+                            "sunk into the wall of cavern {cavern}, opening {}",
+                            transform.apply_dir(Dir::South).name()
+                        ),
+                    };
+                    let passages = match placed.passages.iter().filter(|&&n| n > 0).count() {
+                        0 => String::new(),
+                        _ => format!(
+                            "; link passages of {} cells",
+                            placed.passages.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                        ),
+                    };
+                    map.trace.push(
+                        "encounters",
+                        Outcome::Chose,
+                        format!(
+                            "encounter `{}` ({}, {}) as `{}` {transform} {how} at ({}, {}){passages}",
+                            e.id,
+                            e.category,
+                            e.weight_word,
+                            prefab.name(),
+                            at.x,
+                            at.y
+                        ),
+                    );
+                    return Ok(());
+                }
+                Err(m) => best = best.max(m),
+            }
+        }
+        tally[best as usize] += 1;
+    }
+    let size = if e.min_area > 0 { format!(" of {} cells or more", e.min_area) } else { String::new() };
+    Err(format!("no cavern takes it: of {}{size}, {}", caverns::caverns(order.len()), caverns::Misfit::summary(&tally)))
 }
 
 /// Every room of the layout with its doorways read from the terrain.
@@ -409,6 +491,8 @@ fn visit_options(
             continue;
         }
         match e.style {
+            // Caverns are placed by `in_cavern`, never here.
+            Style::Centered | Style::Embedded => return,
             Style::Accessible | Style::Feature => {
                 for y in b.y..=b.bottom() - h {
                     for x in b.x..=b.right() - w {

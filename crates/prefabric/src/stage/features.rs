@@ -8,14 +8,20 @@
 //! draws from its own stream, so editing one placement leaves the others where they
 //! were. A required prefab that finds no place within its attempt budget is an
 //! error naming the placement; an optional one is skipped and traced.
+//!
+//! Placements that go into a cavern (`cavern = "centered"` or `"embedded"`)
+//! wait for the layout: [`after_layout`] puts them into the largest cavern that
+//! holds them, through [`caverns`](super::caverns), with the same rules for
+//! required and optional ones.
 
+use super::caverns::{self, Caverns};
 use crate::content::Pack;
 use crate::content::maptype::{Anchor, FeatureVariant, MapType, PrefabPlacement, START_EDGE_GAP, StartSpec};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::layout::Start;
 use crate::map::{Door, LinkKind, Map, PlacedLink, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};
-use crate::prefab::Prefab;
+use crate::prefab::{Prefab, Style};
 use crate::rng::Rng;
 use crate::trace::Outcome;
 
@@ -87,8 +93,10 @@ fn place_variant(map: &mut Map, pack: &Pack, variant: &FeatureVariant, seed: u64
     }
     let mut keys = StreamKeys::default();
     for placement in &variant.prefabs {
-        let choices: Vec<&str> = placement.choices.iter().map(|(n, _)| n.as_str()).collect();
-        let key = keys.next(format!("{}/{}@{}", variant.name, choices.join("|"), placement.anchor));
+        let key = keys.next(placement_key(variant, placement));
+        if placement.cavern.is_some() {
+            continue;
+        }
         let mut rng = Rng::stream(seed, "features", &key);
         if !place_one(map, pack, placement, &mut rng) {
             let names: Vec<&str> = placement.choices.iter().map(|(n, _)| n.as_str()).collect();
@@ -113,6 +121,93 @@ fn place_variant(map: &mut Map, pack: &Pack, variant: &FeatureVariant, seed: u64
         }
     }
     Ok(())
+}
+
+/// What a placement's random stream is named by: its variant, prefabs and anchor.
+fn placement_key(variant: &FeatureVariant, placement: &PrefabPlacement) -> String {
+    let choices: Vec<&str> = placement.choices.iter().map(|(n, _)| n.as_str()).collect();
+    match placement.cavern {
+        Some(style) => format!("{}/{}@cavern-{style}", variant.name, choices.join("|")),
+        None => format!("{}/{}@{}", variant.name, choices.join("|"), placement.anchor),
+    }
+}
+
+/// Places the chosen variant's cavern placements, once the layout has made its
+/// caverns: each tries its prefabs (drawn by weight) in the caverns from the
+/// largest down, until one has a spot. A required placement that fits nowhere
+/// is an error naming it and why; an optional one is skipped and traced.
+pub(crate) fn after_layout(map: &mut Map, pack: &Pack, map_type: &MapType, seed: u64) -> Result<(), Error> {
+    let Some(variant) = map.feature_variant.as_ref().and_then(|n| map_type.variants.iter().find(|v| v.name == *n))
+    else {
+        return Ok(());
+    };
+    if variant.prefabs.iter().all(|p| p.cavern.is_none()) {
+        return Ok(());
+    }
+    let mut caverns = Caverns::find(map);
+    // Largest first: set pieces go where the cave is grandest.
+    let mut order: Vec<usize> = (0..caverns.list.len()).collect();
+    order.sort_by_key(|&k| (std::cmp::Reverse(map.regions[caverns.list[k].region as usize].area), k));
+    let mut keys = StreamKeys::default();
+    for placement in &variant.prefabs {
+        let key = keys.next(placement_key(variant, placement));
+        let Some(style) = placement.cavern else { continue };
+        let mut rng = Rng::stream(seed, "features", &key);
+        let names: Vec<&str> = placement.choices.iter().map(|(n, _)| n.as_str()).collect();
+        let what =
+            format!("prefab `{}` ({style} in a cavern, placement at {})", names.join("` or `"), placement.location);
+        match cavern_spot(map, pack, placement, style, &mut caverns, &order, &mut rng) {
+            Ok((prefab, spot)) => {
+                let (transform, at, cavern) = (spot.transform, spot.at, caverns.list[spot.cavern].region);
+                let placed = caverns.place(map, prefab, spot, Stage::Feature, None);
+                if placement.spawn_block {
+                    for p in map.prefabs[placed.index].bounds.points() {
+                        map.masks[p] |= mask::SPAWN_BLOCKED;
+                    }
+                }
+                let how = if style == Style::Centered { "centred in" } else { "sunk into the wall of" };
+                map.trace.push(
+                    "features",
+                    Outcome::Chose,
+                    format!("prefab `{}` {transform} {how} cavern {cavern} at ({}, {})", prefab.name(), at.x, at.y),
+                );
+            }
+            Err(why) if placement.required => {
+                return Err(Error::new(ErrorKind::Generation, format!("{what} found no cavern: {why}")).with_help(
+                    "the caves are too small or too crowded for it: use a smaller prefab, open the caves up (a lower `fill`, a larger `min_cavern`), or mark it `required = false`",
+                ));
+            }
+            Err(why) => map.trace.push("features", Outcome::Skipped, format!("{what}: {why}")),
+        }
+    }
+    Ok(())
+}
+
+/// A spot for one of a cavern placement's prefabs: a prefab drawn by weight
+/// for each cavern in `order`, until one fits; or why none did.
+fn cavern_spot<'p>(
+    map: &Map,
+    pack: &'p Pack,
+    placement: &PrefabPlacement,
+    style: Style,
+    caverns: &mut Caverns,
+    order: &[usize],
+    rng: &mut Rng,
+) -> Result<(&'p Prefab, caverns::Spot), String> {
+    if order.is_empty() {
+        return Err("the layout made no caverns".into());
+    }
+    let weights: Vec<u32> = placement.choices.iter().map(|(_, w)| *w).collect();
+    let mut tally = [0u32; caverns::Misfit::ALL.len()];
+    for &k in order {
+        let Some(choice) = rng.weighted(&weights) else { break };
+        let Some(prefab) = pack.prefab(&placement.choices[choice].0) else { continue };
+        match caverns.spot_in(map, k, prefab, placement.transforms, style, rng) {
+            Ok(spot) => return Ok((prefab, spot)),
+            Err(m) => tally[m as usize] += 1,
+        }
+    }
+    Err(format!("of {}, {}", caverns::caverns(order.len()), caverns::Misfit::summary(&tally)))
 }
 
 /// Tries to place one of a placement's prefabs; true when placed.

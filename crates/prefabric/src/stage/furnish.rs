@@ -5,9 +5,9 @@
 //! the catalog. Out: the same map with objects added, each marked with the step
 //! that placed it; machines block walkers (their cells become solid).
 //!
-//! Areas are the layout's rooms and halls (rooms that received an encounter are
-//! prefabs now and are left alone). Halls go first, largest first; rooms follow
-//! in a random order. Each area draws a composition by weight, then places, as
+//! Areas are the layout's rooms, halls and caverns (rooms that received an
+//! encounter are prefabs now and are left alone). Halls go first, largest
+//! first, then caverns, largest first; rooms follow in a random order. Each area draws a composition by weight, then places, as
 //! the composition says: an interactive machine on the edge of its inner
 //! rectangle (the area shrunk by the padding), its back to the wall, maybe pushed
 //! back against the wall; one or two stockpiles by the same rules; and last a
@@ -17,6 +17,10 @@
 //! Terminals then go into the busiest junctions (most ways in), and loose items
 //! anywhere, higher-rated ones drawing more candidate cells and keeping the most
 //! secluded (the walking distance from the nearest corridor or junction).
+//! Caverns have no inner rectangle: their interactive machines and stockpiles
+//! stand anywhere on their floor with their back to the cave wall, and their
+//! non-interactive machines are scattered one by one, each a member of the
+//! set drawn anew. Debris is strewn last, on floor beside the walls.
 //!
 //! Guarantees: nothing covers a door, stairs, a link mark, a protected or
 //! spawn-blocked cell or a cell of a placed prefab; machines and stockpiles never
@@ -30,7 +34,7 @@
 //! choice and skip is traced.
 
 use crate::content::catalog::{Catalog, Item, Prop};
-use crate::content::furnishing::{Composition, Count, Furnishing};
+use crate::content::furnishing::{Composition, Count, Furnishing, StrewnDebris};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::map::{
     FloorKind, FurnishPart, Furnished, Map, NO_REGION, Object, ObjectKind, RegionId, RegionKind, Role, mask,
@@ -85,6 +89,7 @@ struct Tally {
     stockpile_items: u32,
     terminals: u32,
     items: u32,
+    debris: u32,
     areas: u32,
 }
 
@@ -128,13 +133,18 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
             map.trace.push("furnishing", Outcome::Note, note);
         }
     }
+    let of_kind = |kind: RegionKind| areas.iter().filter(|&&id| map.regions[id as usize].kind == kind).count();
+    let caverns = match of_kind(RegionKind::Cave) {
+        0 => String::new(),
+        n => format!(", {n} caverns"),
+    };
     map.trace.push(
         "furnishing",
         Outcome::Note,
         format!(
-            "{} halls and {} rooms to furnish; interactive machines: {}; stockpiles: {}",
-            areas.iter().filter(|&&id| map.regions[id as usize].kind == RegionKind::Hall).count(),
-            areas.iter().filter(|&&id| map.regions[id as usize].kind == RegionKind::Room).count(),
+            "{} halls{caverns} and {} rooms to furnish; interactive machines: {}; stockpiles: {}",
+            of_kind(RegionKind::Hall),
+            of_kind(RegionKind::Room),
             limit(rules.max_interactive),
             limit(rules.max_stockpiles),
         ),
@@ -149,12 +159,16 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
     if let Some(items) = &rules.items {
         f.loose_items(map, items.count, &items.categories);
     }
+    if let Some(debris) = &rules.debris {
+        f.strew_debris(map, debris);
+    }
     let t = &f.tally;
+    let debris = if rules.debris.is_some() { format!(", {} pieces of debris", t.debris) } else { String::new() };
     map.trace.push(
         "furnishing",
         Outcome::Note,
         format!(
-            "{} of {total} areas drew a composition that places something; placed {} interactive machines, {} filler machines, {} stockpiles of {} items, {} terminals, {} loose items",
+            "{} of {total} areas drew a composition that places something; placed {} interactive machines, {} filler machines, {} stockpiles of {} items, {} terminals, {} loose items{debris}",
             t.areas, t.interactive, t.fillers, t.stockpiles, t.stockpile_items, t.terminals, t.items
         ),
     );
@@ -213,23 +227,29 @@ impl Furnisher<'_> {
         map.bounds().contains(p) && self.flags[self.index(p)] & flag != 0
     }
 
-    /// Halls largest first, then rooms in a random order; marks the cells just
-    /// inside each area's ways in as CLEAR.
+    /// Halls largest first, then caverns largest first, then rooms in a random
+    /// order; marks the cells just inside each area's ways in as CLEAR.
     fn areas(&mut self, map: &Map) -> Vec<RegionId> {
         let mut halls: Vec<RegionId> = Vec::new();
+        let mut caves: Vec<RegionId> = Vec::new();
         let mut rooms: Vec<RegionId> = Vec::new();
-        let (furnish_halls, furnish_rooms) =
-            (self.rules.halls.iter().any(|&w| w > 0), self.rules.rooms.iter().any(|&w| w > 0));
+        let weighted = |w: &[u32; 6]| w.iter().any(|&w| w > 0);
+        let (furnish_halls, furnish_caves, furnish_rooms) =
+            (weighted(&self.rules.halls), weighted(&self.rules.caves), weighted(&self.rules.rooms));
         for r in map.regions.iter().filter(|r| r.prefab.is_none()) {
             match r.kind {
                 RegionKind::Hall if furnish_halls => halls.push(r.id),
+                RegionKind::Cave if furnish_caves => caves.push(r.id),
                 RegionKind::Room if furnish_rooms => rooms.push(r.id),
                 _ => continue,
             }
             self.mark_ways_in(map, r.id);
         }
-        halls.sort_by_key(|&id| (std::cmp::Reverse(map.regions[id as usize].area), id));
+        let largest_first = |id: &RegionId| (std::cmp::Reverse(map.regions[*id as usize].area), *id);
+        halls.sort_by_key(largest_first);
+        caves.sort_by_key(largest_first);
         Rng::stream(self.seed, "furnishing", "room order").shuffle(&mut rooms);
+        halls.extend(caves);
         halls.extend(rooms);
         halls
     }
@@ -259,7 +279,11 @@ impl Furnisher<'_> {
         let region = &map.regions[id as usize];
         let (kind, bounds) = (region.kind, region.bounds);
         let mut rng = Rng::stream_n(self.seed, "furnishing/area", u64::from(id));
-        let weights = if kind == RegionKind::Hall { &self.rules.halls } else { &self.rules.rooms };
+        let weights = match kind {
+            RegionKind::Hall => &self.rules.halls,
+            RegionKind::Cave => &self.rules.caves,
+            _ => &self.rules.rooms,
+        };
         let name = format!("{} {id} ({}x{} at {}, {})", kind.name(), bounds.width, bounds.height, bounds.x, bounds.y);
         let Some(c) = rng.weighted(weights) else {
             map.trace.push(
@@ -275,13 +299,16 @@ impl Furnisher<'_> {
             return;
         }
         self.tally.areas += 1;
-        let inner = bounds.expand(-self.rules.padding);
+        // A cavern's floor is its own shape: its bounds stand for the inner
+        // rectangle, and what is placed keeps to its floor.
+        let open = kind == RegionKind::Cave;
+        let inner = if open { bounds } else { bounds.expand(-self.rules.padding) };
         if inner.width <= 0 || inner.height <= 0 {
             let why = format!("{name}: no inner rectangle is left inside a padding of {}", self.rules.padding);
             map.trace.push("furnishing", Outcome::Skipped, why);
             return;
         }
-        let area = Area { id, inner, name: &name };
+        let area = Area { id, inner, name: &name, open };
         if composition.has_interactive() {
             if let Some(max) = self.rules.max_interactive.filter(|&max| self.tally.interactive >= max) {
                 let why = format!("{name}: interactive machine: max_interactive {max} reached");
@@ -302,7 +329,11 @@ impl Furnisher<'_> {
             }
         }
         if composition.has_machines() {
-            self.filler(map, &area, &mut rng);
+            if area.open {
+                self.scatter(map, &area, &mut rng);
+            } else {
+                self.filler(map, &area, &mut rng);
+            }
         }
     }
 
@@ -460,7 +491,12 @@ impl Furnisher<'_> {
         for side in Dir::ALL {
             let turn = if rotate { facing(side) } else { Transform::IDENTITY };
             let (w, h) = turn.apply_size(size.0, size.1);
-            edge_places(area.inner, side, w, h, &mut |r| places.push((r, turn, side)));
+            if area.open {
+                // Anywhere on the cavern's floor with its back to the rock.
+                backed_places(map, area.inner, side, w, h, &mut |r| places.push((r, turn, side)));
+            } else {
+                edge_places(area.inner, side, w, h, &mut |r| places.push((r, turn, side)));
+            }
         }
         let found = self.first_fit(map, area, &mut places, blocks, rng);
         self.places = places;
@@ -486,7 +522,8 @@ impl Furnisher<'_> {
             match self.misfit(map, rect, area.id, blocks) {
                 Some(m) => misfits[m as usize] += 1,
                 None => {
-                    let push = if !rng.percent(self.rules.push_chance) || self.rules.padding == 0 {
+                    // A cavern's places stand against the rock already.
+                    let push = if area.open || !rng.percent(self.rules.push_chance) || self.rules.padding == 0 {
                         Push::NotTried
                     } else {
                         let pushed = shifted(rect, side, self.rules.padding);
@@ -688,6 +725,96 @@ impl Furnisher<'_> {
         map.trace.push("furnishing", outcome, message);
     }
 
+    /// Machines scattered over a cavern one by one, each a member of the area's
+    /// set drawn anew, anywhere on its floor they keep their spacing and leave
+    /// every way open.
+    fn scatter(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
+        let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
+        let Some(s) = rng.weighted(&weights) else {
+            map.trace.push("furnishing", Outcome::Skipped, format!("{}: scatter: no set has a weight", area.name));
+            return;
+        };
+        let set = self.rules.sets[s].0.as_str();
+        let members: Vec<&Prop> = self.catalog.set_members(set).collect();
+        let wanted = range(rng, self.rules.scatter);
+        let mut placed: Vec<String> = Vec::new();
+        let mut misfits = [0u32; 4];
+        let mut places = std::mem::take(&mut self.places);
+        for _ in 0..wanted {
+            let Some(&prop) = rng.pick(&members) else { break };
+            let turn = Transform::new(if prop.rotate { rng.below(4) as u8 } else { 0 }, false);
+            let (w, h) = turned_size(prop, turn);
+            places.clear();
+            let b = area.inner;
+            for y in b.y..=b.bottom() - h {
+                for x in b.x..=b.right() - w {
+                    places.push((Rect::new(x, y, w, h), turn, Dir::North));
+                }
+            }
+            match self.first_fit(map, area, &mut places, true, rng) {
+                Ok((rect, turn, _)) => {
+                    let cells = art_cells(prop, rect, turn);
+                    self.place(map, machine(prop, cells, FurnishPart::Filler, area.id));
+                    self.tally.fillers += 1;
+                    placed.push(format!("`{}` at ({}, {})", prop.tag, rect.x, rect.y));
+                }
+                Err(tally) => {
+                    for (sum, n) in misfits.iter_mut().zip(tally) {
+                        *sum += n;
+                    }
+                }
+            }
+        }
+        self.places = places;
+        let mut message = format!("{}: scatter of set `{set}`: {} of {wanted} placed", area.name, placed.len());
+        if !placed.is_empty() {
+            message.push_str(&format!(" ({})", placed.join(", ")));
+        }
+        if placed.len() < wanted as usize {
+            message.push_str(&format!("; the rest found no place ({})", describe_misfits(&misfits)));
+        }
+        let outcome = if placed.is_empty() { Outcome::Skipped } else { Outcome::Chose };
+        map.trace.push("furnishing", outcome, message);
+    }
+
+    /// Debris strewn on free floor beside the walls, anywhere on the map: each
+    /// piece a tag drawn by weight (every debris of the catalog alike when the
+    /// rules name none) on a cell drawn from those left.
+    fn strew_debris(&mut self, map: &mut Map, rules: &StrewnDebris) {
+        let mut rng = Rng::stream(self.seed, "furnishing", "debris");
+        let wanted = range(&mut rng, rules.count);
+        let tags: Vec<(&str, u32)> = if rules.tags.is_empty() {
+            self.catalog.debris().iter().map(|d| (d.tag.as_str(), 1)).collect()
+        } else {
+            rules.tags.iter().map(|(t, w)| (t.as_str(), *w)).collect()
+        };
+        let weights: Vec<u32> = tags.iter().map(|(_, w)| *w).collect();
+        let mut cells: Vec<Point> = map
+            .bounds()
+            .points()
+            .filter(|&p| self.flags[self.index(p)] & (cell::OPEN | cell::TAKEN) == cell::OPEN && beside_wall(map, p))
+            .collect();
+        let mut strewn = 0;
+        for _ in 0..wanted {
+            let (Some(k), Some(i)) = (rng.weighted(&weights), rng.index(cells.len())) else { break };
+            let p = cells.swap_remove(i);
+            let region = map.region_of.get(p).copied().filter(|&r| r != NO_REGION);
+            let object = Object {
+                kind: ObjectKind::Debris,
+                tag: Some(tags[k].0.to_string()),
+                cells: vec![(p, DEBRIS_GLYPH)],
+                prefab: None,
+                keywords: Vec::new(),
+                furnishing: Some(Furnished { part: FurnishPart::Debris, region, pile: None }),
+            };
+            self.place(map, object);
+            strewn += 1;
+        }
+        self.tally.debris += strewn;
+        let note = format!("debris: {strewn} of {wanted} pieces strewn beside the walls");
+        map.trace.push("furnishing", if strewn < wanted { Outcome::Skipped } else { Outcome::Chose }, note);
+    }
+
     /// Terminals in the junctions with the most ways in, one per junction.
     fn terminals(&mut self, map: &mut Map, count: Count, machine_type: &str) {
         let mut rng = Rng::stream(self.seed, "furnishing", "terminals");
@@ -829,11 +956,41 @@ impl Furnisher<'_> {
     }
 }
 
-/// A room or hall being furnished.
+/// A room, hall or cavern being furnished.
 struct Area<'n> {
     id: RegionId,
     inner: Rect,
     name: &'n str,
+    /// A cavern: any shape, its bounds standing for the inner rectangle.
+    open: bool,
+}
+
+/// How strewn debris is drawn (its tag says what it is).
+const DEBRIS_GLYPH: char = ',';
+
+/// True when one of the 8 cells around `p` is solid ground (not walkable).
+fn beside_wall(map: &Map, p: Point) -> bool {
+    (-1..=1).any(|dy| (-1..=1).any(|dx| (dx, dy) != (0, 0) && !map.is_walkable(p + Point::new(dx, dy))))
+}
+
+/// Every `w × h` rectangle inside `inner` whose side `side` has solid ground all
+/// along it, just outside: a place with its back to the wall in an area of any
+/// shape (whether it stands on the area's floor is checked when it is tried).
+fn backed_places(map: &Map, inner: Rect, side: Dir, w: i32, h: i32, out: &mut dyn FnMut(Rect)) {
+    for y in inner.y..=inner.bottom() - h {
+        for x in inner.x..=inner.right() - w {
+            let rect = Rect::new(x, y, w, h);
+            let back = match side {
+                Dir::North => Rect::new(x, y - 1, w, 1),
+                Dir::South => Rect::new(x, rect.bottom(), w, 1),
+                Dir::West => Rect::new(x - 1, y, 1, h),
+                Dir::East => Rect::new(rect.right(), y, 1, h),
+            };
+            if back.points().all(|p| !map.is_walkable(p)) {
+                out(rect);
+            }
+        }
+    }
 }
 
 /// What happened when a placement tried to push back against the wall.

@@ -9,6 +9,7 @@
 //! attempt fail; the generator then retries with a seed derived from the first, up
 //! to [`ATTEMPTS`] times, and records each retry in the trace.
 
+pub(crate) mod caverns;
 pub(crate) mod encounters;
 pub(crate) mod features;
 pub(crate) mod furnish;
@@ -162,9 +163,13 @@ impl Generation<'_> {
         Ok(())
     }
 
-    /// Stage 2: digs the layout around the features.
+    /// Stage 2: digs the layout around the features, then places the features
+    /// that go into its caverns.
     pub fn layout(&mut self) -> Result<LayoutStats, Error> {
-        layout::run(&mut self.map, &self.prepared, &self.map_type.generators, &self.starts, self.stream_seed)
+        let stats =
+            layout::run(&mut self.map, &self.prepared, &self.map_type.generators, &self.starts, self.stream_seed)?;
+        features::after_layout(&mut self.map, self.pack, self.map_type, self.stream_seed)?;
+        Ok(stats)
     }
 
     /// Stage 3: embeds the map type's encounters into the layout's rooms.

@@ -1,0 +1,644 @@
+//! Prefabs placed into a cave after its layout: geometric centering, wall
+//! embedding and direct links (Cogmind's caves, seeds 000 and 001).
+//!
+//! In: a map whose layout reported caverns (regions of kind
+//! [`RegionKind::Cave`] with a [`centre`](crate::map::Region::centre)), and a
+//! prefab with the transforms it may take. The encounters stage and the
+//! features anchored in caverns both place through this module; neither needs
+//! to know which generator made the caverns.
+//!
+//! * **Centred**: the prefab's centre cell goes on the cavern's most central
+//!   cell (or up to two cells from it when something is in the way), where at
+//!   least two thirds of its rectangle and the ring around it are that
+//!   cavern's floor. The ring of cells
+//!   around it is carved to cave floor, so it stands free and every way that
+//!   crossed its rectangle goes around it: the map stays connected without a
+//!   flood fill. Cave floor left under its `?` cells that its ring does not
+//!   reach is filled with rock.
+//! * **Embedded**: the prefab, turned so its bottom edge faces the cavern, is
+//!   sunk into solid rock: its rectangle and the ring around it are rock
+//!   except the row in front of its bottom edge, where at least one of its
+//!   open bottom cells meets that cavern's floor. Front cells still rock are
+//!   carved, so every opening leads into the cave.
+//! * **Direct links**: every link mark of the prefab has its way out opened,
+//!   and where it ends in rock, the shortest passage (at most
+//!   [`MAX_PASSAGE`] cells) is dug to the nearest open ground — never a
+//!   tunneler, so the prefab cannot take the cave over.
+//!
+//! Out: the prefab stamped and protected, a new [`RegionKind::Prefab`] region
+//! for its open cells, carved cells added to the cavern, passages as
+//! [`RegionKind::Passage`] regions, walls raised around everything new. A spot
+//! is only ever chosen where all of this holds, so placing never fails; each
+//! search is bounded by the cells it may look at.
+
+use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
+use crate::map::{
+    Door, EncounterTag, FloorKind, Map, NO_REGION, PlacedLink, PlacedPrefab, RegionId, RegionKind, Role, Stage,
+    Terrain, mask,
+};
+use crate::prefab::{Prefab, Style};
+use crate::rng::Rng;
+use std::collections::VecDeque;
+
+/// Longest passage dug from a link mark to open ground.
+pub(crate) const MAX_PASSAGE: u32 = 24;
+
+/// Shifts tried around a cavern's centre, nearest first.
+const CENTRE_SHIFTS: [(i32, i32); 13] =
+    [(0, 0), (0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1), (0, -2), (2, 0), (0, 2), (-2, 0)];
+
+/// A cavern that may receive prefabs.
+#[derive(Clone, Debug)]
+pub(crate) struct Cavern {
+    pub region: RegionId,
+    pub centre: Point,
+    /// A prefab is centred in it already.
+    pub centred: bool,
+}
+
+/// Why a prefab has no spot in a cavern, in the order the checks run: a try
+/// that fails a later one got further.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Misfit {
+    /// A prefab stands at its centre already.
+    Centred,
+    /// The map's edge, a protected cell, another prefab or a room is in the way.
+    Crowded,
+    /// Less than two thirds of the rectangle and its ring would stand on the
+    /// cavern's floor.
+    Small,
+    /// No rock beside the cavern is deep and whole enough to hold it.
+    Shallow,
+    /// A link mark would end more than [`MAX_PASSAGE`] cells from open ground.
+    LinkCut,
+}
+
+impl Misfit {
+    /// Every misfit, in order.
+    pub const ALL: [Misfit; 5] = [Misfit::Centred, Misfit::Crowded, Misfit::Small, Misfit::Shallow, Misfit::LinkCut];
+
+    /// `n` caverns and what this means for them: "2 are too small …".
+    pub fn describe(self, n: u32) -> String {
+        let (are, have, their) = if n == 1 { ("is", "has", "its") } else { ("are", "have", "their") };
+        match self {
+            Misfit::Centred => format!("{n} {have} a prefab at {their} centre already"),
+            Misfit::Crowded => format!("{n} {have} the map's edge, a prefab or a room in the way"),
+            Misfit::Small => format!("{n} {are} too small around {their} centre"),
+            Misfit::Shallow => {
+                format!("{n} {have} no rock beside {} deep enough to sink it into", if n == 1 { "it" } else { "them" })
+            }
+            Misfit::LinkCut => {
+                format!("{n} would leave one of its link marks more than {MAX_PASSAGE} cells from open ground")
+            }
+        }
+    }
+
+    /// Every misfit counted in `tally` (indexed as [`Misfit::ALL`]), described.
+    pub fn summary(tally: &[u32; 5]) -> String {
+        let parts: Vec<String> =
+            Misfit::ALL.iter().filter(|m| tally[**m as usize] > 0).map(|m| m.describe(tally[*m as usize])).collect();
+        parts.join(", ")
+    }
+}
+
+/// `n` caverns, in words.
+pub(crate) fn caverns(n: usize) -> String {
+    if n == 1 { "1 cavern".to_string() } else { format!("{n} caverns") }
+}
+
+/// Where a prefab goes: the cavern, its orientation and its top-left cell,
+/// with the passage each link mark needs (rock cells, nearest the mark first).
+pub(crate) struct Spot {
+    pub cavern: usize,
+    pub transform: Transform,
+    pub at: Point,
+    pub style: Style,
+    passages: Vec<Vec<Point>>,
+}
+
+/// What placing a prefab made.
+pub(crate) struct Placed {
+    /// Its index in the map's prefabs.
+    pub index: usize,
+    /// The length of each link's passage (0 where it opened onto ground).
+    pub passages: Vec<u32>,
+}
+
+/// The map's caverns and what placing prefabs in them has taken so far.
+pub(crate) struct Caverns {
+    pub list: Vec<Cavern>,
+    /// Rectangles no later prefab may touch: placed prefabs with their ring,
+    /// and the passages dug.
+    taken: Vec<Rect>,
+    width: i32,
+    /// Summed counts of the cells an embedded prefab cannot cover (walkable,
+    /// protected, BLOCKED), `(width + 1) x (height + 1)`; rebuilt when stale.
+    hard: Vec<u32>,
+    stale: bool,
+    /// Search scratch: the generation each cell was seen in, and its way back.
+    seen: Vec<u32>,
+    came: Vec<u32>,
+    generation: u32,
+    queue: VecDeque<(u32, u32)>,
+}
+
+impl Caverns {
+    /// The caverns of `map`, in region order.
+    pub fn find(map: &Map) -> Caverns {
+        let list = map
+            .regions
+            .iter()
+            .filter(|r| r.kind == RegionKind::Cave)
+            .filter_map(|r| r.centre.map(|centre| Cavern { region: r.id, centre, centred: false }))
+            .collect();
+        let n = map.terrain.cells().len();
+        Caverns {
+            list,
+            taken: map.prefabs.iter().map(|p| p.bounds.expand(1)).collect(),
+            width: map.width(),
+            hard: Vec::new(),
+            stale: true,
+            seen: vec![0; n],
+            came: vec![0; n],
+            generation: 0,
+            queue: VecDeque::new(),
+        }
+    }
+
+    /// Says the map changed outside these placements (a room embedding), so the
+    /// rock table must be read again.
+    pub fn invalidate(&mut self) {
+        self.stale = true;
+    }
+
+    /// A spot for `prefab` in cavern `k` in one of `transforms`, joined as
+    /// `style` (centered or embedded), or the furthest any try got.
+    pub fn spot_in(
+        &mut self,
+        map: &Map,
+        k: usize,
+        prefab: &Prefab,
+        transforms: TransformSet,
+        style: Style,
+        rng: &mut Rng,
+    ) -> Result<Spot, Misfit> {
+        let mut turns: Vec<Transform> = prefab.transforms().intersect(transforms).iter().collect();
+        rng.shuffle(&mut turns);
+        if style == Style::Embedded {
+            self.embedded_spot(map, k, prefab, &turns, rng)
+        } else {
+            self.centred_spot(map, k, prefab, &turns)
+        }
+    }
+
+    fn centred_spot(&mut self, map: &Map, k: usize, prefab: &Prefab, turns: &[Transform]) -> Result<Spot, Misfit> {
+        let cavern = &self.list[k];
+        if cavern.centred {
+            return Err(Misfit::Centred);
+        }
+        let mut best = Misfit::Centred;
+        for &t in turns {
+            let (w, h) = t.apply_size(prefab.width(), prefab.height());
+            let base = cavern.centre - Point::new(w / 2, h / 2);
+            for (dx, dy) in CENTRE_SHIFTS {
+                let rect = Rect::new(base.x + dx, base.y + dy, w, h);
+                match self.centred_misfit(map, cavern.region, rect) {
+                    None => {
+                        let at = Point::new(rect.x, rect.y);
+                        return Ok(Spot { cavern: k, transform: t, at, style: Style::Centered, passages: Vec::new() });
+                    }
+                    Some(m) => best = best.max(m),
+                }
+            }
+        }
+        Err(best)
+    }
+
+    /// Why a centred prefab cannot take `rect` in cavern `region`, if it cannot.
+    fn centred_misfit(&self, map: &Map, region: RegionId, rect: Rect) -> Option<Misfit> {
+        let ring = rect.expand(1);
+        if !map.bounds().expand(-1).contains_rect(&ring) || self.taken.iter().any(|t| t.intersects(&ring)) {
+            return Some(Misfit::Crowded);
+        }
+        let mut floor = 0;
+        for p in ring.points() {
+            let t = map.terrain[p];
+            if map.is_protected(p) || t.role == Role::Blocked {
+                return Some(Misfit::Crowded);
+            }
+            if t.role.is_walkable() {
+                let r = map.region_of[p];
+                let kind = map.regions.get(r as usize).map(|r| r.kind);
+                if !matches!(kind, Some(RegionKind::Cave | RegionKind::Passage)) {
+                    return Some(Misfit::Crowded);
+                }
+                floor += i64::from(r == region);
+            }
+        }
+        // Most of it and its ring on this cavern's floor: it stands inside the
+        // cavern, and carving its ring cuts little rock.
+        (3 * floor < 2 * ring.area()).then_some(Misfit::Small)
+    }
+
+    fn embedded_spot(
+        &mut self,
+        map: &Map,
+        k: usize,
+        prefab: &Prefab,
+        turns: &[Transform],
+        rng: &mut Rng,
+    ) -> Result<Spot, Misfit> {
+        if self.stale {
+            self.read_rock(map);
+        }
+        let region = self.list[k].region;
+        let (w, h) = (prefab.width(), prefab.height());
+        // The bottom row's open cells (and link marks on it), as drawn.
+        let openings: Vec<Point> = (0..w)
+            .map(|x| Point::new(x, h - 1))
+            .filter(|&q| opens(prefab, q) || prefab.links().iter().any(|l| l.at == q && l.dir == Dir::South))
+            .collect();
+        // Every (turn, top-left) that puts an opening in front of a floor cell
+        // of the cavern with rock behind it.
+        let bounds = map.regions[region as usize].bounds;
+        let mut candidates: Vec<(u8, Point)> = Vec::new();
+        for p in bounds.points() {
+            if map.region_of[p] != region {
+                continue;
+            }
+            for (ti, &t) in turns.iter().enumerate() {
+                let facing = t.apply_dir(Dir::South);
+                let behind = p - facing.delta();
+                if map.is_walkable(behind) {
+                    continue;
+                }
+                for &o in &openings {
+                    let at = behind - t.apply_point(o, w, h);
+                    candidates.push((ti as u8, at));
+                }
+            }
+        }
+        let mut best = Misfit::Centred;
+        if candidates.is_empty() {
+            return Err(Misfit::Shallow);
+        }
+        // Drawn one at a time, so a cavern with a good wall costs a few tries.
+        for n in 0..candidates.len() {
+            let j = n + rng.index(candidates.len() - n).unwrap_or(0);
+            candidates.swap(n, j);
+            let (ti, at) = candidates[n];
+            let t = turns[ti as usize];
+            match self.embedded_misfit(map, region, prefab, t, at) {
+                Ok(passages) => {
+                    return Ok(Spot { cavern: k, transform: t, at, style: Style::Embedded, passages });
+                }
+                Err(m) => best = best.max(m),
+            }
+        }
+        Err(best)
+    }
+
+    /// The passages its links need if `prefab`, turned by `t`, can be sunk at
+    /// `at` beside cavern `region`; else why not.
+    fn embedded_misfit(
+        &mut self,
+        map: &Map,
+        region: RegionId,
+        prefab: &Prefab,
+        t: Transform,
+        at: Point,
+    ) -> Result<Vec<Vec<Point>>, Misfit> {
+        let (w, h) = t.apply_size(prefab.width(), prefab.height());
+        let rect = Rect::new(at.x, at.y, w, h);
+        let facing = t.apply_dir(Dir::South);
+        let inner = map.bounds().expand(-1);
+        if !inner.contains_rect(&rect) || self.taken.iter().any(|r| r.intersects(&rect.expand(1))) {
+            return Err(Misfit::Crowded);
+        }
+        // All rock under it, and around it but for the row in front.
+        let front = front_line(rect, facing);
+        if self.hard_in(map, rect) > 0 || self.hard_in(map, rect.expand(1)) > self.hard_in(map, front) {
+            return Err(Misfit::Shallow);
+        }
+        let mut beside = false;
+        for q in front_openings(prefab, t, at) {
+            if map.is_walkable(q) {
+                beside |= map.region_of[q] == region;
+            } else if !inner.contains(q) || map.is_protected(q) || map.terrain[q].role == Role::Blocked {
+                return Err(Misfit::Crowded);
+            }
+        }
+        if !beside {
+            return Err(Misfit::Shallow);
+        }
+        let mut passages = Vec::new();
+        let (pw, ph) = (prefab.width(), prefab.height());
+        for link in prefab.links() {
+            let mark = at + t.apply_point(link.at, pw, ph);
+            let dir = t.apply_dir(link.dir);
+            let mut exit = mark;
+            while rect.contains(exit) {
+                exit = exit + dir.delta();
+            }
+            match self.passage(map, exit, rect) {
+                Some(path) => passages.push(path),
+                None => return Err(Misfit::LinkCut),
+            }
+        }
+        Ok(passages)
+    }
+
+    /// The shortest way from `start` through rock (never through `avoid`,
+    /// protected or BLOCKED cells or the map's outer ring) to open ground: the
+    /// rock cells to dig, `start` first; empty when `start` is open.
+    fn passage(&mut self, map: &Map, start: Point, avoid: Rect) -> Option<Vec<Point>> {
+        if map.is_walkable(start) {
+            return Some(Vec::new());
+        }
+        let inner = map.bounds().expand(-1);
+        let rock = |p: Point| {
+            inner.contains(p) && !avoid.contains(p) && !map.is_protected(p) && map.terrain[p].role != Role::Blocked
+        };
+        if !rock(start) {
+            return None;
+        }
+        self.generation = self.generation.wrapping_add(1).max(1);
+        let index = |p: Point| (p.y * self.width + p.x) as usize;
+        self.queue.clear();
+        self.seen[index(start)] = self.generation;
+        self.queue.push_back((index(start) as u32, 1));
+        while let Some((i, length)) = self.queue.pop_front() {
+            let p = Point::new(i as i32 % self.width, i as i32 / self.width);
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if map.is_walkable(q) && !avoid.contains(q) {
+                    let mut path = vec![p];
+                    let mut k = i as usize;
+                    while k != index(start) {
+                        k = self.came[k] as usize;
+                        path.push(Point::new(k as i32 % self.width, k as i32 / self.width));
+                    }
+                    path.reverse();
+                    return Some(path);
+                }
+                if length < MAX_PASSAGE && rock(q) && self.seen[index(q)] != self.generation {
+                    self.seen[index(q)] = self.generation;
+                    self.came[index(q)] = i;
+                    self.queue.push_back((index(q) as u32, length + 1));
+                }
+            }
+        }
+        None
+    }
+
+    /// Builds the table of cells an embedded prefab cannot cover.
+    fn read_rock(&mut self, map: &Map) {
+        let (w, h) = (map.width() as usize, map.height() as usize);
+        self.hard.clear();
+        self.hard.resize((w + 1) * (h + 1), 0);
+        let cells = map.terrain.cells();
+        let masks = map.masks.cells();
+        for y in 0..h {
+            let mut row = 0;
+            for x in 0..w {
+                let i = y * w + x;
+                let t = cells[i];
+                row += u32::from(t.role.is_walkable() || t.role == Role::Blocked || masks[i] & mask::PROTECTED != 0);
+                self.hard[(y + 1) * (w + 1) + x + 1] = self.hard[y * (w + 1) + x + 1] + row;
+            }
+        }
+        self.stale = false;
+    }
+
+    /// How many cells of `r` (clipped to the map) an embedded prefab cannot cover.
+    fn hard_in(&self, map: &Map, r: Rect) -> u32 {
+        let stride = map.width() as usize + 1;
+        let (x0, x1) = (r.x.clamp(0, map.width()) as usize, r.right().clamp(0, map.width()) as usize);
+        let (y0, y1) = (r.y.clamp(0, map.height()) as usize, r.bottom().clamp(0, map.height()) as usize);
+        if x0 >= x1 || y0 >= y1 {
+            return 0;
+        }
+        self.hard[y1 * stride + x1] + self.hard[y0 * stride + x0]
+            - self.hard[y0 * stride + x1]
+            - self.hard[y1 * stride + x0]
+    }
+
+    /// Stamps `prefab` at `spot`, carves its ring or front, digs its links'
+    /// passages, and records it. `stage` and `encounter` say what placed it.
+    pub fn place(
+        &mut self,
+        map: &mut Map,
+        prefab: &Prefab,
+        spot: Spot,
+        stage: Stage,
+        encounter: Option<EncounterTag>,
+    ) -> Placed {
+        let oriented = prefab.transformed(spot.transform);
+        let rect = Rect::new(spot.at.x, spot.at.y, oriented.width(), oriented.height());
+        let cavern = self.list[spot.cavern].region;
+        let index = map.prefabs.len();
+        let region = map.add_region(RegionKind::Prefab, rect);
+        map.regions[region as usize].prefab = Some(index);
+        stamp(map, &oriented, rect, region);
+        let facing = spot.transform.apply_dir(Dir::South);
+        let mut doors = Vec::new();
+        if spot.style == Style::Centered {
+            for p in rect.ring() {
+                carve(map, p, cavern);
+            }
+            fill_unreached(map, &oriented, rect);
+            for p in rect.points().filter(|&p| on_edge(rect, p) && drawn_open(&oriented, rect, p)) {
+                doors.push(Door { at: p, side: side_of(rect, p) });
+            }
+            self.list[spot.cavern].centred = true;
+        } else {
+            for q in front_openings(prefab, spot.transform, spot.at) {
+                carve(map, q, cavern);
+                doors.push(Door { at: q - facing.delta(), side: facing });
+            }
+        }
+        let mut lengths = Vec::new();
+        for (k, link) in oriented.links().iter().enumerate() {
+            let mark = spot.at + link.at;
+            for q in link.path(rect.width, rect.height) {
+                open_link_path(map, spot.at + q, region);
+            }
+            map.links.push(PlacedLink { at: mark, dir: link.dir, kind: link.kind, prefab: index });
+            if !doors.iter().any(|d| d.at == mark) {
+                doors.push(Door { at: mark, side: link.dir });
+            }
+            // Cells the front's carving opened already are not dug twice.
+            let path: Vec<Point> = spot.passages.get(k).map_or(Vec::new(), |p| p.clone());
+            let rock: Vec<Point> = path.iter().copied().filter(|&p| !map.is_walkable(p)).collect();
+            lengths.push(path.len() as u32);
+            if let Some(&first) = rock.first() {
+                let id = map.add_region(RegionKind::Passage, Rect::new(first.x, first.y, 1, 1));
+                for &p in &rock {
+                    carve(map, p, id);
+                }
+                let bounds = map.regions[id as usize].bounds;
+                raise_walls(map, bounds.expand(1), rect);
+                self.taken.push(bounds.expand(1));
+            }
+        }
+        raise_walls(map, rect.expand(2), rect);
+        map.regions[region as usize].doors = doors;
+        map.add_machines(&oriented, spot.at, index);
+        map.prefabs.push(PlacedPrefab {
+            name: prefab.name().to_string(),
+            stage,
+            bounds: rect,
+            transform: spot.transform,
+            region: Some(region),
+            encounter,
+        });
+        self.taken.push(rect.expand(1));
+        Placed { index, passages: lengths }
+    }
+}
+
+/// True when the drawn cell `q` of `prefab` is walkable.
+fn opens(prefab: &Prefab, q: Point) -> bool {
+    prefab.cells().get(q).copied().flatten().is_some_and(|t| t.role.is_walkable())
+}
+
+/// True when the oriented prefab at `rect` draws a walkable cell at map cell `p`.
+fn drawn_open(oriented: &Prefab, rect: Rect, p: Point) -> bool {
+    opens(oriented, p - Point::new(rect.x, rect.y))
+}
+
+/// The cells in front of the openings of `prefab`'s bottom row (its walkable
+/// cells and south link marks), turned by `t` and placed at `at`.
+fn front_openings(prefab: &Prefab, t: Transform, at: Point) -> impl Iterator<Item = Point> + '_ {
+    let (w, h) = (prefab.width(), prefab.height());
+    let facing = t.apply_dir(Dir::South);
+    (0..w)
+        .map(move |x| Point::new(x, h - 1))
+        .filter(move |&q| opens(prefab, q) || prefab.links().iter().any(|l| l.at == q && l.dir == Dir::South))
+        .map(move |q| at + t.apply_point(q, w, h) + facing.delta())
+}
+
+/// The row of cells just outside `rect` on side `side`, corners left out.
+fn front_line(rect: Rect, side: Dir) -> Rect {
+    match side {
+        Dir::North => Rect::new(rect.x, rect.y - 1, rect.width, 1),
+        Dir::South => Rect::new(rect.x, rect.bottom(), rect.width, 1),
+        Dir::West => Rect::new(rect.x - 1, rect.y, 1, rect.height),
+        Dir::East => Rect::new(rect.right(), rect.y, 1, rect.height),
+    }
+}
+
+fn on_edge(rect: Rect, p: Point) -> bool {
+    p.x == rect.x || p.y == rect.y || p.x == rect.right() - 1 || p.y == rect.bottom() - 1
+}
+
+/// The side of `rect` an edge cell lies on (north and south first at corners).
+fn side_of(rect: Rect, p: Point) -> Dir {
+    if p.y == rect.y {
+        Dir::North
+    } else if p.y == rect.bottom() - 1 {
+        Dir::South
+    } else if p.x == rect.x {
+        Dir::West
+    } else {
+        Dir::East
+    }
+}
+
+/// Writes the oriented prefab's drawn cells (its `?` cells keep the ground),
+/// protects all but earth, and moves their walkable cells into `region`.
+fn stamp(map: &mut Map, oriented: &Prefab, rect: Rect, region: RegionId) {
+    let at = Point::new(rect.x, rect.y);
+    for local in oriented.cells().bounds().points() {
+        let Some(t) = oriented.cells()[local] else { continue };
+        let p = at + local;
+        leave_region(map, p);
+        map.terrain[p] = t;
+        if t.role != Role::Earth {
+            map.masks[p] |= mask::PROTECTED;
+        }
+        if t.role.is_walkable() {
+            join_region(map, p, region);
+        }
+    }
+}
+
+/// Takes `p` out of the region holding it.
+fn leave_region(map: &mut Map, p: Point) {
+    let old = map.region_of[p];
+    if old != NO_REGION {
+        let r = &mut map.regions[old as usize];
+        r.area = r.area.saturating_sub(1);
+        map.region_of[p] = NO_REGION;
+    }
+}
+
+/// Puts the walkable cell `p` into `region`, growing its bounds.
+fn join_region(map: &mut Map, p: Point, region: RegionId) {
+    map.region_of[p] = region;
+    let r = &mut map.regions[region as usize];
+    r.area += 1;
+    r.bounds = r.bounds.union(&Rect::new(p.x, p.y, 1, 1));
+}
+
+/// Turns rock at `p` into cave floor of `region`; open ground stays as it is.
+fn carve(map: &mut Map, p: Point, region: RegionId) {
+    if !map.is_walkable(p) {
+        map.terrain[p] = Terrain::floor(FloorKind::Cave);
+        join_region(map, p, region);
+    }
+}
+
+/// Opens a cell on a link's way out of its prefab (earth or `?` in the drawing).
+fn open_link_path(map: &mut Map, p: Point, region: RegionId) {
+    if !map.is_walkable(p) {
+        map.terrain[p] = Terrain::floor(FloorKind::Cave);
+        join_region(map, p, region);
+    }
+}
+
+/// Fills the walkable cells under a centred prefab's `?` cells that its ring
+/// cannot reach, so no pocket of the cave is left shut in.
+fn fill_unreached(map: &mut Map, oriented: &Prefab, rect: Rect) {
+    let window = rect.expand(1);
+    let local = |p: Point| ((p.y - window.y) * window.width + (p.x - window.x)) as usize;
+    let mut seen = vec![false; (window.width * window.height) as usize];
+    let mut stack: Vec<Point> = rect.ring().collect();
+    for &p in &stack {
+        seen[local(p)] = true;
+    }
+    while let Some(p) = stack.pop() {
+        for d in Dir::ALL {
+            let q = p + d.delta();
+            if rect.contains(q) && !seen[local(q)] && map.is_walkable(q) {
+                seen[local(q)] = true;
+                stack.push(q);
+            }
+        }
+    }
+    let at = Point::new(rect.x, rect.y);
+    for p in rect.points() {
+        if map.is_walkable(p) && !seen[local(p)] && oriented.cells()[p - at].is_none() {
+            leave_region(map, p);
+            map.terrain[p] = Terrain::new(Role::Wall);
+        }
+    }
+}
+
+/// Raises walls in `area`: unprotected earth touching open ground becomes
+/// wall; earth a prefab at `drawn` draws on purpose stays.
+fn raise_walls(map: &mut Map, area: Rect, drawn: Rect) {
+    for p in area.points() {
+        if drawn.contains(p) || !map.bounds().contains(p) {
+            continue;
+        }
+        if map.terrain[p] == Terrain::EARTH && !map.is_protected(p) && touches_open(map, p) {
+            map.terrain[p] = Terrain::new(Role::Wall);
+        }
+    }
+}
+
+/// True when one of the 8 cells around `p` is walkable.
+fn touches_open(map: &Map, p: Point) -> bool {
+    (-1..=1).any(|dy| (-1..=1).any(|dx| (dx, dy) != (0, 0) && map.is_walkable(p + Point::new(dx, dy))))
+}
