@@ -33,6 +33,9 @@ pub struct CavesParams {
     pub cavern_clearance: u32,
     /// Caverns smaller than this many cells count as passages.
     pub min_cavern: u32,
+    /// Where the section is written (or the map type's `generator`, without
+    /// one), for errors found while generating.
+    pub location: Option<Location>,
 }
 
 impl Default for CavesParams {
@@ -47,6 +50,7 @@ impl Default for CavesParams {
             passage_width: 2,
             cavern_clearance: 2,
             min_cavern: 40,
+            location: None,
         }
     }
 }
@@ -84,7 +88,7 @@ pub(crate) fn read(
     errors: &mut Vec<Error>,
 ) -> CavesParams {
     let mut r = SectionReader { at, errors, prefix: "[caves]: " };
-    let d = CavesParams::default();
+    let d = CavesParams { location: Some(at(section.clone())), ..CavesParams::default() };
     let Some(raw) = raw else { return d };
     let f = raw.get_ref();
     let fill = f.fill.as_ref().map_or(d.fill, |v| *v.get_ref());
@@ -99,6 +103,7 @@ pub(crate) fn read(
         cavern_clearance: r.number(&f.cavern_clearance, "cavern_clearance", 1..=8, i64::from(d.cavern_clearance))
             as u32,
         min_cavern: r.number(&f.min_cavern, "min_cavern", 1..=100_000, i64::from(d.min_cavern)) as u32,
+        location: Some(at(raw.span())),
     };
     let fill_span = f.fill.as_ref().map_or(raw.span(), |v| v.span());
     if fill.0 == 0 || fill.0 == 100 {

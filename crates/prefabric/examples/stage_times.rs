@@ -1,0 +1,65 @@
+//! Where a generation's time goes: the mean time of each stage over many seeds
+//! of one map type, run stage by stage through the public API (first attempts
+//! only; a seed whose attempt fails is counted and left out).
+//!
+//! `cargo run --release -p prefabric --example stage_times -- MAP_TYPE [SEEDS] [PACK_DIR]`
+
+use prefabric::{Generator, Pack};
+use std::time::Instant;
+
+const STAGES: [&str; 6] = ["features", "layout", "encounters", "furnish", "objects", "validate"];
+
+fn main() {
+    let map_type = std::env::args().nth(1).unwrap_or_else(|| "mines".to_string());
+    let seeds: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(500);
+    let pack = match std::env::args().nth(3) {
+        Some(dir) => Pack::load(std::path::Path::new(&dir)),
+        None => Pack::embedded(),
+    };
+    let pack = pack.unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2);
+    });
+    let generator = Generator::new(&pack, &map_type).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2);
+    });
+    let mut total = [0f64; STAGES.len()];
+    let (mut timed, mut failed) = (0u32, 0u32);
+    for seed in 0..seeds {
+        let mut run = generator.start(seed, 0);
+        let mut marks = [Instant::now(); STAGES.len() + 1];
+        let ok = run.features().is_ok()
+            && {
+                marks[1] = Instant::now();
+                run.layout().is_ok()
+            }
+            && {
+                marks[2] = Instant::now();
+                run.encounters().is_ok()
+            }
+            && {
+                marks[3] = Instant::now();
+                run.furnish();
+                marks[4] = Instant::now();
+                run.objects();
+                marks[5] = Instant::now();
+                run.validate().is_ok()
+            };
+        marks[6] = Instant::now();
+        if !ok {
+            failed += 1;
+            continue;
+        }
+        timed += 1;
+        for (k, t) in total.iter_mut().enumerate() {
+            *t += (marks[k + 1] - marks[k]).as_secs_f64();
+        }
+    }
+    println!("{map_type}: {timed} seeds timed, {failed} left out (their first attempt failed)");
+    let n = f64::from(timed.max(1));
+    for (name, t) in STAGES.iter().zip(total) {
+        println!("{name:>10}: {:.3} ms", t * 1000.0 / n);
+    }
+    println!("{:>10}: {:.3} ms", "total", total.iter().sum::<f64>() * 1000.0 / n);
+}

@@ -1,0 +1,507 @@
+//! Grids of bits for the cave layout: rows of 64-cell words, the automaton's
+//! round, erosion by one cell, and the 4-connected areas of the set cells,
+//! found by runs.
+//!
+//! In: a width and height, cells set or clear. Out: new grids, areas as runs
+//! of set cells with a label each. Guarantees: the cells past the east edge,
+//! and the rows off the north and south edges, read as the grid's `outside`
+//! value and are never reported as cells; labels are numbered in the order
+//! their areas are first met, row by row from the north-west, as a scan of
+//! cells would number them.
+//!
+//! Written by hand: no crate steps a cellular automaton or labels areas on
+//! bit rows, and a bit-sliced neighbour count handles 64 cells in a few dozen
+//! word operations.
+
+/// A grid of bits, row by row.
+#[derive(Clone)]
+pub(super) struct Bits {
+    pub width: usize,
+    pub height: usize,
+    /// Words a row.
+    pub words: usize,
+    data: Vec<u64>,
+    /// What cells off the grid read as.
+    outside: bool,
+}
+
+impl Bits {
+    /// A grid with every cell clear; off the grid reads as `outside`.
+    pub fn new(width: usize, height: usize, outside: bool) -> Bits {
+        let words = width.div_ceil(64).max(1);
+        let mut bits = Bits { width, height, words, data: vec![0; words * height], outside };
+        bits.seal();
+        bits
+    }
+
+    /// Sets the cell `(x, y)`.
+    pub fn set(&mut self, x: usize, y: usize) {
+        self.data[y * self.words + x / 64] |= 1 << (x % 64);
+    }
+
+    /// True when the cell `(x, y)` is set.
+    #[cfg(test)]
+    pub fn get(&self, x: usize, y: usize) -> bool {
+        self.data[y * self.words + x / 64] >> (x % 64) & 1 == 1
+    }
+
+    /// Sets the cells `x0..x1` of row `y`.
+    pub fn set_run(&mut self, y: usize, x0: usize, x1: usize) {
+        let row = &mut self.data[y * self.words..(y + 1) * self.words];
+        let mut x = x0;
+        while x < x1 {
+            let bit = x % 64;
+            let n = (64 - bit).min(x1 - x);
+            row[x / 64] |= if n == 64 { !0 } else { ((1u64 << n) - 1) << bit };
+            x += n;
+        }
+    }
+
+    /// The words of row `y`.
+    pub fn row(&self, y: usize) -> &[u64] {
+        &self.data[y * self.words..(y + 1) * self.words]
+    }
+
+    /// The words of row `y`, to change (the caller keeps the bits past the
+    /// east edge as they were).
+    pub fn row_mut(&mut self, y: usize) -> &mut [u64] {
+        &mut self.data[y * self.words..(y + 1) * self.words]
+    }
+
+    /// The cells set here and not in `other`.
+    pub fn and_not(&self, other: &Bits) -> Bits {
+        self.zip(other, |a, b| a & !b)
+    }
+
+    /// The cells set both here and in `other`.
+    pub fn and(&self, other: &Bits) -> Bits {
+        self.zip(other, |a, b| a & b)
+    }
+
+    fn zip(&self, other: &Bits, f: impl Fn(u64, u64) -> u64) -> Bits {
+        let data = self.data.iter().zip(&other.data).map(|(&a, &b)| f(a, b)).collect();
+        let mut out = Bits { data, ..*self };
+        out.seal();
+        out
+    }
+
+    /// The bits of a row's last word that are cells of the grid.
+    fn last_word(&self) -> u64 {
+        match self.width % 64 {
+            0 if self.width > 0 => !0,
+            used => !(!0u64 << used),
+        }
+    }
+
+    /// Makes the bits past the east edge read as `outside`.
+    fn seal(&mut self) {
+        let tail = !self.last_word();
+        for y in 0..self.height {
+            let last = &mut self.data[y * self.words + self.words - 1];
+            *last = if self.outside { *last | tail } else { *last & !tail };
+        }
+    }
+
+    /// How many cells are set.
+    #[cfg(test)]
+    pub fn count(&self) -> u32 {
+        let mut copy = self.clone();
+        copy.outside = false;
+        copy.seal();
+        copy.data.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The three rows around `y` (off the grid: all `outside`).
+    fn around<'a>(&'a self, y: usize, off: &'a [u64]) -> [&'a [u64]; 3] {
+        let up = if y > 0 { self.row(y - 1) } else { off };
+        let down = if y + 1 < self.height { self.row(y + 1) } else { off };
+        [up, self.row(y), down]
+    }
+
+    /// One round of the automaton on solid cells (set bits; `outside` should
+    /// be true, as off the map counts as rock): an open cell with `birth` or
+    /// more solid neighbours (of 8) turns solid, a solid one with `survival`
+    /// or more stays; cells set in `fixed` keep their state.
+    pub fn automaton_step(&self, fixed: &Bits, birth: u32, survival: u32) -> Bits {
+        let off = vec![if self.outside { !0 } else { 0 }; self.words];
+        let mut next = Bits::new(self.width, self.height, self.outside);
+        for y in 0..self.height {
+            let [up, here, down] = self.around(y, &off);
+            for k in 0..self.words {
+                let (nw, n, ne) = shifted(up, k, self.outside);
+                let (west, centre, east) = shifted(here, k, self.outside);
+                let (sw, s, se) = shifted(down, k, self.outside);
+                let count = count_eight([nw, n, ne, west, east, sw, s, se]);
+                let solid = (centre & at_least(count, survival)) | (!centre & at_least(count, birth));
+                let keep = fixed.data[y * self.words + k];
+                next.data[y * self.words + k] = (solid & !keep) | (centre & keep);
+            }
+        }
+        next.seal();
+        next
+    }
+
+    /// The cells set here whose 8 neighbours are all set too.
+    pub fn eroded(&self) -> Bits {
+        let off = vec![if self.outside { !0 } else { 0 }; self.words];
+        let mut next = Bits::new(self.width, self.height, self.outside);
+        for y in 0..self.height {
+            let [up, here, down] = self.around(y, &off);
+            for k in 0..self.words {
+                let (nw, n, ne) = shifted(up, k, self.outside);
+                let (west, centre, east) = shifted(here, k, self.outside);
+                let (sw, s, se) = shifted(down, k, self.outside);
+                next.data[y * self.words + k] = nw & n & ne & west & centre & east & sw & s & se;
+            }
+        }
+        next.seal();
+        next
+    }
+
+    /// The cells set here or beside a set cell (of 8).
+    pub fn dilated(&self) -> Bits {
+        let off = vec![if self.outside { !0 } else { 0 }; self.words];
+        let mut next = Bits::new(self.width, self.height, self.outside);
+        for y in 0..self.height {
+            let [up, here, down] = self.around(y, &off);
+            for k in 0..self.words {
+                let (nw, n, ne) = shifted(up, k, self.outside);
+                let (west, centre, east) = shifted(here, k, self.outside);
+                let (sw, s, se) = shifted(down, k, self.outside);
+                next.data[y * self.words + k] = nw | n | ne | west | centre | east | sw | s | se;
+            }
+        }
+        next.seal();
+        next
+    }
+
+    /// Every set cell, row by row from the north-west.
+    pub fn cells(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.height).flat_map(move |y| {
+            (0..self.words).flat_map(move |k| {
+                let mut word = self.data[y * self.words + k];
+                if k + 1 == self.words {
+                    word &= self.last_word();
+                }
+                std::iter::from_fn(move || {
+                    (word != 0).then(|| {
+                        let bit = word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        (k * 64 + bit, y)
+                    })
+                })
+            })
+        })
+    }
+}
+
+/// Word `k` of a bit row with its west and east neighbours' bits moved onto
+/// each cell: (west, the word, east). Off the row reads as `outside`.
+fn shifted(row: &[u64], k: usize, outside: bool) -> (u64, u64, u64) {
+    let edge = u64::from(outside);
+    let word = row[k];
+    let before = if k > 0 { row[k - 1] >> 63 } else { edge };
+    let after = if k + 1 < row.len() { row[k + 1] << 63 } else { edge << 63 };
+    ((word << 1) | before, word, (word >> 1) | after)
+}
+
+/// The sum and carry of three bit words, bit by bit.
+fn full_add(a: u64, b: u64, c: u64) -> (u64, u64) {
+    let ab = a ^ b;
+    (ab ^ c, (a & b) | (c & ab))
+}
+
+/// A bit-sliced count of eight bit words: (ones, twos, fours, eights).
+fn count_eight(n: [u64; 8]) -> [u64; 4] {
+    let (s1, c1) = full_add(n[0], n[1], n[2]);
+    let (s2, c2) = full_add(n[5], n[6], n[7]);
+    let (s3, c3) = (n[3] ^ n[4], n[3] & n[4]);
+    let (ones, c4) = full_add(s1, s2, s3);
+    let (t, c5) = full_add(c1, c2, c3);
+    let (twos, c6) = (t ^ c4, t & c4);
+    [ones, twos, c5 ^ c6, c5 & c6]
+}
+
+/// Bits where the bit-sliced `count` (ones, twos, fours, eights) is at least `k`.
+fn at_least(count: [u64; 4], k: u32) -> u64 {
+    if k > 15 {
+        return 0;
+    }
+    // count < k, decided from the highest bit down.
+    let (mut less, mut equal) = (0u64, !0u64);
+    for bit in (0..4).rev() {
+        if (k >> bit) & 1 == 1 {
+            less |= equal & !count[bit];
+            equal &= count[bit];
+        } else {
+            equal &= !count[bit];
+        }
+    }
+    !less
+}
+
+/// A run of set cells in one row: `x0..x1` of row `y`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Run {
+    pub y: u32,
+    pub x0: u32,
+    pub x1: u32,
+}
+
+impl Run {
+    pub fn len(&self) -> u32 {
+        self.x1 - self.x0
+    }
+}
+
+/// The 4-connected areas of a grid's set cells, as runs.
+pub(super) struct Areas {
+    /// Every run, row by row, west to east.
+    pub runs: Vec<Run>,
+    /// The area of each run.
+    pub area: Vec<u32>,
+    /// The cells of each area.
+    pub sizes: Vec<u32>,
+}
+
+impl Areas {
+    /// Labels the set cells of `bits` by 4-connected area.
+    pub fn of(bits: &Bits) -> Areas {
+        let mut runs: Vec<Run> = Vec::new();
+        let mut parent: Vec<u32> = Vec::new();
+        let mut above = 0..0;
+        for y in 0..bits.height {
+            let first = runs.len();
+            for (k, &stored) in bits.row(y).iter().enumerate() {
+                let mut word = stored;
+                if k + 1 == bits.words {
+                    word &= bits.last_word();
+                }
+                while word != 0 {
+                    let start = word.trailing_zeros();
+                    let len = (!(word >> start)).trailing_zeros();
+                    let (x0, x1) = ((k * 64) as u32 + start, (k * 64) as u32 + start + len);
+                    // A run that goes on from the word before grows.
+                    let goes_on = runs.len() > first && runs.last().is_some_and(|l| l.x1 == x0);
+                    match runs.last_mut() {
+                        Some(last) if goes_on => last.x1 = x1,
+                        _ => {
+                            runs.push(Run { y: y as u32, x0, x1 });
+                            parent.push((runs.len() - 1) as u32);
+                        }
+                    }
+                    word = if start + len >= 64 { 0 } else { word & (!0u64 << (start + len)) };
+                }
+            }
+            // Join each run to the runs above it that it overlaps.
+            let mut j = above.start;
+            for r in first..runs.len() {
+                while j < above.end && runs[j].x1 <= runs[r].x0 {
+                    j += 1;
+                }
+                let mut k = j;
+                while k < above.end && runs[k].x0 < runs[r].x1 {
+                    union(&mut parent, r as u32, k as u32);
+                    k += 1;
+                }
+            }
+            above = first..runs.len();
+        }
+        // Areas numbered in the order they are first met.
+        let mut label_of_root = vec![u32::MAX; runs.len()];
+        let mut area = Vec::with_capacity(runs.len());
+        let mut sizes = Vec::new();
+        for (r, run) in runs.iter().enumerate() {
+            let root = find(&mut parent, r as u32) as usize;
+            if label_of_root[root] == u32::MAX {
+                label_of_root[root] = sizes.len() as u32;
+                sizes.push(0);
+            }
+            let label = label_of_root[root];
+            area.push(label);
+            sizes[label as usize] += run.len();
+        }
+        Areas { runs, area, sizes }
+    }
+}
+
+fn find(parent: &mut [u32], mut a: u32) -> u32 {
+    while parent[a as usize] != a {
+        let grand = parent[parent[a as usize] as usize];
+        parent[a as usize] = grand;
+        a = grand;
+    }
+    a
+}
+
+/// Joins two runs' areas, the earlier run's root staying the root.
+fn union(parent: &mut [u32], a: u32, b: u32) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        parent[hi as usize] = lo;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    fn random(width: usize, height: usize, percent: u32, outside: bool, rng: &mut Rng) -> (Bits, Vec<bool>) {
+        let mut bits = Bits::new(width, height, outside);
+        let mut plain = vec![false; width * height];
+        for y in 0..height {
+            for x in 0..width {
+                if rng.percent(percent) {
+                    bits.set(x, y);
+                    plain[y * width + x] = true;
+                }
+            }
+        }
+        (bits, plain)
+    }
+
+    const SIZES: [(usize, usize); 5] = [(1, 1), (5, 4), (64, 3), (70, 9), (130, 5)];
+
+    /// The bit-sliced round against a plain count of the eight neighbours.
+    #[test]
+    fn the_automaton_steps_as_its_rule_says() {
+        let mut rng = Rng::stream(7, "test", "automaton");
+        for (width, height) in SIZES {
+            let (solid, plain) = random(width, height, 45, true, &mut rng);
+            let (fixed, held) = random(width, height, 10, false, &mut rng);
+            for (birth, survival) in [(5, 4), (6, 3), (9, 1), (1, 9), (0, 0)] {
+                let next = solid.automaton_step(&fixed, birth, survival);
+                for y in 0..height {
+                    for x in 0..width {
+                        let at = |dx: i32, dy: i32| {
+                            let (qx, qy) = (x as i32 + dx, y as i32 + dy);
+                            qx < 0
+                                || qy < 0
+                                || qx >= width as i32
+                                || qy >= height as i32
+                                || plain[qy as usize * width + qx as usize]
+                        };
+                        let rock = (-1..=1)
+                            .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+                            .filter(|&(dx, dy)| (dx, dy) != (0, 0) && at(dx, dy))
+                            .count() as u32;
+                        let was = plain[y * width + x];
+                        let want = if held[y * width + x] {
+                            was
+                        } else if was {
+                            rock >= survival
+                        } else {
+                            rock >= birth
+                        };
+                        assert_eq!(next.get(x, y), want, "{width}x{height} b{birth} s{survival} at ({x}, {y})");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn erosion_and_dilation_look_at_all_eight_neighbours() {
+        let mut rng = Rng::stream(8, "test", "erosion");
+        for (width, height) in SIZES {
+            let (bits, plain) = random(width, height, 80, false, &mut rng);
+            let eroded = bits.eroded();
+            for y in 0..height {
+                for x in 0..width {
+                    let all = (-1..=1).all(|dy: i32| {
+                        (-1..=1).all(|dx: i32| {
+                            let (qx, qy) = (x as i32 + dx, y as i32 + dy);
+                            qx >= 0
+                                && qy >= 0
+                                && qx < width as i32
+                                && qy < height as i32
+                                && plain[qy as usize * width + qx as usize]
+                        })
+                    });
+                    assert_eq!(eroded.get(x, y), all, "{width}x{height} at ({x}, {y})");
+                }
+            }
+            let dilated = bits.dilated();
+            for y in 0..height {
+                for x in 0..width {
+                    let any = (-1..=1).any(|dy: i32| {
+                        (-1..=1).any(|dx: i32| {
+                            let (qx, qy) = (x as i32 + dx, y as i32 + dy);
+                            qx >= 0
+                                && qy >= 0
+                                && qx < width as i32
+                                && qy < height as i32
+                                && plain[qy as usize * width + qx as usize]
+                        })
+                    });
+                    assert_eq!(dilated.get(x, y), any, "{width}x{height} at ({x}, {y})");
+                }
+            }
+            let listed: Vec<(usize, usize)> = bits.cells().collect();
+            let expected: Vec<(usize, usize)> = (0..height)
+                .flat_map(|y| (0..width).map(move |x| (x, y)))
+                .filter(|&(x, y)| plain[y * width + x])
+                .collect();
+            assert_eq!(listed, expected);
+            assert_eq!(bits.count() as usize, expected.len());
+        }
+    }
+
+    /// Runs and their areas against a flood fill of the cells.
+    #[test]
+    fn areas_match_a_flood_fill() {
+        let mut rng = Rng::stream(9, "test", "areas");
+        for (width, height) in SIZES.into_iter().chain([(200, 40), (128, 20)]) {
+            for percent in [30, 55, 70, 100] {
+                let (bits, plain) = random(width, height, percent, false, &mut rng);
+                let areas = Areas::of(&bits);
+                let mut label = vec![u32::MAX; width * height];
+                for (run, &a) in areas.runs.iter().zip(&areas.area) {
+                    for x in run.x0..run.x1 {
+                        label[run.y as usize * width + x as usize] = a;
+                    }
+                }
+                // Flood labels, numbered in scan order.
+                let mut flood = vec![u32::MAX; width * height];
+                let mut next = 0;
+                for start in 0..plain.len() {
+                    if !plain[start] || flood[start] != u32::MAX {
+                        continue;
+                    }
+                    let mut stack = vec![start];
+                    flood[start] = next;
+                    let mut size = 0;
+                    while let Some(i) = stack.pop() {
+                        size += 1;
+                        let (x, y) = (i % width, i / width);
+                        let mut near = vec![];
+                        if x > 0 {
+                            near.push(i - 1);
+                        }
+                        if x + 1 < width {
+                            near.push(i + 1);
+                        }
+                        if y > 0 {
+                            near.push(i - width);
+                        }
+                        if y + 1 < height {
+                            near.push(i + width);
+                        }
+                        for j in near {
+                            if plain[j] && flood[j] == u32::MAX {
+                                flood[j] = next;
+                                stack.push(j);
+                            }
+                        }
+                    }
+                    assert_eq!(areas.sizes.get(next as usize), Some(&size), "{width}x{height} {percent}%");
+                    next += 1;
+                }
+                assert_eq!(label, flood, "{width}x{height} {percent}%");
+                assert_eq!(areas.sizes.len() as u32, next);
+            }
+        }
+    }
+}
