@@ -477,11 +477,11 @@ impl Caverns {
                     carve(map, p, id);
                 }
                 let bounds = map.regions[id as usize].bounds;
-                raise_walls(map, bounds.expand(1), rect);
+                raise_walls(map, bounds.expand(1), &oriented, rect);
                 self.taken.push(bounds.expand(1));
             }
         }
-        raise_walls(map, rect.expand(2), rect);
+        raise_walls(map, rect.expand(2), &oriented, rect);
         map.regions[region as usize].doors = doors;
         map.add_machines(&oriented, spot.at, index);
         map.prefabs.push(PlacedPrefab {
@@ -626,10 +626,13 @@ fn fill_unreached(map: &mut Map, oriented: &Prefab, rect: Rect) {
 }
 
 /// Raises walls in `area`: unprotected earth touching open ground becomes
-/// wall; earth a prefab at `drawn` draws on purpose stays.
-fn raise_walls(map: &mut Map, area: Rect, drawn: Rect) {
+/// wall — also under the `?` cells of the oriented prefab at `rect`, which
+/// keep the ground; earth the prefab draws on purpose stays.
+fn raise_walls(map: &mut Map, area: Rect, oriented: &Prefab, rect: Rect) {
+    let at = Point::new(rect.x, rect.y);
     for p in area.points() {
-        if drawn.contains(p) || !map.bounds().contains(p) {
+        let drawn = rect.contains(p) && oriented.cells()[p - at].is_some();
+        if drawn || !map.bounds().contains(p) {
             continue;
         }
         if map.terrain[p] == Terrain::EARTH && !map.is_protected(p) && touches_open(map, p) {

@@ -1208,8 +1208,8 @@ fn ways_in(map: &Map, id: RegionId) -> u32 {
 }
 
 /// How secluded a cell is: its walking distance, through passable cells, from the
-/// nearest corridor or junction cell: 0 on the corridors, growing into rooms behind
-/// rooms; `u32::MAX` when no corridor can be reached. Found by a breadth-first
+/// nearest corridor, junction or cave passage cell: 0 on those, growing into
+/// rooms behind rooms and into caverns; `u32::MAX` when no corridor can be reached. Found by a breadth-first
 /// search from the cell that stops at the first corridor, so a map's few loose
 /// items cost a few small searches rather than a flood of the whole map. Once the
 /// searches together have visited as many cells as the map has, one search from
@@ -1280,13 +1280,15 @@ impl Seclusion {
     }
 }
 
-/// True on corridor and junction floor: the busy ways seclusion is measured from.
+/// True on corridor and junction floor and in a cave's passages: the busy ways
+/// seclusion is measured from.
 fn is_busy(map: &Map, p: Point) -> bool {
     map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Floor(FloorKind::Corridor | FloorKind::Junction)))
+        || map.region_at(p).is_some_and(|r| r.kind == RegionKind::Passage)
 }
 
 /// Every cell's seclusion at once: a breadth-first search from every passable
-/// corridor and junction cell.
+/// corridor, junction and passage cell.
 fn flood_seclusion(map: &Map) -> Vec<u32> {
     let bounds = map.bounds();
     let mut distance = vec![u32::MAX; map.terrain.cells().len()];
