@@ -634,13 +634,82 @@ fn layout_shortfall(map_type: &MapType, placed: &mut [u32]) -> Option<prefabric:
     })
 }
 
+/// What the trial maps of one map type showed about its cave encounters: how
+/// often each was placed, and why each was not.
+#[derive(Default)]
+struct CavernTrials {
+    /// Placements per encounter id.
+    placed: std::collections::BTreeMap<String, u32>,
+    /// Skips per encounter id: how many, and how many because it was too large.
+    skipped: std::collections::BTreeMap<String, (u32, u32)>,
+    /// Trial maps with at least one cavern.
+    with_caverns: u32,
+}
+
+impl CavernTrials {
+    fn record(&mut self, map: &prefabric::Map) {
+        for p in map.prefabs() {
+            if let Some(e) = &p.encounter {
+                *self.placed.entry(e.id.clone()).or_default() += 1;
+            }
+        }
+        for skip in map.encounter_skips() {
+            let entry = self.skipped.entry(skip.id.clone()).or_default();
+            entry.0 += 1;
+            entry.1 += u32::from(skip.reason == prefabric::SkipReason::TooLarge);
+        }
+        self.with_caverns += u32::from(map.regions().iter().any(|r| r.centre.is_some()));
+    }
+
+    /// Errors for cave encounters never placed because every cavern they were
+    /// tried in was too small, and warnings for those never placed otherwise.
+    fn problems(&self, map_type: &MapType, trials: u32) -> (Vec<prefabric::Error>, Vec<prefabric::Error>) {
+        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+        let Some(pool) = &map_type.encounters else { return (errors, warnings) };
+        if pool.count.1 == 0 {
+            return (errors, warnings);
+        }
+        for e in pool.pool.iter().filter(|e| e.style.joins_caverns() && e.weight > 0) {
+            if self.placed.get(&e.id).copied().unwrap_or(0) > 0 {
+                continue;
+            }
+            let (skips, too_large) = self.skipped.get(&e.id).copied().unwrap_or_default();
+            if skips > 0 && too_large == skips {
+                let message = format!(
+                    "encounter `{}` is too large for any cavern: in {trials} trial maps every cavern it was tried in was too small around its centre (or too near the edge) for each of its prefabs",
+                    e.id
+                );
+                let help = "a centered prefab needs two thirds of its rectangle and the ring around it on the cavern's floor: draw a smaller alternative, or open the caves up in [caves] (a lower `fill`, more `iterations`)";
+                errors.push(prefabric::Error::at(ErrorKind::Invalid, e.location.clone(), message).with_help(help));
+                continue;
+            }
+            let why = if self.with_caverns == 0 {
+                "the layout made no caverns (only the caves generator does)"
+            } else if skips == 0 {
+                "it was never drawn: other encounters filled the count first, or its depths were not tried"
+            } else if e.style == prefabric::Style::Embedded {
+                "no cavern had rock beside it deep and whole enough to sink one of its prefabs into"
+            } else {
+                "no cavern had room around its centre, or every centre was taken"
+            };
+            let message = format!("encounter `{}` was never placed in {trials} trial maps: {why}", e.id);
+            let help =
+                "run `prefabric generate --explain` on a trial seed to see each try; smaller prefabs fit more caverns";
+            warnings.push(prefabric::Error::at(ErrorKind::Lint, e.location.clone(), message).with_help(help));
+        }
+        (errors, warnings)
+    }
+}
+
 fn check(args: CheckArgs) -> Result<(), Failure> {
     let label = args.pack.as_ref().map_or("the built-in pack".to_string(), |p| p.display().to_string());
     let pack = pack_or_fail(args.pack.as_deref())?;
     let mut failures = Vec::new();
     let mut trial_warnings = Vec::new();
+    let mut trial_errors = Vec::new();
     let mut retried = 0;
     for map_type in pack.map_types() {
+        let mut caverns = CavernTrials::default();
         let mut placed: Vec<u32> = Vec::new();
         // Trial maps cycle through depth 1 and every depth where an encounter's range
         // starts or ends, so encounters kept from depth 1 are tried too.
@@ -663,11 +732,15 @@ fn check(args: CheckArgs) -> Result<(), Failure> {
                     let stats = map.layout_stats();
                     placed.extend(stats.chain.as_ref().map(|c| c.placed));
                     placed.extend(stats.pathways.as_ref().map(|p| p.rooms));
+                    caverns.record(&map);
                 }
                 Err(e) => failures.push(format!("{}: seed {seed}, depth {depth}: {e}", map_type.file)),
             }
         }
         trial_warnings.extend(layout_shortfall(map_type, &mut placed));
+        let (errors, warnings) = caverns.problems(map_type, args.seeds);
+        trial_errors.extend(errors);
+        trial_warnings.extend(warnings);
     }
     let mut err = io::stderr().lock();
     for warning in pack.warnings().iter().chain(&trial_warnings) {
@@ -681,6 +754,13 @@ fn check(args: CheckArgs) -> Result<(), Failure> {
         1 => " (1 warning)".to_string(),
         n => format!(" ({n} warnings)"),
     };
+    if !trial_errors.is_empty() {
+        let mut text: Vec<String> = trial_errors.iter().map(|e| e.to_string()).collect();
+        text.extend(failures.iter().cloned());
+        let n = trial_errors.len();
+        let what = if n == 1 { "1 problem" } else { "{n} problems" }.replace("{n}", &n.to_string());
+        return Err(Failure::Problems(format!("{}\n{what} found by the trial maps", text.join("\n"))));
+    }
     if failures.is_empty() {
         writeln!(
             out,

@@ -439,6 +439,23 @@ fn check_warns_when_the_pathways_fall_short_of_their_rooms() {
 }
 
 #[test]
+fn check_finds_cave_encounters_too_large_for_any_cavern() {
+    let pack = "crates/prefabric/tests/fixtures/packs/cave_misfits";
+    let out = prefabric(&["check", "--pack", pack, "--seeds", "12"]);
+    assert_eq!(out.status.code(), Some(1), "a prefab no cavern holds is an error: {}", stderr(&out));
+    let err = stderr(&out);
+    let error = format!("{pack}/maps/tight.toml:13:1: invalid: encounter `great_hall` is too large for any cavern");
+    assert!(err.contains(&error) && err.contains("help: a centered prefab needs two thirds"), "{err}");
+    let warning =
+        format!("{pack}/maps/tight.toml:19:1: warning: encounter `deep_vault` was never placed in 12 trial maps");
+    assert!(err.contains(&warning) && err.contains("rock beside it deep and whole enough"), "{err}");
+    assert!(!err.contains("`cairn`"), "the small one is placed: {err}");
+    // The built-in mines place every encounter of theirs.
+    let out = prefabric(&["check", "--seeds", "40"]);
+    assert!(out.status.success() && !stderr(&out).contains("never placed"), "{}", stderr(&out));
+}
+
+#[test]
 fn catacombs_come_out_in_every_format_with_their_trace() {
     let json = stdout(&prefabric(&["generate", "--map-type", "catacombs", "--seed", "4", "--format", "json"]));
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -60,8 +60,8 @@ pub use geom::{Dir, Point, Rect, Transform, TransformSet};
 pub use grid::Grid;
 pub use limits::Limits;
 pub use map::{
-    Door, EncounterTag, FloorKind, FurnishPart, Furnished, LinkKind, Map, Object, ObjectKind, PlacedLink, PlacedPrefab,
-    Region, RegionKind, Role, Stage, Terrain,
+    Door, EncounterSkip, EncounterTag, FloorKind, FurnishPart, Furnished, LinkKind, Map, Object, ObjectKind,
+    PlacedLink, PlacedPrefab, Region, RegionKind, Role, SkipReason, Stage, Terrain,
 };
 pub use prefab::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style};
 pub use rng::Rng;

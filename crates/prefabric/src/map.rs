@@ -532,6 +532,47 @@ pub(crate) mod mask {
     pub const SOLID: u8 = 4;
 }
 
+/// Why an encounter left a map without being placed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SkipReason {
+    /// Never eligible for this map: weight 0, outside its depths, or used up
+    /// in the world.
+    Ineligible,
+    /// Placed as often as its per-map or per-world limit allows.
+    Limit,
+    /// Another encounter of its exclusion group was placed.
+    Excluded,
+    /// No free room or cavern of the access or size it needs, or none where
+    /// one of its prefabs fits (crowded, wrong doors, no rock to sink it into).
+    NoPlace,
+    /// Every room or cavern it was tried in was too small for each of its
+    /// prefabs in every orientation.
+    TooLarge,
+}
+
+impl SkipReason {
+    /// Lower-case name, as in statistics.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SkipReason::Ineligible => "ineligible",
+            SkipReason::Limit => "limit",
+            SkipReason::Excluded => "excluded",
+            SkipReason::NoPlace => "no-place",
+            SkipReason::TooLarge => "too-large",
+        }
+    }
+}
+
+/// An encounter the encounters stage took out of the running for a map, and
+/// why (the trace says the same in words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncounterSkip {
+    /// The encounter's id.
+    pub id: String,
+    /// Why.
+    pub reason: SkipReason,
+}
+
 /// A generated map.
 #[derive(Clone, Debug)]
 pub struct Map {
@@ -547,6 +588,7 @@ pub struct Map {
     pub(crate) objects: Vec<Object>,
     pub(crate) feature_variant: Option<String>,
     pub(crate) layout: LayoutStats,
+    pub(crate) skipped: Vec<EncounterSkip>,
     pub(crate) trace: Trace,
 }
 
@@ -566,6 +608,7 @@ impl Map {
             objects: Vec::new(),
             feature_variant: None,
             layout: LayoutStats::default(),
+            skipped: Vec::new(),
             trace: Trace::default(),
         }
     }
@@ -667,6 +710,12 @@ impl Map {
     /// What the layout stage made: which generator, and its counts.
     pub fn layout_stats(&self) -> &LayoutStats {
         &self.layout
+    }
+
+    /// The encounters taken out of the running without being placed, in the
+    /// order they were, each once.
+    pub fn encounter_skips(&self) -> &[EncounterSkip] {
+        &self.skipped
     }
 
     /// The decisions that made this map.

@@ -6,7 +6,7 @@
 
 mod common;
 
-use prefabric::{Dir, Generator, Map, Pack, Point, Rect, RegionKind, Role, Stage, Style, render};
+use prefabric::{Dir, Generator, Map, Pack, Point, Rect, RegionKind, Role, SkipReason, Stage, Style, render};
 
 const PREFABS: &str = r#"
 prefab gate
@@ -461,6 +461,10 @@ min_area = 100000
             skipped.iter().any(|m| m.contains("`greedy`: ") && m.contains("fewer than 100000 cells")),
             "seed {seed}: {skipped:?}"
         );
+        let reasons: Vec<(&str, SkipReason)> =
+            map.encounter_skips().iter().map(|s| (s.id.as_str(), s.reason)).collect();
+        assert!(reasons.contains(&("colossus", SkipReason::TooLarge)), "seed {seed}: {reasons:?}");
+        assert!(reasons.contains(&("greedy", SkipReason::NoPlace)), "seed {seed}: {reasons:?}");
     }
 }
 

@@ -7,7 +7,7 @@
 mod common;
 
 use prefabric::content::SourceFile;
-use prefabric::{Dir, Generator, Limits, Map, Pack, Point, Rect, Style, World};
+use prefabric::{Dir, Generator, Limits, Map, Pack, Point, Rect, SkipReason, Style, World};
 use std::collections::BTreeMap;
 
 const PALETTE: &str = "[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"+\" = \"door\"\n\":\" = \"earth\"\n";
@@ -256,6 +256,27 @@ fn every_limit_holds_over_many_seeds_and_depths() {
             assert_eq!(count("deep"), 0, "seed {seed}: depth {depth}");
         }
         assert!(placed.len() <= 30, "seed {seed}");
+        // Every skip is recorded once, with a reason that matches the limits.
+        let mut ids: Vec<&str> = map.encounter_skips().iter().map(|s| s.id.as_str()).collect();
+        ids.sort_unstable();
+        assert!(ids.windows(2).all(|w| w[0] != w[1]), "seed {seed}: {ids:?}");
+        for skip in map.encounter_skips() {
+            let id = skip.id.as_str();
+            match skip.reason {
+                SkipReason::Limit => {
+                    let pool = pack.map_type("limits").and_then(|m| m.encounters.as_ref()).expect("a pool");
+                    let e = pool.pool.iter().find(|e| e.id == id).expect("in the pool");
+                    let limit = e.max_per_map.into_iter().chain(e.max_per_world).min();
+                    assert_eq!(Some(count(id) as u32), limit, "seed {seed}: `{id}` retired at its limit");
+                }
+                SkipReason::Excluded => {
+                    let other = if id == "g1" { "g2" } else { "g1" };
+                    assert!(count(other) > 0 && count(id) == 0, "seed {seed}: `{id}` excluded by `{other}`");
+                }
+                SkipReason::Ineligible => assert!(id == "deep" && !(3..=5).contains(&depth), "seed {seed}: {id}"),
+                SkipReason::NoPlace | SkipReason::TooLarge => {}
+            }
+        }
         for &(id, i) in &placed {
             *seen.entry(id.to_string()).or_insert(0) += 1;
             let placed = &map.prefabs()[i];

@@ -62,7 +62,9 @@ pub(crate) struct Cavern {
 pub(crate) enum Misfit {
     /// A prefab stands at its centre already.
     Centred,
-    /// The map's edge, a protected cell, another prefab or a room is in the way.
+    /// It would reach the map's edge.
+    Edge,
+    /// A protected cell, another prefab or a room is in the way.
     Crowded,
     /// Less than two thirds of the rectangle and its ring would stand on the
     /// cavern's floor.
@@ -75,14 +77,16 @@ pub(crate) enum Misfit {
 
 impl Misfit {
     /// Every misfit, in order.
-    pub const ALL: [Misfit; 5] = [Misfit::Centred, Misfit::Crowded, Misfit::Small, Misfit::Shallow, Misfit::LinkCut];
+    pub const ALL: [Misfit; 6] =
+        [Misfit::Centred, Misfit::Edge, Misfit::Crowded, Misfit::Small, Misfit::Shallow, Misfit::LinkCut];
 
     /// `n` caverns and what this means for them: "2 are too small …".
     pub fn describe(self, n: u32) -> String {
         let (are, have, their) = if n == 1 { ("is", "has", "its") } else { ("are", "have", "their") };
         match self {
             Misfit::Centred => format!("{n} {have} a prefab at {their} centre already"),
-            Misfit::Crowded => format!("{n} {have} the map's edge, a prefab or a room in the way"),
+            Misfit::Edge => format!("{n} {are} too near the map's edge"),
+            Misfit::Crowded => format!("{n} {have} a prefab or a room in the way"),
             Misfit::Small => format!("{n} {are} too small around {their} centre"),
             Misfit::Shallow => {
                 format!("{n} {have} no rock beside {} deep enough to sink it into", if n == 1 { "it" } else { "them" })
@@ -94,7 +98,7 @@ impl Misfit {
     }
 
     /// Every misfit counted in `tally` (indexed as [`Misfit::ALL`]), described.
-    pub fn summary(tally: &[u32; 5]) -> String {
+    pub fn summary(tally: &[u32; 6]) -> String {
         let parts: Vec<String> =
             Misfit::ALL.iter().filter(|m| tally[**m as usize] > 0).map(|m| m.describe(tally[*m as usize])).collect();
         parts.join(", ")
@@ -191,53 +195,57 @@ impl Caverns {
         }
     }
 
+    /// Tries the rectangles around cavern `k`'s centre. The misfit reported
+    /// says why the cavern's shape rules the prefab out (too near the edge, too
+    /// small) when it does, and otherwise what stood in the way.
     fn centred_spot(&mut self, map: &Map, k: usize, prefab: &Prefab, turns: &[Transform]) -> Result<Spot, Misfit> {
         let cavern = &self.list[k];
-        if cavern.centred {
-            return Err(Misfit::Centred);
-        }
-        let mut best = Misfit::Centred;
+        let (mut shape, mut occupied) = (None::<Misfit>, None::<Misfit>);
         for &t in turns {
             let (w, h) = t.apply_size(prefab.width(), prefab.height());
             let base = cavern.centre - Point::new(w / 2, h / 2);
             for (dx, dy) in CENTRE_SHIFTS {
                 let rect = Rect::new(base.x + dx, base.y + dy, w, h);
-                match self.centred_misfit(map, cavern.region, rect) {
+                if let Some(m) = centred_shape_misfit(map, cavern.region, rect) {
+                    shape = shape.max(Some(m));
+                    continue;
+                }
+                if cavern.centred {
+                    // It would fit, but a prefab stands there already.
+                    return Err(Misfit::Centred);
+                }
+                match self.centred_blocked(map, rect) {
                     None => {
                         let at = Point::new(rect.x, rect.y);
                         return Ok(Spot { cavern: k, transform: t, at, style: Style::Centered, passages: Vec::new() });
                     }
-                    Some(m) => best = best.max(m),
+                    Some(m) => occupied = occupied.max(Some(m)),
                 }
             }
         }
-        Err(best)
+        Err(occupied.or(shape).unwrap_or(Misfit::Small))
     }
 
-    /// Why a centred prefab cannot take `rect` in cavern `region`, if it cannot.
-    fn centred_misfit(&self, map: &Map, region: RegionId, rect: Rect) -> Option<Misfit> {
+    /// What stands in the way of a centred prefab at `rect`: the prefabs placed
+    /// and their rings, protected or BLOCKED cells, floor that is not cave.
+    fn centred_blocked(&self, map: &Map, rect: Rect) -> Option<Misfit> {
         let ring = rect.expand(1);
-        if !map.bounds().expand(-1).contains_rect(&ring) || self.taken.iter().any(|t| t.intersects(&ring)) {
+        if self.taken.iter().any(|t| t.intersects(&ring)) {
             return Some(Misfit::Crowded);
         }
-        let mut floor = 0;
         for p in ring.points() {
             let t = map.terrain[p];
             if map.is_protected(p) || t.role == Role::Blocked {
                 return Some(Misfit::Crowded);
             }
             if t.role.is_walkable() {
-                let r = map.region_of[p];
-                let kind = map.regions.get(r as usize).map(|r| r.kind);
+                let kind = map.regions.get(map.region_of[p] as usize).map(|r| r.kind);
                 if !matches!(kind, Some(RegionKind::Cave | RegionKind::Passage)) {
                     return Some(Misfit::Crowded);
                 }
-                floor += i64::from(r == region);
             }
         }
-        // Most of it and its ring on this cavern's floor: it stands inside the
-        // cavern, and carving its ring cuts little rock.
-        (3 * floor < 2 * ring.area()).then_some(Misfit::Small)
+        None
     }
 
     fn embedded_spot(
@@ -312,7 +320,10 @@ impl Caverns {
         let rect = Rect::new(at.x, at.y, w, h);
         let facing = t.apply_dir(Dir::South);
         let inner = map.bounds().expand(-1);
-        if !inner.contains_rect(&rect) || self.taken.iter().any(|r| r.intersects(&rect.expand(1))) {
+        if !inner.contains_rect(&rect) {
+            return Err(Misfit::Edge);
+        }
+        if self.taken.iter().any(|r| r.intersects(&rect.expand(1))) {
             return Err(Misfit::Crowded);
         }
         // All rock under it, and around it but for the row in front.
@@ -495,6 +506,19 @@ impl Caverns {
         self.taken.push(rect.expand(1));
         Placed { index, passages: lengths }
     }
+}
+
+/// Why cavern `region`'s shape rules out a centred prefab at `rect`, if it
+/// does: its ring would reach the map's edge, or less than two thirds of its
+/// rectangle and ring would stand on the cavern's floor (most of it inside the
+/// cavern, so carving its ring cuts little rock).
+fn centred_shape_misfit(map: &Map, region: RegionId, rect: Rect) -> Option<Misfit> {
+    let ring = rect.expand(1);
+    if !map.bounds().expand(-1).contains_rect(&ring) {
+        return Some(Misfit::Edge);
+    }
+    let floor = ring.points().filter(|&p| map.region_of[p] == region && map.is_walkable(p)).count() as i64;
+    (3 * floor < 2 * ring.area()).then_some(Misfit::Small)
 }
 
 /// True when the drawn cell `q` of `prefab` is walkable.

@@ -24,7 +24,8 @@ use crate::content::encounters::{DoorChange, Encounter, EncounterPool};
 use crate::error::Error;
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::map::{
-    Door, EncounterTag, FloorKind, Map, NO_REGION, PlacedPrefab, RegionId, RegionKind, Role, Stage, Terrain, mask,
+    Door, EncounterSkip, EncounterTag, FloorKind, Map, NO_REGION, PlacedPrefab, RegionId, RegionKind, Role, SkipReason,
+    Stage, Terrain, mask,
 };
 use crate::prefab::{Prefab, Style};
 use crate::rng::Rng;
@@ -125,7 +126,7 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &Worl
     for (i, e) in pool.pool.iter().enumerate() {
         if let Some(reason) = never_eligible(e, depth, world) {
             alive[i] = false;
-            map.trace.push("encounters", Outcome::Skipped, format!("encounter `{}`: {reason}", e.id));
+            skip(map, &e.id, SkipReason::Ineligible, &reason);
         }
     }
     let free_rooms = rooms.iter().filter(|r| !r.used).count();
@@ -172,13 +173,19 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &Worl
                 total += 1;
                 retire_after_placing(map, pool, i, &placed, world, &mut alive);
             }
-            Err(reason) => {
+            Err((why, reason)) => {
                 alive[i] = false;
-                map.trace.push("encounters", Outcome::Skipped, format!("encounter `{}`: {reason}", e.id));
+                skip(map, &e.id, why, &reason);
             }
         }
     }
     Ok(())
+}
+
+/// Takes encounter `id` out of the running: traced, and recorded with `why`.
+fn skip(map: &mut Map, id: &str, why: SkipReason, reason: &str) {
+    map.trace.push("encounters", Outcome::Skipped, format!("encounter `{id}`: {reason}"));
+    map.skipped.push(EncounterSkip { id: id.to_string(), reason: why });
 }
 
 /// Why an encounter can never be placed in this map, if it cannot.
@@ -216,17 +223,14 @@ fn retire_after_placing(
     };
     if let Some(reason) = limit {
         alive[i] = false;
-        map.trace.push("encounters", Outcome::Skipped, format!("encounter `{}`: {reason}", e.id));
+        skip(map, &e.id, SkipReason::Limit, &reason);
     }
     let Some(group) = &e.group else { return };
     for (j, other) in pool.pool.iter().enumerate() {
         if j != i && alive[j] && other.group.as_ref() == Some(group) {
             alive[j] = false;
-            map.trace.push(
-                "encounters",
-                Outcome::Skipped,
-                format!("encounter `{}`: excluded by group `{group}` (`{}` was chosen)", other.id, e.id),
-            );
+            let reason = format!("excluded by group `{group}` (`{}` was chosen)", e.id);
+            skip(map, &other.id, SkipReason::Excluded, &reason);
         }
     }
 }
@@ -234,16 +238,23 @@ fn retire_after_placing(
 /// Places `e` in a cavern: free caverns large enough in a random order, each
 /// with its alternatives in a random order, until one has a spot. Says why when
 /// none has.
-fn in_cavern(map: &mut Map, pack: &Pack, e: &Encounter, caverns: &mut Caverns, rng: &mut Rng) -> Result<(), String> {
+fn in_cavern(
+    map: &mut Map,
+    pack: &Pack,
+    e: &Encounter,
+    caverns: &mut Caverns,
+    rng: &mut Rng,
+) -> Result<(), (SkipReason, String)> {
     if caverns.list.is_empty() {
-        return Err("the layout made no caverns for it".into());
+        return Err((SkipReason::NoPlace, "the layout made no caverns for it".into()));
     }
     let mut order: Vec<usize> =
         (0..caverns.list.len()).filter(|&k| map.regions[caverns.list[k].region as usize].area >= e.min_area).collect();
     if order.is_empty() {
         let n = caverns.list.len();
         let has = if n == 1 { "has" } else { "have" };
-        return Err(format!("{} of the map {has} fewer than {} cells", caverns::caverns(n), e.min_area));
+        let reason = format!("{} of the map {has} fewer than {} cells", caverns::caverns(n), e.min_area);
+        return Err((SkipReason::NoPlace, reason));
     }
     rng.shuffle(&mut order);
     let mut prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
@@ -293,7 +304,13 @@ fn in_cavern(map: &mut Map, pack: &Pack, e: &Encounter, caverns: &mut Caverns, r
         tally[best as usize] += 1;
     }
     let size = if e.min_area > 0 { format!(" of {} cells or more", e.min_area) } else { String::new() };
-    Err(format!("no cavern takes it: of {}{size}, {}", caverns::caverns(order.len()), caverns::Misfit::summary(&tally)))
+    // Too large when every cavern was too small for it or too near the edge.
+    let too_large = caverns::Misfit::ALL
+        .iter()
+        .all(|&m| matches!(m, caverns::Misfit::Small | caverns::Misfit::Edge) || tally[m as usize] == 0);
+    let why = if too_large { SkipReason::TooLarge } else { SkipReason::NoPlace };
+    let summary = caverns::Misfit::summary(&tally);
+    Err((why, format!("no cavern takes it: of {}{size}, {summary}", caverns::caverns(order.len()))))
 }
 
 /// Every room of the layout with its doorways read from the terrain.
@@ -347,7 +364,7 @@ fn choose_fit<'p>(
     rooms: &[Room],
     memo: &mut [u8],
     rng: &mut Rng,
-) -> Result<Fit<'p>, String> {
+) -> Result<Fit<'p>, (SkipReason, String)> {
     let prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
     let (mut free, mut right_doors) = (0, 0);
     let mut candidates: Vec<usize> = Vec::new();
@@ -369,8 +386,8 @@ fn choose_fit<'p>(
     }
     let Some(&ri) = rng.pick(&candidates) else {
         return Err(match (free, right_doors) {
-            (0, _) => "no free room left".to_string(),
-            (_, 0) => format!("none of the {free} free rooms has {}", e.doors),
+            (0, _) => (SkipReason::NoPlace, "no free room left".to_string()),
+            (_, 0) => (SkipReason::NoPlace, format!("none of the {free} free rooms has {}", e.doors)),
             _ => {
                 let mut tally = [0u32; 4];
                 for room in rooms.iter().filter(|r| !r.used && e.doors.allows(r.doorways.len() as u32)) {
@@ -381,16 +398,22 @@ fn choose_fit<'p>(
                     .filter(|m| tally[**m as usize] > 0)
                     .map(|m| format!("{} {}", tally[*m as usize], m.describe()))
                     .collect();
-                format!("none of the {right_doors} free rooms with {} takes it: {}", e.doors, reasons.join(", "))
+                let why = if tally[Misfit::TooSmall as usize] == right_doors {
+                    SkipReason::TooLarge
+                } else {
+                    SkipReason::NoPlace
+                };
+                (why, format!("none of the {right_doors} free rooms with {} takes it: {}", e.doors, reasons.join(", ")))
             }
         });
     };
     let room = &rooms[ri];
     // The room was chosen because one of these fits, so the picks below succeed.
     let fitting: Vec<&Prefab> = prefabs.iter().copied().filter(|p| fits(map, e, room, p)).collect();
-    let &prefab = rng.pick(&fitting).ok_or("no prefab fits the chosen room")?;
+    let no_place = |what: &str| (SkipReason::NoPlace, what.to_string());
+    let &prefab = rng.pick(&fitting).ok_or_else(|| no_place("no prefab fits the chosen room"))?;
     let choices = options(map, e, room, prefab);
-    let &(transform, at) = rng.pick(&choices).ok_or("no orientation fits the chosen room")?;
+    let &(transform, at) = rng.pick(&choices).ok_or_else(|| no_place("no orientation fits the chosen room"))?;
     Ok(Fit { room: ri, prefab, transform, at })
 }
 
