@@ -19,7 +19,9 @@
 //!   sunk into solid rock: its rectangle and the ring around it are rock
 //!   except the row in front of its bottom edge, where at least one of its
 //!   open bottom cells meets that cavern's floor. Front cells still rock are
-//!   carved, so every opening leads into the cave.
+//!   carved, so every opening leads into the cave. The places tried are drawn
+//!   at random from every one that puts a mouth on the cavern's floor, at most
+//!   [`EMBED_TRIES`] of them per cavern.
 //! * **Direct links**: every link mark of the prefab has its way out opened,
 //!   and where it ends in rock, the shortest passage (at most
 //!   [`MAX_PASSAGE`] cells) is dug to the nearest open ground — never a
@@ -42,6 +44,10 @@ use std::collections::VecDeque;
 
 /// Longest passage dug from a link mark to open ground.
 pub(crate) const MAX_PASSAGE: u32 = 24;
+
+/// Most places beside one cavern an embedded prefab tries (drawn at random
+/// among every place that puts its mouth on the cavern's floor).
+pub(crate) const EMBED_TRIES: usize = 400;
 
 /// Shifts tried around a cavern's centre, nearest first.
 const CENTRE_SHIFTS: [(i32, i32); 13] =
@@ -137,8 +143,13 @@ pub(crate) struct Caverns {
     width: i32,
     /// Summed counts of the cells an embedded prefab cannot cover (walkable,
     /// protected, BLOCKED), `(width + 1) x (height + 1)`; rebuilt when stale.
-    hard: Vec<u32>,
+    hard: SummedArea,
+    /// Summed counts of cave floor (cells of caverns and passages).
+    floor: SummedArea,
     stale: bool,
+    /// Each cavern's floor cells with rock beside them, and on which sides
+    /// (a bit per [`Dir::ALL`] entry), found when first needed.
+    boundaries: Vec<Option<Vec<(Point, u8)>>>,
     /// Search scratch: the generation each cell was seen in, and its way back.
     seen: Vec<u32>,
     came: Vec<u32>,
@@ -149,30 +160,36 @@ pub(crate) struct Caverns {
 impl Caverns {
     /// The caverns of `map`, in region order.
     pub fn find(map: &Map) -> Caverns {
-        let list = map
+        let list: Vec<Cavern> = map
             .regions
             .iter()
             .filter(|r| r.kind == RegionKind::Cave)
             .filter_map(|r| r.centre.map(|centre| Cavern { region: r.id, centre, centred: false }))
             .collect();
         let n = map.terrain.cells().len();
-        Caverns {
+        let boundaries = vec![None; list.len()];
+        let mut caverns = Caverns {
             list,
             taken: map.prefabs.iter().map(|p| p.bounds.expand(1)).collect(),
             width: map.width(),
-            hard: Vec::new(),
+            hard: SummedArea::default(),
+            floor: SummedArea::default(),
             stale: true,
-            seen: vec![0; n],
-            came: vec![0; n],
+            boundaries,
+            seen: Vec::new(),
+            came: Vec::new(),
             generation: 0,
             queue: VecDeque::new(),
-        }
+        };
+        caverns.seen.reserve(n);
+        caverns
     }
 
     /// Says the map changed outside these placements (a room embedding), so the
-    /// rock table must be read again.
+    /// tables must be read again.
     pub fn invalidate(&mut self) {
         self.stale = true;
+        self.boundaries.iter_mut().for_each(|b| *b = None);
     }
 
     /// A spot for `prefab` in cavern `k` in one of `transforms`, joined as
@@ -188,6 +205,9 @@ impl Caverns {
     ) -> Result<Spot, Misfit> {
         let mut turns: Vec<Transform> = prefab.transforms().intersect(transforms).iter().collect();
         rng.shuffle(&mut turns);
+        if self.stale {
+            self.read_tables(map);
+        }
         if style == Style::Embedded {
             self.embedded_spot(map, k, prefab, &turns, rng)
         } else {
@@ -206,7 +226,7 @@ impl Caverns {
             let base = cavern.centre - Point::new(w / 2, h / 2);
             for (dx, dy) in CENTRE_SHIFTS {
                 let rect = Rect::new(base.x + dx, base.y + dy, w, h);
-                if let Some(m) = centred_shape_misfit(map, cavern.region, rect) {
+                if let Some(m) = self.shape_misfit(map, rect) {
                     shape = shape.max(Some(m));
                     continue;
                 }
@@ -256,42 +276,38 @@ impl Caverns {
         turns: &[Transform],
         rng: &mut Rng,
     ) -> Result<Spot, Misfit> {
-        if self.stale {
-            self.read_rock(map);
-        }
         let region = self.list[k].region;
         let (w, h) = (prefab.width(), prefab.height());
-        // The bottom row's open cells (and link marks on it), as drawn.
+        // The bottom row's open cells (and link marks on it), as drawn, in
+        // each orientation.
         let openings: Vec<Point> = (0..w)
             .map(|x| Point::new(x, h - 1))
             .filter(|&q| opens(prefab, q) || prefab.links().iter().any(|l| l.at == q && l.dir == Dir::South))
             .collect();
+        let turned: Vec<(Dir, Vec<Point>)> = turns
+            .iter()
+            .map(|t| (t.apply_dir(Dir::South), openings.iter().map(|&o| t.apply_point(o, w, h)).collect()))
+            .collect();
         // Every (turn, top-left) that puts an opening in front of a floor cell
         // of the cavern with rock behind it.
-        let bounds = map.regions[region as usize].bounds;
         let mut candidates: Vec<(u8, Point)> = Vec::new();
-        for p in bounds.points() {
-            if map.region_of[p] != region {
-                continue;
-            }
-            for (ti, &t) in turns.iter().enumerate() {
-                let facing = t.apply_dir(Dir::South);
-                let behind = p - facing.delta();
-                if map.is_walkable(behind) {
+        for &(p, rock) in self.boundary(map, k) {
+            for (ti, (facing, opened)) in turned.iter().enumerate() {
+                let back = facing.opposite();
+                if rock & (1 << dir_bit(back)) == 0 {
                     continue;
                 }
-                for &o in &openings {
-                    let at = behind - t.apply_point(o, w, h);
-                    candidates.push((ti as u8, at));
-                }
+                let behind = p + back.delta();
+                candidates.extend(opened.iter().map(|&o| (ti as u8, behind - o)));
             }
         }
         let mut best = Misfit::Centred;
         if candidates.is_empty() {
             return Err(Misfit::Shallow);
         }
-        // Drawn one at a time, so a cavern with a good wall costs a few tries.
-        for n in 0..candidates.len() {
+        // Drawn one at a time, so a cavern with a good wall costs a few tries,
+        // and at most `EMBED_TRIES` of them.
+        for n in 0..candidates.len().min(EMBED_TRIES) {
             let j = n + rng.index(candidates.len() - n).unwrap_or(0);
             candidates.swap(n, j);
             let (ti, at) = candidates[n];
@@ -323,13 +339,13 @@ impl Caverns {
         if !inner.contains_rect(&rect) {
             return Err(Misfit::Edge);
         }
-        if self.taken.iter().any(|r| r.intersects(&rect.expand(1))) {
-            return Err(Misfit::Crowded);
-        }
         // All rock under it, and around it but for the row in front.
         let front = front_line(rect, facing);
-        if self.hard_in(map, rect) > 0 || self.hard_in(map, rect.expand(1)) > self.hard_in(map, front) {
+        if self.hard.sum(rect) > 0 || self.hard.sum(rect.expand(1)) > self.hard.sum(front) {
             return Err(Misfit::Shallow);
+        }
+        if self.taken.iter().any(|r| r.intersects(&rect.expand(1))) {
+            return Err(Misfit::Crowded);
         }
         let mut beside = false;
         for q in front_openings(prefab, t, at) {
@@ -373,6 +389,11 @@ impl Caverns {
         if !rock(start) {
             return None;
         }
+        let n = map.terrain.cells().len();
+        if self.seen.len() < n {
+            self.seen.resize(n, 0);
+            self.came.resize(n, 0);
+        }
         self.generation = self.generation.wrapping_add(1).max(1);
         let index = |p: Point| (p.y * self.width + p.x) as usize;
         self.queue.clear();
@@ -402,36 +423,55 @@ impl Caverns {
         None
     }
 
-    /// Builds the table of cells an embedded prefab cannot cover.
-    fn read_rock(&mut self, map: &Map) {
-        let (w, h) = (map.width() as usize, map.height() as usize);
-        self.hard.clear();
-        self.hard.resize((w + 1) * (h + 1), 0);
-        let cells = map.terrain.cells();
+    /// Reads the map into the tables: what an embedded prefab cannot cover,
+    /// and the cave floor.
+    fn read_tables(&mut self, map: &Map) {
         let masks = map.masks.cells();
-        for y in 0..h {
-            let mut row = 0;
-            for x in 0..w {
-                let i = y * w + x;
-                let t = cells[i];
-                row += u32::from(t.role.is_walkable() || t.role == Role::Blocked || masks[i] & mask::PROTECTED != 0);
-                self.hard[(y + 1) * (w + 1) + x + 1] = self.hard[y * (w + 1) + x + 1] + row;
-            }
-        }
+        let regions = &map.regions;
+        self.hard.read(map, |i, t| t.role.is_walkable() || t.role == Role::Blocked || masks[i] & mask::PROTECTED != 0);
+        let region_of = map.region_of.cells();
+        self.floor.read(map, |i, t| {
+            t.role.is_walkable()
+                && regions
+                    .get(region_of[i] as usize)
+                    .is_some_and(|r| matches!(r.kind, RegionKind::Cave | RegionKind::Passage))
+        });
         self.stale = false;
     }
 
-    /// How many cells of `r` (clipped to the map) an embedded prefab cannot cover.
-    fn hard_in(&self, map: &Map, r: Rect) -> u32 {
-        let stride = map.width() as usize + 1;
-        let (x0, x1) = (r.x.clamp(0, map.width()) as usize, r.right().clamp(0, map.width()) as usize);
-        let (y0, y1) = (r.y.clamp(0, map.height()) as usize, r.bottom().clamp(0, map.height()) as usize);
-        if x0 >= x1 || y0 >= y1 {
-            return 0;
+    /// Cavern `k`'s floor cells with rock beside them, and on which sides.
+    fn boundary(&mut self, map: &Map, k: usize) -> &[(Point, u8)] {
+        let region = self.list[k].region;
+        self.boundaries[k].get_or_insert_with(|| {
+            let bounds = map.regions[region as usize].bounds;
+            let mut cells = Vec::new();
+            for p in bounds.points() {
+                if map.region_of[p] != region || !map.is_walkable(p) {
+                    continue;
+                }
+                let rock = Dir::ALL
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| !map.is_walkable(p + d.delta()))
+                    .fold(0u8, |m, (b, _)| m | 1 << b);
+                if rock != 0 {
+                    cells.push((p, rock));
+                }
+            }
+            cells
+        })
+    }
+
+    /// Why cavern shape rules out a centred prefab at `rect`, if it does: its
+    /// ring would reach the map's edge, or less than two thirds of its
+    /// rectangle and ring would stand on cave floor (most of it inside the
+    /// cavern, so carving its ring cuts little rock).
+    fn shape_misfit(&self, map: &Map, rect: Rect) -> Option<Misfit> {
+        let ring = rect.expand(1);
+        if !map.bounds().expand(-1).contains_rect(&ring) {
+            return Some(Misfit::Edge);
         }
-        self.hard[y1 * stride + x1] + self.hard[y0 * stride + x0]
-            - self.hard[y0 * stride + x1]
-            - self.hard[y1 * stride + x0]
+        (3 * i64::from(self.floor.sum(ring)) < 2 * ring.area()).then_some(Misfit::Small)
     }
 
     /// Stamps `prefab` at `spot`, carves its ring or front, digs its links'
@@ -508,17 +548,52 @@ impl Caverns {
     }
 }
 
-/// Why cavern `region`'s shape rules out a centred prefab at `rect`, if it
-/// does: its ring would reach the map's edge, or less than two thirds of its
-/// rectangle and ring would stand on the cavern's floor (most of it inside the
-/// cavern, so carving its ring cuts little rock).
-fn centred_shape_misfit(map: &Map, region: RegionId, rect: Rect) -> Option<Misfit> {
-    let ring = rect.expand(1);
-    if !map.bounds().expand(-1).contains_rect(&ring) {
-        return Some(Misfit::Edge);
+/// Counts of the cells where a test holds, summed over every rectangle from
+/// the map's north-west corner, so any rectangle's count takes four reads.
+#[derive(Default)]
+struct SummedArea {
+    /// `(width + 1) x (height + 1)` sums.
+    sums: Vec<u32>,
+    width: usize,
+    height: usize,
+}
+
+impl SummedArea {
+    /// Sums the cells of `map` for which `holds(index, terrain)`.
+    fn read(&mut self, map: &Map, holds: impl Fn(usize, Terrain) -> bool) {
+        let (w, h) = (map.width() as usize, map.height() as usize);
+        (self.width, self.height) = (w, h);
+        self.sums.clear();
+        self.sums.resize((w + 1) * (h + 1), 0);
+        let cells = map.terrain.cells();
+        for y in 0..h {
+            let mut row = 0;
+            for x in 0..w {
+                let i = y * w + x;
+                row += u32::from(holds(i, cells[i]));
+                self.sums[(y + 1) * (w + 1) + x + 1] = self.sums[y * (w + 1) + x + 1] + row;
+            }
+        }
     }
-    let floor = ring.points().filter(|&p| map.region_of[p] == region && map.is_walkable(p)).count() as i64;
-    (3 * floor < 2 * ring.area()).then_some(Misfit::Small)
+
+    /// The count over `r`, clipped to the map.
+    fn sum(&self, r: Rect) -> u32 {
+        let stride = self.width + 1;
+        let clip = |v: i32, hi: usize| v.clamp(0, hi as i32) as usize;
+        let (x0, x1) = (clip(r.x, self.width), clip(r.right(), self.width));
+        let (y0, y1) = (clip(r.y, self.height), clip(r.bottom(), self.height));
+        if x0 >= x1 || y0 >= y1 {
+            return 0;
+        }
+        self.sums[y1 * stride + x1] + self.sums[y0 * stride + x0]
+            - self.sums[y0 * stride + x1]
+            - self.sums[y1 * stride + x0]
+    }
+}
+
+/// The bit of `d` in a mask of sides, in [`Dir::ALL`] order.
+fn dir_bit(d: Dir) -> u8 {
+    Dir::ALL.iter().position(|&x| x == d).unwrap_or(0) as u8
 }
 
 /// True when the drawn cell `q` of `prefab` is walkable.

@@ -789,15 +789,28 @@ impl Furnisher<'_> {
             rules.tags.iter().map(|(t, w)| (t.as_str(), *w)).collect()
         };
         let weights: Vec<u32> = tags.iter().map(|(_, w)| *w).collect();
-        let mut cells: Vec<Point> = map
-            .bounds()
-            .points()
-            .filter(|&p| self.flags[self.index(p)] & (cell::OPEN | cell::TAKEN) == cell::OPEN && beside_wall(map, p))
-            .collect();
+        let free = |f: &Furnisher<'_>, p: Point| f.flags[f.index(p)] & (cell::OPEN | cell::TAKEN) == cell::OPEN;
+        // Cells drawn at random until one is free floor beside a wall; the
+        // list of every such cell only when a few dozen draws find none.
+        let mut all: Option<Vec<Point>> = None;
         let mut strewn = 0;
         for _ in 0..wanted {
-            let (Some(k), Some(i)) = (rng.weighted(&weights), rng.index(cells.len())) else { break };
-            let p = cells.swap_remove(i);
+            let Some(k) = rng.weighted(&weights) else { break };
+            let drawn = (0..64).find_map(|_| {
+                let p = Point::new(rng.range(0, map.width() - 1), rng.range(0, map.height() - 1));
+                (free(self, p) && beside_wall(map, p)).then_some(p)
+            });
+            let p = match drawn {
+                Some(p) => p,
+                None => {
+                    let cells = all.get_or_insert_with(|| {
+                        map.bounds().points().filter(|&p| free(self, p) && beside_wall(map, p)).collect()
+                    });
+                    cells.retain(|&p| free(self, p));
+                    let Some(i) = rng.index(cells.len()) else { break };
+                    cells.swap_remove(i)
+                }
+            };
             let region = map.region_of.get(p).copied().filter(|&r| r != NO_REGION);
             let object = Object {
                 kind: ObjectKind::Debris,

@@ -47,9 +47,11 @@ const FIXED: u8 = 2;
 
 /// No label yet.
 const NONE: u32 = u32::MAX;
-/// A passage search's marks: a cell not reached yet, and a cell it starts from.
-const UNSEEN: u32 = u32::MAX;
-const SOURCE: u32 = u32::MAX - 1;
+/// A passage search's marks: a cell not reached yet, and a cell it starts
+/// from; any other mark is the side (0-3, as [`Caves::sides`]) it was reached
+/// from.
+const UNSEEN: u8 = u8::MAX;
+const SOURCE: u8 = u8::MAX - 1;
 
 /// Builds the cave layout of `map`.
 pub(super) fn build(map: &mut Map, params: &CavesParams, seed: u64) -> Result<LayoutStats, Error> {
@@ -111,6 +113,35 @@ fn no_floor(params: &CavesParams) -> Error {
     .with_help(help)
 }
 
+/// The buffers the caves reuse from map to map, kept per thread (a fresh
+/// grid's pages cost more than filling a warm one).
+#[derive(Default)]
+struct Scratch {
+    cells: Vec<u8>,
+    labels: Vec<u32>,
+    came: Vec<u8>,
+    stack: Vec<u32>,
+    queue: Vec<u32>,
+}
+
+thread_local! {
+    static KEPT: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+impl Drop for Caves<'_> {
+    /// Keeps the buffers for the next map on this thread.
+    fn drop(&mut self) {
+        let scratch = Scratch {
+            cells: std::mem::take(&mut self.cells),
+            labels: std::mem::take(&mut self.labels),
+            came: std::mem::take(&mut self.came),
+            stack: std::mem::take(&mut self.stack),
+            queue: std::mem::take(&mut self.queue),
+        };
+        KEPT.with(|k| *k.borrow_mut() = scratch);
+    }
+}
+
 /// The caves under construction, as one state byte per cell, with a border.
 struct Caves<'p> {
     params: &'p CavesParams,
@@ -135,24 +166,31 @@ struct Caves<'p> {
     /// from each cell a search reached, reused.
     stack: Vec<u32>,
     queue: Vec<u32>,
-    came: Vec<u32>,
+    came: Vec<u8>,
 }
 
 impl<'p> Caves<'p> {
     fn new(map: &Map, params: &'p CavesParams) -> Caves<'p> {
         let (width, height) = (map.width() as usize, map.height() as usize);
         let stride = width + 2;
-        let mut cells = vec![FIXED; stride * (height + 2)];
-        let inside = map.bounds().expand(-params.margin);
+        let n = stride * (height + 2);
+        let Scratch { mut cells, mut labels, mut came, stack, queue } =
+            KEPT.with(|k| std::mem::take(&mut *k.borrow_mut()));
+        cells.clear();
+        cells.resize(n, FIXED);
+        // Every use fills these first.
+        labels.resize(n, NONE);
+        came.resize(n, UNSEEN);
+        let (x0, x1) = (params.margin.max(0) as usize, width.saturating_sub(params.margin.max(0) as usize));
+        let (y0, y1) = (params.margin.max(0) as usize, height.saturating_sub(params.margin.max(0) as usize));
         let terrain = map.terrain.cells();
         let masks = map.masks.cells();
-        for y in 0..height {
-            for x in 0..width {
+        for y in y0..y1 {
+            let row = (y + 1) * stride + 1;
+            for x in x0..x1 {
                 let i = y * width + x;
                 let free = terrain[i].role == Role::Earth && masks[i] & mask::PROTECTED == 0;
-                if free && inside.contains(Point::new(x as i32, y as i32)) {
-                    cells[(y + 1) * stride + x + 1] = ROCK;
-                }
+                cells[row + x] = if free { ROCK } else { FIXED };
             }
         }
         let links = map
@@ -166,14 +204,14 @@ impl<'p> Caves<'p> {
             width,
             height,
             stride,
-            labels: vec![NONE; cells.len()],
-            came: vec![UNSEEN; cells.len()],
+            labels,
+            came,
             cells,
             links,
             joined: Vec::new(),
             area_sizes: Vec::new(),
-            stack: Vec::new(),
-            queue: Vec::new(),
+            stack,
+            queue,
         }
     }
 
@@ -306,6 +344,7 @@ impl<'p> Caves<'p> {
         came.fill(UNSEEN);
         let mut queue = std::mem::take(&mut self.queue);
         queue.clear();
+        queue.reserve(self.cells.len());
         let first = self.labels.iter().position(|&l| l == main as u32).unwrap_or(0);
         self.take_area(first, main as u32, &mut came, &mut queue);
         joined[main] = true;
@@ -316,7 +355,7 @@ impl<'p> Caves<'p> {
         while head < queue.len() && apart > 0 {
             let i = queue[head];
             head += 1;
-            for d in sides {
+            for (side, d) in sides.into_iter().enumerate() {
                 let j = (i as isize + d) as usize;
                 if came[j] != UNSEEN {
                     continue;
@@ -340,7 +379,7 @@ impl<'p> Caves<'p> {
                         }
                     }
                     ROCK => {
-                        came[j] = i;
+                        came[j] = side as u8;
                         queue.push(j as u32);
                     }
                     _ => {}
@@ -354,7 +393,7 @@ impl<'p> Caves<'p> {
 
     /// Makes every cell of the area labelled `label` around `start` a source of
     /// the joining search.
-    fn take_area(&mut self, start: usize, label: u32, came: &mut [u32], queue: &mut Vec<u32>) {
+    fn take_area(&mut self, start: usize, label: u32, came: &mut [u8], queue: &mut Vec<u32>) {
         let sides = self.sides();
         self.stack.clear();
         self.stack.push(start as u32);
@@ -422,7 +461,7 @@ impl<'p> Caves<'p> {
         'search: while head < queue.len() {
             let i = queue[head];
             head += 1;
-            for d in sides {
+            for (side, d) in sides.into_iter().enumerate() {
                 let j = (i as isize + d) as usize;
                 if came[j] != UNSEEN {
                     continue;
@@ -435,7 +474,7 @@ impl<'p> Caves<'p> {
                         break 'search;
                     }
                     ROCK => {
-                        came[j] = i;
+                        came[j] = side as u8;
                         queue.push(j as u32);
                     }
                     _ => {}
@@ -449,12 +488,14 @@ impl<'p> Caves<'p> {
 
     /// The cells a search took from one of its sources to `last`, `last` first
     /// (the source itself not included).
-    fn walk_back(&self, came: &[u32], last: u32) -> Vec<Point> {
+    fn walk_back(&self, came: &[u8], last: u32) -> Vec<Point> {
+        let sides = self.sides();
         let mut path = Vec::new();
         let mut k = last as usize;
         while came[k] != SOURCE {
             path.push(self.point(k));
-            k = came[k] as usize;
+            // Reached through side `came[k]`: back the other way.
+            k = (k as isize - sides[came[k] as usize]) as usize;
         }
         path
     }
