@@ -558,43 +558,18 @@ impl<'m> Carver<'m> {
     /// Raises walls: every unprotected earth cell touching an open cell (diagonals
     /// included) becomes wall — around rooms, corridors and prefab floors alike.
     ///
-    /// Works on a bitset of open cells, one row of 64-bit words per map row, built
-    /// from the regions (rooms, halls, corridors and junctions are fully open
-    /// rectangles, so each of their rows is one bit range). Dilating it with shifts
-    /// and ORs leaves only the few candidate cells to look at one by one.
+    /// Works on a bitset of open cells, one row of 64-bit words per map row, read
+    /// from the carver's own state bytes (every open cell belongs to a region or
+    /// is a door). Dilating it with shifts and ORs leaves only the few candidate
+    /// cells to look at one by one.
     pub fn raise_walls(&mut self) {
         let (w, h) = (self.map.width() as usize, self.map.height() as usize);
         let words = w.div_ceil(64);
         let mut open = vec![0u64; words * h];
-        for region in &self.map.regions {
-            let b = region.bounds;
-            let (x0, x1) = (b.x.max(0) as usize, (b.right().max(0) as usize).min(w));
-            let (y0, y1) = (b.y.max(0) as usize, (b.bottom().max(0) as usize).min(h));
-            let rectangle = matches!(
-                region.kind,
-                RegionKind::Room | RegionKind::Hall | RegionKind::Corridor | RegionKind::Junction
-            );
-            for y in y0..y1 {
-                let row = &mut open[y * words..(y + 1) * words];
-                if rectangle {
-                    set_bits(row, x0, x1);
-                } else {
-                    for x in (x0..x1).filter(|&x| self.state[y * w + x] == OPEN) {
-                        row[x / 64] |= 1 << (x % 64);
-                    }
-                }
-            }
-            // A room's doors lie on its wall line, outside its rectangle.
-            for door in region.doors.iter().filter(|_| rectangle) {
-                let (x, y) = (door.at.x, door.at.y);
-                if x >= 0
-                    && y >= 0
-                    && (x as usize) < w
-                    && (y as usize) < h
-                    && self.state[y as usize * w + x as usize] == OPEN
-                {
-                    open[y as usize * words + x as usize / 64] |= 1 << (x as usize % 64);
-                }
+        for y in 0..h {
+            let states = &self.state[y * w..(y + 1) * w];
+            for (word, chunk) in open[y * words..(y + 1) * words].iter_mut().zip(states.chunks(64)) {
+                *word = chunk.iter().enumerate().fold(0u64, |acc, (b, &s)| acc | u64::from(s == OPEN) << b);
             }
         }
         // Each row's bits widened by one cell to either side.
@@ -629,17 +604,5 @@ impl<'m> Carver<'m> {
                 }
             }
         }
-    }
-}
-
-/// Sets bits `x0..x1` of a row of 64-bit words.
-fn set_bits(row: &mut [u64], x0: usize, x1: usize) {
-    let mut x = x0;
-    while x < x1 {
-        let bit = x % 64;
-        let n = (64 - bit).min(x1 - x);
-        let run = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << bit };
-        row[x / 64] |= run;
-        x += n;
     }
 }

@@ -10,7 +10,7 @@
 
 use crate::content::Pack;
 use crate::error::{Error, ErrorKind};
-use crate::geom::{Dir, Point, Rect};
+use crate::geom::{Point, Rect};
 use crate::map::{Map, Role, mask};
 
 /// Checks the map; the first broken invariant is the error.
@@ -93,26 +93,38 @@ fn objects(map: &Map) -> Result<(), Error> {
 }
 
 /// Flood fill from the first passable cell; every passable cell must be reached.
+/// Works on a copy of the map with a border of solid cells, so a neighbour is
+/// an index offset and no step checks the map's bounds.
 fn connected(map: &Map) -> Result<(), Error> {
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let stride = w + 2;
     let cells = map.terrain.cells();
-    let passable = |i: usize| cells[i].role.is_walkable() && map.masks.cells()[i] & mask::SOLID == 0;
-    let total = (0..cells.len()).filter(|&i| passable(i)).count();
-    let Some(first) = (0..cells.len()).find(|&i| passable(i)) else {
+    let masks = map.masks.cells();
+    // 1: passable and not reached yet; 0: solid or reached.
+    let mut open = vec![0u8; stride * (h + 2)];
+    let mut total = 0usize;
+    for y in 0..h {
+        let row = (y + 1) * stride + 1;
+        for x in 0..w {
+            let i = y * w + x;
+            let passable = cells[i].role.is_walkable() && masks[i] & mask::SOLID == 0;
+            open[row + x] = u8::from(passable);
+            total += usize::from(passable);
+        }
+    }
+    let Some(first) = open.iter().position(|&o| o == 1) else {
         return Err(fail(map, "the map has no passable cell".into()));
     };
-    let mut seen = vec![false; cells.len()];
+    let sides = [1isize, -1, stride as isize, -(stride as isize)];
     let mut stack = vec![first];
-    seen[first] = true;
+    open[first] = 0;
     let mut reached = 0;
     while let Some(i) = stack.pop() {
         reached += 1;
-        let p = map.terrain.point_of(i);
-        for d in Dir::ALL {
-            if let Some(j) = map.terrain.index_of(p + d.delta())
-                && !seen[j]
-                && passable(j)
-            {
-                seen[j] = true;
+        for d in sides {
+            let j = (i as isize + d) as usize;
+            if open[j] == 1 {
+                open[j] = 0;
                 stack.push(j);
             }
         }
@@ -120,7 +132,8 @@ fn connected(map: &Map) -> Result<(), Error> {
     if reached == total {
         return Ok(());
     }
-    let stranded = (0..cells.len()).find(|&i| passable(i) && !seen[i]).map(|i| map.terrain.point_of(i));
+    let stranded =
+        open.iter().position(|&o| o == 1).map(|i| Point::new((i % stride) as i32 - 1, (i / stride) as i32 - 1));
     Err(fail(
         map,
         format!(
