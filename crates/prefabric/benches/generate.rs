@@ -22,9 +22,13 @@
 //!   encounters and furnishing dug by tunnelers instead, for comparison.
 //! * `generate/catacombs`, `layout/catacombs` — the 100x70 catacombs (seed 004):
 //!   rooms joined by path-found hallways, the whole pipeline and the layout alone.
-//! * `generate/caves_120x90`, `generate/caves_200x200` and their `layout/` — caves
-//!   grown by the cellular automaton around the materials' shafts and lift (no
-//!   encounters yet), beside `layout/materials`, the tunnelers on 200x200.
+//! * `generate/mines`, `layout/mines` — the 120x90 mines: caves grown by the
+//!   cellular automaton, the ways in and out joined by direct passages, set
+//!   pieces centred in caverns or sunk into their walls (the layout includes
+//!   placing them); `encounters/mines` and `furnish/mines` those stages alone.
+//! * `generate/mines_200x200`, `layout/mines_200x200` — the same map type on
+//!   200x200, beside `layout/materials`, the tunnelers on 200x200, and
+//!   `layout/tunnelers_120x90`, the materials' tunnelers on the mines' size.
 //!
 //! Run with `cargo bench -p prefabric`; criterion prints the median as the middle
 //! value of `time: [low median high]`.
@@ -39,7 +43,8 @@ mod common;
 const SEEDS: u64 = 64;
 
 /// The default pack with `hotel_tunnelers` (the hotel's size, encounters and
-/// furnishing, dug by tunnelers) and two cave map types.
+/// furnishing, dug by tunnelers), the mines on 200x200 and tunnelers on the
+/// mines' 120x90.
 fn pack_with_tunneled_hotel() -> Pack {
     let mut files = common::default_pack_files();
     let hotel = files.iter().find(|f| f.path == "maps/hotel.toml").expect("the hotel map type");
@@ -50,14 +55,20 @@ fn pack_with_tunneled_hotel() -> Pack {
     let tunnelers = "[tunnelers]\nwidth = 1\nmin_width = 1\nmax_width = 3\n\n[[starts]]\nat = \"centre\"\n\n";
     let bytes = format!("{head}{tunnelers}{tail}").into_bytes();
     files.push(prefabric::content::SourceFile { path: "maps/hotel_tunnelers.toml".into(), bytes });
-    // Caves with the materials' shafts and lift, at two sizes, until the pack
-    // has a cave map type of its own.
-    for (name, w, h) in [("caves_120x90", 120, 90), ("caves_200x200", 200, 200)] {
-        let text = format!(
-            "width = {w}\nheight = {h}\ngenerator = \"caves\"\n\n[[variants]]\nname = \"shafts\"\n\n[[variants.prefabs]]\nprefab = \"mine_shaft\"\nat = \"north\"\n\n[[variants.prefabs]]\nprefab = \"lift_entrance\"\nat = \"south\"\n"
-        );
-        files.push(prefabric::content::SourceFile { path: format!("maps/{name}.toml"), bytes: text.into_bytes() });
-    }
+    // The mines on the materials' size, and the materials' tunnelers on the
+    // mines' size.
+    let mines = files.iter().find(|f| f.path == "maps/mines.toml").expect("the mines map type");
+    let text = String::from_utf8(mines.bytes.clone()).expect("UTF-8").replacen(
+        "width = 120\nheight = 90",
+        "width = 200\nheight = 200",
+        1,
+    );
+    files.push(prefabric::content::SourceFile { path: "maps/mines_200x200.toml".into(), bytes: text.into_bytes() });
+    let tunnelers = "width = 120\nheight = 90\ngenerator = \"tunnelers\"\n\n[tunnelers]\nwidth = 3\nstep = [4, 9]\nturn_chance = 20\nroom_chance = 45\nhall_chance = 4\nfill_target = 34\nmin_open = 20\n\n[[starts]]\nat = \"centre\"\njitter = [20, 10]\n";
+    files.push(prefabric::content::SourceFile {
+        path: "maps/tunnelers_120x90.toml".into(),
+        bytes: tunnelers.as_bytes().to_vec(),
+    });
     Pack::from_files("content/default", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
 }
 
@@ -88,9 +99,48 @@ fn pipeline_and_layout(c: &mut Criterion, pack: &Pack, name: &str) {
 
 fn prefab_layouts(c: &mut Criterion) {
     let pack = pack_with_tunneled_hotel();
-    for name in ["hotel", "hotel_tunnelers", "maze", "catacombs", "caves_120x90", "caves_200x200"] {
+    for name in ["hotel", "hotel_tunnelers", "maze", "catacombs", "mines", "mines_200x200", "tunnelers_120x90"] {
         pipeline_and_layout(c, &pack, name);
     }
+    stages(c, &pack, "mines");
+}
+
+/// `encounters/NAME` and `furnish/NAME`: each stage alone on maps whose
+/// earlier stages ran outside the timed part.
+fn stages(c: &mut Criterion, pack: &Pack, name: &str) {
+    let generator = Generator::new(pack, name).expect("the map type exists");
+    let mut seed = 0;
+    c.bench_function(&format!("encounters/{name}"), |b| {
+        b.iter_batched(
+            || {
+                seed = (seed + 1) % SEEDS;
+                let mut g = generator.start(seed, 0);
+                g.features().expect("features place");
+                g.layout().expect("the layout digs");
+                g
+            },
+            |mut g| black_box(g.encounters()),
+            BatchSize::SmallInput,
+        )
+    });
+    let mut seed = 0;
+    c.bench_function(&format!("furnish/{name}"), |b| {
+        b.iter_batched(
+            || {
+                seed = (seed + 1) % SEEDS;
+                let mut g = generator.start(seed, 0);
+                g.features().expect("features place");
+                g.layout().expect("the layout digs");
+                g.encounters().expect("encounters embed");
+                g
+            },
+            |mut g| {
+                g.furnish();
+                black_box(g)
+            },
+            BatchSize::SmallInput,
+        )
+    });
 }
 
 fn benches(c: &mut Criterion) {
