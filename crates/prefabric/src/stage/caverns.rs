@@ -150,6 +150,10 @@ pub(crate) struct Caverns {
     /// Each cavern's floor cells with rock beside them, and on which sides
     /// (a bit per [`Dir::ALL`] entry), found when first needed.
     boundaries: Vec<Option<Vec<(Point, u8)>>>,
+    /// The searches that found no spot, by prefab (its address in the pack),
+    /// cavern, style and transforms, with why: placements only take room, so
+    /// a search that failed fails again.
+    failed: Vec<(usize, usize, Style, TransformSet, Misfit)>,
     /// Search scratch: the generation each cell was seen in, and its way back.
     seen: Vec<u32>,
     came: Vec<u32>,
@@ -176,6 +180,7 @@ impl Caverns {
             floor: SummedArea::default(),
             stale: true,
             boundaries,
+            failed: Vec::new(),
             seen: Vec::new(),
             came: Vec::new(),
             generation: 0,
@@ -190,6 +195,7 @@ impl Caverns {
     pub fn invalidate(&mut self) {
         self.stale = true;
         self.boundaries.iter_mut().for_each(|b| *b = None);
+        self.failed.clear();
     }
 
     /// A spot for `prefab` in cavern `k` in one of `transforms`, joined as
@@ -203,16 +209,24 @@ impl Caverns {
         style: Style,
         rng: &mut Rng,
     ) -> Result<Spot, Misfit> {
+        let key = (std::ptr::from_ref(prefab) as usize, k, style, transforms);
+        if let Some(&(.., m)) = self.failed.iter().find(|f| (f.0, f.1, f.2, f.3) == key) {
+            return Err(m);
+        }
         let mut turns: Vec<Transform> = prefab.transforms().intersect(transforms).iter().collect();
         rng.shuffle(&mut turns);
         if self.stale {
             self.read_tables(map);
         }
-        if style == Style::Embedded {
+        let found = if style == Style::Embedded {
             self.embedded_spot(map, k, prefab, &turns, rng)
         } else {
             self.centred_spot(map, k, prefab, &turns)
+        };
+        if let Err(m) = found {
+            self.failed.push((key.0, key.1, key.2, key.3, m));
         }
+        found
     }
 
     /// Tries the rectangles around cavern `k`'s centre. The misfit reported
