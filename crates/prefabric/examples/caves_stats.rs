@@ -1,10 +1,11 @@
 //! Distribution facts of a cave map type over many seeds: floor share, open
-//! areas the automaton made before they were joined, caverns and passages, and
-//! the length of the passages that join the features' links.
+//! areas the automaton made before they were joined, caverns and passages, the
+//! length of the passages that join the features' links, and the prefabs
+//! centred in caverns or sunk into their walls, as encounters and features.
 //!
 //! `cargo run --release -p prefabric --example caves_stats -- MAP_TYPE 1000 [PACK_DIR]`
 
-use prefabric::{Generator, Pack};
+use prefabric::{Generator, Pack, Stage, Style};
 
 fn main() {
     let map_type = std::env::args().nth(1).unwrap_or_else(|| "mines".to_string());
@@ -23,12 +24,21 @@ fn main() {
     });
     let (mut before, mut caverns, mut passages, mut links, mut shares) = (vec![], vec![], vec![], vec![], vec![]);
     let (mut removed, mut joins, mut retried) = (0u64, 0u64, 0u32);
+    let (mut centred, mut embedded, mut set_pieces) = (vec![], vec![], vec![]);
     for seed in 0..seeds {
         let map = generator.generate(seed).unwrap_or_else(|e| {
             eprintln!("seed {seed}: {e}");
             std::process::exit(1);
         });
         retried += u32::from(map.trace().events().iter().any(|e| e.stage == "generate"));
+        let styled = |style: Style| {
+            map.prefabs().iter().filter(|p| p.encounter.as_ref().is_some_and(|e| e.style == style)).count() as u32
+        };
+        centred.push(styled(Style::Centered));
+        embedded.push(styled(Style::Embedded));
+        let in_caverns = |name: &str| pack.prefab(name).is_some_and(|p| p.style().joins_caverns());
+        set_pieces
+            .push(map.prefabs().iter().filter(|p| p.stage == Stage::Feature && in_caverns(&p.name)).count() as u32);
         let Some(c) = &map.layout_stats().caves else { continue };
         before.push(c.caverns_before_joining);
         caverns.push(c.caverns);
@@ -64,4 +74,10 @@ fn main() {
     println!("passages: median {m} (min {lo}, max {hi})");
     let (m, lo, hi) = median(&mut links);
     println!("feature link passages: {} in all, length median {m} (min {lo}, max {hi})", links.len());
+    let (m, lo, hi) = median(&mut centred);
+    println!("encounters centred in caverns: median {m} (min {lo}, max {hi})");
+    let (m, lo, hi) = median(&mut embedded);
+    println!("encounters sunk into cavern walls: median {m} (min {lo}, max {hi})");
+    let (m, lo, hi) = median(&mut set_pieces);
+    println!("features placed in caverns: median {m} (min {lo}, max {hi})");
 }

@@ -692,3 +692,20 @@ fn the_same_seed_gives_the_same_mines() {
         assert!(a.contains("\"style\":\"centered\"") && a.contains("\"style\":\"embedded\""), "seed {seed}");
     }
 }
+
+/// The README's cave map type example, loaded as it is written there.
+#[test]
+fn the_readme_example_loads_and_places_its_prefabs() {
+    let files = common::readme_example("Writing a cave map type", "grotto");
+    assert_eq!(files.len(), 4, "two example files in the section");
+    let pack = Pack::from_files("README", files, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    let (mut dens, mut cairns) = (0, 0);
+    for seed in 0..40 {
+        let map = generate(&pack, "grotto", seed);
+        cave_map_holds(&pack, &map, 0.25..=0.65).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(map.prefabs().iter().any(|p| p.name == "shrine" && p.stage == Stage::Feature), "seed {seed}");
+        dens += map.prefabs().iter().filter(|p| p.name == "den").count();
+        cairns += map.prefabs().iter().filter(|p| p.name == "cairn").count();
+    }
+    assert!(dens > 40 && cairns > 10, "{dens} dens and {cairns} cairns in 40 maps");
+}
