@@ -9,12 +9,11 @@
 //!
 //! * **Centred**: the prefab's centre cell goes on the cavern's most central
 //!   cell (or up to two cells from it when something is in the way), where at
-//!   least two thirds of its rectangle and the ring around it are that
-//!   cavern's floor. The ring of cells
-//!   around it is carved to cave floor, so it stands free and every way that
-//!   crossed its rectangle goes around it: the map stays connected without a
-//!   flood fill. Cave floor left under its `?` cells that its ring does not
-//!   reach is filled with rock.
+//!   least two thirds of its rectangle and the ring around it are cave floor.
+//!   The ring is carved to cave floor, so the prefab stands free and every way
+//!   that crossed its rectangle goes around it: the map stays connected
+//!   without a flood fill. Cave floor left under its `?` cells that its ring
+//!   does not reach is filled with rock.
 //! * **Embedded**: the prefab, turned so its bottom edge faces the cavern, is
 //!   sunk into solid rock: its rectangle and the ring around it are rock
 //!   except the row in front of its bottom edge, where at least one of its
@@ -62,8 +61,9 @@ pub(crate) struct Cavern {
     pub centred: bool,
 }
 
-/// Why a prefab has no spot in a cavern, in the order the checks run: a try
-/// that fails a later one got further.
+/// Why a prefab has no spot in a cavern. Of the tries in one cavern, the one
+/// ranked highest here is reported: the shape of the cavern (edge, size) only
+/// when no try got past it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Misfit {
     /// A prefab stands at its centre already.
@@ -72,8 +72,8 @@ pub(crate) enum Misfit {
     Edge,
     /// A protected cell, another prefab or a room is in the way.
     Crowded,
-    /// Less than two thirds of the rectangle and its ring would stand on the
-    /// cavern's floor.
+    /// Less than two thirds of the rectangle and its ring would stand on cave
+    /// floor.
     Small,
     /// No rock beside the cavern is deep and whole enough to hold it.
     Shallow,
@@ -170,9 +170,8 @@ impl Caverns {
             .filter(|r| r.kind == RegionKind::Cave)
             .filter_map(|r| r.centre.map(|centre| Cavern { region: r.id, centre, centred: false }))
             .collect();
-        let n = map.terrain.cells().len();
         let boundaries = vec![None; list.len()];
-        let mut caverns = Caverns {
+        Caverns {
             list,
             taken: map.prefabs.iter().map(|p| p.bounds.expand(1)).collect(),
             width: map.width(),
@@ -185,9 +184,7 @@ impl Caverns {
             came: Vec::new(),
             generation: 0,
             queue: VecDeque::new(),
-        };
-        caverns.seen.reserve(n);
-        caverns
+        }
     }
 
     /// Says the map changed outside these placements (a room embedding), so the
@@ -282,6 +279,8 @@ impl Caverns {
         None
     }
 
+    /// Draws places along cavern `k`'s rock-backed floor where an opening of
+    /// the prefab's bottom row meets the floor, and takes the first that holds.
     fn embedded_spot(
         &mut self,
         map: &Map,
@@ -525,8 +524,9 @@ impl Caverns {
         let mut lengths = Vec::new();
         for (k, link) in oriented.links().iter().enumerate() {
             let mark = spot.at + link.at;
+            // Its way out of the prefab (earth or `?` in the drawing) opens.
             for q in link.path(rect.width, rect.height) {
-                open_link_path(map, spot.at + q, region);
+                carve(map, spot.at + q, region);
             }
             map.links.push(PlacedLink { at: mark, dir: link.dir, kind: link.kind, prefab: index });
             if !doors.iter().any(|d| d.at == mark) {
@@ -641,6 +641,7 @@ fn front_line(rect: Rect, side: Dir) -> Rect {
     }
 }
 
+/// True when `p`, a cell of `rect`, lies on its edge.
 fn on_edge(rect: Rect, p: Point) -> bool {
     p.x == rect.x || p.y == rect.y || p.x == rect.right() - 1 || p.y == rect.bottom() - 1
 }
@@ -694,16 +695,9 @@ fn join_region(map: &mut Map, p: Point, region: RegionId) {
     r.bounds = r.bounds.union(&Rect::new(p.x, p.y, 1, 1));
 }
 
-/// Turns rock at `p` into cave floor of `region`; open ground stays as it is.
+/// Turns rock at `p` into cave floor of `region` (the cavern, a passage, or
+/// the prefab a link's way out crosses); open ground stays as it is.
 fn carve(map: &mut Map, p: Point, region: RegionId) {
-    if !map.is_walkable(p) {
-        map.terrain[p] = Terrain::floor(FloorKind::Cave);
-        join_region(map, p, region);
-    }
-}
-
-/// Opens a cell on a link's way out of its prefab (earth or `?` in the drawing).
-fn open_link_path(map: &mut Map, p: Point, region: RegionId) {
     if !map.is_walkable(p) {
         map.terrain[p] = Terrain::floor(FloorKind::Cave);
         join_region(map, p, region);
