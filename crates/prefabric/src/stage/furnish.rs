@@ -1,5 +1,5 @@
-//! The furnishing stage: machines, stockpiles and items in the layout's rooms, halls
-//! and junctions (seed 003, "Furnishing a/the Dungeon").
+//! The furnishing stage: machines, stockpiles, items and debris in the layout's
+//! rooms, halls, caverns and junctions (seed 003, "Furnishing a/the Dungeon").
 //!
 //! In: a map after layout and encounters, the map type's [`Furnishing`] rules and
 //! the catalog. Out: the same map with objects added, each marked with the step
@@ -7,8 +7,8 @@
 //!
 //! Areas are the layout's rooms, halls and caverns (rooms that received an
 //! encounter are prefabs now and are left alone). Halls go first, largest
-//! first, then caverns, largest first; rooms follow in a random order. Each area draws a composition by weight, then places, as
-//! the composition says: an interactive machine on the edge of its inner
+//! first, then caverns, largest first; rooms follow in a random order. Each
+//! area draws a composition by weight, then places, as the composition says: an interactive machine on the edge of its inner
 //! rectangle (the area shrunk by the padding), its back to the wall, maybe pushed
 //! back against the wall; one or two stockpiles by the same rules; and last a
 //! filler, the largest array of one machine of a themed set that fits the inner
@@ -16,8 +16,8 @@
 //! spacing, sometimes one member swapped for a different machine no larger.
 //! Terminals then go into the busiest junctions (most ways in), and loose items
 //! anywhere, higher-rated ones drawing more candidate cells and keeping the most
-//! secluded (the walking distance from the nearest corridor or junction).
-//! Caverns have no inner rectangle: their interactive machines and stockpiles
+//! secluded (the walking distance from the nearest corridor, junction or cave
+//! passage). Caverns have no inner rectangle: their interactive machines and stockpiles
 //! stand anywhere on their floor with their back to the cave wall, and their
 //! non-interactive machines are scattered one by one, each a member of the
 //! set drawn anew. Debris is strewn last, on floor beside the walls.
