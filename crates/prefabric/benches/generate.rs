@@ -148,39 +148,7 @@ fn benches(c: &mut Criterion) {
     let generator = Generator::new(&pack, "materials").expect("materials exists");
     pipeline_and_layout(c, &pack, "materials");
 
-    let mut seed = 0;
-    c.bench_function("encounters/materials", |b| {
-        b.iter_batched(
-            || {
-                seed = (seed + 1) % SEEDS;
-                let mut g = generator.start(seed, 0);
-                g.features().expect("features place");
-                g.layout().expect("the layout digs");
-                g
-            },
-            |mut g| black_box(g.encounters()),
-            BatchSize::SmallInput,
-        )
-    });
-
-    let mut seed = 0;
-    c.bench_function("furnish/materials", |b| {
-        b.iter_batched(
-            || {
-                seed = (seed + 1) % SEEDS;
-                let mut g = generator.start(seed, 0);
-                g.features().expect("features place");
-                g.layout().expect("the layout digs");
-                g.encounters().expect("encounters embed");
-                g
-            },
-            |mut g| {
-                g.furnish();
-                black_box(g)
-            },
-            BatchSize::SmallInput,
-        )
-    });
+    stages(c, &pack, "materials");
 
     let mut seed = 0;
     c.bench_function("objects/materials", |b| {

@@ -111,11 +111,23 @@ impl Bits {
         copy.data.iter().map(|w| w.count_ones()).sum()
     }
 
-    /// The three rows around `y` (off the grid: all `outside`).
-    fn around<'a>(&'a self, y: usize, off: &'a [u64]) -> [&'a [u64]; 3] {
-        let up = if y > 0 { self.row(y - 1) } else { off };
-        let down = if y + 1 < self.height { self.row(y + 1) } else { off };
-        [up, self.row(y), down]
+    /// A new grid whose word `(y, k)` is `f(y * words + k, around)`, `around`
+    /// being the 3x3 neighbourhood of every cell of that word: rows north,
+    /// here and south, each as (west, centre, east). Off the grid reads as
+    /// `outside`.
+    fn by_neighbourhood(&self, f: impl Fn(usize, [[u64; 3]; 3]) -> u64) -> Bits {
+        let off = vec![if self.outside { !0 } else { 0 }; self.words];
+        let mut next = Bits::new(self.width, self.height, self.outside);
+        for y in 0..self.height {
+            let up = if y > 0 { self.row(y - 1) } else { &off[..] };
+            let down = if y + 1 < self.height { self.row(y + 1) } else { &off[..] };
+            for k in 0..self.words {
+                let around = [up, self.row(y), down].map(|row| shifted(row, k, self.outside));
+                next.data[y * self.words + k] = f(y * self.words + k, around.map(|(w, c, e)| [w, c, e]));
+            }
+        }
+        next.seal();
+        next
     }
 
     /// One round of the automaton on solid cells (set bits; `outside` should
@@ -123,56 +135,22 @@ impl Bits {
     /// more solid neighbours (of 8) turns solid, a solid one with `survival`
     /// or more stays; cells set in `fixed` keep their state.
     pub fn automaton_step(&self, fixed: &Bits, birth: u32, survival: u32) -> Bits {
-        let off = vec![if self.outside { !0 } else { 0 }; self.words];
-        let mut next = Bits::new(self.width, self.height, self.outside);
-        for y in 0..self.height {
-            let [up, here, down] = self.around(y, &off);
-            for k in 0..self.words {
-                let (nw, n, ne) = shifted(up, k, self.outside);
-                let (west, centre, east) = shifted(here, k, self.outside);
-                let (sw, s, se) = shifted(down, k, self.outside);
-                let count = count_eight([nw, n, ne, west, east, sw, s, se]);
-                let solid = (centre & at_least(count, survival)) | (!centre & at_least(count, birth));
-                let keep = fixed.data[y * self.words + k];
-                next.data[y * self.words + k] = (solid & !keep) | (centre & keep);
-            }
-        }
-        next.seal();
-        next
+        self.by_neighbourhood(|i, [[nw, n, ne], [west, centre, east], [sw, s, se]]| {
+            let count = count_eight([nw, n, ne, west, east, sw, s, se]);
+            let solid = (centre & at_least(count, survival)) | (!centre & at_least(count, birth));
+            let keep = fixed.data[i];
+            (solid & !keep) | (centre & keep)
+        })
     }
 
     /// The cells set here whose 8 neighbours are all set too.
     pub fn eroded(&self) -> Bits {
-        let off = vec![if self.outside { !0 } else { 0 }; self.words];
-        let mut next = Bits::new(self.width, self.height, self.outside);
-        for y in 0..self.height {
-            let [up, here, down] = self.around(y, &off);
-            for k in 0..self.words {
-                let (nw, n, ne) = shifted(up, k, self.outside);
-                let (west, centre, east) = shifted(here, k, self.outside);
-                let (sw, s, se) = shifted(down, k, self.outside);
-                next.data[y * self.words + k] = nw & n & ne & west & centre & east & sw & s & se;
-            }
-        }
-        next.seal();
-        next
+        self.by_neighbourhood(|_, around| around.iter().flatten().fold(!0, |a, &w| a & w))
     }
 
     /// The cells set here or beside a set cell (of 8).
     pub fn dilated(&self) -> Bits {
-        let off = vec![if self.outside { !0 } else { 0 }; self.words];
-        let mut next = Bits::new(self.width, self.height, self.outside);
-        for y in 0..self.height {
-            let [up, here, down] = self.around(y, &off);
-            for k in 0..self.words {
-                let (nw, n, ne) = shifted(up, k, self.outside);
-                let (west, centre, east) = shifted(here, k, self.outside);
-                let (sw, s, se) = shifted(down, k, self.outside);
-                next.data[y * self.words + k] = nw | n | ne | west | centre | east | sw | s | se;
-            }
-        }
-        next.seal();
-        next
+        self.by_neighbourhood(|_, around| around.iter().flatten().fold(0, |a, &w| a | w))
     }
 
     /// Every set cell, row by row from the north-west.
