@@ -161,9 +161,40 @@ pub(crate) struct Caverns {
     queue: VecDeque<(u32, u32)>,
 }
 
+/// The tables' and searches' buffers, kept per thread from map to map (a
+/// fresh table's pages cost more than refilling a warm one). The generation
+/// goes with `seen`, whose marks are only trusted for the generation written.
+#[derive(Default)]
+struct Buffers {
+    hard: Vec<u32>,
+    floor: Vec<u32>,
+    seen: Vec<u32>,
+    came: Vec<u32>,
+    generation: u32,
+}
+
+thread_local! {
+    static KEPT: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
+}
+
+impl Drop for Caverns {
+    /// Keeps the buffers for the next map on this thread.
+    fn drop(&mut self) {
+        let buffers = Buffers {
+            hard: std::mem::take(&mut self.hard.sums),
+            floor: std::mem::take(&mut self.floor.sums),
+            seen: std::mem::take(&mut self.seen),
+            came: std::mem::take(&mut self.came),
+            generation: self.generation,
+        };
+        KEPT.with(|k| *k.borrow_mut() = buffers);
+    }
+}
+
 impl Caverns {
     /// The caverns of `map`, in region order.
     pub fn find(map: &Map) -> Caverns {
+        let Buffers { hard, floor, seen, came, generation } = KEPT.with(|k| std::mem::take(&mut *k.borrow_mut()));
         let list: Vec<Cavern> = map
             .regions
             .iter()
@@ -175,14 +206,14 @@ impl Caverns {
             list,
             taken: map.prefabs.iter().map(|p| p.bounds.expand(1)).collect(),
             width: map.width(),
-            hard: SummedArea::default(),
-            floor: SummedArea::default(),
+            hard: SummedArea { sums: hard, ..SummedArea::default() },
+            floor: SummedArea { sums: floor, ..SummedArea::default() },
             stale: true,
             boundaries,
             failed: Vec::new(),
-            seen: Vec::new(),
-            came: Vec::new(),
-            generation: 0,
+            seen,
+            came,
+            generation,
             queue: VecDeque::new(),
         }
     }
@@ -407,7 +438,12 @@ impl Caverns {
             self.seen.resize(n, 0);
             self.came.resize(n, 0);
         }
-        self.generation = self.generation.wrapping_add(1).max(1);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Marks of 4 billion searches ago could read as this one's.
+            self.seen.fill(0);
+            self.generation = 1;
+        }
         let index = |p: Point| (p.y * self.width + p.x) as usize;
         self.queue.clear();
         self.seen[index(start)] = self.generation;
@@ -436,19 +472,30 @@ impl Caverns {
         None
     }
 
-    /// Reads the map into the tables: what an embedded prefab cannot cover,
-    /// and the cave floor.
+    /// Reads the map into the tables, in one pass: what an embedded prefab
+    /// cannot cover, and the cave floor.
     fn read_tables(&mut self, map: &Map) {
-        let masks = map.masks.cells();
-        let regions = &map.regions;
-        self.hard.read(map, |i, t| t.role.is_walkable() || t.role == Role::Blocked || masks[i] & mask::PROTECTED != 0);
-        let region_of = map.region_of.cells();
-        self.floor.read(map, |i, t| {
-            t.role.is_walkable()
-                && regions
-                    .get(region_of[i] as usize)
-                    .is_some_and(|r| matches!(r.kind, RegionKind::Cave | RegionKind::Passage))
-        });
+        let is_cave: Vec<bool> =
+            map.regions.iter().map(|r| matches!(r.kind, RegionKind::Cave | RegionKind::Passage)).collect();
+        let (terrain, masks, region_of) = (map.terrain.cells(), map.masks.cells(), map.region_of.cells());
+        let w = map.width() as usize;
+        self.hard.reset(w, map.height() as usize);
+        self.floor.reset(w, map.height() as usize);
+        for y in 0..terrain.len() / w.max(1) {
+            let cells = y * w..(y + 1) * w;
+            let (terrain, masks, region_of) = (&terrain[cells.clone()], &masks[cells.clone()], &region_of[cells]);
+            let (hard_above, hard_here) = self.hard.rows(y);
+            let (floor_above, floor_here) = self.floor.rows(y);
+            let (mut hard, mut floor) = (0, 0);
+            for x in 0..w {
+                let role = terrain[x].role;
+                let walkable = role.is_walkable();
+                hard += u32::from(walkable || role == Role::Blocked || masks[x] & mask::PROTECTED != 0);
+                floor += u32::from(walkable && is_cave.get(region_of[x] as usize).copied().unwrap_or(false));
+                hard_here[x + 1] = hard_above[x + 1] + hard;
+                floor_here[x + 1] = floor_above[x + 1] + floor;
+            }
+        }
         self.stale = false;
     }
 
@@ -573,21 +620,19 @@ struct SummedArea {
 }
 
 impl SummedArea {
-    /// Sums the cells of `map` for which `holds(index, terrain)`.
-    fn read(&mut self, map: &Map, holds: impl Fn(usize, Terrain) -> bool) {
-        let (w, h) = (map.width() as usize, map.height() as usize);
-        (self.width, self.height) = (w, h);
+    /// Zeroes the table for a `width x height` map.
+    fn reset(&mut self, width: usize, height: usize) {
+        (self.width, self.height) = (width, height);
         self.sums.clear();
-        self.sums.resize((w + 1) * (h + 1), 0);
-        let cells = map.terrain.cells();
-        for y in 0..h {
-            let mut row = 0;
-            for x in 0..w {
-                let i = y * w + x;
-                row += u32::from(holds(i, cells[i]));
-                self.sums[(y + 1) * (w + 1) + x + 1] = self.sums[y * (w + 1) + x + 1] + row;
-            }
-        }
+        self.sums.resize((width + 1) * (height + 1), 0);
+    }
+
+    /// The sums above map row `y` and the sums to fill in for it, each
+    /// `width + 1` long (the first entry of each is the zero column).
+    fn rows(&mut self, y: usize) -> (&[u32], &mut [u32]) {
+        let stride = self.width + 1;
+        let (above, here) = self.sums[y * stride..(y + 2) * stride].split_at_mut(stride);
+        (above, here)
     }
 
     /// The count over `r`, clipped to the map.

@@ -40,7 +40,6 @@ impl Bits {
     }
 
     /// True when the cell `(x, y)` is set.
-    #[cfg(test)]
     pub fn get(&self, x: usize, y: usize) -> bool {
         self.data[y * self.words + x / 64] >> (x % 64) & 1 == 1
     }
@@ -66,6 +65,41 @@ impl Bits {
     /// east edge as they were).
     pub fn row_mut(&mut self, y: usize) -> &mut [u64] {
         &mut self.data[y * self.words..(y + 1) * self.words]
+    }
+
+    /// Clears every cell.
+    pub fn clear(&mut self) {
+        self.data.fill(0);
+        self.seal();
+    }
+
+    /// Sets the cells set in `other` too.
+    pub fn or_with(&mut self, other: &Bits) {
+        self.data.iter_mut().zip(&other.data).for_each(|(a, &b)| *a |= b);
+    }
+
+    /// One level of a search: sets in `next` (which must be clear) the cells
+    /// of `through` not in `reached` beside a cell set here (of 4). Returns
+    /// false when there are none. Every grid must be this one's size and read
+    /// clear off the grid.
+    pub fn spread_into(&self, through: &Bits, reached: &Bits, next: &mut Bits) -> bool {
+        let words = self.words;
+        let mut any = 0;
+        for y in 0..self.height {
+            let row = self.row(y);
+            for k in 0..words {
+                let i = y * words + k;
+                let c = row[k];
+                let from_west = (c << 1) | if k > 0 { row[k - 1] >> 63 } else { 0 };
+                let from_east = (c >> 1) | if k + 1 < words { row[k + 1] << 63 } else { 0 };
+                let from_north = if y > 0 { self.data[i - words] } else { 0 };
+                let from_south = if y + 1 < self.height { self.data[i + words] } else { 0 };
+                let out = (from_west | from_east | from_north | from_south) & through.data[i] & !reached.data[i];
+                next.data[i] = out;
+                any |= out;
+            }
+        }
+        any != 0
     }
 
     /// The cells set here and not in `other`.
@@ -340,6 +374,12 @@ mod tests {
         (bits, plain)
     }
 
+    /// The plain grid's cell `(dx, dy)` from `(x, y)`, or None off the grid.
+    fn cell(plain: &[bool], width: usize, height: usize, (x, y): (usize, usize), (dx, dy): (i32, i32)) -> Option<bool> {
+        let (qx, qy) = (x.checked_add_signed(dx as isize)?, y.checked_add_signed(dy as isize)?);
+        (qx < width && qy < height).then(|| plain[qy * width + qx])
+    }
+
     const SIZES: [(usize, usize); 5] = [(1, 1), (5, 4), (64, 3), (70, 9), (130, 5)];
 
     /// The bit-sliced round against a plain count of the eight neighbours.
@@ -353,14 +393,7 @@ mod tests {
                 let next = solid.automaton_step(&fixed, birth, survival);
                 for y in 0..height {
                     for x in 0..width {
-                        let at = |dx: i32, dy: i32| {
-                            let (qx, qy) = (x as i32 + dx, y as i32 + dy);
-                            qx < 0
-                                || qy < 0
-                                || qx >= width as i32
-                                || qy >= height as i32
-                                || plain[qy as usize * width + qx as usize]
-                        };
+                        let at = |dx, dy| cell(&plain, width, height, (x, y), (dx, dy)).unwrap_or(true);
                         let rock = (-1..=1)
                             .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
                             .filter(|&(dx, dy)| (dx, dy) != (0, 0) && at(dx, dy))
@@ -389,14 +422,7 @@ mod tests {
             for y in 0..height {
                 for x in 0..width {
                     let all = (-1..=1).all(|dy: i32| {
-                        (-1..=1).all(|dx: i32| {
-                            let (qx, qy) = (x as i32 + dx, y as i32 + dy);
-                            qx >= 0
-                                && qy >= 0
-                                && qx < width as i32
-                                && qy < height as i32
-                                && plain[qy as usize * width + qx as usize]
-                        })
+                        (-1..=1).all(|dx: i32| cell(&plain, width, height, (x, y), (dx, dy)).unwrap_or(false))
                     });
                     assert_eq!(eroded.get(x, y), all, "{width}x{height} at ({x}, {y})");
                 }
@@ -405,14 +431,7 @@ mod tests {
             for y in 0..height {
                 for x in 0..width {
                     let any = (-1..=1).any(|dy: i32| {
-                        (-1..=1).any(|dx: i32| {
-                            let (qx, qy) = (x as i32 + dx, y as i32 + dy);
-                            qx >= 0
-                                && qy >= 0
-                                && qx < width as i32
-                                && qy < height as i32
-                                && plain[qy as usize * width + qx as usize]
-                        })
+                        (-1..=1).any(|dx: i32| cell(&plain, width, height, (x, y), (dx, dy)).unwrap_or(false))
                     });
                     assert_eq!(dilated.get(x, y), any, "{width}x{height} at ({x}, {y})");
                 }
@@ -424,6 +443,31 @@ mod tests {
                 .collect();
             assert_eq!(listed, expected);
             assert_eq!(bits.count() as usize, expected.len());
+        }
+    }
+
+    /// A search's level against a plain look at the four sides.
+    #[test]
+    fn a_spread_reaches_the_four_sides_within_through_and_not_reached() {
+        let mut rng = Rng::stream(10, "test", "spread");
+        for (width, height) in SIZES {
+            let (from, plain) = random(width, height, 20, false, &mut rng);
+            let (through, open) = random(width, height, 70, false, &mut rng);
+            let (reached, old) = random(width, height, 30, false, &mut rng);
+            let mut next = Bits::new(width, height, false);
+            let any = from.spread_into(&through, &reached, &mut next);
+            let mut expected = 0;
+            for y in 0..height {
+                for x in 0..width {
+                    let at = |dx, dy| cell(&plain, width, height, (x, y), (dx, dy)).unwrap_or(false);
+                    let beside = at(0, -1) || at(1, 0) || at(0, 1) || at(-1, 0);
+                    let want = beside && open[y * width + x] && !old[y * width + x];
+                    expected += u32::from(want);
+                    assert_eq!(next.get(x, y), want, "{width}x{height} at ({x}, {y})");
+                }
+            }
+            assert_eq!(any, expected > 0);
+            assert_eq!(next.count(), expected);
         }
     }
 

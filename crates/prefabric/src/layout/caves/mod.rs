@@ -21,13 +21,15 @@
 //! areas the automaton made, how many were filled in or joined, and how long each
 //! link's passage is.
 //!
-//! Speed: the automaton, the areas and the caverns' open ground are worked out
-//! on [`bits`] grids, 64 cells a word, areas as runs of cells; the searches
-//! work on byte grids kept with a one-cell border of fixed ground, so a
-//! neighbour is an index offset and no step checks the map's bounds, and they
-//! reuse their buffers.
+//! Speed: the automaton, the areas, the joining search ([`join`], a level at
+//! a time) and the caverns' open ground are worked out on [`bits`] grids, 64
+//! cells a word, areas as runs of cells; the links' searches work on byte
+//! grids kept with a one-cell border of fixed ground, so a neighbour is an
+//! index offset and no step checks the map's bounds. Buffers are reused from
+//! map to map.
 
 mod bits;
+mod join;
 
 use super::Carver;
 use crate::content::caves::CavesParams;
@@ -122,6 +124,7 @@ struct Scratch {
     came: Vec<u8>,
     stack: Vec<u32>,
     queue: Vec<u32>,
+    levels: join::Levels,
 }
 
 thread_local! {
@@ -137,6 +140,7 @@ impl Drop for Caves<'_> {
             came: std::mem::take(&mut self.came),
             stack: std::mem::take(&mut self.stack),
             queue: std::mem::take(&mut self.queue),
+            levels: std::mem::take(&mut self.levels),
         };
         KEPT.with(|k| *k.borrow_mut() = scratch);
     }
@@ -159,14 +163,15 @@ struct Caves<'p> {
     joined: Vec<usize>,
     /// Labels for areas, reused.
     labels: Vec<u32>,
-    /// The size of each labelled area [`Caves::fill_pockets`] kept (0 for
-    /// those it filled in).
-    area_sizes: Vec<u32>,
+    /// The open areas [`Caves::fill_pockets`] found, and which it kept.
+    kept: Option<(Areas, Vec<bool>)>,
     /// Search scratch: a stack and a queue of cell indices, and the way back
     /// from each cell a search reached, reused.
     stack: Vec<u32>,
     queue: Vec<u32>,
     came: Vec<u8>,
+    /// The joining search's levels, reused.
+    levels: join::Levels,
 }
 
 impl<'p> Caves<'p> {
@@ -174,7 +179,7 @@ impl<'p> Caves<'p> {
         let (width, height) = (map.width() as usize, map.height() as usize);
         let stride = width + 2;
         let n = stride * (height + 2);
-        let Scratch { mut cells, mut labels, mut came, stack, queue } =
+        let Scratch { mut cells, mut labels, mut came, stack, queue, levels } =
             KEPT.with(|k| std::mem::take(&mut *k.borrow_mut()));
         cells.clear();
         cells.resize(n, FIXED);
@@ -209,9 +214,10 @@ impl<'p> Caves<'p> {
             cells,
             links,
             joined: Vec::new(),
-            area_sizes: Vec::new(),
+            kept: None,
             stack,
             queue,
+            levels,
         }
     }
 
@@ -310,7 +316,7 @@ impl<'p> Caves<'p> {
 
     /// Fills in the areas smaller than `min_pocket`. Returns the areas found and
     /// those filled: all of them when even the largest is that small. The
-    /// labels of the areas that stay are kept for [`Caves::join_all`].
+    /// areas, and which stay, are kept for [`Caves::join_all`].
     fn fill_pockets(&mut self) -> (u32, u32) {
         let areas = Areas::of(&self.floor_bits());
         let small: Vec<bool> = areas.sizes.iter().map(|&n| n < self.params.min_pocket).collect();
@@ -320,94 +326,31 @@ impl<'p> Caves<'p> {
                 self.cells[row + run.x0 as usize..row + run.x1 as usize].fill(ROCK);
             }
         }
-        self.labels.fill(NONE);
-        self.paint(&areas, |a| if small[a as usize] { NONE } else { a });
-        self.area_sizes = areas.sizes.iter().zip(&small).map(|(&n, &s)| if s { 0 } else { n }).collect();
-        (areas.sizes.len() as u32, small.iter().filter(|&&s| s).count() as u32)
+        let found = areas.sizes.len() as u32;
+        let filled = small.iter().filter(|&&s| s).count() as u32;
+        self.kept = Some((areas, small.iter().map(|&s| !s).collect()));
+        (found, filled)
     }
 
-    /// Joins every area into one cave, growing out from the largest: a search
-    /// through rock from everything joined so far; where it reaches an area not
-    /// yet joined, the passage there is dug and that area (with the passage)
-    /// joins the search's sources. One pass over the map, whatever the number
-    /// of areas. Returns the passages dug. Reads the labels and sizes
-    /// [`Caves::fill_pockets`] left.
+    /// Joins every area [`Caves::fill_pockets`] kept into one cave, growing out
+    /// from the largest (the first of the largest): a search through rock from
+    /// everything joined so far; where it reaches an area not yet joined, the
+    /// passage there is dug and that area joins the search's sources. One pass
+    /// over the map, whatever the number of areas. Returns the passages dug.
     fn join_all(&mut self) -> u32 {
-        let sizes = std::mem::take(&mut self.area_sizes);
-        if sizes.iter().filter(|&&n| n > 0).count() <= 1 {
+        let Some((areas, kept)) = self.kept.take() else { return 0 };
+        let sizes = |k: usize| if kept[k] { areas.sizes[k] } else { 0 };
+        if kept.iter().filter(|&&k| k).count() <= 1 {
             return 0;
         }
-        let main = (0..sizes.len()).max_by_key(|&k| (sizes[k], std::cmp::Reverse(k))).unwrap_or(0);
-        let mut joined: Vec<bool> = sizes.iter().map(|&n| n == 0).collect();
-        let mut apart = sizes.iter().filter(|&&n| n > 0).count() - 1;
-        let mut came = std::mem::take(&mut self.came);
-        came.fill(UNSEEN);
-        let mut queue = std::mem::take(&mut self.queue);
-        queue.clear();
-        queue.reserve(self.cells.len());
-        let first = self.labels.iter().position(|&l| l == main as u32).unwrap_or(0);
-        self.take_area(first, main as u32, &mut came, &mut queue);
-        joined[main] = true;
-        let sides = self.sides();
-        let mut dug = 0;
-        let mut head = 0;
-        // Until every area is joined: what lies beyond the last is not needed.
-        while head < queue.len() && apart > 0 {
-            let i = queue[head];
-            head += 1;
-            for (side, d) in sides.into_iter().enumerate() {
-                let j = (i as isize + d) as usize;
-                if came[j] != UNSEEN {
-                    continue;
-                }
-                match self.cells[j] {
-                    FLOOR if self.labels[j] != NONE && !joined[self.labels[j] as usize] => {
-                        apart -= 1;
-                        // A new area: dig the way here, then search on from it too.
-                        let label = self.labels[j];
-                        let path = self.walk_back(&came, i);
-                        self.dig(&path);
-                        dug += 1;
-                        joined[label as usize] = true;
-                        self.take_area(j, label, &mut came, &mut queue);
-                        for p in path {
-                            let k = self.index(p);
-                            if came[k] != SOURCE {
-                                came[k] = SOURCE;
-                                queue.push(k as u32);
-                            }
-                        }
-                    }
-                    ROCK => {
-                        came[j] = side as u8;
-                        queue.push(j as u32);
-                    }
-                    _ => {}
-                }
-            }
+        let main = (0..kept.len()).max_by_key(|&k| (sizes(k), std::cmp::Reverse(k))).unwrap_or(0);
+        let rock = self.bits_where(ROCK, false);
+        let passages = join::join_areas(&rock, &areas, &kept, main, &mut self.levels);
+        for path in &passages {
+            let cells: Vec<Point> = path.iter().map(|&(x, y)| Point::new(x as i32, y as i32)).collect();
+            self.dig(&cells);
         }
-        self.came = came;
-        self.queue = queue;
-        dug
-    }
-
-    /// Makes every cell of the area labelled `label` around `start` a source of
-    /// the joining search.
-    fn take_area(&mut self, start: usize, label: u32, came: &mut [u8], queue: &mut Vec<u32>) {
-        let sides = self.sides();
-        self.stack.clear();
-        self.stack.push(start as u32);
-        came[start] = SOURCE;
-        while let Some(i) = self.stack.pop() {
-            queue.push(i);
-            for d in sides {
-                let j = (i as isize + d) as usize;
-                if came[j] != SOURCE && self.labels[j] == label && self.cells[j] == FLOOR {
-                    came[j] = SOURCE;
-                    self.stack.push(j as u32);
-                }
-            }
-        }
+        passages.len() as u32
     }
 
     /// Joins each feature link to the nearest cave floor: from the first cell
