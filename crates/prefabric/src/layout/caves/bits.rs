@@ -189,9 +189,22 @@ impl Bits {
 
     /// Every set cell, row by row from the north-west.
     pub fn cells(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.cells_by_word(|_, word| word)
+    }
+
+    /// Every cell set here and not in `other`, row by row from the north-west.
+    pub fn cells_not_in<'a>(&'a self, other: &'a Bits) -> impl Iterator<Item = (usize, usize)> + 'a {
+        self.cells_by_word(|i, word| word & !other.data[i])
+    }
+
+    /// The set cells of the words `pick(index, word)` leaves, row by row.
+    fn cells_by_word<'a>(
+        &'a self,
+        pick: impl Fn(usize, u64) -> u64 + Copy + 'a,
+    ) -> impl Iterator<Item = (usize, usize)> + 'a {
         (0..self.height).flat_map(move |y| {
             (0..self.words).flat_map(move |k| {
-                let mut word = self.data[y * self.words + k];
+                let mut word = pick(y * self.words + k, self.data[y * self.words + k]);
                 if k + 1 == self.words {
                     word &= self.last_word();
                 }

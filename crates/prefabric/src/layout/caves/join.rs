@@ -76,7 +76,7 @@ pub(super) fn join_areas(
         if !done[level - 1].spread_into(&through, &reached, &mut next[0]) {
             break;
         }
-        let met: Vec<(usize, usize)> = next[0].cells().filter(|&(x, y)| !rock.get(x, y)).collect();
+        let met: Vec<(usize, usize)> = next[0].cells_not_in(rock).collect();
         for (x, y) in met {
             let area = area_at(areas, x, y);
             if joined[area] {

@@ -55,6 +55,62 @@ const NONE: u32 = u32::MAX;
 const UNSEEN: u8 = u8::MAX;
 const SOURCE: u8 = u8::MAX - 1;
 
+/// A bit for each of up to eight cells (`ROCK`, `FLOOR` or `FIXED`), set
+/// where the cell is `state`: eight cells a word operation. Cells hold 0-2,
+/// so a cell differs from `state` exactly when one of the two low bits of
+/// their XOR is set.
+fn bytes_equal(cells: &[u8], state: u8) -> u8 {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    // Multiplying gathers bit 0 of each byte into the top byte, in order.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut bytes = [state ^ 1; 8];
+    bytes[..cells.len()].copy_from_slice(cells);
+    let differ = u64::from_le_bytes(bytes) ^ (u64::from(state) * LOW);
+    let equal = !(differ | differ >> 1) & LOW;
+    (equal.wrapping_mul(GATHER) >> 56) as u8
+}
+
+/// A bit for each byte of `draw`, set where the byte is below `below`
+/// (0-256): the bytes compared in two sets of four 16-bit lanes, where
+/// `byte + 0x1000 - below` keeps bit 12 exactly when `byte >= below`.
+fn bytes_below(draw: u64, below: u32) -> u8 {
+    const LANES: u64 = 0x00FF_00FF_00FF_00FF;
+    const BIT12: u64 = 0x1000_1000_1000_1000;
+    let below = u64::from(below.min(256)) * 0x0001_0001_0001_0001;
+    let even = (((draw & LANES) + BIT12 - below) & BIT12) >> 12;
+    let odd = ((((draw >> 8) & LANES) + BIT12 - below) & BIT12) >> 11;
+    // Bytes 2j and 2j + 1 answer at bits 16j and 16j + 1; each pair moves to
+    // bits 2j of the top byte (the multiplier's terms never overlap).
+    let at_least = ((even | odd).wrapping_mul((1 << 56) | (1 << 42) | (1 << 28) | (1 << 14)) >> 56) as u8;
+    !at_least
+}
+
+/// `n` (at most 64) bits of `stream` from bit `offset` on; `stream` holds a
+/// word past the last bit asked for.
+fn bits_from(stream: &[u64], offset: usize, n: usize) -> u64 {
+    let (i, shift) = (offset / 64, offset % 64);
+    let mut bits = stream[i] >> shift;
+    if shift > 0 {
+        bits |= stream[i + 1] << (64 - shift);
+    }
+    if n < 64 { bits & ((1 << n) - 1) } else { bits }
+}
+
+/// Each byte value's bits spread one to a byte: bit `i` becomes byte `i`'s 1.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut v = 0;
+    while v < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[v] |= ((v as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        v += 1;
+    }
+    table
+};
+
 /// Builds the cave layout of `map`.
 pub(super) fn build(map: &mut Map, params: &CavesParams, seed: u64) -> Result<LayoutStats, Error> {
     let mut caves = Caves::new(map, params);
@@ -247,23 +303,17 @@ impl<'p> Caves<'p> {
         let (w, h) = (self.width, self.height);
         let fixed = self.bits_where(FIXED, false);
         let mut solid = Bits::new(w, h, true);
-        // One random byte a cell, eight from each draw: rock below the fill's
-        // share of 256; fixed cells count as rock.
+        // One random byte a cell, eight from each draw, cells in reading
+        // order: rock below the fill's share of 256; fixed cells count as rock.
         let below = self.params.fill.0 * 256 / 100;
-        let mut bits = 0u64;
-        let mut k = 0;
+        let cells = w * h;
+        let mut stream = vec![0u64; cells.div_ceil(64) + 1];
+        for d in 0..cells.div_ceil(8) {
+            stream[d / 8] |= u64::from(bytes_below(rng.next_u64(), below)) << (8 * (d % 8));
+        }
         for y in 0..h {
             for (word, (out, &held)) in solid.row_mut(y).iter_mut().zip(fixed.row(y)).enumerate() {
-                let mut rock = 0u64;
-                for b in 0..64.min(w - 64 * word) {
-                    if k % 8 == 0 {
-                        bits = rng.next_u64();
-                    }
-                    let byte = u32::from((bits >> (8 * (k % 8))) as u8);
-                    k += 1;
-                    rock |= u64::from(byte < below) << b;
-                }
-                *out |= rock | held;
+                *out |= bits_from(&stream, y * w + 64 * word, 64.min(w - 64 * word)) | held;
             }
         }
         for _ in 0..self.params.iterations {
@@ -272,10 +322,11 @@ impl<'p> Caves<'p> {
         for y in 0..h {
             let row = (y + 1) * self.stride + 1;
             let (solid_row, fixed_row) = (solid.row(y), fixed.row(y));
-            for (x, cell) in self.cells[row..row + w].iter_mut().enumerate() {
-                let (s, f) = (solid_row[x / 64] >> (x % 64) & 1, fixed_row[x / 64] >> (x % 64) & 1);
+            for (x, eight) in (0..w).step_by(8).zip(self.cells[row..row + w].chunks_mut(8)) {
+                let (s, f) = ((solid_row[x / 64] >> (x % 64)) as u8, (fixed_row[x / 64] >> (x % 64)) as u8);
                 // FIXED where fixed, else ROCK (0) where solid and FLOOR (1) where not.
-                *cell = ((2 * f) | ((1 - s) & (1 - f))) as u8;
+                let states = 2 * SPREAD[usize::from(f)] | SPREAD[usize::from(!s & !f)];
+                eight.copy_from_slice(&states.to_le_bytes()[..eight.len()]);
             }
         }
     }
@@ -288,8 +339,8 @@ impl<'p> Caves<'p> {
             let cells = &self.cells[row..row + self.width];
             for (word, chunk) in out.row_mut(y).iter_mut().zip(cells.chunks(64)) {
                 let mut set = 0u64;
-                for (b, &c) in chunk.iter().enumerate() {
-                    set |= u64::from(c == state) << b;
+                for (b, eight) in chunk.chunks(8).enumerate() {
+                    set |= u64::from(bytes_equal(eight, state)) << (8 * b);
                 }
                 *word |= set;
             }
@@ -627,6 +678,45 @@ impl<'p> Caves<'p> {
                 return centres;
             }
             open = open.eroded();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_below_compares_each_byte() {
+        let mut rng = Rng::stream(4, "test", "bytes");
+        for below in [0, 1, 2, 127, 128, 129, 200, 255, 256] {
+            for _ in 0..500 {
+                let draw = rng.next_u64();
+                let expected =
+                    (0..8).filter(|&b| u32::from((draw >> (8 * b)) as u8) < below).fold(0u8, |m, b| m | 1 << b);
+                assert_eq!(bytes_below(draw, below), expected, "{draw:#x} below {below}");
+            }
+        }
+    }
+
+    #[test]
+    fn bits_from_reads_across_words() {
+        let stream = [0xF0F0_0000_0000_00FF_u64, 0x8000_0000_0000_0003, 0];
+        assert_eq!(bits_from(&stream, 0, 8), 0xFF);
+        assert_eq!(bits_from(&stream, 60, 6), 0b11_1111);
+        assert_eq!(bits_from(&stream, 56, 64), 0x3F0);
+        assert_eq!(bits_from(&stream, 64, 64), stream[1]);
+        assert_eq!(SPREAD[0b1000_0101], 0x0100_0000_0001_0001);
+    }
+
+    #[test]
+    fn bytes_equal_marks_the_cells_in_a_state() {
+        let cells = [ROCK, FLOOR, FIXED, FLOOR, FLOOR, ROCK, FIXED, ROCK];
+        for state in [ROCK, FLOOR, FIXED] {
+            for len in 0..=8 {
+                let expected = (0..len).filter(|&b| cells[b] == state).fold(0u8, |m, b| m | 1 << b);
+                assert_eq!(bytes_equal(&cells[..len], state), expected, "state {state}, {len} cells");
+            }
         }
     }
 }
