@@ -325,7 +325,7 @@ impl<'p> Caves<'p> {
             for (x, eight) in (0..w).step_by(8).zip(self.cells[row..row + w].chunks_mut(8)) {
                 let (s, f) = ((solid_row[x / 64] >> (x % 64)) as u8, (fixed_row[x / 64] >> (x % 64)) as u8);
                 // FIXED where fixed, else ROCK (0) where solid and FLOOR (1) where not.
-                let states = 2 * SPREAD[usize::from(f)] | SPREAD[usize::from(!s & !f)];
+                let states = (2 * SPREAD[usize::from(f)]) | SPREAD[usize::from(!s & !f)];
                 eight.copy_from_slice(&states.to_le_bytes()[..eight.len()]);
             }
         }
