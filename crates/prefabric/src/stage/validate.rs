@@ -8,6 +8,7 @@
 //! and furnishing must keep off placed prefabs and spawn-blocked cells. A failure
 //! here is a bug or a content error; it is reported with the seed, never shipped.
 
+use crate::bits::{Areas, Bits};
 use crate::content::Pack;
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Point, Rect};
@@ -92,54 +93,31 @@ fn objects(map: &Map) -> Result<(), Error> {
     Ok(())
 }
 
-/// Flood fill from the first passable cell; every passable cell must be reached.
-/// Works on a copy of the map with a border of solid cells, so a neighbour is
-/// an index offset and no step checks the map's bounds.
+/// Every passable cell must be in one 4-connected area: the passable cells
+/// as a bit grid, labelled by runs (a few thousand runs where a flood fill
+/// would visit every cell).
 fn connected(map: &Map) -> Result<(), Error> {
-    let (w, h) = (map.width() as usize, map.height() as usize);
-    let stride = w + 2;
-    let cells = map.terrain.cells();
-    let masks = map.masks.cells();
-    // 1: passable and not reached yet; 0: solid or reached.
-    let mut open = vec![0u8; stride * (h + 2)];
-    let mut total = 0usize;
-    for y in 0..h {
-        let row = (y + 1) * stride + 1;
-        for x in 0..w {
-            let i = y * w + x;
-            let passable = cells[i].role.is_walkable() && masks[i] & mask::SOLID == 0;
-            open[row + x] = u8::from(passable);
-            total += usize::from(passable);
-        }
-    }
-    let Some(first) = open.iter().position(|&o| o == 1) else {
+    let (cells, masks) = (map.terrain.cells(), map.masks.cells());
+    let passable = Bits::from_fn(map.width() as usize, map.height() as usize, |i| {
+        cells[i].role.is_walkable() && masks[i] & mask::SOLID == 0
+    });
+    let areas = Areas::of(&passable);
+    let total: u32 = areas.sizes.iter().sum();
+    let Some(&reached) = areas.sizes.first() else {
         return Err(fail(map, "the map has no passable cell".into()));
     };
-    let sides = [1isize, -1, stride as isize, -(stride as isize)];
-    let mut stack = vec![first];
-    open[first] = 0;
-    let mut reached = 0;
-    while let Some(i) = stack.pop() {
-        reached += 1;
-        for d in sides {
-            let j = (i as isize + d) as usize;
-            if open[j] == 1 {
-                open[j] = 0;
-                stack.push(j);
-            }
-        }
-    }
     if reached == total {
         return Ok(());
     }
-    let stranded =
-        open.iter().position(|&o| o == 1).map(|i| Point::new((i % stride) as i32 - 1, (i / stride) as i32 - 1));
+    // The first cell, row by row, outside the first cell's area.
+    let stranded = areas.runs.iter().zip(&areas.area).find(|&(_, &a)| a != 0).map(|(r, _)| (r.x0, r.y));
+    let (x, y) = stranded.unwrap_or_default();
     Err(fail(
         map,
         format!(
             "{} of {total} passable cells cannot be reached (one at {})",
             total - reached,
-            stranded.unwrap_or_default()
+            Point::new(x as i32, y as i32)
         ),
     ))
 }
@@ -183,5 +161,33 @@ mod tests {
             }
         }
         assert!(turned > 50, "only {turned} turned prefabs tried");
+    }
+
+    #[test]
+    fn a_stranded_floor_cell_or_no_floor_at_all_is_caught() {
+        let pack = Pack::embedded().expect("the embedded pack loads");
+        let generator = Generator::new(&pack, "mines").expect("mines exists");
+        let map = generator.generate(3).expect("the mines generate");
+        assert!(connected(&map).is_ok());
+        // Rock with rock on every side, opened alone.
+        let solid = |p: Point| !map.is_walkable(p);
+        let lone = map
+            .bounds()
+            .expand(-1)
+            .points()
+            .find(|&p| solid(p) && crate::geom::Dir::ALL.iter().all(|d| solid(p + d.delta())))
+            .expect("the mines have solid rock");
+        let mut broken = map.clone();
+        broken.terrain[lone] = Terrain::floor(crate::map::FloorKind::Cave);
+        let err = connected(&broken).expect_err("the lone cell is caught").to_string();
+        let open = map.bounds().points().filter(|&p| map.is_walkable(p) && map.masks[p] & mask::SOLID == 0).count();
+        let first_area_first =
+            err.contains(&format!("1 of {} passable cells cannot be reached (one at {lone})", open + 1));
+        // The lone cell may come first row by row: then the cave is the stranded one.
+        assert!(first_area_first || err.contains(&format!("{open} of {}", open + 1)), "{err}");
+        let mut empty = map.clone();
+        empty.terrain.cells_mut().fill(Terrain::EARTH);
+        let err = connected(&empty).expect_err("nothing passable").to_string();
+        assert!(err.contains("the map has no passable cell"), "{err}");
     }
 }

@@ -16,7 +16,7 @@
 //! 200-cell-wide map is a few hundred word operations, where a cell-by-cell
 //! queue pays a branch for each of four sides of every cell.
 
-use super::bits::{Areas, Bits};
+use crate::bits::{Areas, Bits};
 
 /// The way a search reached a cell, a step at a time.
 const BACK: [(isize, isize); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];

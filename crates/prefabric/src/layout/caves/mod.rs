@@ -22,23 +22,22 @@
 //! link's passage is.
 //!
 //! Speed: the automaton, the areas, the joining search ([`join`], a level at
-//! a time) and the caverns' open ground are worked out on [`bits`] grids, 64
+//! a time) and the caverns' open ground are worked out on [`bits`](crate::bits) grids, 64
 //! cells a word, areas as runs of cells; the links' searches work on byte
 //! grids kept with a one-cell border of fixed ground, so a neighbour is an
 //! index offset and no step checks the map's bounds. Buffers are reused from
 //! map to map.
 
-mod bits;
 mod join;
 
 use super::Carver;
+use crate::bits::{Areas, Bits};
 use crate::content::caves::CavesParams;
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
 use crate::map::{CaveStats, FloorKind, LayoutStats, Map, RegionId, RegionKind, Role, Stage, Terrain, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
-use bits::{Areas, Bits};
 
 /// What each cell is to the caves.
 const ROCK: u8 = 0;

@@ -1,6 +1,7 @@
-//! Grids of bits for the cave layout: rows of 64-cell words, the automaton's
-//! round, erosion by one cell, and the 4-connected areas of the set cells,
-//! found by runs.
+//! Grids of bits: rows of 64-cell words, with the cave automaton's round,
+//! erosion and dilation by one cell, a search's level, and the 4-connected
+//! areas of the set cells, found by runs (the cave layout and the validate
+//! stage's connectivity check use them).
 //!
 //! In: a width and height, cells set or clear. Out: new grids, areas as runs
 //! of set cells with a label each. Guarantees: the cells past the east edge,
@@ -15,7 +16,7 @@
 
 /// A grid of bits, row by row.
 #[derive(Clone)]
-pub(super) struct Bits {
+pub(crate) struct Bits {
     pub width: usize,
     pub height: usize,
     /// Words a row.
@@ -31,6 +32,19 @@ impl Bits {
         let words = width.div_ceil(64).max(1);
         let mut bits = Bits { width, height, words, data: vec![0; words * height], outside };
         bits.seal();
+        bits
+    }
+
+    /// A grid (reading clear off the grid) whose cell `(x, y)` is set where
+    /// `holds(y * width + x)`.
+    pub fn from_fn(width: usize, height: usize, holds: impl Fn(usize) -> bool) -> Bits {
+        let mut bits = Bits::new(width, height, false);
+        for y in 0..height {
+            for (k, word) in bits.row_mut(y).iter_mut().enumerate() {
+                let first = y * width + 64 * k;
+                *word = (0..64.min(width - 64 * k)).fold(0, |w, b| w | u64::from(holds(first + b)) << b);
+            }
+        }
         bits
     }
 
@@ -267,7 +281,7 @@ fn at_least(count: [u64; 4], k: u32) -> u64 {
 
 /// A run of set cells in one row: `x0..x1` of row `y`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) struct Run {
+pub(crate) struct Run {
     pub y: u32,
     pub x0: u32,
     pub x1: u32,
@@ -280,7 +294,7 @@ impl Run {
 }
 
 /// The 4-connected areas of a grid's set cells, as runs.
-pub(super) struct Areas {
+pub(crate) struct Areas {
     /// Every run, row by row, west to east.
     pub runs: Vec<Run>,
     /// The area of each run.
