@@ -504,18 +504,27 @@ impl Caverns {
         let region = self.list[k].region;
         self.boundaries[k].get_or_insert_with(|| {
             let bounds = map.regions[region as usize].bounds;
+            let (terrain, region_of) = (map.terrain.cells(), map.region_of.cells());
+            let (w, h) = (map.width(), map.height());
+            // Off the map reads as rock.
+            let open = |x: i32, y: i32| {
+                (0..w).contains(&x) && (0..h).contains(&y) && terrain[(y * w + x) as usize].role.is_walkable()
+            };
             let mut cells = Vec::new();
-            for p in bounds.points() {
-                if map.region_of[p] != region || !map.is_walkable(p) {
-                    continue;
-                }
-                let rock = Dir::ALL
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, d)| !map.is_walkable(p + d.delta()))
-                    .fold(0u8, |m, (b, _)| m | 1 << b);
-                if rock != 0 {
-                    cells.push((p, rock));
+            for y in bounds.y..bounds.bottom() {
+                for x in bounds.x..bounds.right() {
+                    let i = (y * w + x) as usize;
+                    if region_of[i] != region || !terrain[i].role.is_walkable() {
+                        continue;
+                    }
+                    // A bit per side, in `Dir::ALL` order: north, east, south, west.
+                    let rock = u8::from(!open(x, y - 1))
+                        | u8::from(!open(x + 1, y)) << 1
+                        | u8::from(!open(x, y + 1)) << 2
+                        | u8::from(!open(x - 1, y)) << 3;
+                    if rock != 0 {
+                        cells.push((Point::new(x, y), rock));
+                    }
                 }
             }
             cells

@@ -259,17 +259,23 @@ impl Furnisher<'_> {
     /// opening, a corridor running through.
     fn mark_ways_in(&mut self, map: &Map, id: RegionId) {
         let bounds = map.regions[id as usize].bounds;
-        for p in bounds.points() {
-            if map.region_of[p] != id {
-                continue;
-            }
-            let way_in = Dir::ALL.iter().any(|d| {
-                let q = p + d.delta();
-                is_door(map, q) || (map.is_walkable(q) && map.region_of.get(q).is_some_and(|&r| r != id))
-            });
-            if way_in {
-                let i = self.index(p);
-                self.flags[i] |= cell::CLEAR;
+        let (w, h) = (map.width(), map.height());
+        let (terrain, region_of) = (map.terrain.cells(), map.region_of.cells());
+        // Read by index, not by point: every cell of every furnished area asks.
+        let way_in = |x: i32, y: i32| {
+            let j = (y * w + x) as usize;
+            (0..w).contains(&x)
+                && (0..h).contains(&y)
+                && (matches!(terrain[j].role, Role::Door | Role::SecretDoor)
+                    || terrain[j].role.is_walkable() && region_of[j] != id)
+        };
+        for y in bounds.y..bounds.bottom() {
+            for x in bounds.x..bounds.right() {
+                let i = (y * w + x) as usize;
+                if region_of[i] == id && (way_in(x, y - 1) || way_in(x + 1, y) || way_in(x, y + 1) || way_in(x - 1, y))
+                {
+                    self.flags[i] |= cell::CLEAR;
+                }
             }
         }
     }
@@ -990,17 +996,22 @@ fn beside_wall(map: &Map, p: Point) -> bool {
 /// along it, just outside: a place with its back to the wall in an area of any
 /// shape (whether it stands on the area's floor is checked when it is tried).
 fn backed_places(map: &Map, inner: Rect, side: Dir, w: i32, h: i32, out: &mut dyn FnMut(Rect)) {
+    let (width, height) = (map.width(), map.height());
+    let terrain = map.terrain.cells();
+    // Off the map is solid. Read by index: a cavern offers every cell.
+    let solid = |x: i32, y: i32| {
+        !((0..width).contains(&x) && (0..height).contains(&y) && terrain[(y * width + x) as usize].role.is_walkable())
+    };
     for y in inner.y..=inner.bottom() - h {
         for x in inner.x..=inner.right() - w {
-            let rect = Rect::new(x, y, w, h);
-            let back = match side {
-                Dir::North => Rect::new(x, y - 1, w, 1),
-                Dir::South => Rect::new(x, rect.bottom(), w, 1),
-                Dir::West => Rect::new(x - 1, y, 1, h),
-                Dir::East => Rect::new(rect.right(), y, 1, h),
+            let backed = match side {
+                Dir::North => (x..x + w).all(|bx| solid(bx, y - 1)),
+                Dir::South => (x..x + w).all(|bx| solid(bx, y + h)),
+                Dir::West => (y..y + h).all(|by| solid(x - 1, by)),
+                Dir::East => (y..y + h).all(|by| solid(x + w, by)),
             };
-            if back.points().all(|p| !map.is_walkable(p)) {
-                out(rect);
+            if backed {
+                out(Rect::new(x, y, w, h));
             }
         }
     }
