@@ -50,6 +50,7 @@ pub mod prefab;
 pub mod render;
 pub mod rng;
 pub mod stage;
+pub mod stats;
 pub mod trace;
 pub mod world;
 
@@ -61,8 +62,8 @@ pub use geom::{Dir, Point, Rect, Transform, TransformSet};
 pub use grid::Grid;
 pub use limits::Limits;
 pub use map::{
-    Door, EncounterSkip, EncounterTag, FloorKind, FurnishPart, Furnished, LinkKind, Map, Object, ObjectKind,
-    PlacedLink, PlacedPrefab, Region, RegionKind, Role, SkipReason, Stage, Terrain,
+    Door, EncounterSkip, EncounterTag, FeatureSkip, FloorKind, FurnishPart, Furnished, FurnishingSummary, LinkKind,
+    Map, Object, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionKind, Role, SkipReason, Stage, Terrain,
 };
 pub use prefab::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style};
 pub use rng::Rng;

@@ -573,6 +573,27 @@ pub struct EncounterSkip {
     pub reason: SkipReason,
 }
 
+/// A feature placement the features stage skipped for a map (an optional
+/// one that fit nowhere), and why (the trace says the same in words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeatureSkip {
+    /// The prefabs the placement chooses from.
+    pub prefabs: Vec<String>,
+    /// Why it was skipped, in words.
+    pub reason: String,
+}
+
+/// What the furnishing stage did with a map's areas, for statistics.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FurnishingSummary {
+    /// Each area given a composition, in the order furnished: the
+    /// composition and how many objects it placed there.
+    pub areas: Vec<(crate::content::Composition, u32)>,
+    /// The per-map limits that turned a placement away (`max_interactive`,
+    /// `max_stockpiles`), each once.
+    pub limits_hit: Vec<&'static str>,
+}
+
 /// A generated map.
 #[derive(Clone, Debug)]
 pub struct Map {
@@ -589,6 +610,8 @@ pub struct Map {
     pub(crate) feature_variant: Option<String>,
     pub(crate) layout: LayoutStats,
     pub(crate) skipped: Vec<EncounterSkip>,
+    pub(crate) feature_skips: Vec<FeatureSkip>,
+    pub(crate) furnishing: FurnishingSummary,
     pub(crate) trace: Trace,
 }
 
@@ -609,6 +632,8 @@ impl Map {
             feature_variant: None,
             layout: LayoutStats::default(),
             skipped: Vec::new(),
+            feature_skips: Vec::new(),
+            furnishing: FurnishingSummary::default(),
             trace: Trace::default(),
         }
     }
@@ -716,6 +741,16 @@ impl Map {
     /// order they were, each once.
     pub fn encounter_skips(&self) -> &[EncounterSkip] {
         &self.skipped
+    }
+
+    /// The optional feature placements skipped for this map.
+    pub fn feature_skips(&self) -> &[FeatureSkip] {
+        &self.feature_skips
+    }
+
+    /// The compositions the furnishing stage drew and the limits it hit.
+    pub fn furnishing_summary(&self) -> &FurnishingSummary {
+        &self.furnishing
     }
 
     /// The decisions that made this map.

@@ -20,7 +20,7 @@ use crate::content::maptype::{Anchor, FeatureVariant, MapType, PrefabPlacement, 
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::layout::Start;
-use crate::map::{Door, LinkKind, Map, PlacedLink, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};
+use crate::map::{Door, FeatureSkip, LinkKind, Map, PlacedLink, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};
 use crate::prefab::{Prefab, Style};
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -110,7 +110,9 @@ fn place_variant(map: &mut Map, pack: &Pack, variant: &FeatureVariant, seed: u64
                 return Err(Error::new(ErrorKind::Generation, format!("{what} found no free spot in {PLACEMENT_ATTEMPTS} tries"))
                     .with_help("other features, barriers or the map's edge leave no room: widen its jitter, move its anchor, or mark it `required = false`"));
             }
-            map.trace.push("features", Outcome::Skipped, format!("{what}: no free spot in {PLACEMENT_ATTEMPTS} tries"));
+            let reason = format!("no free spot in {PLACEMENT_ATTEMPTS} tries");
+            map.trace.push("features", Outcome::Skipped, format!("{what}: {reason}"));
+            map.feature_skips.push(FeatureSkip { prefabs: names.iter().map(|n| n.to_string()).collect(), reason });
         }
     }
     for block in &variant.spawn_blocks {
@@ -177,7 +179,11 @@ pub(crate) fn after_layout(map: &mut Map, pack: &Pack, map_type: &MapType, seed:
                     "the caves are too small or too crowded for it: use a smaller prefab, open the caves up (a lower `fill`, a larger `min_cavern`), or mark it `required = false`",
                 ));
             }
-            Err(why) => map.trace.push("features", Outcome::Skipped, format!("{what}: {why}")),
+            Err(why) => {
+                map.trace.push("features", Outcome::Skipped, format!("{what}: {why}"));
+                let prefabs = names.iter().map(|n| n.to_string()).collect();
+                map.feature_skips.push(FeatureSkip { prefabs, reason: format!("found no cavern: {why}") });
+            }
         }
     }
     Ok(())

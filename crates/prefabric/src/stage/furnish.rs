@@ -174,6 +174,13 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
     );
 }
 
+/// Records that the per-map limit `name` turned a placement away.
+fn limit_hit(map: &mut Map, name: &'static str) {
+    if !map.furnishing.limits_hit.contains(&name) {
+        map.furnishing.limits_hit.push(name);
+    }
+}
+
 /// A per-map limit as traces say it.
 fn limit(n: Option<u32>) -> String {
     n.map_or("no limit".to_string(), |n| format!("at most {n}"))
@@ -301,9 +308,18 @@ impl Furnisher<'_> {
         };
         let composition = Composition::ALL[c];
         map.trace.push("furnishing", Outcome::Chose, format!("{name}: composition `{composition}`"));
+        let before = map.objects.len();
+        self.furnish_with(map, id, composition, &name, &mut rng);
+        let placed = (map.objects.len() - before) as u32;
+        map.furnishing.areas.push((composition, placed));
+    }
+
+    /// Furnishes area `id` with `composition`.
+    fn furnish_with(&mut self, map: &mut Map, id: RegionId, composition: Composition, name: &str, rng: &mut Rng) {
         if composition == Composition::Empty {
             return;
         }
+        let (kind, bounds) = (map.regions[id as usize].kind, map.regions[id as usize].bounds);
         self.tally.areas += 1;
         // A cavern's floor is its own shape: its bounds stand for the inner
         // rectangle, and what is placed keeps to its floor.
@@ -314,31 +330,33 @@ impl Furnisher<'_> {
             map.trace.push("furnishing", Outcome::Skipped, why);
             return;
         }
-        let area = Area { id, inner, name: &name, open };
+        let area = Area { id, inner, name, open };
         if composition.has_interactive() {
             if let Some(max) = self.rules.max_interactive.filter(|&max| self.tally.interactive >= max) {
                 let why = format!("{name}: interactive machine: max_interactive {max} reached");
                 map.trace.push("furnishing", Outcome::Skipped, why);
+                limit_hit(map, "max_interactive");
             } else {
-                self.interactive(map, &area, &mut rng);
+                self.interactive(map, &area, rng);
             }
         }
         if composition.has_stockpiles() {
-            let n = range(&mut rng, self.rules.stockpiles_per_area);
+            let n = range(rng, self.rules.stockpiles_per_area);
             for _ in 0..n {
                 if let Some(max) = self.rules.max_stockpiles.filter(|&max| self.tally.stockpiles >= max) {
                     let why = format!("{name}: stockpile: max_stockpiles {max} reached");
                     map.trace.push("furnishing", Outcome::Skipped, why);
+                    limit_hit(map, "max_stockpiles");
                     break;
                 }
-                self.stockpile(map, &area, &mut rng);
+                self.stockpile(map, &area, rng);
             }
         }
         if composition.has_machines() {
             if area.open {
-                self.scatter(map, &area, &mut rng);
+                self.scatter(map, &area, rng);
             } else {
-                self.filler(map, &area, &mut rng);
+                self.filler(map, &area, rng);
             }
         }
     }

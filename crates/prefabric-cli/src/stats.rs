@@ -1,0 +1,327 @@
+//! `prefabric stats`: many maps generated on every core, and what became of each
+//! piece of content — printed as a table, or as JSON that `stats merge` adds up.
+//!
+//! In: a pack, map types, a seed range and depths (or JSON files to merge). Out:
+//! the library's [`Stats`] over every map, the same whatever the number of
+//! threads (but for the times). A progress bar is drawn on a terminal only.
+
+use crate::{Failure, pack_or_fail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use prefabric::stats::{MapTypeStats, Seen, Stats, describe};
+use prefabric::{Generator, Pack};
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Seeds a worker takes at a time.
+const CHUNK: u64 = 32;
+
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub(crate) struct StatsArgs {
+    #[command(subcommand)]
+    merge: Option<MergeCommand>,
+    /// Content pack folder (default: the built-in pack).
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// Map types to run, by name; repeat for several (default: all of the pack's).
+    #[arg(long, value_name = "NAME")]
+    map_type: Vec<String>,
+    /// The seeds: a count from 0 (`10000`) or a half-open range (`5000..15000`).
+    #[arg(long, value_name = "N|A..B", default_value = "1000", value_parser = parse_seeds)]
+    seeds: SeedRange,
+    /// Depths to generate every seed at: one (`3`), a list (`1,5,9`) or a range (`1-10`).
+    #[arg(long, value_name = "LIST", default_value = "1", value_parser = parse_depths)]
+    depth: Depths,
+    /// Print the statistics as JSON (the README documents the schema) instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+#[derive(clap::Subcommand)]
+enum MergeCommand {
+    /// Add up the JSON statistics of disjoint seed ranges of one pack.
+    Merge {
+        /// Files written by `prefabric stats --json`.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Print the merged statistics as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A half-open range of seeds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SeedRange {
+    first: u64,
+    end: u64,
+}
+
+fn parse_seeds(s: &str) -> Result<SeedRange, String> {
+    let number = |t: &str| t.trim().parse::<u64>().map_err(|_| format!("`{t}` is not a seed count or range"));
+    let range = match s.split_once("..") {
+        Some((a, b)) => SeedRange { first: number(a)?, end: number(b)? },
+        None => SeedRange { first: 0, end: number(s)? },
+    };
+    if range.end <= range.first {
+        return Err(format!("`{s}` holds no seeds: write a count (`1000`) or a range A..B with A < B"));
+    }
+    Ok(range)
+}
+
+/// The depths, sorted, each once.
+#[derive(Clone, Debug)]
+pub(crate) struct Depths(Vec<u32>);
+
+fn parse_depths(s: &str) -> Result<Depths, String> {
+    let depth = |t: &str| match t.trim().parse::<u32>() {
+        Ok(d) if (1..=1_000_000).contains(&d) => Ok(d),
+        _ => Err(format!("`{t}` is not a depth from 1 to 1000000")),
+    };
+    let mut depths = Vec::new();
+    for part in s.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (depth(a)?, depth(b)?);
+                if b < a || b - a > 1000 {
+                    return Err(format!("`{part}` is not a range of at most 1000 depths, low to high"));
+                }
+                depths.extend(a..=b);
+            }
+            None => depths.push(depth(part)?),
+        }
+    }
+    depths.sort_unstable();
+    depths.dedup();
+    Ok(Depths(depths))
+}
+
+pub(crate) fn stats(args: StatsArgs) -> Result<(), Failure> {
+    if let Some(MergeCommand::Merge { files, json }) = args.merge {
+        return merge(&files, json);
+    }
+    let pack = pack_or_fail(args.pack.as_deref())?;
+    let names: Vec<String> = if args.map_type.is_empty() {
+        pack.map_types().map(|m| m.name.clone()).collect()
+    } else {
+        args.map_type.clone()
+    };
+    let generators: Vec<Generator> = names
+        .iter()
+        .map(|name| Generator::new(&pack, name).map_err(|e| Failure::Usage(e.to_string())))
+        .collect::<Result<_, _>>()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Failure::Usage(format!("error: cannot start the worker threads: {e}")))?;
+    let SeedRange { first, end } = args.seeds;
+    let depths = &args.depth.0;
+    let total = (end - first).saturating_mul(depths.len() as u64).saturating_mul(generators.len() as u64);
+    let bar = progress_bar(total);
+    let started = Instant::now();
+    let mut stats = Stats::new(&pack);
+    for generator in &generators {
+        let chunks: Vec<[u64; 2]> =
+            (first..end).step_by(CHUNK as usize).map(|lo| [lo, lo.saturating_add(CHUNK).min(end)]).collect();
+        let merged = pool.install(|| {
+            chunks.par_iter().map(|&seeds| run_chunk(&pack, generator, seeds, depths, &bar)).reduce_with(|mut a, b| {
+                // Chunks are disjoint by construction.
+                let _ = a.merge(&b);
+                a
+            })
+        });
+        if let Some(merged) = merged {
+            stats.map_types.insert(generator.map_type().name.clone(), merged);
+        }
+    }
+    bar.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+    stats.finish();
+    let mut out = io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", stats.to_json())?;
+    } else {
+        write!(out, "{}", table(&stats))?;
+    }
+    let threads = pool.current_num_threads();
+    let mut err = io::stderr().lock();
+    writeln!(
+        err,
+        "{total} maps in {elapsed:.1} s on {threads} thread{}: {:.0} maps/s",
+        if threads == 1 { "" } else { "s" },
+        total as f64 / elapsed.max(1e-9)
+    )?;
+    Ok(())
+}
+
+/// Generates seeds `seeds[0]..seeds[1]` at every depth.
+fn run_chunk(pack: &Pack, generator: &Generator, seeds: [u64; 2], depths: &[u32], bar: &ProgressBar) -> MapTypeStats {
+    let mut stats = MapTypeStats::new(pack, generator.map_type(), seeds, depths);
+    for &depth in depths {
+        let generator = generator.clone().depth(depth);
+        for seed in seeds[0]..seeds[1] {
+            let started = Instant::now();
+            match generator.generate(seed) {
+                Ok(map) => stats.record(&map, started.elapsed()),
+                Err(e) => stats.record_failure(seed, depth, &e, started.elapsed()),
+            }
+        }
+        bar.inc(seeds[1] - seeds[0]);
+    }
+    stats
+}
+
+/// A bar on standard error when it is a terminal; none otherwise.
+fn progress_bar(total: u64) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::new(total);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} maps, {per_sec}, {eta} left") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn merge(files: &[PathBuf], json: bool) -> Result<(), Failure> {
+    let mut merged: Option<Stats> = None;
+    for file in files {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Failure::Usage(format!("error: cannot read {}: {e}", file.display())))?;
+        let stats = Stats::from_json(&text).map_err(|e| {
+            Failure::Usage(format!(
+                "error: {} is not statistics written by `prefabric stats --json`: {e}",
+                file.display()
+            ))
+        })?;
+        match &mut merged {
+            None => merged = Some(stats),
+            Some(m) => {
+                m.merge(&stats).map_err(|e| Failure::Usage(format!("error: cannot merge {}: {e}", file.display())))?
+            }
+        }
+    }
+    let Some(stats) = merged else { return Ok(()) };
+    let mut out = io::stdout().lock();
+    if json {
+        writeln!(out, "{}", stats.to_json())?;
+    } else {
+        write!(out, "{}", table(&stats))?;
+    }
+    Ok(())
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn example(seen: &Seen) -> String {
+    format!("e.g. seed {} depth {}", seen.example_seed, seen.example_depth)
+}
+
+fn seeds_text(seeds: &[[u64; 2]]) -> String {
+    seeds.iter().map(|[a, b]| format!("{a}..{b}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The statistics as a readable report.
+pub(crate) fn table(stats: &Stats) -> String {
+    let mut s = String::new();
+    for (name, m) in &stats.map_types {
+        let depths: Vec<String> = m.depths.iter().map(u32::to_string).collect();
+        let _ = writeln!(
+            s,
+            "map type `{name}`: {} maps (seeds {}, depth {}), {} failed",
+            m.maps,
+            seeds_text(&m.seeds),
+            depths.join(","),
+            m.failed
+        );
+        let slowest = m
+            .time
+            .slowest
+            .as_ref()
+            .map_or(String::new(), |w| format!(", slowest seed {} depth {} at {:.2} ms", w.seed, w.depth, w.ms));
+        let _ = writeln!(s, "  time per map: median {:.2} ms, p99 {:.2} ms{slowest}", m.time.median_ms, m.time.p99_ms);
+        for f in m.failures.iter().take(5) {
+            let _ =
+                writeln!(s, "  failed: seed {} depth {}: {}", f.seed, f.depth, f.error.lines().next().unwrap_or(""));
+        }
+        if !m.variants.is_empty() {
+            let _ = writeln!(s, "\n  {:<32} {:>8} {:>13}", "feature variant", "chosen", "weight share");
+            for (v, st) in &m.variants {
+                let _ = writeln!(s, "  {v:<32} {:>8} {:>13}", percent(st.share), percent(st.weight_share));
+            }
+        }
+        if !m.encounters.is_empty() {
+            let _ = writeln!(
+                s,
+                "\n  {:<24} {:>8} {:>15} {:>8} {:>11} {:>8}  taken out without placing",
+                "encounter", "in maps", "95%", "per map", "of placed", "weight"
+            );
+            let _ = writeln!(s, "  {:<80}  (maps where it was taken out, by why, with the first seed)", "");
+            for (id, e) in &m.encounters {
+                let [lo, hi] = e.map_share_95;
+                let mut reasons: Vec<(&String, &Seen)> = e.not_placed.iter().collect();
+                reasons.sort_by_key(|(r, w)| (std::cmp::Reverse(w.count), r.as_str()));
+                let why: Vec<String> =
+                    reasons.iter().map(|(r, w)| format!("{r} {} (seed {})", w.count, w.example_seed)).collect();
+                let why = why.join(", ");
+                let _ = writeln!(
+                    s,
+                    "  {id:<24} {:>8} {:>15} {:>8.2} {:>11} {:>8}  {why}",
+                    percent(e.map_share),
+                    format!("{:.1}-{:.1}%", 100.0 * lo, 100.0 * hi),
+                    e.mean_per_map,
+                    percent(e.placement_share),
+                    percent(e.weight_share)
+                );
+            }
+        }
+        let _ = writeln!(s, "\n  {:<32} {:>8} {:>8}  by transform", "prefab", "placed", "in maps");
+        for (p, st) in m.prefabs.iter().filter(|(_, st)| st.placed > 0) {
+            let turns: Vec<String> = st.transforms.iter().map(|(t, n)| format!("{t} {n}")).collect();
+            let _ = writeln!(
+                s,
+                "  {p:<32} {:>8} {:>8}  {}",
+                st.placed,
+                percent(st.maps as f64 / m.maps.max(1) as f64),
+                turns.join(", ")
+            );
+        }
+        let unused: Vec<(&String, &prefabric::stats::Unused)> =
+            m.prefabs.iter().filter_map(|(p, st)| st.unused.as_ref().map(|u| (p, u))).collect();
+        if !unused.is_empty() {
+            let _ = writeln!(s, "\n  never placed:");
+            for (p, u) in unused {
+                let seed = u.example_seed.map_or(String::new(), |seed| format!(" (e.g. seed {seed})"));
+                let _ = writeln!(s, "  {p:<32} {}{seed}", u.reason);
+            }
+        }
+        for (id, e) in m.encounters.iter().filter(|(_, e)| e.placed == 0) {
+            let why = e
+                .not_placed
+                .iter()
+                .max_by_key(|(_, w)| w.count)
+                .map_or("never drawn".to_string(), |(r, w)| format!("{} ({})", describe(r), example(w)));
+            let _ = writeln!(s, "  encounter `{id}` was never placed: {why}");
+        }
+        if !m.furnishing.compositions.is_empty() {
+            let _ = writeln!(s, "\n  {:<32} {:>8} {:>14}", "furnishing composition", "areas", "objects/map");
+            for (c, st) in &m.furnishing.compositions {
+                let _ = writeln!(s, "  {c:<32} {:>8} {:>14.1}", st.areas, st.objects_per_map);
+            }
+            for (limit, seen) in &m.furnishing.limits_hit {
+                let share = seen.count as f64 / m.maps.max(1) as f64;
+                let _ = writeln!(s, "  limit `{limit}` reached in {} of maps ({})", percent(share), example(seen));
+            }
+        }
+        let _ = writeln!(s);
+    }
+    s
+}

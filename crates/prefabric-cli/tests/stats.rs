@@ -1,0 +1,193 @@
+//! `prefabric stats`: its JSON against the README's schema table, merging
+//! shards, and results that do not depend on the number of threads.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn prefabric(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_prefabric")).args(args).current_dir(repo()).output().expect("the binary runs")
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = prefabric(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stats --json writes JSON")
+}
+
+/// The statistics with the generation times taken out: the one part that
+/// differs from run to run.
+fn without_times(mut stats: Value) -> Value {
+    if let Some(types) = stats["map_types"].as_object_mut() {
+        for m in types.values_mut() {
+            m.as_object_mut().expect("a map type is an object").remove("time");
+        }
+    }
+    stats
+}
+
+/// The README's schema rows: path and type.
+fn documented() -> Vec<(String, String)> {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("the README");
+    let start = readme.find("<!-- stats-schema").expect("the schema table's start marker");
+    let end = readme.find("<!-- /stats-schema -->").expect("the schema table's end marker");
+    readme[start..end]
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let path = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((path.to_string(), cells.get(2)?.to_string()))
+        })
+        .collect()
+}
+
+fn type_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Walks `value` at documented path `path`: its type must be the documented
+/// one; an object's keys must be documented (a name segment in upper case
+/// stands for any key) and every documented fixed key must be there; an
+/// array's elements follow `path[]` when that is documented.
+fn check(value: &Value, path: &str, schema: &[(String, String)], seen: &mut Vec<String>) {
+    let Some((_, ty)) = schema.iter().find(|(p, _)| p == path) else {
+        panic!("`{path}` is in the output but not in the README's schema");
+    };
+    assert!(ty.split(" or ").any(|t| t == type_of(value)), "`{path}` is {} but documented as {ty}", type_of(value));
+    seen.push(path.to_string());
+    let child = |key: &str| if path.is_empty() { key.to_string() } else { format!("{path}.{key}") };
+    let children: Vec<&String> = schema
+        .iter()
+        .map(|(p, _)| p)
+        .filter(|p| {
+            let rest = if path.is_empty() { Some(p.as_str()) } else { p.strip_prefix(&format!("{path}.")) };
+            rest.is_some_and(|r| !r.is_empty() && !r.contains('.') && !r.contains('['))
+        })
+        .collect();
+    match value {
+        Value::Object(map) => {
+            let wildcard = children.iter().find(|p| {
+                let last = p.rsplit('.').next().unwrap_or("");
+                last.chars().all(|c| c.is_ascii_uppercase() || c == '_') && !last.is_empty()
+            });
+            for (key, v) in map {
+                let fixed = child(key);
+                let at = if children.iter().any(|p| **p == fixed) {
+                    fixed
+                } else {
+                    wildcard.map(|w| w.to_string()).unwrap_or_else(|| panic!("`{fixed}` is not documented"))
+                };
+                check(v, &at, schema, seen);
+            }
+            if wildcard.is_none() {
+                for p in &children {
+                    let key = p.rsplit('.').next().unwrap_or("");
+                    assert!(map.contains_key(key), "`{p}` is documented but missing from the output");
+                }
+            }
+        }
+        Value::Array(items) => {
+            let element = format!("{path}[]");
+            if schema.iter().any(|(p, _)| *p == element) {
+                for item in items {
+                    check(item, &element, schema, seen);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn stats_json_follows_the_schema_the_readme_documents() {
+    let schema = documented();
+    assert!(schema.len() > 60, "the schema table has {} rows", schema.len());
+    let stats = json_of(&["stats", "--seeds", "24", "--depth", "1,3", "--json"]);
+    let mut seen = Vec::new();
+    check(&stats, "", &[vec![(String::new(), "object".to_string())], schema.clone()].concat(), &mut seen);
+    // Every map type of the built-in pack, and enough of the schema met to mean something.
+    assert_eq!(stats["map_types"].as_object().map(|m| m.len()), Some(5));
+    for (path, _) in &schema {
+        let optional = path.contains("failures") || path.contains("skipped.REASON");
+        assert!(optional || seen.contains(path), "`{path}` never came up in the output");
+    }
+    assert_eq!(stats["map_types"]["mines"]["maps"], 48);
+}
+
+#[test]
+fn stats_of_two_halves_merge_into_the_whole_run() {
+    let dir = std::env::temp_dir().join(format!("prefabric-stats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let run =
+        |seeds: &str| json_of(&["stats", "--map-type", "catacombs", "--map-type", "hotel", "--seeds", seeds, "--json"]);
+    let whole = run("0..40");
+    let (a, b) = (dir.join("a.json"), dir.join("b.json"));
+    std::fs::write(&a, run("0..17").to_string()).expect("written");
+    std::fs::write(&b, run("17..40").to_string()).expect("written");
+    let merged = json_of(&["stats", "merge", b.to_str().expect("utf-8"), a.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(merged["map_types"]["hotel"]["seeds"], serde_json::json!([[0, 40]]));
+    assert_eq!(without_times(merged.clone()), without_times(whole.clone()));
+    // The times add up too, though they differ from the whole run's.
+    let maps = |s: &Value| {
+        s["map_types"]["hotel"]["time"]["buckets"]
+            .as_object()
+            .map(|b| b.values().filter_map(Value::as_u64).sum::<u64>())
+    };
+    assert_eq!(maps(&merged), Some(40));
+    // A range merged twice is refused.
+    let out = prefabric(&["stats", "merge", a.to_str().expect("utf-8"), a.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("seeds 0..17 are in both"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stats_are_the_same_on_one_thread_and_on_many() {
+    let args =
+        |threads: &'static str| ["stats", "--map-type", "mines", "--seeds", "100..160", "--threads", threads, "--json"];
+    let one = json_of(&args("1"));
+    let four = json_of(&args("4"));
+    assert_eq!(without_times(one.clone()), without_times(four));
+    assert_eq!(one["map_types"]["mines"]["maps"], 60);
+}
+
+#[test]
+fn stats_say_why_content_was_never_placed() {
+    let stats = json_of(&["stats", "--map-type", "mines", "--seeds", "30", "--json"]);
+    let mines = &stats["map_types"]["mines"];
+    // Depth 1 is outside the hermit's range: both alternatives are unused, and say why.
+    let unused = &mines["prefabs"]["hermit_hole_small"]["unused"];
+    let reason = unused["reason"].as_str().expect("a reason");
+    assert!(reason.starts_with("encounter `hermit_hole` was never placed: not eligible"), "{reason}");
+    assert_eq!(unused["example_seed"], 0);
+    assert_eq!(mines["encounters"]["hermit_hole"]["not_placed"]["ineligible"]["count"], 30);
+    // A prefab that was placed has no such reason.
+    assert!(mines["prefabs"]["seam_face_small"]["unused"].is_null());
+    assert!(mines["prefabs"]["seam_face_small"]["placed"].as_u64().is_some_and(|n| n > 0));
+    // The table says the same.
+    let out = prefabric(&["stats", "--map-type", "mines", "--seeds", "30"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("map type `mines`: 30 maps (seeds 0..30, depth 1), 0 failed"), "{table}");
+    assert!(table.contains("never placed:") && table.contains("hermit_hole_small"), "{table}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("30 maps in ") && err.contains(" maps/s"), "{err}");
+    // Bad ranges are usage errors.
+    let out = prefabric(&["stats", "--seeds", "9..3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds no seeds"));
+}

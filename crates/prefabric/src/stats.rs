@@ -1,0 +1,687 @@
+//! Statistics over many maps: what became of each piece of a map type's content.
+//!
+//! In: maps generated from a pack (or the errors of those that failed), one at
+//! a time, each recorded into the [`MapTypeStats`] of its map type, which
+//! starts from everything the map type may use (feature variants and their
+//! prefabs, encounters and their alternatives, the layout's pool), so content
+//! never used shows up with zero counts. Out: counts that merge — the
+//! statistics of disjoint seed ranges, merged, equal those of the union, as
+//! every example seed kept is the smallest seen — serialised as JSON (schema in
+//! the README), and the figures derived from the counts by [`Stats::finish`]:
+//! shares, 95% intervals, medians, and for each piece never used the reason
+//! seen most, with an example seed. Generation times are the one thing that
+//! differs from run to run.
+
+use crate::content::maptype::LayoutGenerator;
+use crate::content::{MapType, Pack};
+use crate::error::Error;
+use crate::map::Map;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// The JSON format's version, written as `format`.
+pub const FORMAT: u32 = 1;
+
+/// Failures kept with their errors (the smallest seeds); the rest are counted.
+const FAILURES_KEPT: usize = 20;
+
+/// Statistics of one or more map types of a pack.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stats {
+    /// [`FORMAT`].
+    pub format: u32,
+    /// The pack's name.
+    pub pack: String,
+    /// By map type name.
+    pub map_types: BTreeMap<String, MapTypeStats>,
+}
+
+/// Statistics of one map type.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapTypeStats {
+    /// The seed ranges covered, half-open `[first, end)`, sorted and disjoint.
+    pub seeds: Vec<[u64; 2]>,
+    /// The depths each seed was generated at.
+    pub depths: Vec<u32>,
+    /// Maps generated.
+    pub maps: u64,
+    /// Generations that failed every attempt.
+    pub failed: u64,
+    /// The failures with the smallest seeds, with their errors.
+    pub failures: Vec<FailedSeed>,
+    /// By feature variant name.
+    pub variants: BTreeMap<String, VariantStats>,
+    /// By encounter id.
+    pub encounters: BTreeMap<String, EncounterStats>,
+    /// By prefab name: every prefab the map type may use.
+    pub prefabs: BTreeMap<String, PrefabStats>,
+    /// What the furnishing stage did.
+    pub furnishing: FurnishingStats,
+    /// Generation time per map.
+    pub time: TimeStats,
+}
+
+/// A seed whose generation failed.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailedSeed {
+    /// The seed.
+    pub seed: u64,
+    /// The depth.
+    pub depth: u32,
+    /// The error, as printed.
+    pub error: String,
+}
+
+/// How often something happened, and the smallest seed (and its depth) it
+/// happened in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seen {
+    /// Times.
+    pub count: u64,
+    /// The smallest seed it happened in.
+    pub example_seed: u64,
+    /// That seed's depth.
+    pub example_depth: u32,
+}
+
+impl Seen {
+    fn note(slot: &mut Option<Seen>, seed: u64, depth: u32) {
+        match slot {
+            Some(s) => {
+                s.count += 1;
+                if (seed, depth) < (s.example_seed, s.example_depth) {
+                    (s.example_seed, s.example_depth) = (seed, depth);
+                }
+            }
+            None => *slot = Some(Seen { count: 1, example_seed: seed, example_depth: depth }),
+        }
+    }
+
+    fn merge(slot: &mut Option<Seen>, other: &Seen) {
+        match slot {
+            Some(s) => {
+                s.count += other.count;
+                if (other.example_seed, other.example_depth) < (s.example_seed, s.example_depth) {
+                    (s.example_seed, s.example_depth) = (other.example_seed, other.example_depth);
+                }
+            }
+            None => *slot = Some(other.clone()),
+        }
+    }
+}
+
+/// Adds one occurrence under `key`.
+fn note(map: &mut BTreeMap<String, Seen>, key: &str, seed: u64, depth: u32) {
+    let mut slot = map.remove(key);
+    Seen::note(&mut slot, seed, depth);
+    map.insert(key.to_string(), slot.expect("noted"));
+}
+
+/// Adds `other`'s occurrences into `map`.
+fn merge_seen(map: &mut BTreeMap<String, Seen>, other: &BTreeMap<String, Seen>) {
+    for (key, seen) in other {
+        let mut slot = map.remove(key);
+        Seen::merge(&mut slot, seen);
+        map.insert(key.clone(), slot.expect("merged"));
+    }
+}
+
+/// A feature variant.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantStats {
+    /// Its weight.
+    pub weight: u32,
+    /// Its share of the variants' weights (derived).
+    #[serde(default)]
+    pub weight_share: f64,
+    /// Maps it was chosen for.
+    pub chosen: u64,
+    /// Its share of the maps (derived).
+    #[serde(default)]
+    pub share: f64,
+    /// The prefabs its placements choose from.
+    pub prefabs: Vec<String>,
+}
+
+/// An encounter.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterStats {
+    /// Its weight word, and the weight it stands for.
+    pub weight_word: String,
+    /// Its weight.
+    pub weight: u32,
+    /// Its share of the pool's weights (derived): its share of the draws
+    /// when no limit, group or failed fit takes encounters out.
+    #[serde(default)]
+    pub weight_share: f64,
+    /// Its prefab alternatives.
+    pub prefabs: Vec<String>,
+    /// Maps it was placed in at least once.
+    pub maps: u64,
+    /// Times placed.
+    pub placed: u64,
+    /// Its share of the maps (derived), with a 95% (Wilson) interval.
+    #[serde(default)]
+    pub map_share: f64,
+    /// The interval's ends (derived).
+    #[serde(default)]
+    pub map_share_95: [f64; 2],
+    /// Times placed per map (derived).
+    #[serde(default)]
+    pub mean_per_map: f64,
+    /// Its share of all the encounters placed (derived).
+    #[serde(default)]
+    pub placement_share: f64,
+    /// Maps where it was taken out without being placed, by reason:
+    /// `ineligible`, `limit`, `excluded`, `no-place`, `too-large`.
+    pub not_placed: BTreeMap<String, Seen>,
+}
+
+/// A prefab the map type may use.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrefabStats {
+    /// What may place it: `variant NAME`, `encounter ID`, `layout`.
+    pub used_by: Vec<String>,
+    /// Times placed.
+    pub placed: u64,
+    /// Maps it was placed in at least once.
+    pub maps: u64,
+    /// Times placed in each orientation (`r0`, `flip-r90`, ...).
+    pub transforms: BTreeMap<String, u64>,
+    /// Times a feature placement choosing among it was skipped, by reason.
+    pub skipped: BTreeMap<String, Seen>,
+    /// Why it was never placed, when it was not (derived).
+    #[serde(default)]
+    pub unused: Option<Unused>,
+}
+
+/// Why a prefab was never placed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unused {
+    /// The reason seen most, in words.
+    pub reason: String,
+    /// A seed that shows it, when one does.
+    pub example_seed: Option<u64>,
+}
+
+/// What the furnishing stage did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FurnishingStats {
+    /// By composition: areas given it, and objects it placed.
+    pub compositions: BTreeMap<String, CompositionStats>,
+    /// Maps where a per-map limit turned a placement away, by limit.
+    pub limits_hit: BTreeMap<String, Seen>,
+}
+
+/// One composition's areas and objects.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompositionStats {
+    /// Areas that drew it.
+    pub areas: u64,
+    /// Objects placed in them.
+    pub objects: u64,
+    /// Objects per map (derived).
+    #[serde(default)]
+    pub objects_per_map: f64,
+}
+
+/// Generation times, as a histogram of 5% buckets.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeStats {
+    /// Maps by bucket `b`, which holds times from `1.05^b` to `1.05^(b+1)`
+    /// nanoseconds.
+    pub buckets: BTreeMap<u32, u64>,
+    /// The slowest map: its time in milliseconds and its seed.
+    pub slowest: Option<Slowest>,
+    /// The median, in milliseconds (derived, to the bucket's 5%).
+    #[serde(default)]
+    pub median_ms: f64,
+    /// The 99th percentile, in milliseconds (derived).
+    #[serde(default)]
+    pub p99_ms: f64,
+}
+
+/// The slowest map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Slowest {
+    /// Its time in milliseconds.
+    pub ms: f64,
+    /// Its seed.
+    pub seed: u64,
+    /// Its depth.
+    pub depth: u32,
+}
+
+const BUCKET_BASE: f64 = 1.05;
+
+impl TimeStats {
+    fn record(&mut self, elapsed: Duration, seed: u64, depth: u32) {
+        let nanos = elapsed.as_nanos().max(1) as f64;
+        let bucket = (nanos.ln() / BUCKET_BASE.ln()).floor().max(0.0) as u32;
+        *self.buckets.entry(bucket).or_default() += 1;
+        let ms = nanos / 1e6;
+        if self.slowest.as_ref().is_none_or(|s| ms > s.ms) {
+            self.slowest = Some(Slowest { ms, seed, depth });
+        }
+    }
+
+    fn merge(&mut self, other: &TimeStats) {
+        for (&b, &n) in &other.buckets {
+            *self.buckets.entry(b).or_default() += n;
+        }
+        if let Some(o) = &other.slowest
+            && self.slowest.as_ref().is_none_or(|s| o.ms > s.ms)
+        {
+            self.slowest = Some(o.clone());
+        }
+    }
+
+    /// The time below which `q` of the maps fall, in milliseconds: the
+    /// middle of its bucket.
+    fn quantile(&self, q: f64) -> f64 {
+        let total: u64 = self.buckets.values().sum();
+        if total == 0 {
+            return 0.0;
+        }
+        let rank = ((total as f64) * q).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (&b, &n) in &self.buckets {
+            seen += n;
+            if seen >= rank {
+                return BUCKET_BASE.powf(f64::from(b) + 0.5) / 1e6;
+            }
+        }
+        0.0
+    }
+}
+
+impl Stats {
+    /// Empty statistics of `pack`.
+    pub fn new(pack: &Pack) -> Stats {
+        Stats { format: FORMAT, pack: pack.name().to_string(), map_types: BTreeMap::new() }
+    }
+
+    /// Merges `other` (of the same pack, over other seeds) into these. Fails
+    /// when the two are of different packs or formats, or cover a seed of a
+    /// map type both.
+    pub fn merge(&mut self, other: &Stats) -> Result<(), String> {
+        if other.format != self.format {
+            return Err(format!("format {} cannot merge with format {}", other.format, self.format));
+        }
+        if other.pack != self.pack {
+            return Err(format!("statistics of pack `{}` cannot merge with pack `{}`", other.pack, self.pack));
+        }
+        for (name, theirs) in &other.map_types {
+            match self.map_types.get_mut(name) {
+                Some(ours) => ours.merge(theirs).map_err(|e| format!("map type `{name}`: {e}"))?,
+                None => {
+                    self.map_types.insert(name.clone(), theirs.clone());
+                }
+            }
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// Works out the derived figures from the counts.
+    pub fn finish(&mut self) {
+        for stats in self.map_types.values_mut() {
+            stats.finish();
+        }
+    }
+
+    /// The statistics as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Statistics read back from [`Stats::to_json`]'s output.
+    pub fn from_json(text: &str) -> Result<Stats, String> {
+        let mut stats: Stats = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if stats.format != FORMAT {
+            return Err(format!("format {} is not {FORMAT}, the one this version reads", stats.format));
+        }
+        stats.finish();
+        Ok(stats)
+    }
+}
+
+impl MapTypeStats {
+    /// Empty statistics of `map_type`, listing everything it may use, for
+    /// the seeds `seeds` (half-open) at `depths`.
+    pub fn new(pack: &Pack, map_type: &MapType, seeds: [u64; 2], depths: &[u32]) -> MapTypeStats {
+        let mut stats = MapTypeStats { seeds: vec![seeds], depths: depths.to_vec(), ..MapTypeStats::default() };
+        let mut used_by = |prefab: &str, by: String| {
+            let entry = stats.prefabs.entry(prefab.to_string()).or_default();
+            if !entry.used_by.contains(&by) {
+                entry.used_by.push(by);
+            }
+        };
+        for v in &map_type.variants {
+            for p in &v.prefabs {
+                for (name, _) in &p.choices {
+                    used_by(name, format!("variant {}", v.name));
+                }
+            }
+        }
+        if let Some(pool) = &map_type.encounters {
+            for e in &pool.pool {
+                for name in &e.prefabs {
+                    used_by(name, format!("encounter {}", e.id));
+                }
+            }
+        }
+        for g in &map_type.generators {
+            let (start, pool) = match &g.generator {
+                LayoutGenerator::Chain(p) => (&p.start, &p.pool),
+                LayoutGenerator::Pathways(p) => (&p.start, &p.pool),
+                _ => continue,
+            };
+            for name in start.iter().chain(pool.iter().map(|e| &e.prefab)) {
+                used_by(name, "layout".to_string());
+            }
+        }
+        // Only prefabs the pack has: a missing one is the pack's error.
+        stats.prefabs.retain(|name, _| pack.prefab(name).is_some());
+        for v in &map_type.variants {
+            let mut prefabs: Vec<String> =
+                v.prefabs.iter().flat_map(|p| p.choices.iter().map(|c| c.0.clone())).collect();
+            prefabs.dedup();
+            stats
+                .variants
+                .insert(v.name.clone(), VariantStats { weight: v.weight, prefabs, ..VariantStats::default() });
+        }
+        if let Some(pool) = &map_type.encounters {
+            for e in &pool.pool {
+                let entry = EncounterStats {
+                    weight_word: e.weight_word.clone(),
+                    weight: e.weight,
+                    prefabs: e.prefabs.clone(),
+                    ..EncounterStats::default()
+                };
+                stats.encounters.insert(e.id.clone(), entry);
+            }
+        }
+        stats
+    }
+
+    /// Records a map, generated in `elapsed`.
+    pub fn record(&mut self, map: &Map, elapsed: Duration) {
+        let (seed, depth) = (map.seed(), map.depth());
+        self.maps += 1;
+        self.time.record(elapsed, seed, depth);
+        if let Some(v) = map.feature_variant().and_then(|v| self.variants.get_mut(v)) {
+            v.chosen += 1;
+        }
+        let mut in_map: Vec<&str> = Vec::new();
+        let mut encounters_in_map: Vec<&str> = Vec::new();
+        for placed in map.prefabs() {
+            if let Some(tag) = &placed.encounter
+                && let Some(e) = self.encounters.get_mut(&tag.id)
+            {
+                e.placed += 1;
+                if !encounters_in_map.contains(&tag.id.as_str()) {
+                    encounters_in_map.push(&tag.id);
+                    e.maps += 1;
+                }
+            }
+            let Some(p) = self.prefabs.get_mut(&placed.name) else { continue };
+            p.placed += 1;
+            *p.transforms.entry(placed.transform.to_string()).or_default() += 1;
+            if !in_map.contains(&placed.name.as_str()) {
+                in_map.push(&placed.name);
+                p.maps += 1;
+            }
+        }
+        for skip in map.feature_skips() {
+            for name in &skip.prefabs {
+                if let Some(p) = self.prefabs.get_mut(name) {
+                    note(&mut p.skipped, &skip.reason, seed, depth);
+                }
+            }
+        }
+        for skip in map.encounter_skips() {
+            if let Some(e) = self.encounters.get_mut(&skip.id) {
+                note(&mut e.not_placed, skip.reason.name(), seed, depth);
+            }
+        }
+        let summary = map.furnishing_summary();
+        for &(composition, objects) in &summary.areas {
+            let c = self.furnishing.compositions.entry(composition.name().to_string()).or_default();
+            c.areas += 1;
+            c.objects += u64::from(objects);
+        }
+        for limit in &summary.limits_hit {
+            note(&mut self.furnishing.limits_hit, limit, seed, depth);
+        }
+    }
+
+    /// Records a generation that failed every attempt.
+    pub fn record_failure(&mut self, seed: u64, depth: u32, error: &Error, elapsed: Duration) {
+        self.failed += 1;
+        self.time.record(elapsed, seed, depth);
+        self.failures.push(FailedSeed { seed, depth, error: error.to_string() });
+        self.failures.sort();
+        self.failures.truncate(FAILURES_KEPT);
+    }
+
+    /// Merges `other`, of the same map type over other seeds.
+    pub fn merge(&mut self, other: &MapTypeStats) -> Result<(), String> {
+        let mut seeds: Vec<[u64; 2]> = self.seeds.iter().chain(&other.seeds).copied().collect();
+        seeds.sort_unstable();
+        let mut joined: Vec<[u64; 2]> = Vec::new();
+        for [lo, hi] in seeds {
+            match joined.last_mut() {
+                Some(last) if lo < last[1] => {
+                    return Err(format!("seeds {lo}..{} are in both", hi.min(last[1])));
+                }
+                Some(last) if lo == last[1] => last[1] = hi,
+                _ => joined.push([lo, hi]),
+            }
+        }
+        if self.depths != other.depths {
+            return Err(format!("depths {:?} and {:?} differ", self.depths, other.depths));
+        }
+        self.seeds = joined;
+        self.maps += other.maps;
+        self.failed += other.failed;
+        self.failures.extend(other.failures.iter().cloned());
+        self.failures.sort();
+        self.failures.truncate(FAILURES_KEPT);
+        for (name, theirs) in &other.variants {
+            self.variants.entry(name.clone()).or_insert_with(|| VariantStats { chosen: 0, ..theirs.clone() }).chosen +=
+                theirs.chosen;
+        }
+        for (id, theirs) in &other.encounters {
+            let ours = self.encounters.entry(id.clone()).or_insert_with(|| EncounterStats {
+                maps: 0,
+                placed: 0,
+                not_placed: BTreeMap::new(),
+                ..theirs.clone()
+            });
+            ours.maps += theirs.maps;
+            ours.placed += theirs.placed;
+            merge_seen(&mut ours.not_placed, &theirs.not_placed);
+        }
+        for (name, theirs) in &other.prefabs {
+            let ours = self
+                .prefabs
+                .entry(name.clone())
+                .or_insert_with(|| PrefabStats { used_by: theirs.used_by.clone(), ..PrefabStats::default() });
+            ours.placed += theirs.placed;
+            ours.maps += theirs.maps;
+            for (t, n) in &theirs.transforms {
+                *ours.transforms.entry(t.clone()).or_default() += n;
+            }
+            merge_seen(&mut ours.skipped, &theirs.skipped);
+        }
+        for (name, theirs) in &other.furnishing.compositions {
+            let ours = self.furnishing.compositions.entry(name.clone()).or_default();
+            ours.areas += theirs.areas;
+            ours.objects += theirs.objects;
+        }
+        merge_seen(&mut self.furnishing.limits_hit, &other.furnishing.limits_hit);
+        self.time.merge(&other.time);
+        Ok(())
+    }
+
+    /// Works out the derived figures from the counts.
+    pub fn finish(&mut self) {
+        let maps = self.maps;
+        let share = |k: u64| if maps == 0 { 0.0 } else { k as f64 / maps as f64 };
+        let variant_weights: u64 = self.variants.values().map(|v| u64::from(v.weight)).sum();
+        for v in self.variants.values_mut() {
+            v.weight_share = ratio(u64::from(v.weight), variant_weights);
+            v.share = share(v.chosen);
+        }
+        let pool_weights: u64 = self.encounters.values().map(|e| u64::from(e.weight)).sum();
+        let placements: u64 = self.encounters.values().map(|e| e.placed).sum();
+        for e in self.encounters.values_mut() {
+            e.weight_share = ratio(u64::from(e.weight), pool_weights);
+            e.map_share = share(e.maps);
+            e.map_share_95 = wilson(e.maps, maps);
+            e.mean_per_map = share(e.placed);
+            e.placement_share = ratio(e.placed, placements);
+        }
+        for c in self.furnishing.compositions.values_mut() {
+            c.objects_per_map = share(c.objects);
+        }
+        self.time.median_ms = self.time.quantile(0.5);
+        self.time.p99_ms = self.time.quantile(0.99);
+        let reasons: BTreeMap<String, Option<Unused>> =
+            self.prefabs.iter().map(|(name, p)| (name.clone(), (p.placed == 0).then(|| self.why_unused(p)))).collect();
+        for (name, unused) in reasons {
+            if let Some(p) = self.prefabs.get_mut(&name) {
+                p.unused = unused;
+            }
+        }
+    }
+
+    /// Why prefab `p`, never placed, was not: through the first of its users
+    /// that explains it.
+    fn why_unused(&self, p: &PrefabStats) -> Unused {
+        if let Some((reason, seen)) = most_seen(&p.skipped) {
+            return Unused {
+                reason: format!("its feature placement was skipped {} times: {reason}", seen.count),
+                example_seed: Some(seen.example_seed),
+            };
+        }
+        for by in &p.used_by {
+            if let Some(name) = by.strip_prefix("variant ")
+                && let Some(v) = self.variants.get(name)
+            {
+                if v.chosen == 0 {
+                    return Unused {
+                        reason: format!("its feature variant `{name}` was never chosen (weight {})", v.weight),
+                        example_seed: None,
+                    };
+                }
+                return Unused {
+                    reason: format!(
+                        "variant `{name}` was chosen {} times, and its placement drew another prefab each time",
+                        v.chosen
+                    ),
+                    example_seed: None,
+                };
+            }
+            if let Some(id) = by.strip_prefix("encounter ")
+                && let Some(e) = self.encounters.get(id)
+            {
+                if e.placed > 0 {
+                    return Unused {
+                        reason: format!(
+                            "encounter `{id}` was placed {} times, always as another of its alternatives",
+                            e.placed
+                        ),
+                        example_seed: None,
+                    };
+                }
+                return match most_seen(&e.not_placed) {
+                    Some((why, seen)) => Unused {
+                        reason: format!("encounter `{id}` was never placed: {} in {} maps", describe(why), seen.count),
+                        example_seed: Some(seen.example_seed),
+                    },
+                    None => Unused {
+                        reason: format!("encounter `{id}` was never drawn: the pool's count was filled by others"),
+                        example_seed: None,
+                    },
+                };
+            }
+        }
+        Unused { reason: "the layout never drew it, or never found it a place".to_string(), example_seed: None }
+    }
+}
+
+/// The key seen most (the first of the most, by name).
+fn most_seen(map: &BTreeMap<String, Seen>) -> Option<(&str, &Seen)> {
+    map.iter().max_by_key(|(k, s)| (s.count, std::cmp::Reverse(k.as_str()))).map(|(k, s)| (k.as_str(), s))
+}
+
+/// An encounter skip reason in words.
+pub fn describe(reason: &str) -> &'static str {
+    match reason {
+        "ineligible" => "not eligible (weight 0, outside its depths, or used up in the world)",
+        "limit" => "its per-map or per-world limit was reached",
+        "excluded" => "another encounter of its group was placed",
+        "no-place" => "no free room or cavern of the access or size it needs, or none its prefabs fit",
+        "too-large" => "every room or cavern tried was too small for its prefabs",
+        _ => "taken out",
+    }
+}
+
+fn ratio(k: u64, n: u64) -> f64 {
+    if n == 0 { 0.0 } else { k as f64 / n as f64 }
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials.
+fn wilson(k: u64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let (n, p) = (n as f64, k as f64 / n as f64);
+    let z2 = 1.96f64 * 1.96;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = 1.96 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wilson_interval_holds_the_share_and_narrows_with_more_maps() {
+        let [lo, hi] = wilson(50, 100);
+        assert!(lo < 0.5 && 0.5 < hi && (hi - lo - 0.19).abs() < 0.01, "{lo} {hi}");
+        let [lo2, hi2] = wilson(5000, 10000);
+        assert!(hi2 - lo2 < 0.02);
+        assert_eq!(wilson(0, 0), [0.0, 1.0]);
+        let [lo, hi] = wilson(0, 100);
+        assert!(lo == 0.0 && hi > 0.03 && hi < 0.04, "{hi}");
+    }
+
+    #[test]
+    fn time_quantiles_come_from_the_buckets() {
+        let mut t = TimeStats::default();
+        for ms in 1..=100u64 {
+            t.record(Duration::from_micros(ms * 10), ms, 1);
+        }
+        // The median map took 0.5 ms, the 99th 0.99 ms: to the bucket's 5%.
+        assert!((t.quantile(0.5) / 0.5 - 1.0).abs() < 0.05, "{}", t.quantile(0.5));
+        assert!((t.quantile(0.99) / 0.99 - 1.0).abs() < 0.05, "{}", t.quantile(0.99));
+        assert_eq!(t.slowest.as_ref().map(|s| s.seed), Some(100));
+    }
+}
