@@ -125,19 +125,26 @@ pub(crate) fn stats(args: StatsArgs) -> Result<(), Failure> {
     let total = (end - first).saturating_mul(depths.len() as u64).saturating_mul(generators.len() as u64);
     let bar = progress_bar(total);
     let started = Instant::now();
+    // Every map type's chunks in one pool of work, so no core waits for the
+    // last chunk of one map type before the next starts.
+    let chunks: Vec<[u64; 2]> =
+        (first..end).step_by(CHUNK as usize).map(|lo| [lo, lo.saturating_add(CHUNK).min(end)]).collect();
+    let jobs: Vec<(usize, [u64; 2])> =
+        (0..generators.len()).flat_map(|g| chunks.iter().map(move |&c| (g, c))).collect();
+    let results: Vec<(usize, MapTypeStats)> = pool.install(|| {
+        jobs.par_iter().map(|&(g, seeds)| (g, run_chunk(&pack, &generators[g], seeds, depths, &bar))).collect()
+    });
     let mut stats = Stats::new(&pack);
-    for generator in &generators {
-        let chunks: Vec<[u64; 2]> =
-            (first..end).step_by(CHUNK as usize).map(|lo| [lo, lo.saturating_add(CHUNK).min(end)]).collect();
-        let merged = pool.install(|| {
-            chunks.par_iter().map(|&seeds| run_chunk(&pack, generator, seeds, depths, &bar)).reduce_with(|mut a, b| {
-                // Chunks are disjoint by construction.
-                let _ = a.merge(&b);
-                a
-            })
-        });
-        if let Some(merged) = merged {
-            stats.map_types.insert(generator.map_type().name.clone(), merged);
+    for (g, chunk) in results {
+        let name = generators[g].map_type().name.clone();
+        match stats.map_types.get_mut(&name) {
+            // Chunks are disjoint by construction, so merging cannot fail.
+            Some(m) => {
+                let _ = m.merge(&chunk);
+            }
+            None => {
+                stats.map_types.insert(name, chunk);
+            }
         }
     }
     bar.finish_and_clear();
