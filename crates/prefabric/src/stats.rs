@@ -397,9 +397,12 @@ impl MapTypeStats {
         // Only prefabs the pack has: a missing one is the pack's error.
         stats.prefabs.retain(|name, _| pack.prefab(name).is_some());
         for v in &map_type.variants {
-            let mut prefabs: Vec<String> =
-                v.prefabs.iter().flat_map(|p| p.choices.iter().map(|c| c.0.clone())).collect();
-            prefabs.dedup();
+            let mut prefabs: Vec<String> = Vec::new();
+            for (name, _) in v.prefabs.iter().flat_map(|p| &p.choices) {
+                if !prefabs.contains(name) {
+                    prefabs.push(name.clone());
+                }
+            }
             stats
                 .variants
                 .insert(v.name.clone(), VariantStats { weight: v.weight, prefabs, ..VariantStats::default() });
