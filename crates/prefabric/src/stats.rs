@@ -90,44 +90,34 @@ pub struct Seen {
 }
 
 impl Seen {
-    fn note(slot: &mut Option<Seen>, seed: u64, depth: u32) {
-        match slot {
-            Some(s) => {
-                s.count += 1;
-                if (seed, depth) < (s.example_seed, s.example_depth) {
-                    (s.example_seed, s.example_depth) = (seed, depth);
-                }
-            }
-            None => *slot = Some(Seen { count: 1, example_seed: seed, example_depth: depth }),
-        }
-    }
-
-    fn merge(slot: &mut Option<Seen>, other: &Seen) {
-        match slot {
-            Some(s) => {
-                s.count += other.count;
-                if (other.example_seed, other.example_depth) < (s.example_seed, s.example_depth) {
-                    (s.example_seed, s.example_depth) = (other.example_seed, other.example_depth);
-                }
-            }
-            None => *slot = Some(other.clone()),
+    /// Adds `count` occurrences, the smallest of them in `seed` at `depth`.
+    fn add(&mut self, count: u64, seed: u64, depth: u32) {
+        self.count += count;
+        if (seed, depth) < (self.example_seed, self.example_depth) {
+            (self.example_seed, self.example_depth) = (seed, depth);
         }
     }
 }
 
 /// Adds one occurrence under `key`.
 fn note(map: &mut BTreeMap<String, Seen>, key: &str, seed: u64, depth: u32) {
-    let mut slot = map.remove(key);
-    Seen::note(&mut slot, seed, depth);
-    map.insert(key.to_string(), slot.expect("noted"));
+    match map.get_mut(key) {
+        Some(seen) => seen.add(1, seed, depth),
+        None => {
+            map.insert(key.to_string(), Seen { count: 1, example_seed: seed, example_depth: depth });
+        }
+    }
 }
 
 /// Adds `other`'s occurrences into `map`.
 fn merge_seen(map: &mut BTreeMap<String, Seen>, other: &BTreeMap<String, Seen>) {
-    for (key, seen) in other {
-        let mut slot = map.remove(key);
-        Seen::merge(&mut slot, seen);
-        map.insert(key.clone(), slot.expect("merged"));
+    for (key, theirs) in other {
+        match map.get_mut(key) {
+            Some(seen) => seen.add(theirs.count, theirs.example_seed, theirs.example_depth),
+            None => {
+                map.insert(key.clone(), theirs.clone());
+            }
+        }
     }
 }
 
