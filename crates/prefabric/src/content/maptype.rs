@@ -870,7 +870,8 @@ impl Checker<'_> {
         let barriers = rects(&raw.barriers, "barrier");
         let spawn_blocks = rects(&raw.spawn_blocks, "spawn block");
         let starts = raw.starts.iter().map(|s| self.start(s, size, start_width)).collect();
-        let placements = raw.prefabs.iter().filter_map(|p| self.placement(p, size, prefabs, prefab_names)).collect();
+        let placements =
+            raw.prefabs.iter().filter_map(|p| self.placement(p, size, &barriers, prefabs, prefab_names)).collect();
         FeatureVariant { name, weight: raw.weight, prefabs: placements, barriers, spawn_blocks, starts }
     }
 
@@ -878,6 +879,7 @@ impl Checker<'_> {
         &mut self,
         p: &Spanned<PlacementFile>,
         size: (i32, i32),
+        barriers: &[Rect],
         prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
         prefab_names: &[&str],
     ) -> Option<PrefabPlacement> {
@@ -1047,7 +1049,26 @@ impl Checker<'_> {
                         Some("move it, or lower `margin` (0 lets it touch the edge)".into()),
                     );
                     ok = false;
+                    continue;
                 }
+            }
+            let spots = Spots {
+                anchor,
+                offset: Point::new(raw.offset[0], raw.offset[1]),
+                jitter: Point::new(i32::from(raw.jitter[0]), i32::from(raw.jitter[1])),
+                margin: m,
+                size,
+            };
+            if let Some(why) = never_fits(prefab, allowed, &spots, barriers) {
+                self.invalid(
+                    span.clone(),
+                    format!(
+                        "prefab `{name}` at {anchor} can never be placed on the {}x{} map: in every allowed orientation, at every spot its jitter reaches, {why}",
+                        size.0, size.1
+                    ),
+                    Some("a link needs `width + 1` clear rows outside the prefab, off barriers and inside the map's outer ring, and open cells must stay off that ring: move the anchor inward (`offset`), raise `margin`, widen `jitter`, or allow another orientation".into()),
+                );
+                ok = false;
             }
         }
         if let (Anchor::At(at), Some(written)) = (anchor, &raw.at)
@@ -1069,6 +1090,86 @@ impl Checker<'_> {
             location,
         })
     }
+}
+
+/// The spots a placement may put a prefab at: its anchor, moved by its offset
+/// and any jitter, kept `margin` cells inside the map.
+struct Spots {
+    anchor: Anchor,
+    offset: Point,
+    jitter: Point,
+    margin: i32,
+    size: (i32, i32),
+}
+
+impl Spots {
+    /// Every top-left corner for a prefab of `w` x `h`: the anchored corner
+    /// moved by every jitter, clamped to the margin as the features stage
+    /// clamps it (a contiguous range, as clamping keeps order).
+    fn corners(&self, w: i32, h: i32) -> impl Iterator<Item = Point> + use<> {
+        let (size, m) = (self.size, self.margin);
+        let base = self.anchor.place(size, (w, h), m) + self.offset;
+        let clamp_x = |x: i32| x.clamp(m, (size.0 - w - m).max(m));
+        let clamp_y = |y: i32| y.clamp(m, (size.1 - h - m).max(m));
+        let xs = clamp_x(base.x - self.jitter.x)..=clamp_x(base.x + self.jitter.x);
+        let ys = clamp_y(base.y - self.jitter.y)..=clamp_y(base.y + self.jitter.y);
+        ys.flat_map(move |y| xs.clone().map(move |x| Point::new(x, y)))
+    }
+}
+
+/// When a prefab fits at none of a placement's spots, in any allowed
+/// orientation, on a map holding nothing but the variant's barriers: the rule
+/// that turned the spots away most. The rules are the features stage's, less
+/// those about other prefabs, which no map type can break on its own.
+fn never_fits(prefab: &Prefab, allowed: TransformSet, spots: &Spots, barriers: &[Rect]) -> Option<&'static str> {
+    const OFF_MAP: &str = "it would leave the map";
+    const ON_BARRIER: &str = "it would lie on a barrier";
+    const OPEN_ON_EDGE: &str = "an open cell would lie on the map's outer ring";
+    const GROUND_OFF_MAP: &str = "a link's clear ground would fall off the map or on its outer ring";
+    const GROUND_BLOCKED: &str = "a link's clear ground would lie on a barrier";
+    let map = Rect::new(0, 0, spots.size.0, spots.size.1);
+    let inner = map.expand(-1);
+    let on_barrier = |r: &Rect| barriers.iter().any(|b| b.intersects(r));
+    let mut tally: Vec<(&'static str, u32)> = Vec::new();
+    for t in allowed.iter() {
+        let oriented = prefab.transformed(t);
+        let (w, h) = (oriented.width(), oriented.height());
+        for at in spots.corners(w, h) {
+            let bounds = Rect::new(at.x, at.y, w, h);
+            let cell_rule = |local: Point| match oriented.cells()[local] {
+                Some(_) if on_barrier(&Rect::new(at.x + local.x, at.y + local.y, 1, 1)) => Some(ON_BARRIER),
+                Some(c) if c.role.is_walkable() && !inner.contains(at + local) => Some(OPEN_ON_EDGE),
+                None if oriented.is_link_path(local)
+                    && on_barrier(&Rect::new(at.x + local.x, at.y + local.y, 1, 1)) =>
+                {
+                    Some(ON_BARRIER)
+                }
+                _ => None,
+            };
+            let broken = if !map.contains_rect(&bounds) {
+                Some(OFF_MAP)
+            } else if let Some(rule) = oriented.cells().bounds().points().find_map(cell_rule) {
+                Some(rule)
+            } else {
+                oriented.links().iter().find_map(|link| {
+                    let (area, body) = crate::prefab::link_ground(at + link.at, link.dir, link.kind, bounds);
+                    if !map.contains_rect(&area) || !inner.contains_rect(&body) {
+                        Some(GROUND_OFF_MAP)
+                    } else {
+                        on_barrier(&body).then_some(GROUND_BLOCKED)
+                    }
+                })
+            };
+            match broken {
+                None => return None,
+                Some(rule) => match tally.iter_mut().find(|(r, _)| *r == rule) {
+                    Some((_, n)) => *n += 1,
+                    None => tally.push((rule, 1)),
+                },
+            }
+        }
+    }
+    tally.iter().max_by_key(|(_, n)| *n).map(|(rule, _)| *rule)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ pub mod xp;
 use crate::error::{Error, Location};
 use crate::format::palette::Palette;
 use crate::format::text::RawPrefab;
-use crate::geom::{Dir, Point, Transform, TransformSet};
+use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
 use crate::grid::Grid;
 use crate::map::{LinkKind, Role, Terrain};
 use std::fmt;
@@ -108,6 +108,24 @@ impl LinkMark {
         let (at, delta) = (self.at, self.dir.delta());
         (0..=steps.max(0)).map(move |k| at + delta * k)
     }
+}
+
+/// The ground a link's tunnel needs just outside its placed prefab (`prefab`,
+/// the prefab's bounds; `mark`, the link's cell in map coordinates): `width + 1`
+/// rows (room for a junction and the wall after it), as the whole area with one
+/// margin cell on each side, and as the tunnel's body alone.
+pub(crate) fn link_ground(mark: Point, dir: Dir, kind: LinkKind, prefab: Rect) -> (Rect, Rect) {
+    let width = i32::from(kind.width());
+    let mut edge = mark;
+    while prefab.contains(edge + dir.delta()) {
+        edge = edge + dir.delta();
+    }
+    let across = dir.right().delta();
+    let left = -(width - 1) / 2;
+    let (first, last) = (edge + dir.delta(), edge + dir.delta() * (width + 1));
+    let body = Rect::spanning(first + across * left, last + across * (left + width - 1));
+    let area = Rect::spanning(first + across * (left - 1), last + across * (left + width));
+    (area, body)
 }
 
 /// A machine drawn on the machine layer: one 4-connected group of glyph cells that

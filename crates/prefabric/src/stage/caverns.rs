@@ -86,6 +86,27 @@ impl Misfit {
     pub const ALL: [Misfit; 6] =
         [Misfit::Centred, Misfit::Edge, Misfit::Crowded, Misfit::Small, Misfit::Shallow, Misfit::LinkCut];
 
+    /// What was wrong with a cavern, without a count: a stable key for statistics.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Misfit::Centred => "a prefab at its centre already",
+            Misfit::Edge => "too near the map's edge",
+            Misfit::Crowded => "a prefab or a room in the way",
+            Misfit::Small => "too small around its centre",
+            Misfit::Shallow => "no rock beside it deep enough",
+            Misfit::LinkCut => "a link mark too far from open ground",
+        }
+    }
+
+    /// The misfit counted most in `tally` (the first of those, in order).
+    pub fn most(tally: &[u32; 6]) -> Option<Misfit> {
+        Misfit::ALL
+            .iter()
+            .copied()
+            .filter(|m| tally[*m as usize] > 0)
+            .max_by_key(|m| (tally[*m as usize], std::cmp::Reverse(*m as usize)))
+    }
+
     /// `n` caverns and what this means for them: "2 are too small …".
     pub fn describe(self, n: u32) -> String {
         let (are, have, their) = if n == 1 { ("is", "has", "its") } else { ("are", "have", "their") };

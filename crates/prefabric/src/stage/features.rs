@@ -20,8 +20,8 @@ use crate::content::maptype::{Anchor, FeatureVariant, MapType, PrefabPlacement, 
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::layout::Start;
-use crate::map::{Door, FeatureSkip, LinkKind, Map, PlacedLink, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};
-use crate::prefab::{Prefab, Style};
+use crate::map::{Door, FeatureSkip, Map, PlacedLink, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};
+use crate::prefab::{Prefab, Style, link_ground};
 use crate::rng::Rng;
 use crate::trace::Outcome;
 
@@ -98,7 +98,8 @@ fn place_variant(map: &mut Map, pack: &Pack, variant: &FeatureVariant, seed: u64
             continue;
         }
         let mut rng = Rng::stream(seed, "features", &key);
-        if !place_one(map, pack, placement, &mut rng) {
+        if let Err(rejects) = place_one(map, pack, placement, &mut rng) {
+            let (reason, key) = no_spot(map, &rejects);
             let names: Vec<&str> = placement.choices.iter().map(|(n, _)| n.as_str()).collect();
             let what = format!(
                 "prefab `{}` at {} (placement at {})",
@@ -107,12 +108,11 @@ fn place_variant(map: &mut Map, pack: &Pack, variant: &FeatureVariant, seed: u64
                 placement.location
             );
             if placement.required {
-                return Err(Error::new(ErrorKind::Generation, format!("{what} found no free spot in {PLACEMENT_ATTEMPTS} tries"))
+                return Err(Error::new(ErrorKind::Generation, format!("{what}: {reason}"))
                     .with_help("other features, barriers or the map's edge leave no room: widen its jitter, move its anchor, or mark it `required = false`"));
             }
-            let reason = format!("no free spot in {PLACEMENT_ATTEMPTS} tries");
             map.trace.push("features", Outcome::Skipped, format!("{what}: {reason}"));
-            map.feature_skips.push(FeatureSkip { prefabs: names.iter().map(|n| n.to_string()).collect(), reason });
+            map.feature_skips.push(FeatureSkip { prefabs: names.iter().map(|n| n.to_string()).collect(), reason: key });
         }
     }
     for block in &variant.spawn_blocks {
@@ -174,15 +174,15 @@ pub(crate) fn after_layout(map: &mut Map, pack: &Pack, map_type: &MapType, seed:
                     format!("prefab `{}` {transform} {how} cavern {cavern} at ({}, {})", prefab.name(), at.x, at.y),
                 );
             }
-            Err(why) if placement.required => {
+            Err((why, _)) if placement.required => {
                 return Err(Error::new(ErrorKind::Generation, format!("{what} found no cavern: {why}")).with_help(
                     "the caves are too small or too crowded for it: use a smaller prefab, open the caves up (a lower `fill`, a larger `min_cavern`), or mark it `required = false`",
                 ));
             }
-            Err(why) => {
+            Err((why, key)) => {
                 map.trace.push("features", Outcome::Skipped, format!("{what}: {why}"));
                 let prefabs = names.iter().map(|n| n.to_string()).collect();
-                map.feature_skips.push(FeatureSkip { prefabs, reason: format!("found no cavern: {why}") });
+                map.feature_skips.push(FeatureSkip { prefabs, reason: format!("found no cavern: {key}") });
             }
         }
     }
@@ -199,9 +199,9 @@ fn cavern_spot<'p>(
     caverns: &mut Caverns,
     order: &[usize],
     rng: &mut Rng,
-) -> Result<(&'p Prefab, caverns::Spot), String> {
+) -> Result<(&'p Prefab, caverns::Spot), (String, String)> {
     if order.is_empty() {
-        return Err("the layout made no caverns".into());
+        return Err(("the layout made no caverns".into(), "the layout made no caverns".into()));
     }
     let weights: Vec<u32> = placement.choices.iter().map(|(_, w)| *w).collect();
     let mut tally = [0u32; caverns::Misfit::ALL.len()];
@@ -213,15 +213,21 @@ fn cavern_spot<'p>(
             Err(m) => tally[m as usize] += 1,
         }
     }
-    Err(format!("of {}, {}", caverns::caverns(order.len()), caverns::Misfit::summary(&tally)))
+    let most = caverns::Misfit::most(&tally).map_or("no prefab to try", |m| m.reason());
+    Err((
+        format!("of {}, {}", caverns::caverns(order.len()), caverns::Misfit::summary(&tally)),
+        format!("mostly {most}"),
+    ))
 }
 
-/// Tries to place one of a placement's prefabs; true when placed.
-fn place_one(map: &mut Map, pack: &Pack, placement: &PrefabPlacement, rng: &mut Rng) -> bool {
+/// Tries to place one of a placement's prefabs; when none finds a spot in
+/// [`PLACEMENT_ATTEMPTS`] tries, how many each rule turned away, most first.
+fn place_one(map: &mut Map, pack: &Pack, placement: &PrefabPlacement, rng: &mut Rng) -> Result<(), Vec<(Reject, u32)>> {
     let weights: Vec<u32> = placement.choices.iter().map(|(_, w)| *w).collect();
     let size = (map.width(), map.height());
+    let mut rejects: Vec<(Reject, u32)> = Vec::new();
     for _ in 0..PLACEMENT_ATTEMPTS {
-        let Some(choice) = rng.weighted(&weights) else { return false };
+        let Some(choice) = rng.weighted(&weights) else { break };
         let Some(prefab) = pack.prefab(&placement.choices[choice].0) else { continue };
         let allowed: Vec<Transform> = prefab.transforms().intersect(placement.transforms).iter().collect();
         let Some(&transform) = rng.pick(&allowed) else { continue };
@@ -235,69 +241,110 @@ fn place_one(map: &mut Map, pack: &Pack, placement: &PrefabPlacement, rng: &mut 
         let m = placement.margin;
         let at = base + jitter;
         let at = Point::new(at.x.clamp(m, (size.0 - w - m).max(m)), at.y.clamp(m, (size.1 - h - m).max(m)));
-        if fits(map, &oriented, at) {
+        if let Err(reject) = fits(map, &oriented, at) {
+            match rejects.iter_mut().find(|(r, _)| *r == reject) {
+                Some((_, n)) => *n += 1,
+                None => rejects.push((reject, 1)),
+            }
+        } else {
             place(map, &oriented, at, transform, placement.spawn_block);
             map.trace.push(
                 "features",
                 Outcome::Chose,
                 format!("prefab `{}` {} at ({}, {})", prefab.name(), transform, at.x, at.y),
             );
-            return true;
+            return Ok(());
         }
     }
-    false
+    rejects.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    Err(rejects)
 }
 
-/// True when an oriented prefab can go at `at`: inside the map, clear of other
-/// prefabs and barriers, open cells off the map's edge, every link of it with room
-/// to start digging, and no earlier link's way out covered.
-fn fits(map: &Map, prefab: &Prefab, at: Point) -> bool {
-    let bounds = Rect::new(at.x, at.y, prefab.width(), prefab.height());
-    if !map.bounds().contains_rect(&bounds) || map.prefabs.iter().any(|p| p.bounds.intersects(&bounds)) {
-        return false;
+/// A placement's failed tries in words: every rule that turned tries away, and
+/// the one that turned away most (a stable key for statistics).
+fn no_spot(map: &Map, rejects: &[(Reject, u32)]) -> (String, String) {
+    let why: Vec<String> = rejects.iter().map(|&(r, n)| format!("{n} {}", r.describe(map))).collect();
+    let full = format!("no free spot in {PLACEMENT_ATTEMPTS} tries: {}", why.join(", "));
+    let most = rejects.first().map_or("no prefab to try".to_string(), |&(r, _)| r.describe(map));
+    (full, format!("no free spot: tries mostly {most}"))
+}
+
+/// Why an oriented prefab cannot go at a spot, for the message of a placement
+/// that found none.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Reject {
+    /// Part of it falls off the map.
+    OffMap,
+    /// It overlaps the placed prefab with this index.
+    Overlaps(usize),
+    /// It covers the clear ground a link of the placed prefab with this index needs.
+    CoversWayOut(usize),
+    /// A cell lies on a barrier or on an earlier prefab's protected cell.
+    Barrier,
+    /// An open cell lies on the map's outer ring.
+    OpenOnEdge,
+    /// The clear ground one of its links needs falls off the map or on its outer ring.
+    LinkGroundOffMap,
+    /// The clear ground one of its links needs is blocked or protected.
+    LinkGroundBlocked,
+}
+
+impl Reject {
+    /// The reject in words; `prefabs` names placed prefabs by index.
+    fn describe(self, map: &Map) -> String {
+        let name = |i: usize| map.prefabs.get(i).map_or("?", |p| p.name.as_str());
+        match self {
+            Reject::OffMap => "would leave the map".into(),
+            Reject::Overlaps(i) => format!("overlapped prefab `{}`", name(i)),
+            Reject::CoversWayOut(i) => format!("covered the clear ground of a link of prefab `{}`", name(i)),
+            Reject::Barrier => "lay on a barrier or another prefab's cells".into(),
+            Reject::OpenOnEdge => "put an open cell on the map's outer ring".into(),
+            Reject::LinkGroundOffMap => "left a link's clear ground off the map or on its outer ring".into(),
+            Reject::LinkGroundBlocked => "left a link's clear ground on a barrier or another prefab".into(),
+        }
     }
-    if map.links.iter().any(|l| way_out(l.at, l.dir, l.kind, map.prefabs[l.prefab].bounds).0.intersects(&bounds)) {
-        return false;
+}
+
+/// Whether an oriented prefab can go at `at`: inside the map, clear of other
+/// prefabs and barriers, open cells off the map's edge, every link of it with room
+/// to start digging, and no earlier link's way out covered; the first rule it
+/// breaks when not.
+fn fits(map: &Map, prefab: &Prefab, at: Point) -> Result<(), Reject> {
+    let bounds = Rect::new(at.x, at.y, prefab.width(), prefab.height());
+    if !map.bounds().contains_rect(&bounds) {
+        return Err(Reject::OffMap);
+    }
+    if let Some(i) = map.prefabs.iter().position(|p| p.bounds.intersects(&bounds)) {
+        return Err(Reject::Overlaps(i));
+    }
+    if let Some(l) =
+        map.links.iter().find(|l| link_ground(l.at, l.dir, l.kind, map.prefabs[l.prefab].bounds).0.intersects(&bounds))
+    {
+        return Err(Reject::CoversWayOut(l.prefab));
     }
     let inner = map.bounds().expand(-1);
     for local in prefab.cells().bounds().points() {
         let p = at + local;
         let here = map.terrain[p];
-        let cell = prefab.cells()[local];
-        let clash = match cell {
-            Some(t) => {
-                here.role == Role::Blocked || map.is_protected(p) || (t.role.is_walkable() && !inner.contains(p))
-            }
-            None => here.role == Role::Blocked && prefab.is_link_path(local),
-        };
-        if clash {
-            return false;
+        match prefab.cells()[local] {
+            Some(_) if here.role == Role::Blocked || map.is_protected(p) => return Err(Reject::Barrier),
+            Some(t) if t.role.is_walkable() && !inner.contains(p) => return Err(Reject::OpenOnEdge),
+            None if here.role == Role::Blocked && prefab.is_link_path(local) => return Err(Reject::Barrier),
+            _ => {}
         }
     }
-    prefab.links().iter().all(|link| {
-        let (area, body) = way_out(at + link.at, link.dir, link.kind, bounds);
-        map.bounds().contains_rect(&area)
-            && inner.contains_rect(&body)
-            && !map.prefabs.iter().any(|p| p.bounds.intersects(&area))
-            && body.points().all(|p| map.terrain[p].role != Role::Blocked && !map.is_protected(p))
-    })
-}
-
-/// The ground a link's tunnel needs just outside its prefab: `width + 1` rows (room
-/// for a junction and the wall after it), as the whole area with one margin cell
-/// on each side, and as the tunnel's body alone.
-fn way_out(mark: Point, dir: Dir, kind: LinkKind, prefab: Rect) -> (Rect, Rect) {
-    let width = i32::from(kind.width());
-    let mut edge = mark;
-    while prefab.contains(edge + dir.delta()) {
-        edge = edge + dir.delta();
+    for link in prefab.links() {
+        let (area, body) = link_ground(at + link.at, link.dir, link.kind, bounds);
+        if !map.bounds().contains_rect(&area) || !inner.contains_rect(&body) {
+            return Err(Reject::LinkGroundOffMap);
+        }
+        if map.prefabs.iter().any(|p| p.bounds.intersects(&area))
+            || body.points().any(|p| map.terrain[p].role == Role::Blocked || map.is_protected(p))
+        {
+            return Err(Reject::LinkGroundBlocked);
+        }
     }
-    let across = dir.right().delta();
-    let left = -(width - 1) / 2;
-    let (first, last) = (edge + dir.delta(), edge + dir.delta() * (width + 1));
-    let body = Rect::spanning(first + across * left, last + across * (left + width - 1));
-    let area = Rect::spanning(first + across * (left - 1), last + across * (left + width));
-    (area, body)
+    Ok(())
 }
 
 fn place(map: &mut Map, prefab: &Prefab, at: Point, transform: Transform, spawn_block: bool) {
