@@ -6,11 +6,11 @@
 //! failed, 2 usage or I/O error. A closed pipe (`prefabric generate | head`) ends
 //! the program quietly with 0.
 
+mod check;
 mod stats;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use prefabric::content::maptype::LayoutGenerator;
-use prefabric::{ErrorKind, Generator, MapType, Pack, Problems, Transform, render};
+use prefabric::{Generator, Pack, Problems, Transform, render};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -79,7 +79,7 @@ enum Command {
         prefabric check\n  \
         prefabric check --pack my_pack\n  \
         prefabric check --pack my_pack --seeds 200")]
-    Check(CheckArgs),
+    Check(check::CheckArgs),
     /// Generate many maps on every core and report what became of each piece of
     /// content: feature variants, encounters, prefabs, furnishing, time per map.
     #[command(after_help = "Examples:\n  \
@@ -198,17 +198,6 @@ struct ConvertArgs {
     force: bool,
 }
 
-#[derive(clap::Args)]
-struct CheckArgs {
-    /// Content pack folder (default: the built-in pack).
-    #[arg(long, value_name = "DIR")]
-    pack: Option<PathBuf>,
-    /// Trial maps generated per map type to catch content that cannot be placed
-    /// (at depth 1 and at every depth where an encounter's range starts or ends).
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    seeds: u32,
-}
-
 fn parse_transform(s: &str) -> Result<Transform, String> {
     Transform::parse(s)
         .ok_or_else(|| format!("`{s}` is not a transform; use r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270"))
@@ -235,7 +224,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Generate(args) => generate(args),
         Command::Show(args) => show(args),
-        Command::Check(args) => check(args),
+        Command::Check(args) => check::check(args),
         Command::Convert(args) => convert(args),
         Command::World(args) => world(args),
         Command::Stats(args) => stats::stats(args),
@@ -616,174 +605,4 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     }
     out.flush()?;
     Ok(())
-}
-
-/// A warning when the median trial map of a chain or pathways layout placed
-/// fewer than half the prefabs or rooms its map type asks for (`placed`: each
-/// such trial map's count).
-fn layout_shortfall(map_type: &MapType, placed: &mut [u32]) -> Option<prefabric::Error> {
-    let (target, location, what, help) = map_type.generators.iter().find_map(|g| match &g.generator {
-        LayoutGenerator::Chain(p) => Some((
-            p.target,
-            &p.target_location,
-            "the chain placed a median of {median} of its {target} target prefabs",
-            "raise `attempts`, shorten hallways, give the pool more connectors or smaller prefabs, use a bigger map, or lower `target`",
-        )),
-        LayoutGenerator::Pathways(p) => Some((
-            p.rooms,
-            &p.rooms_location,
-            "the pathways placed a median of {median} of its {target} rooms",
-            "raise `attempts`, allow `over_hallways`, lower `padding`, use smaller rooms or a bigger map, or lower `rooms`",
-        )),
-        _ => None,
-    })?;
-    placed.sort_unstable();
-    let median = *placed.get(placed.len() / 2)?;
-    (median * 2 < target).then(|| {
-        let message = what.replace("{median}", &median.to_string()).replace("{target}", &target.to_string());
-        prefabric::Error::at(ErrorKind::Lint, location.clone(), format!("{message} over {} trial maps", placed.len()))
-            .with_help(help)
-    })
-}
-
-/// What the trial maps of one map type showed about its cave encounters: how
-/// often each was placed, and why each was not.
-#[derive(Default)]
-struct CavernTrials {
-    /// Placements per encounter id.
-    placed: std::collections::BTreeMap<String, u32>,
-    /// Skips per encounter id: how many, and how many because it was too large.
-    skipped: std::collections::BTreeMap<String, (u32, u32)>,
-    /// Trial maps with at least one cavern.
-    with_caverns: u32,
-}
-
-impl CavernTrials {
-    fn record(&mut self, map: &prefabric::Map) {
-        for p in map.prefabs() {
-            if let Some(e) = &p.encounter {
-                *self.placed.entry(e.id.clone()).or_default() += 1;
-            }
-        }
-        for skip in map.encounter_skips() {
-            let entry = self.skipped.entry(skip.id.clone()).or_default();
-            entry.0 += 1;
-            entry.1 += u32::from(skip.reason == prefabric::SkipReason::TooLarge);
-        }
-        self.with_caverns += u32::from(map.regions().iter().any(|r| r.centre.is_some()));
-    }
-
-    /// Errors for cave encounters never placed because every cavern they were
-    /// tried in was too small, and warnings for those never placed otherwise.
-    fn problems(&self, map_type: &MapType, trials: u32) -> (Vec<prefabric::Error>, Vec<prefabric::Error>) {
-        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
-        let Some(pool) = &map_type.encounters else { return (errors, warnings) };
-        if pool.count.1 == 0 {
-            return (errors, warnings);
-        }
-        for e in pool.pool.iter().filter(|e| e.style.joins_caverns() && e.weight > 0) {
-            if self.placed.get(&e.id).copied().unwrap_or(0) > 0 {
-                continue;
-            }
-            let (skips, too_large) = self.skipped.get(&e.id).copied().unwrap_or_default();
-            if skips > 0 && too_large == skips {
-                let message = format!(
-                    "encounter `{}` is too large for any cavern: in {trials} trial maps every cavern it was tried in was too small around its centre (or too near the edge) for each of its prefabs",
-                    e.id
-                );
-                let help = "a centered prefab needs two thirds of its rectangle and the ring around it on the cavern's floor: draw a smaller alternative, or open the caves up in [caves] (a lower `fill`, more `iterations`)";
-                errors.push(prefabric::Error::at(ErrorKind::Invalid, e.location.clone(), message).with_help(help));
-                continue;
-            }
-            let why = if self.with_caverns == 0 {
-                "the layout made no caverns (only the caves generator does)"
-            } else if skips == 0 {
-                "it was never drawn: other encounters filled the count first, or its depths were not tried"
-            } else if e.style == prefabric::Style::Embedded {
-                "no cavern had rock beside it deep and whole enough to sink one of its prefabs into"
-            } else {
-                "no cavern had room around its centre, or every centre was taken"
-            };
-            let message = format!("encounter `{}` was never placed in {trials} trial maps: {why}", e.id);
-            let help =
-                "run `prefabric generate --explain` on a trial seed to see each try; smaller prefabs fit more caverns";
-            warnings.push(prefabric::Error::at(ErrorKind::Lint, e.location.clone(), message).with_help(help));
-        }
-        (errors, warnings)
-    }
-}
-
-fn check(args: CheckArgs) -> Result<(), Failure> {
-    let label = args.pack.as_ref().map_or("the built-in pack".to_string(), |p| p.display().to_string());
-    let pack = pack_or_fail(args.pack.as_deref())?;
-    let mut failures = Vec::new();
-    let mut trial_warnings = Vec::new();
-    let mut trial_errors = Vec::new();
-    let mut retried = 0;
-    for map_type in pack.map_types() {
-        let mut caverns = CavernTrials::default();
-        let mut placed: Vec<u32> = Vec::new();
-        // Trial maps cycle through depth 1 and every depth where an encounter's range
-        // starts or ends, so encounters kept from depth 1 are tried too.
-        let mut depths: Vec<u32> = vec![1];
-        if let Some(pool) = &map_type.encounters {
-            for range in pool.pool.iter().filter_map(|e| e.depth) {
-                depths.extend([range.lo as u32, range.hi as u32]);
-            }
-        }
-        depths.sort_unstable();
-        depths.dedup();
-        // Made once: a generator prepares the layout's prefabs in every orientation.
-        let base = Generator::new(&pack, &map_type.name).map_err(|e| Failure::Problems(e.to_string()))?;
-        for seed in 0..u64::from(args.seeds) {
-            let depth = depths[(seed % depths.len() as u64) as usize];
-            let generator = base.clone().depth(depth);
-            match generator.generate(seed) {
-                Ok(map) => {
-                    retried += usize::from(map.trace().events().iter().any(|e| e.stage == "generate"));
-                    let stats = map.layout_stats();
-                    placed.extend(stats.chain.as_ref().map(|c| c.placed));
-                    placed.extend(stats.pathways.as_ref().map(|p| p.rooms));
-                    caverns.record(&map);
-                }
-                Err(e) => failures.push(format!("{}: seed {seed}, depth {depth}: {e}", map_type.file)),
-            }
-        }
-        trial_warnings.extend(layout_shortfall(map_type, &mut placed));
-        let (errors, warnings) = caverns.problems(map_type, args.seeds);
-        trial_errors.extend(errors);
-        trial_warnings.extend(warnings);
-    }
-    let mut err = io::stderr().lock();
-    for warning in pack.warnings().iter().chain(&trial_warnings) {
-        writeln!(err, "{warning}")?;
-    }
-    drop(err);
-    let mut out = io::stdout().lock();
-    let map_types = pack.map_types().count();
-    let warnings = match pack.warnings().len() + trial_warnings.len() {
-        0 => String::new(),
-        1 => " (1 warning)".to_string(),
-        n => format!(" ({n} warnings)"),
-    };
-    if !trial_errors.is_empty() {
-        let mut text: Vec<String> = trial_errors.iter().map(|e| e.to_string()).collect();
-        text.extend(failures.iter().cloned());
-        let n = trial_errors.len();
-        let what = if n == 1 { "1 problem" } else { "{n} problems" }.replace("{n}", &n.to_string());
-        return Err(Failure::Problems(format!("{}\n{what} found by the trial maps", text.join("\n"))));
-    }
-    if failures.is_empty() {
-        writeln!(
-            out,
-            "ok: pack `{}` ({label}): {} prefabs, {map_types} map type{}, {} trial maps each generated ({retried} needed a retry){warnings}",
-            pack.name(),
-            pack.prefabs().len(),
-            if map_types == 1 { "" } else { "s" },
-            args.seeds
-        )?;
-        Ok(())
-    } else {
-        Err(Failure::Problems(format!("{}\n{} trial generations failed", failures.join("\n"), failures.len())))
-    }
 }

@@ -318,6 +318,32 @@ pub(crate) fn table(stats: &Stats) -> String {
                 .map_or("never drawn".to_string(), |(r, w)| format!("{} ({})", describe(r), example(w)));
             let _ = writeln!(s, "  encounter `{id}` was never placed: {why}");
         }
+        let mut definitions_shown = false;
+        for d in m.definitions.values().filter(|d| d.placements > 0) {
+            for line in &d.lines {
+                let unused_alternatives: Vec<&str> = if line.objects > 0 && line.alternatives.len() > 1 {
+                    line.alternatives.iter().filter(|a| a.objects == 0).map(|a| a.written.as_str()).collect()
+                } else {
+                    Vec::new()
+                };
+                if line.unused.is_none() && unused_alternatives.is_empty() {
+                    continue;
+                }
+                if !definitions_shown {
+                    let _ = writeln!(s, "\n  definition lines and alternatives that gave no object:");
+                    definitions_shown = true;
+                }
+                let at = format!("{}:{} `{}`", d.file, line.line, line.glyph);
+                match &line.unused {
+                    Some(u) => {
+                        let _ = writeln!(s, "  {at}: {}", u.reason);
+                    }
+                    None => {
+                        let _ = writeln!(s, "  {at}: never picked {}", unused_alternatives.join(", "));
+                    }
+                }
+            }
+        }
         if !m.furnishing.compositions.is_empty() {
             let _ = writeln!(s, "\n  {:<32} {:>8} {:>14}", "furnishing composition", "areas", "objects/map");
             for (c, st) in &m.furnishing.compositions {

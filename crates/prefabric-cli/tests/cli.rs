@@ -451,7 +451,7 @@ fn check_finds_cave_encounters_too_large_for_any_cavern() {
     assert!(err.contains(&warning) && err.contains("rock beside it deep and whole enough"), "{err}");
     assert!(!err.contains("`cairn`"), "the small one is placed: {err}");
     // The built-in mines place every encounter of theirs.
-    let out = prefabric(&["check", "--seeds", "40"]);
+    let out = prefabric(&["check"]);
     assert!(out.status.success() && !stderr(&out).contains("never placed"), "{}", stderr(&out));
 }
 
@@ -491,4 +491,44 @@ fn catacombs_come_out_in_every_format_with_their_trace() {
     assert!(trace.contains("[layout] chose: first room: `catacomb_stair`"), "{trace}");
     assert!(trace.contains("[layout] note: pathways placed "), "{trace}");
     assert!(trace.contains("[encounters]") && trace.contains("[furnishing]"), "{trace}");
+}
+
+#[test]
+fn check_reports_dead_content_with_its_place_reason_and_seed() {
+    let pack = "crates/prefabric/tests/fixtures/packs/dead_content";
+    let out = prefabric(&["check", "--pack", pack]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "dead content is a warning: {err}");
+    assert!(stdout(&out).contains("(4 warnings)"), "{}", stdout(&out));
+    let expected = [
+        // A feature variant's prefab that always collides with the one before it.
+        "/maps/depot.toml:17:1: warning: prefab `gate_twin` of feature variant `twins` was never placed in 200 trial maps: its feature placement was skipped 200 times: no free spot: tries mostly overlapped prefab `gate` (e.g. seed 0)",
+        // An encounter alternative larger than any room.
+        "/maps/depot.toml:25:1: warning: alternative `crate_huge` of encounter `crates` was never used in 200 trial maps",
+        // An encounter whose only prefab fits no room.
+        "/maps/depot.toml:31:1: warning: encounter `throne` was never placed in 200 trial maps: every room or cavern tried was too small for its prefabs in",
+        // A definition line only the unused alternative draws.
+        "/prefabs/crates.def:3:18: warning: definition `2` gave no object in 200 trial maps: in all",
+    ];
+    for line in expected {
+        assert!(err.contains(&format!("{pack}{line}")), "missing {line}:\n{err}");
+    }
+    let strict = prefabric(&["check", "--pack", pack, "--strict"]);
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(stderr(&strict).ends_with("4 warnings, and --strict makes warnings errors\n"), "{}", stderr(&strict));
+    // The built-in pack has none, so CI of content can use --strict.
+    let out = prefabric(&["check", "--strict"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn check_finds_a_link_that_can_never_dig_without_trials() {
+    let pack = "crates/prefabric/tests/fixtures/packs/cannot_fit";
+    let out = prefabric(&["check", "--pack", pack, "--seeds", "0"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("{pack}/maps/edges.toml:14:10: invalid: prefab `south_gate` at south can never be placed on the 40x40 map: in every allowed orientation, at every spot its jitter reaches, a link's clear ground would fall off the map or on its outer ring")),
+        "{err}"
+    );
 }

@@ -62,8 +62,9 @@ pub use geom::{Dir, Point, Rect, Transform, TransformSet};
 pub use grid::Grid;
 pub use limits::Limits;
 pub use map::{
-    Door, EncounterSkip, EncounterTag, FeatureSkip, FloorKind, FurnishPart, Furnished, FurnishingSummary, LinkKind,
-    Map, Object, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionKind, Role, SkipReason, Stage, Terrain,
+    DefinitionUse, Door, EncounterSkip, EncounterTag, FeatureSkip, FloorKind, FurnishPart, Furnished,
+    FurnishingSummary, LinkKind, Map, Object, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionKind, Role,
+    SkipReason, Stage, Terrain,
 };
 pub use prefab::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style};
 pub use rng::Rng;

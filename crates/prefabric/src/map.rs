@@ -432,6 +432,20 @@ pub struct Object {
     pub keywords: Vec<(String, Option<String>)>,
     /// For an object the furnishing stage placed: which of its steps, and where.
     pub furnishing: Option<Furnished>,
+    /// For an object a reference character stands for: the definition line
+    /// and alternative that picked it.
+    pub definition: Option<DefinitionUse>,
+}
+
+/// Which definition line, and which of its alternatives, gave an object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefinitionUse {
+    /// The definition file's name (its file name without `.def`).
+    pub defs: String,
+    /// The line: an index into its [`Definitions::lines`](crate::content::defs::Definitions::lines).
+    pub line: u32,
+    /// The alternative the line picked: an index into its `picks`.
+    pub alternative: u32,
 }
 
 impl Object {
@@ -769,6 +783,7 @@ impl Map {
                 prefab: Some(index),
                 keywords: Vec::new(),
                 furnishing: None,
+                definition: None,
             };
             self.add_object(object);
         }

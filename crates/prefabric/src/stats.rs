@@ -14,7 +14,7 @@
 
 use crate::content::maptype::LayoutGenerator;
 use crate::content::{MapType, Pack};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::map::Map;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -58,6 +58,8 @@ pub struct MapTypeStats {
     pub encounters: BTreeMap<String, EncounterStats>,
     /// By prefab name: every prefab the map type may use.
     pub prefabs: BTreeMap<String, PrefabStats>,
+    /// By definition file name: every definition file those prefabs draw on.
+    pub definitions: BTreeMap<String, DefinitionStats>,
     /// What the furnishing stage did.
     pub furnishing: FurnishingStats,
     /// Generation time per map.
@@ -188,9 +190,54 @@ pub struct PrefabStats {
     pub transforms: BTreeMap<String, u64>,
     /// Times a feature placement choosing among it was skipped, by reason.
     pub skipped: BTreeMap<String, Seen>,
+    /// The definition file its reference characters go through, if it draws any.
+    pub definitions: Option<String>,
     /// Why it was never placed, when it was not (derived).
     #[serde(default)]
     pub unused: Option<Unused>,
+}
+
+/// A definition file the map type's prefabs draw on.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DefinitionStats {
+    /// The file, as errors name it.
+    pub file: String,
+    /// Placements of prefabs drawing on it.
+    pub placements: u64,
+    /// Its lines, in file order.
+    pub lines: Vec<DefinitionLineStats>,
+}
+
+/// One definition line.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DefinitionLineStats {
+    /// Its line number.
+    pub line: u32,
+    /// The reference character it defines.
+    pub glyph: char,
+    /// Its group, if any.
+    pub group: Option<String>,
+    /// Its chance, in percent.
+    pub chance: u8,
+    /// Objects it gave.
+    pub objects: u64,
+    /// Its alternatives, as written, with the objects each gave.
+    pub alternatives: Vec<AlternativeStats>,
+    /// Why it gave no object, when it gave none (derived).
+    #[serde(default)]
+    pub unused: Option<Unused>,
+}
+
+/// One alternative of a definition line.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlternativeStats {
+    /// The alternative as written (`sentry_mk1`, `class:guard`, `any`, ...).
+    pub written: String,
+    /// Objects it gave.
+    pub objects: u64,
 }
 
 /// Why a prefab was never placed.
@@ -386,6 +433,34 @@ impl MapTypeStats {
         }
         // Only prefabs the pack has: a missing one is the pack's error.
         stats.prefabs.retain(|name, _| pack.prefab(name).is_some());
+        for (name, p) in stats.prefabs.iter_mut() {
+            let Some(prefab) = pack.prefab(name) else { continue };
+            let Some(defs) = pack.definitions(prefab.defs_name()).filter(|_| !prefab.refs().is_empty()) else {
+                continue;
+            };
+            p.definitions = Some(defs.name.clone());
+            stats.definitions.entry(defs.name.clone()).or_insert_with(|| DefinitionStats {
+                file: defs.file.clone(),
+                placements: 0,
+                lines: defs
+                    .lines
+                    .iter()
+                    .map(|d| DefinitionLineStats {
+                        line: d.location.line,
+                        glyph: d.line.glyph,
+                        group: d.line.group.clone(),
+                        chance: d.line.chance,
+                        alternatives: d
+                            .line
+                            .picks
+                            .iter()
+                            .map(|(pick, _)| AlternativeStats { written: pick.to_string(), objects: 0 })
+                            .collect(),
+                        ..DefinitionLineStats::default()
+                    })
+                    .collect(),
+            });
+        }
         for v in &map_type.variants {
             let mut prefabs: Vec<String> = Vec::new();
             for (name, _) in v.prefabs.iter().flat_map(|p| &p.choices) {
@@ -432,11 +507,24 @@ impl MapTypeStats {
                 }
             }
             let Some(p) = self.prefabs.get_mut(&placed.name) else { continue };
+            if let Some(d) = p.definitions.as_ref().and_then(|d| self.definitions.get_mut(d)) {
+                d.placements += 1;
+            }
             p.placed += 1;
             *p.transforms.entry(placed.transform.to_string()).or_default() += 1;
             if !in_map.contains(&placed.name.as_str()) {
                 in_map.push(&placed.name);
                 p.maps += 1;
+            }
+        }
+        for object in map.objects() {
+            let Some(used) = &object.definition else { continue };
+            let line = self.definitions.get_mut(&used.defs).and_then(|d| d.lines.get_mut(used.line as usize));
+            if let Some(line) = line {
+                line.objects += 1;
+                if let Some(a) = line.alternatives.get_mut(used.alternative as usize) {
+                    a.objects += 1;
+                }
             }
         }
         for skip in map.feature_skips() {
@@ -521,6 +609,14 @@ impl MapTypeStats {
             }
             merge_seen(&mut ours.skipped, &theirs.skipped);
         }
+        for (name, theirs) in &other.definitions {
+            match self.definitions.get_mut(name) {
+                Some(ours) => ours.add(theirs),
+                None => {
+                    self.definitions.insert(name.clone(), theirs.clone());
+                }
+            }
+        }
         for (name, theirs) in &other.furnishing.compositions {
             let ours = self.furnishing.compositions.entry(name.clone()).or_default();
             ours.areas += theirs.areas;
@@ -559,6 +655,13 @@ impl MapTypeStats {
         for (name, unused) in reasons {
             if let Some(p) = self.prefabs.get_mut(&name) {
                 p.unused = unused;
+            }
+        }
+        for defs in self.definitions.values_mut() {
+            let placements = defs.placements;
+            for line in &mut defs.lines {
+                line.unused =
+                    (line.objects == 0).then(|| Unused { reason: line.why_unused(placements), example_seed: None });
             }
         }
     }
@@ -615,6 +718,215 @@ impl MapTypeStats {
             }
         }
         Unused { reason: "the layout never drew it, or never found it a place".to_string(), example_seed: None }
+    }
+}
+
+impl DefinitionLineStats {
+    /// Why this line, which gave no object, gave none, given the placements
+    /// of prefabs drawing on its file.
+    fn why_unused(&self, placements: u64) -> String {
+        if placements == 0 {
+            return "no prefab drawing on its definition file was placed".into();
+        }
+        let times =
+            if placements == 1 { "the 1 placement".to_string() } else { format!("all {placements} placements") };
+        match (&self.group, self.chance) {
+            (Some(g), _) => format!(
+                "its group `{g}` used another of its lines, or its chance failed, in {times} of prefabs drawing on it"
+            ),
+            (None, c) if c < 100 => format!("its {c}% chance failed in {times} of prefabs drawing on it"),
+            _ => format!(
+                "in {times} of prefabs drawing on its file, none of those placed drew `{}`, or its alternatives found nothing in the catalog at the depths tried",
+                self.glyph
+            ),
+        }
+    }
+}
+
+impl Stats {
+    /// Warnings for content these maps never used (the statistics must be
+    /// finished): every feature variant prefab, encounter and encounter
+    /// alternative of each map type never placed, and every definition line
+    /// or alternative that gave no object in any map type, each at its
+    /// file:line with the reason seen most and an example seed where one
+    /// shows it. Content left out where chance alone would leave it out one
+    /// time in a hundred or more (a line with a 50% chance used twice) is
+    /// not reported: more maps tell.
+    pub fn dead_content(&self, pack: &Pack) -> Vec<Error> {
+        let mut warnings = Vec::new();
+        for (name, stats) in &self.map_types {
+            if let Some(map_type) = pack.map_type(name) {
+                warnings.extend(stats.dead_content(map_type));
+            }
+        }
+        // A definition file may serve several map types: a line is dead only
+        // when none of them used it.
+        let mut definitions: BTreeMap<&str, (DefinitionStats, u64)> = BTreeMap::new();
+        for stats in self.map_types.values() {
+            let maps = stats.maps + stats.failed;
+            for (name, d) in &stats.definitions {
+                match definitions.get_mut(name.as_str()) {
+                    Some((sum, m)) => {
+                        sum.add(d);
+                        *m += maps;
+                    }
+                    None => {
+                        definitions.insert(name, (d.clone(), maps));
+                    }
+                }
+            }
+        }
+        for (name, (d, maps)) in &definitions {
+            if let Some(defs) = pack.definitions(name) {
+                warnings.extend(d.dead_lines(defs, *maps));
+            }
+        }
+        warnings
+    }
+}
+
+/// How rarely chance alone must leave content out before a run that never
+/// used it calls it dead.
+const DEAD_BELOW: f64 = 0.01;
+
+impl DefinitionStats {
+    /// Adds the counts of `other`, the same file's statistics over other maps.
+    fn add(&mut self, other: &DefinitionStats) {
+        self.placements += other.placements;
+        for (line, theirs) in self.lines.iter_mut().zip(&other.lines) {
+            line.objects += theirs.objects;
+            for (a, b) in line.alternatives.iter_mut().zip(&theirs.alternatives) {
+                a.objects += b.objects;
+            }
+        }
+    }
+
+    /// Warnings for its lines and alternatives that gave no object in `maps`
+    /// maps, where chance alone would rarely explain it.
+    fn dead_lines(&self, defs: &crate::content::defs::Definitions, maps: u64) -> Vec<Error> {
+        let mut warnings = Vec::new();
+        if self.placements == 0 {
+            return warnings;
+        }
+        let in_maps = if maps == 1 { "1 trial map".to_string() } else { format!("{maps} trial maps") };
+        for (line, def) in self.lines.iter().zip(&defs.lines) {
+            if line.objects == 0 {
+                // The chance that one placement uses the line: its group's
+                // pick, then its own chance.
+                let group = line
+                    .group
+                    .as_ref()
+                    .map_or(1, |g| self.lines.iter().filter(|l| l.group.as_ref() == Some(g)).count());
+                let p_use = f64::from(line.chance) / 100.0 / group as f64;
+                if (1.0 - p_use).powf(self.placements as f64) >= DEAD_BELOW {
+                    continue;
+                }
+                let reason = line.why_unused(self.placements);
+                warnings.push(
+                    Error::at(
+                        ErrorKind::Lint,
+                        def.location.clone(),
+                        format!("definition `{}` gave no object in {in_maps}: {reason}", line.glyph),
+                    )
+                    .with_help(
+                        "`prefabric show PREFAB_FILE --resolve --depth N` shows what each reference becomes at a depth",
+                    ),
+                );
+                continue;
+            }
+            let k = line.alternatives.len() as f64;
+            for (a, (_, col)) in line.alternatives.iter().zip(&def.line.picks) {
+                if a.objects > 0 || (1.0 - 1.0 / k).powf(line.objects as f64) >= DEAD_BELOW {
+                    continue;
+                }
+                let location = crate::error::Location::at(def.location.file.clone(), def.location.line, *col);
+                warnings.push(
+                    Error::at(
+                        ErrorKind::Lint,
+                        location,
+                        format!(
+                            "alternative `{}` of definition `{}` was never picked in {in_maps}, though the line gave {} objects",
+                            a.written, line.glyph, line.objects
+                        ),
+                    )
+                    .with_help("a line picks one of its alternatives uniformly; a class or category with nothing in the catalog at the depths tried gives no object"),
+                );
+            }
+        }
+        warnings
+    }
+}
+
+impl MapTypeStats {
+    /// Warnings for the feature variant prefabs, encounters and encounter
+    /// alternatives of `map_type` these maps never placed.
+    fn dead_content(&self, map_type: &MapType) -> Vec<Error> {
+        let mut warnings = Vec::new();
+        let maps = self.maps + self.failed;
+        let in_maps = if maps == 1 { "1 trial map".to_string() } else { format!("{maps} trial maps") };
+        let example = |seed: Option<u64>| seed.map_or(String::new(), |s| format!(" (e.g. seed {s})"));
+        let mut warn = |location: &crate::error::Location, message: String, help: &str| {
+            warnings.push(Error::at(ErrorKind::Lint, location.clone(), message).with_help(help));
+        };
+        for v in map_type.variants.iter().filter(|v| v.weight > 0) {
+            for placement in &v.prefabs {
+                for (name, _) in placement.choices.iter().filter(|(_, w)| *w > 0) {
+                    let Some(p) = self.prefabs.get(name).filter(|p| p.placed == 0) else { continue };
+                    let Some(u) = &p.unused else { continue };
+                    warn(
+                        &placement.location,
+                        format!(
+                            "prefab `{name}` of feature variant `{}` was never placed in {in_maps}: {}{}",
+                            v.name,
+                            u.reason,
+                            example(u.example_seed)
+                        ),
+                        "run `prefabric generate --variant NAME --explain` to watch its placement try",
+                    );
+                }
+            }
+        }
+        if let Some(pool) = map_type.encounters.as_ref().filter(|p| p.count.1 > 0) {
+            for e in pool.pool.iter().filter(|e| e.weight > 0) {
+                let Some(st) = self.encounters.get(&e.id) else { continue };
+                if st.placed == 0 {
+                    let why = match most_seen(&st.not_placed) {
+                        Some((reason, seen)) => {
+                            let words = match (reason, e.style) {
+                                ("no-place", crate::prefab::Style::Embedded) => {
+                                    "no cavern had rock beside it deep and whole enough to sink one of its prefabs into"
+                                }
+                                ("no-place", crate::prefab::Style::Centered) => {
+                                    "no cavern had room around its centre, or every centre was taken"
+                                }
+                                _ => describe(reason),
+                            };
+                            format!("{words} in {} maps{}", seen.count, example(Some(seen.example_seed)))
+                        }
+                        None => "it was never drawn: the pool's count was filled by other encounters".to_string(),
+                    };
+                    warn(
+                        &e.location,
+                        format!("encounter `{}` was never placed in {in_maps}: {why}", e.id),
+                        "run `prefabric generate --encounter ID --explain` to see why it does not fit; more trial maps (--seeds) find rare encounters",
+                    );
+                    continue;
+                }
+                for name in &e.prefabs {
+                    if self.prefabs.get(name).is_some_and(|p| p.placed == 0) {
+                        warn(
+                            &e.location,
+                            format!(
+                                "alternative `{name}` of encounter `{}` was never used in {in_maps}: the encounter was placed {} times, and `{name}` fit none of the rooms or caverns it went into",
+                                e.id, st.placed
+                            ),
+                            "an alternative is drawn among those that fit the room: make it smaller, or open where the room's doors are; `prefabric generate --encounter ID --prefab NAME` tries it alone",
+                        );
+                    }
+                }
+            }
+        }
+        warnings
     }
 }
 

@@ -41,6 +41,19 @@ pub enum Pick {
     Any,
 }
 
+impl std::fmt::Display for Pick {
+    /// The alternative as a definition file writes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Pick::Tag(t) => write!(f, "{t}"),
+            Pick::Class(c) => write!(f, "class:{c}"),
+            Pick::Category(c) => write!(f, "category:{c}"),
+            Pick::CarriedBy(c) => write!(f, "carried-by:{c}"),
+            Pick::Any => write!(f, "any"),
+        }
+    }
+}
+
 /// A keyword's value as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {

@@ -843,6 +843,7 @@ impl Furnisher<'_> {
                 prefab: None,
                 keywords: Vec::new(),
                 furnishing: Some(Furnished { part: FurnishPart::Debris, region, pile: None }),
+                definition: None,
             };
             self.place(map, object);
             strewn += 1;
@@ -1181,6 +1182,7 @@ fn machine(prop: &Prop, cells: Vec<(Point, char)>, part: FurnishPart, region: Re
         prefab: None,
         keywords: Vec::new(),
         furnishing: Some(Furnished { part, region: Some(region), pile: None }),
+        definition: None,
     }
 }
 
@@ -1194,6 +1196,7 @@ fn item_object(item: &Item, p: Point, furnished: Furnished) -> Object {
         prefab: None,
         keywords: Vec::new(),
         furnishing: Some(furnished),
+        definition: None,
     }
 }
 

@@ -19,7 +19,7 @@ use crate::content::defs::Definitions;
 use crate::format::def::{BUILT_IN_KEYWORDS, DefLine, Keyword, Pick, Value};
 use crate::geom::{Dir, Point, Rect};
 use crate::grid::Grid;
-use crate::map::{Map, Object, ObjectKind};
+use crate::map::{DefinitionUse, Map, Object, ObjectKind};
 use crate::prefab::RefMark;
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -93,8 +93,8 @@ fn resolve(
 ) -> Vec<Object> {
     let origin = Point::new(bounds.x, bounds.y);
     let refs = oriented.refs();
-    // Which reference cells were given their object, and the tag each got.
-    let mut chosen: Vec<Option<Option<String>>> = vec![None; refs.len()];
+    // Which reference cells were given their object, and the tag and alternative each got.
+    let mut chosen: Vec<Option<Option<(String, u32)>>> = vec![None; refs.len()];
     let mut at = Grid::new(bounds.width, bounds.height, None::<usize>);
     for (i, r) in refs.iter().enumerate() {
         at.set(r.at, Some(i));
@@ -136,7 +136,7 @@ fn resolve(
                 chosen[c] = Some(tag.clone());
             }
         }
-        let Some(Some(tag)) = chosen[i].clone() else { continue };
+        let Some(Some((tag, alternative))) = chosen[i].clone() else { continue };
         let cell = shift(map, def.kind, line, origin + r.at, bounds, &taken, rng);
         taken.push(cell);
         out.push(Object {
@@ -146,6 +146,7 @@ fn resolve(
             prefab: Some(index),
             keywords: game_keywords(&line.keywords, rng),
             furnishing: None,
+            definition: Some(DefinitionUse { defs: defs.name.clone(), line: li as u32, alternative }),
         });
     }
     out
@@ -181,9 +182,16 @@ fn chain_of(refs: &[RefMark], at: &Grid<Option<usize>>, i: usize) -> Vec<usize> 
     chain
 }
 
-/// The catalog tag a line picks at `depth`, or `None` when nothing qualifies.
-fn pick_tag(catalog: &Catalog, kind: Kind, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<String> {
-    let (pick, _) = rng.pick(&line.picks)?;
+/// The catalog tag a line picks at `depth` and the index of the alternative
+/// that gave it, or `None` when nothing qualifies.
+fn pick_tag(catalog: &Catalog, kind: Kind, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<(String, u32)> {
+    let alternative = rng.index(line.picks.len())?;
+    let tag = tag_of(catalog, kind, &line.picks[alternative].0, line, depth, rng)?;
+    Some((tag, alternative as u32))
+}
+
+/// The catalog tag one alternative of a line picks at `depth`.
+fn tag_of(catalog: &Catalog, kind: Kind, pick: &Pick, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<String> {
     let (strong, fallback, category) = (line.has("STRONG"), line.has("FALLBACK"), line.value_of("CATEGORY"));
     match (pick, kind) {
         (Pick::Tag(t), _) => Some(t.clone()),

@@ -1,0 +1,287 @@
+//! `prefabric check`: load a pack, then generate trial maps of every map type
+//! on every core and report what they showed.
+//!
+//! In: a pack folder (or the built-in pack) and a number of trial seeds per
+//! map type. Out: every load problem and lint at its file:line:col; errors for
+//! trial generations that failed and for cave encounters too large for every
+//! cavern; warnings for layouts that fall short of their targets and for dead
+//! content — feature variant prefabs, encounters, encounter alternatives and
+//! definition lines or alternatives the trial maps never used, each with the
+//! reason seen most and an example seed. `--strict` makes warnings errors.
+//! The trial seeds are fixed (`0..N`, cycling through the depths that matter),
+//! so two runs report the same.
+
+use crate::{Failure, pack_or_fail};
+use prefabric::content::maptype::LayoutGenerator;
+use prefabric::stats::{MapTypeStats, Stats};
+use prefabric::{ErrorKind, Generator, MapType, Pack};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Trial seeds per unit of parallel work.
+const CHUNK: u64 = 16;
+
+#[derive(clap::Args)]
+pub(crate) struct CheckArgs {
+    /// Content pack folder (default: the built-in pack).
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// Trial maps generated per map type to catch content that cannot be placed
+    /// or is never used (at depth 1 and at every depth where an encounter's
+    /// range starts or ends).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    seeds: u32,
+    /// Treat warnings (content never used, lints) as errors: exit 1 when there
+    /// are any. For the CI of a game's content.
+    #[arg(long)]
+    strict: bool,
+}
+
+pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
+    let label = args.pack.as_ref().map_or("the built-in pack".to_string(), |p| p.display().to_string());
+    let pack = pack_or_fail(args.pack.as_deref())?;
+    let map_types: Vec<&MapType> = pack.map_types().collect();
+    // Made once: a generator prepares the layout's prefabs in every orientation.
+    let generators: Vec<Generator> = map_types
+        .iter()
+        .map(|m| Generator::new(&pack, &m.name).map_err(|e| Failure::Problems(e.to_string())))
+        .collect::<Result<_, _>>()?;
+    let depths: Vec<Vec<u32>> = map_types.iter().map(|m| trial_depths(m)).collect();
+    let seeds = u64::from(args.seeds);
+    let jobs: Vec<(usize, [u64; 2])> = (0..map_types.len())
+        .flat_map(|m| (0..seeds).step_by(CHUNK as usize).map(move |lo| (m, [lo, (lo + CHUNK).min(seeds)])))
+        .collect();
+    let chunks: Vec<(usize, Trials)> =
+        jobs.par_iter().map(|&(m, range)| (m, Trials::run(&pack, &generators[m], &depths[m], range))).collect();
+    let mut trials: Vec<Option<Trials>> = (0..map_types.len()).map(|_| None).collect();
+    for (m, chunk) in chunks {
+        match &mut trials[m] {
+            Some(t) => t.merge(chunk),
+            slot @ None => *slot = Some(chunk),
+        }
+    }
+
+    let mut failures = Vec::new();
+    let mut warnings: Vec<prefabric::Error> = pack.warnings().to_vec();
+    let mut errors = Vec::new();
+    let mut retried = 0;
+    let mut content = Stats::new(&pack);
+    for (map_type, t) in map_types.iter().zip(trials.into_iter().flatten()) {
+        let mut t = t;
+        warnings.extend(layout_shortfall(map_type, &mut t.placed));
+        errors.extend(t.caverns.problems(map_type, args.seeds));
+        failures.extend(
+            t.failures
+                .into_iter()
+                .map(|(seed, depth, e)| format!("{}: seed {seed}, depth {depth}: {e}", map_type.file)),
+        );
+        retried += t.retried;
+        content.map_types.insert(map_type.name.clone(), t.content);
+    }
+    content.finish();
+    // Content too large for every cavern is an error already; the rest never
+    // used, a warning each.
+    warnings.extend(
+        content.dead_content(&pack).into_iter().filter(|w| !errors.iter().any(|e| e.location() == w.location())),
+    );
+
+    let mut err = io::stderr().lock();
+    for warning in &warnings {
+        writeln!(err, "{warning}")?;
+    }
+    drop(err);
+    let count = |n: usize, what: &str| if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") };
+    if !errors.is_empty() {
+        let mut text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        text.extend(failures.iter().cloned());
+        return Err(Failure::Problems(format!(
+            "{}\n{} found by the trial maps",
+            text.join("\n"),
+            count(errors.len(), "problem")
+        )));
+    }
+    if !failures.is_empty() {
+        return Err(Failure::Problems(format!(
+            "{}\n{} failed",
+            failures.join("\n"),
+            count(failures.len(), "trial generation")
+        )));
+    }
+    if args.strict && !warnings.is_empty() {
+        return Err(Failure::Problems(format!(
+            "{}, and --strict makes warnings errors",
+            count(warnings.len(), "warning")
+        )));
+    }
+    let noted = if warnings.is_empty() { String::new() } else { format!(" ({})", count(warnings.len(), "warning")) };
+    writeln!(
+        io::stdout().lock(),
+        "ok: pack `{}` ({label}): {} prefabs, {}, {} trial maps each generated ({retried} needed a retry){noted}",
+        pack.name(),
+        pack.prefabs().len(),
+        count(map_types.len(), "map type"),
+        args.seeds
+    )?;
+    Ok(())
+}
+
+/// Depth 1 and every depth where an encounter's range starts or ends, so
+/// encounters kept from depth 1 are tried too; trial seeds cycle through them.
+fn trial_depths(map_type: &MapType) -> Vec<u32> {
+    let mut depths: Vec<u32> = vec![1];
+    if let Some(pool) = &map_type.encounters {
+        for range in pool.pool.iter().filter_map(|e| e.depth) {
+            depths.extend([range.lo as u32, range.hi as u32]);
+        }
+    }
+    depths.sort_unstable();
+    depths.dedup();
+    depths
+}
+
+/// What the trial maps of one map type over a range of seeds showed.
+struct Trials {
+    /// What became of each piece of content.
+    content: MapTypeStats,
+    /// Cave encounters placed and skipped.
+    caverns: CavernTrials,
+    /// Prefabs or rooms each chain or pathways map placed.
+    placed: Vec<u32>,
+    /// Seeds that failed every attempt: seed, depth, error.
+    failures: Vec<(u64, u32, String)>,
+    /// Maps that needed more than one attempt.
+    retried: usize,
+}
+
+impl Trials {
+    /// Generates seeds `range[0]..range[1]`, each at the depth its place in the
+    /// cycle gives.
+    fn run(pack: &Pack, base: &Generator, depths: &[u32], range: [u64; 2]) -> Trials {
+        let mut t = Trials {
+            content: MapTypeStats::new(pack, base.map_type(), range, depths),
+            caverns: CavernTrials::default(),
+            placed: Vec::new(),
+            failures: Vec::new(),
+            retried: 0,
+        };
+        for seed in range[0]..range[1] {
+            let depth = depths[(seed % depths.len() as u64) as usize];
+            let started = Instant::now();
+            match base.clone().depth(depth).generate(seed) {
+                Ok(map) => {
+                    t.content.record(&map, started.elapsed());
+                    t.retried += usize::from(map.trace().events().iter().any(|e| e.stage == "generate"));
+                    let stats = map.layout_stats();
+                    t.placed.extend(stats.chain.as_ref().map(|c| c.placed));
+                    t.placed.extend(stats.pathways.as_ref().map(|p| p.rooms));
+                    t.caverns.record(&map);
+                }
+                Err(e) => {
+                    t.content.record_failure(seed, depth, &e, started.elapsed());
+                    t.failures.push((seed, depth, e.to_string()));
+                }
+            }
+        }
+        t
+    }
+
+    /// Adds the trials of the next range of seeds.
+    fn merge(&mut self, next: Trials) {
+        // Ranges come from disjoint chunks, so merging cannot fail.
+        let _ = self.content.merge(&next.content);
+        self.caverns.merge(next.caverns);
+        self.placed.extend(next.placed);
+        self.failures.extend(next.failures);
+        self.retried += next.retried;
+    }
+}
+
+/// A warning when the median trial map of a chain or pathways layout placed
+/// fewer than half the prefabs or rooms its map type asks for (`placed`: each
+/// such trial map's count).
+fn layout_shortfall(map_type: &MapType, placed: &mut [u32]) -> Option<prefabric::Error> {
+    let (target, location, what, help) = map_type.generators.iter().find_map(|g| match &g.generator {
+        LayoutGenerator::Chain(p) => Some((
+            p.target,
+            &p.target_location,
+            "the chain placed a median of {median} of its {target} target prefabs",
+            "raise `attempts`, shorten hallways, give the pool more connectors or smaller prefabs, use a bigger map, or lower `target`",
+        )),
+        LayoutGenerator::Pathways(p) => Some((
+            p.rooms,
+            &p.rooms_location,
+            "the pathways placed a median of {median} of its {target} rooms",
+            "raise `attempts`, allow `over_hallways`, lower `padding`, use smaller rooms or a bigger map, or lower `rooms`",
+        )),
+        _ => None,
+    })?;
+    placed.sort_unstable();
+    let median = *placed.get(placed.len() / 2)?;
+    (median * 2 < target).then(|| {
+        let message = what.replace("{median}", &median.to_string()).replace("{target}", &target.to_string());
+        prefabric::Error::at(ErrorKind::Lint, location.clone(), format!("{message} over {} trial maps", placed.len()))
+            .with_help(help)
+    })
+}
+
+/// What the trial maps of one map type showed about its cave encounters: how
+/// often each was placed, and why each was not.
+#[derive(Default)]
+struct CavernTrials {
+    /// Placements per encounter id.
+    placed: BTreeMap<String, u32>,
+    /// Skips per encounter id: how many, and how many because it was too large.
+    skipped: BTreeMap<String, (u32, u32)>,
+}
+
+impl CavernTrials {
+    /// Adds what other trial maps showed.
+    fn merge(&mut self, other: CavernTrials) {
+        for (id, n) in other.placed {
+            *self.placed.entry(id).or_default() += n;
+        }
+        for (id, (n, too_large)) in other.skipped {
+            let entry = self.skipped.entry(id).or_default();
+            entry.0 += n;
+            entry.1 += too_large;
+        }
+    }
+
+    fn record(&mut self, map: &prefabric::Map) {
+        for p in map.prefabs() {
+            if let Some(e) = &p.encounter {
+                *self.placed.entry(e.id.clone()).or_default() += 1;
+            }
+        }
+        for skip in map.encounter_skips() {
+            let entry = self.skipped.entry(skip.id.clone()).or_default();
+            entry.0 += 1;
+            entry.1 += u32::from(skip.reason == prefabric::SkipReason::TooLarge);
+        }
+    }
+
+    /// Errors for cave encounters never placed because every cavern they were
+    /// tried in was too small (the dead-content warnings cover the rest).
+    fn problems(&self, map_type: &MapType, trials: u32) -> Vec<prefabric::Error> {
+        let Some(pool) = map_type.encounters.as_ref().filter(|p| p.count.1 > 0) else { return Vec::new() };
+        let mut errors = Vec::new();
+        for e in pool.pool.iter().filter(|e| e.style.joins_caverns() && e.weight > 0) {
+            if self.placed.get(&e.id).copied().unwrap_or(0) > 0 {
+                continue;
+            }
+            let (skips, too_large) = self.skipped.get(&e.id).copied().unwrap_or_default();
+            if skips > 0 && too_large == skips {
+                let message = format!(
+                    "encounter `{}` is too large for any cavern: in {trials} trial maps every cavern it was tried in was too small around its centre (or too near the edge) for each of its prefabs",
+                    e.id
+                );
+                let help = "a centered prefab needs two thirds of its rectangle and the ring around it on the cavern's floor: draw a smaller alternative, or open the caves up in [caves] (a lower `fill`, more `iterations`)";
+                errors.push(prefabric::Error::at(ErrorKind::Invalid, e.location.clone(), message).with_help(help));
+            }
+        }
+        errors
+    }
+}
