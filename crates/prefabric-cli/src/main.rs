@@ -111,9 +111,20 @@ struct GenerateArgs {
     /// Write the map to this file instead of standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Print every decision of the generation to standard error.
+    /// Print every decision of the generation to standard error (of every
+    /// attempt, when all of them fail).
     #[arg(long)]
     explain: bool,
+    /// Preview: use this feature variant instead of one drawn by weight.
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
+    /// Preview: place this encounter first (an error saying why when it fits nowhere).
+    #[arg(long, value_name = "ID")]
+    encounter: Option<String>,
+    /// Preview: use this prefab where its feature placement or encounter chooses
+    /// among alternatives (forcing that variant or encounter too).
+    #[arg(long, value_name = "PREFAB")]
+    prefab: Option<String>,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
@@ -272,9 +283,34 @@ fn fresh_seed() -> u64 {
 fn generate(args: GenerateArgs) -> Result<(), Failure> {
     let pack = pack_or_fail(args.pack.as_deref())?;
     let map_type = args.map_type.unwrap_or_else(|| pack.default_map_type().to_string());
-    let generator = Generator::new(&pack, &map_type).map_err(|e| Failure::Usage(e.to_string()))?.depth(args.depth);
+    let preview = prefabric::Preview {
+        variant: args.variant.clone(),
+        encounter: args.encounter.clone(),
+        prefab: args.prefab.clone(),
+    };
+    let generator = Generator::new(&pack, &map_type)
+        .and_then(|g| g.preview(&preview))
+        .map_err(|e| Failure::Usage(e.to_string()))?
+        .depth(args.depth);
     let seed = args.seed.unwrap_or_else(fresh_seed);
-    let map = generator.generate(seed).map_err(|e| Failure::Problems(e.to_string()))?;
+    let map = match generator.generate(seed) {
+        Ok(map) => map,
+        Err(e) => {
+            if args.explain {
+                let mut err = io::stderr().lock();
+                for (n, (trace, failure)) in generator.attempts(seed).iter().enumerate() {
+                    writeln!(err, "== attempt {} ==", n + 1)?;
+                    for event in trace.events() {
+                        writeln!(err, "{event}")?;
+                    }
+                    if let Some(f) = failure {
+                        writeln!(err, "attempt {} failed: {}", n + 1, f.message())?;
+                    }
+                }
+            }
+            return Err(Failure::Problems(e.to_string()));
+        }
+    };
 
     if args.explain {
         let mut err = io::stderr().lock();
@@ -290,7 +326,15 @@ fn generate(args: GenerateArgs) -> Result<(), Failure> {
     });
     let pack_flag = args.pack.as_ref().map(|p| format!(" --pack {}", p.display())).unwrap_or_default();
     let depth_flag = if args.depth == 1 { String::new() } else { format!(" --depth {}", args.depth) };
-    let reproduce = format!("prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}");
+    let mut preview_flags = String::new();
+    for (flag, value) in [("variant", &args.variant), ("encounter", &args.encounter), ("prefab", &args.prefab)] {
+        if let Some(v) = value {
+            let quoted = if v.contains(' ') { format!("'{v}'") } else { v.clone() };
+            preview_flags.push_str(&format!(" --{flag} {quoted}"));
+        }
+    }
+    let reproduce =
+        format!("prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{preview_flags}");
     if format == Format::Xp && args.out.is_none() && io::stdout().is_terminal() {
         return Err(Failure::Usage(
             "error: --format xp writes a binary REXPaint image; give --out FILE.xp (or redirect standard output)"

@@ -532,3 +532,37 @@ fn check_finds_a_link_that_can_never_dig_without_trials() {
         "{err}"
     );
 }
+
+#[test]
+fn previews_force_a_variant_an_encounter_or_a_prefab() {
+    // A variant by name, traced as forced, and reproduced with its flag.
+    let out = prefabric(&["generate", "--variant", "plaza", "--seed", "3", "--explain"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("feature variant `plaza` (weight 2 of 7), forced by the preview"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).lines().next().unwrap().ends_with("--seed 3 --variant plaza"), "{}", stdout(&out));
+    let out = prefabric(&["generate", "--variant", "plazza"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("has no feature variant `plazza`") && stderr(&out).contains("did you mean `plaza`?"));
+    // A prefab: its encounter is placed first, as that alternative, in every seed.
+    for seed in ["1", "2", "3"] {
+        let args = ["generate", "--map-type", "mines", "--prefab", "hermit_hole_small", "--depth", "2", "--seed", seed];
+        let json = stdout(&prefabric(&[&args[..], &["--format", "json"]].concat()));
+        assert!(json.contains("\"name\":\"hermit_hole_small\""), "seed {seed}");
+    }
+    // An encounter that fits nowhere fails with why, on every attempt.
+    let pack = "crates/prefabric/tests/fixtures/packs/dead_content";
+    let out = prefabric(&["generate", "--pack", pack, "--encounter", "throne", "--seed", "1", "--explain"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("encounter `throne` (as `throne_hall`) cannot be placed in this map: none of the"), "{err}");
+    // --explain prints each attempt's trace and failure.
+    assert!(err.contains("== attempt 1 ==\n") && err.contains("== attempt 8 ==\n"), "{err}");
+    assert!(err.contains("attempt 8 failed: encounter `throne`"), "{err}");
+    // A forced optional prefab is required: the preview fails with the rule that stopped it.
+    let out = prefabric(&["generate", "--pack", pack, "--prefab", "gate_twin", "--seed", "1"]);
+    assert!(stderr(&out).contains("no free spot in 64 tries: 64 overlapped prefab `gate`"), "{}", stderr(&out));
+}

@@ -68,7 +68,7 @@ pub use map::{
 };
 pub use prefab::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style};
 pub use rng::Rng;
-pub use stage::{Generation, Generator, generate};
+pub use stage::{Generation, Generator, Preview, generate};
 pub use trace::{Event, Outcome, Trace};
 pub use world::World;
 

@@ -18,10 +18,11 @@
 //! filled in. Each draw either places the encounter or retires it with the reason
 //! traced, so the stage ends after at most `count + pool` draws.
 
+use super::Forced;
 use super::caverns::{self, Caverns};
 use crate::content::Pack;
 use crate::content::encounters::{DoorChange, Encounter, EncounterPool};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::map::{
     Door, EncounterSkip, EncounterTag, FloorKind, Map, NO_REGION, PlacedPrefab, RegionId, RegionKind, Role, SkipReason,
@@ -110,7 +111,14 @@ struct Fit<'p> {
 }
 
 /// Runs the stage.
-pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &World, seed: u64) -> Result<(), Error> {
+pub(crate) fn run(
+    map: &mut Map,
+    pack: &Pack,
+    pool: &EncounterPool,
+    forced: &Forced,
+    world: &World,
+    seed: u64,
+) -> Result<(), Error> {
     let mut rooms = find_rooms(map);
     let mut memo = FitMemo::new(pool.pool.len(), rooms.len());
     // Caverns are only looked for when an encounter goes into one.
@@ -136,6 +144,49 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, pool: &EncounterPool, world: &Worl
     };
     map.trace.push("encounters", Outcome::Note, format!("aiming for {target} encounters in {places}"));
     let mut total = 0u32;
+    if let Some(i) = forced.encounter {
+        // A preview's encounter goes first, as the alternative it names if any,
+        // and its failure is the generation's.
+        let e = &pool.pool[i];
+        if let Some(reason) = never_eligible(e, depth, world) {
+            return Err(Error::new(ErrorKind::Generation, format!("encounter `{}` cannot be placed: {reason}", e.id))
+                .with_help("give a --depth inside its range"));
+        }
+        let mut chosen = e.clone();
+        if let Some(p) = forced.prefab.as_ref().filter(|p| e.prefabs.contains(p)) {
+            chosen.prefabs = vec![p.clone()];
+        }
+        let outcome = match caverns.as_mut() {
+            Some(caverns) if e.style.joins_caverns() => in_cavern(map, pack, &chosen, caverns, &mut fit_rng),
+            _ => {
+                let mut row = vec![UNKNOWN; rooms.len()];
+                choose_fit(map, pack, &chosen, &rooms, &mut row, &mut fit_rng).map(|fit| {
+                    for changed in embed(map, &chosen, &mut rooms, &fit, &mut fit_rng) {
+                        memo.forget_room(changed);
+                    }
+                    if let Some(c) = caverns.as_mut() {
+                        c.invalidate();
+                    }
+                })
+            }
+        };
+        if let Err((_, reason)) = outcome {
+            let alternatives = chosen.prefabs.join("`, `");
+            return Err(Error::new(
+                ErrorKind::Generation,
+                format!("encounter `{}` (as `{alternatives}`) cannot be placed in this map: {reason}", e.id),
+            )
+            .with_help("its rooms or caverns are too few or too small here: try other seeds, a smaller alternative, or the encounter's `doors` and `min_area`"));
+        }
+        map.trace.push(
+            "encounters",
+            Outcome::Chose,
+            format!("encounter `{}` placed first, forced by the preview", e.id),
+        );
+        placed[i] += 1;
+        total += 1;
+        retire_after_placing(map, pool, i, &placed, world, &mut alive);
+    }
     // Every draw places one encounter or retires one, so this bound is never the
     // reason the loop ends; it is here so no change can make it spin.
     let budget = target as usize + n + 1;

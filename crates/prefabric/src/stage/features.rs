@@ -14,6 +14,7 @@
 //! holds them, through [`caverns`](super::caverns), with the same rules for
 //! required and optional ones.
 
+use super::Forced;
 use super::caverns::{self, Caverns};
 use crate::content::Pack;
 use crate::content::maptype::{Anchor, FeatureVariant, MapType, PrefabPlacement, START_EDGE_GAP, StartSpec};
@@ -31,25 +32,32 @@ const PLACEMENT_ATTEMPTS: u32 = 64;
 const START_ATTEMPTS: u32 = 32;
 
 /// Runs the stage; returns the tunneler starts for the layout.
-pub(crate) fn run(map: &mut Map, pack: &Pack, map_type: &MapType, seed: u64) -> Result<Vec<Start>, Error> {
+pub(crate) fn run(
+    map: &mut Map,
+    pack: &Pack,
+    map_type: &MapType,
+    forced: &Forced,
+    seed: u64,
+) -> Result<Vec<Start>, Error> {
     let mut specs: Vec<(&str, &StartSpec)> = map_type.starts.iter().map(|s| ("map", s)).collect();
     if !map_type.variants.is_empty() {
         let mut rng = Rng::stream(seed, "features", "variant");
         let weights: Vec<u32> = map_type.variants.iter().map(|v| v.weight).collect();
-        let index = rng.weighted(&weights).unwrap_or(0);
+        let index = forced.variant.unwrap_or_else(|| rng.weighted(&weights).unwrap_or(0));
         let variant = &map_type.variants[index];
         map.feature_variant = Some(variant.name.clone());
         map.trace.push(
             "features",
             Outcome::Chose,
             format!(
-                "feature variant `{}` (weight {} of {})",
+                "feature variant `{}` (weight {} of {}){}",
                 variant.name,
                 variant.weight,
-                weights.iter().map(|&w| u64::from(w)).sum::<u64>()
+                weights.iter().map(|&w| u64::from(w)).sum::<u64>(),
+                if forced.variant.is_some() { ", forced by the preview" } else { "" }
             ),
         );
-        place_variant(map, pack, variant, seed)?;
+        place_variant(map, pack, variant, forced, seed)?;
         specs.extend(variant.starts.iter().map(|s| (variant.name.as_str(), s)));
     }
     let mut keys = StreamKeys::default();
@@ -85,7 +93,13 @@ impl StreamKeys {
     }
 }
 
-fn place_variant(map: &mut Map, pack: &Pack, variant: &FeatureVariant, seed: u64) -> Result<(), Error> {
+fn place_variant(
+    map: &mut Map,
+    pack: &Pack,
+    variant: &FeatureVariant,
+    forced: &Forced,
+    seed: u64,
+) -> Result<(), Error> {
     for barrier in &variant.barriers {
         for p in barrier.points() {
             map.terrain.set(p, Terrain::new(Role::Blocked));
@@ -98,7 +112,7 @@ fn place_variant(map: &mut Map, pack: &Pack, variant: &FeatureVariant, seed: u64
             continue;
         }
         let mut rng = Rng::stream(seed, "features", &key);
-        if let Err(rejects) = place_one(map, pack, placement, &mut rng) {
+        if let Err(rejects) = place_one(map, pack, placement, forced, &mut rng) {
             let (reason, key) = no_spot(map, &rejects);
             let names: Vec<&str> = placement.choices.iter().map(|(n, _)| n.as_str()).collect();
             let what = format!(
@@ -107,7 +121,7 @@ fn place_variant(map: &mut Map, pack: &Pack, variant: &FeatureVariant, seed: u64
                 placement.anchor,
                 placement.location
             );
-            if placement.required {
+            if placement.required || forced.holds(placement) {
                 return Err(Error::new(ErrorKind::Generation, format!("{what}: {reason}"))
                     .with_help("other features, barriers or the map's edge leave no room: widen its jitter, move its anchor, or mark it `required = false`"));
             }
@@ -138,7 +152,13 @@ fn placement_key(variant: &FeatureVariant, placement: &PrefabPlacement) -> Strin
 /// caverns: each tries its prefabs (drawn by weight) in the caverns from the
 /// largest down, until one has a spot. A required placement that fits nowhere
 /// is an error naming it and why; an optional one is skipped and traced.
-pub(crate) fn after_layout(map: &mut Map, pack: &Pack, map_type: &MapType, seed: u64) -> Result<(), Error> {
+pub(crate) fn after_layout(
+    map: &mut Map,
+    pack: &Pack,
+    map_type: &MapType,
+    forced: &Forced,
+    seed: u64,
+) -> Result<(), Error> {
     let Some(variant) = map.feature_variant.as_ref().and_then(|n| map_type.variants.iter().find(|v| v.name == *n))
     else {
         return Ok(());
@@ -158,7 +178,7 @@ pub(crate) fn after_layout(map: &mut Map, pack: &Pack, map_type: &MapType, seed:
         let names: Vec<&str> = placement.choices.iter().map(|(n, _)| n.as_str()).collect();
         let what =
             format!("prefab `{}` ({style} in a cavern, placement at {})", names.join("` or `"), placement.location);
-        match cavern_spot(map, pack, placement, style, &mut caverns, &order, &mut rng) {
+        match cavern_spot(map, pack, (placement, style), forced, &mut caverns, &order, &mut rng) {
             Ok((prefab, spot)) => {
                 let (transform, at, cavern) = (spot.transform, spot.at, caverns.list[spot.cavern].region);
                 let placed = caverns.place(map, prefab, spot, Stage::Feature, None);
@@ -174,7 +194,7 @@ pub(crate) fn after_layout(map: &mut Map, pack: &Pack, map_type: &MapType, seed:
                     format!("prefab `{}` {transform} {how} cavern {cavern} at ({}, {})", prefab.name(), at.x, at.y),
                 );
             }
-            Err((why, _)) if placement.required => {
+            Err((why, _)) if placement.required || forced.holds(placement) => {
                 return Err(Error::new(ErrorKind::Generation, format!("{what} found no cavern: {why}")).with_help(
                     "the caves are too small or too crowded for it: use a smaller prefab, open the caves up (a lower `fill`, a larger `min_cavern`), or mark it `required = false`",
                 ));
@@ -189,13 +209,14 @@ pub(crate) fn after_layout(map: &mut Map, pack: &Pack, map_type: &MapType, seed:
     Ok(())
 }
 
-/// A spot for one of a cavern placement's prefabs: a prefab drawn by weight
-/// for each cavern in `order`, until one fits; or why none did.
+/// A spot for one of a cavern placement's prefabs (as `style`): a prefab
+/// drawn by weight (as the preview has it) for each cavern in `order`, until
+/// one fits; or why none did.
 fn cavern_spot<'p>(
     map: &Map,
     pack: &'p Pack,
-    placement: &PrefabPlacement,
-    style: Style,
+    (placement, style): (&PrefabPlacement, Style),
+    forced: &Forced,
     caverns: &mut Caverns,
     order: &[usize],
     rng: &mut Rng,
@@ -203,7 +224,7 @@ fn cavern_spot<'p>(
     if order.is_empty() {
         return Err(("the layout made no caverns".into(), "the layout made no caverns".into()));
     }
-    let weights: Vec<u32> = placement.choices.iter().map(|(_, w)| *w).collect();
+    let weights = forced.weights(placement.choices.iter().map(|(n, w)| (n.as_str(), *w)));
     let mut tally = [0u32; caverns::Misfit::ALL.len()];
     for &k in order {
         let Some(choice) = rng.weighted(&weights) else { break };
@@ -222,8 +243,14 @@ fn cavern_spot<'p>(
 
 /// Tries to place one of a placement's prefabs; when none finds a spot in
 /// [`PLACEMENT_ATTEMPTS`] tries, how many each rule turned away, most first.
-fn place_one(map: &mut Map, pack: &Pack, placement: &PrefabPlacement, rng: &mut Rng) -> Result<(), Vec<(Reject, u32)>> {
-    let weights: Vec<u32> = placement.choices.iter().map(|(_, w)| *w).collect();
+fn place_one(
+    map: &mut Map,
+    pack: &Pack,
+    placement: &PrefabPlacement,
+    forced: &Forced,
+    rng: &mut Rng,
+) -> Result<(), Vec<(Reject, u32)>> {
+    let weights = forced.weights(placement.choices.iter().map(|(n, w)| (n.as_str(), *w)));
     let size = (map.width(), map.height());
     let mut rejects: Vec<(Reject, u32)> = Vec::new();
     for _ in 0..PLACEMENT_ATTEMPTS {

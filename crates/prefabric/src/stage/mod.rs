@@ -22,12 +22,52 @@ use crate::format::suggest;
 use crate::layout::{self, LayoutStats, Start};
 use crate::map::Map;
 use crate::rng::Rng;
-use crate::trace::Outcome;
+use crate::trace::{Outcome, Trace};
 use crate::world::World;
 use std::sync::Arc;
 
 /// How many attempts a generation gets before it reports failure.
 pub const ATTEMPTS: u32 = 8;
+
+/// Pieces of content a preview forces into every map, for a designer
+/// iterating on one of them (`generate --variant/--encounter/--prefab`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Preview {
+    /// This feature variant instead of one drawn by weight.
+    pub variant: Option<String>,
+    /// This encounter placed first, before the pool's draws; the generation
+    /// fails, saying why, when it fits nowhere.
+    pub encounter: Option<String>,
+    /// This prefab wherever its placement or encounter chooses among
+    /// alternatives; without `variant` or `encounter`, the first variant
+    /// placing it, or else the first encounter, is forced too.
+    pub prefab: Option<String>,
+}
+
+/// A [`Preview`] resolved against the map type: indices and a prefab name.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Forced {
+    pub variant: Option<usize>,
+    pub encounter: Option<usize>,
+    pub prefab: Option<String>,
+}
+
+impl Forced {
+    /// True when the preview forces a prefab this placement chooses among: it
+    /// is then required, so a preview that cannot show it fails, saying why.
+    pub fn holds(&self, placement: &crate::content::maptype::PrefabPlacement) -> bool {
+        self.prefab.as_ref().is_some_and(|p| placement.choices.iter().any(|(n, _)| n == p))
+    }
+
+    /// The weights of a choice among `names`: only the forced prefab's, when
+    /// it is among them.
+    pub fn weights<'a>(&self, choices: impl Iterator<Item = (&'a str, u32)> + Clone) -> Vec<u32> {
+        let forced = self.prefab.as_deref().filter(|p| choices.clone().any(|(n, _)| n == *p));
+        choices
+            .map(|(n, w)| if forced.is_none_or(|p| p == n) { w.max(u32::from(forced.is_some())) } else { 0 })
+            .collect()
+    }
+}
 
 /// Generates maps of one map type from one pack.
 #[derive(Clone)]
@@ -35,6 +75,7 @@ pub struct Generator<'p> {
     pack: &'p Pack,
     map_type: &'p MapType,
     depth: u32,
+    forced: Forced,
     /// What the layout builds from, made once and shared by every generation.
     prepared: Arc<layout::Prepared>,
 }
@@ -61,7 +102,66 @@ impl<'p> Generator<'p> {
             .with_help(help));
         };
         let prepared = Arc::new(layout::Prepared::new(pack, &mt.generators, mt.width));
-        Ok(Generator { pack, map_type: mt, depth: 1, prepared })
+        Ok(Generator { pack, map_type: mt, depth: 1, forced: Forced::default(), prepared })
+    }
+
+    /// Forces the pieces `preview` names into every map; an error, with the
+    /// names there are, when the map type has no such piece.
+    pub fn preview(mut self, preview: &Preview) -> Result<Generator<'p>, Error> {
+        let mt = self.map_type;
+        let unknown = |what: &str, name: &str, names: Vec<&str>| {
+            let help = match suggest(name, names.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None if names.is_empty() => format!("map type `{}` has none", mt.name),
+                None => format!("map type `{}` has: {}", mt.name, names.join(", ")),
+            };
+            Error::new(ErrorKind::Invalid, format!("map type `{}` has no {what} `{name}`", mt.name)).with_help(help)
+        };
+        let pool = mt.encounters.as_ref().map_or(&[][..], |p| &p.pool[..]);
+        let mut forced = Forced { prefab: preview.prefab.clone(), ..Forced::default() };
+        if let Some(name) = &preview.variant {
+            let i = mt.variants.iter().position(|v| v.name == *name);
+            forced.variant = Some(i.ok_or_else(|| {
+                unknown("feature variant", name, mt.variants.iter().map(|v| v.name.as_str()).collect())
+            })?);
+        }
+        if let Some(id) = &preview.encounter {
+            let i = pool.iter().position(|e| e.id == *id);
+            forced.encounter =
+                Some(i.ok_or_else(|| unknown("encounter", id, pool.iter().map(|e| e.id.as_str()).collect()))?);
+        }
+        if let Some(prefab) = &preview.prefab {
+            let in_variant = |v: &crate::content::maptype::FeatureVariant| {
+                v.prefabs.iter().any(|p| p.choices.iter().any(|(n, _)| n == prefab))
+            };
+            let in_encounter = |e: &crate::content::Encounter| e.prefabs.contains(prefab);
+            let named_piece_has_it = forced.variant.is_some_and(|i| in_variant(&mt.variants[i]))
+                || forced.encounter.is_some_and(|i| in_encounter(&pool[i]));
+            if !named_piece_has_it {
+                if forced.variant.is_none() && forced.encounter.is_none() {
+                    forced.variant = mt.variants.iter().position(in_variant);
+                    if forced.variant.is_none() {
+                        forced.encounter = pool.iter().position(in_encounter);
+                    }
+                }
+                if forced.variant.is_none_or(|i| !in_variant(&mt.variants[i]))
+                    && forced.encounter.is_none_or(|i| !in_encounter(&pool[i]))
+                {
+                    let mut names: Vec<&str> = mt
+                        .variants
+                        .iter()
+                        .flat_map(|v| v.prefabs.iter().flat_map(|p| p.choices.iter().map(|(n, _)| n.as_str())))
+                        .chain(pool.iter().flat_map(|e| e.prefabs.iter().map(String::as_str)))
+                        .collect();
+                    names.sort_unstable();
+                    names.dedup();
+                    return Err(unknown("feature variant prefab or encounter alternative", prefab, names)
+                        .with_help("--prefab picks a prefab a feature placement or an encounter chooses among (with --variant or --encounter, one of theirs)"));
+                }
+            }
+        }
+        self.forced = forced;
+        Ok(self)
     }
 
     /// Sets the depth maps are generated for (default 1).
@@ -107,11 +207,38 @@ impl<'p> Generator<'p> {
             .unwrap_or("run `prefabric check` on the pack; the map type may ask for more than fits")
             .to_string();
         let last = last.map_or(String::new(), |e| e.message().to_string());
+        let alike = failures.iter().filter(|e| e.message() == last).count();
+        let others = match (failures.len(), alike) {
+            (0, _) => String::new(),
+            (n, a) if a == n => format!(" (attempts 1-{n} failed the same way)"),
+            (n, a) => format!(" ({a} of attempts 1-{n} failed the same way; `--explain` prints each)"),
+        };
         Err(Error::new(
             ErrorKind::Generation,
-            format!("map type `{}` with seed {seed} failed {ATTEMPTS} attempts; the last: {last}", self.map_type.name),
+            format!(
+                "map type `{}` with seed {seed} failed {ATTEMPTS} attempts; the last, attempt {ATTEMPTS}: {last}{others}",
+                self.map_type.name
+            ),
         )
         .with_help(help))
+    }
+
+    /// The trace of every attempt at `seed` up to the first that succeeds,
+    /// each with its error when it failed: what `--explain` prints when a
+    /// generation fails. Attempts are deterministic, so these are the
+    /// attempts [`Generator::generate`] made.
+    pub fn attempts(&self, seed: u64) -> Vec<(Trace, Option<Error>)> {
+        let mut out = Vec::new();
+        for attempt in 0..ATTEMPTS {
+            let mut g = self.start(seed, attempt);
+            let result = g.run_all();
+            let failed = result.is_err();
+            out.push((g.map.trace, result.err()));
+            if !failed {
+                break;
+            }
+        }
+        out
     }
 
     /// A generation for `seed` ready to run stage by stage. Attempt 0 draws from the
@@ -128,6 +255,7 @@ impl<'p> Generator<'p> {
         Generation {
             pack: self.pack,
             map_type: self.map_type,
+            forced: self.forced.clone(),
             prepared: Arc::clone(&self.prepared),
             map,
             starts: Vec::new(),
@@ -142,6 +270,7 @@ impl<'p> Generator<'p> {
 pub struct Generation<'p> {
     pack: &'p Pack,
     map_type: &'p MapType,
+    forced: Forced,
     prepared: Arc<layout::Prepared>,
     map: Map,
     starts: Vec<Start>,
@@ -159,7 +288,7 @@ impl Generation<'_> {
     /// Stage 1: places the chosen feature variant's barriers and prefabs and
     /// resolves tunneler starts.
     pub fn features(&mut self) -> Result<(), Error> {
-        self.starts = features::run(&mut self.map, self.pack, self.map_type, self.stream_seed)?;
+        self.starts = features::run(&mut self.map, self.pack, self.map_type, &self.forced, self.stream_seed)?;
         Ok(())
     }
 
@@ -168,14 +297,14 @@ impl Generation<'_> {
     pub fn layout(&mut self) -> Result<LayoutStats, Error> {
         let stats =
             layout::run(&mut self.map, &self.prepared, &self.map_type.generators, &self.starts, self.stream_seed)?;
-        features::after_layout(&mut self.map, self.pack, self.map_type, self.stream_seed)?;
+        features::after_layout(&mut self.map, self.pack, self.map_type, &self.forced, self.stream_seed)?;
         Ok(stats)
     }
 
     /// Stage 3: embeds the map type's encounters into the layout's rooms.
     pub fn encounters(&mut self) -> Result<(), Error> {
         match &self.map_type.encounters {
-            Some(pool) => encounters::run(&mut self.map, self.pack, pool, &self.world, self.stream_seed),
+            Some(pool) => encounters::run(&mut self.map, self.pack, pool, &self.forced, &self.world, self.stream_seed),
             None => Ok(()),
         }
     }
