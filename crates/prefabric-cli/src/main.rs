@@ -105,7 +105,8 @@ struct GenerateArgs {
     /// Depth the map is generated for.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     depth: u32,
-    /// Output format (default: ansi on a terminal, else ascii).
+    /// Output format (default: the one --out's extension names — .json, .xp,
+    /// .txt — else ansi on a terminal, else ascii).
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Write the map to this file instead of standard output.
@@ -139,6 +140,19 @@ enum Format {
     Xp,
 }
 
+impl Format {
+    /// The format a file name's extension implies: `.json`, `.xp`, `.txt` (plain text).
+    fn of_path(path: &Path) -> Option<Format> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "json" => Some(Format::Json),
+            "xp" => Some(Format::Xp),
+            "txt" => Some(Format::Ascii),
+            _ => None,
+        }
+    }
+}
+
 #[derive(clap::Args)]
 struct ShowArgs {
     /// A text prefab file (.txt) or a REXPaint image (.xp).
@@ -149,7 +163,8 @@ struct ShowArgs {
     /// Show only the prefab with this name.
     #[arg(long, value_name = "PREFAB")]
     name: Option<String>,
-    /// Show the prefab turned and flipped: r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270.
+    /// Show the prefab turned and flipped: r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270
+    /// (r90 is a quarter turn clockwise; flip mirrors left to right, before any turn).
     #[arg(long, value_name = "T", value_parser = parse_transform, conflicts_with = "all_transforms")]
     transform: Option<Transform>,
     /// Show every orientation the prefab allows.
@@ -319,7 +334,9 @@ fn generate(args: GenerateArgs) -> Result<(), Failure> {
         }
     }
     let to_terminal = args.out.is_none() && io::stdout().is_terminal();
-    let format = args.format.unwrap_or(if to_terminal && std::env::var_os("NO_COLOR").is_none() {
+    // Without --format: what --out's extension says, else colour on a terminal.
+    let implied = args.out.as_deref().and_then(Format::of_path);
+    let format = args.format.or(implied).unwrap_or(if to_terminal && std::env::var_os("NO_COLOR").is_none() {
         Format::Ansi
     } else {
         Format::Ascii
@@ -358,7 +375,13 @@ fn generate(args: GenerateArgs) -> Result<(), Failure> {
         Some(path) => {
             std::fs::write(path, bytes)
                 .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
-            let format_flag = if format == Format::Xp { " --format xp" } else { "" };
+            // The line must make the same file: name the format unless the
+            // extension implies it.
+            let format_flag = match (implied, format.to_possible_value()) {
+                (Some(f), _) if f == format => String::new(),
+                (_, Some(v)) => format!(" --format {}", v.get_name()),
+                (_, None) => String::new(),
+            };
             writeln!(
                 io::stderr(),
                 "wrote {} (seed {seed}; reproduce: {reproduce}{format_flag} --out {})",

@@ -566,3 +566,26 @@ fn previews_force_a_variant_an_encounter_or_a_prefab() {
     let out = prefabric(&["generate", "--pack", pack, "--prefab", "gate_twin", "--seed", "1"]);
     assert!(stderr(&out).contains("no free spot in 64 tries: 64 overlapped prefab `gate`"), "{}", stderr(&out));
 }
+
+#[test]
+fn the_format_follows_the_out_extension_and_the_reproduce_line_makes_the_same_file() {
+    let dir = std::env::temp_dir().join(format!("prefabric-cli-format-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = dir.join("a.json");
+    let out = prefabric(&["generate", "--seed", "5", "--format", "json", "--out", first.to_str().unwrap()]);
+    let err = stderr(&out);
+    // The extension implies json, so the reproduce line needs no --format.
+    let reproduce = err.split("reproduce: ").nth(1).and_then(|r| r.strip_suffix(")\n")).expect(&err);
+    assert!(!reproduce.contains("--format"), "{reproduce}");
+    let again = dir.join("b.json");
+    let args: Vec<&str> =
+        reproduce.split(' ').skip(1).map(|a| if a.ends_with("a.json") { again.to_str().unwrap() } else { a }).collect();
+    assert!(prefabric(&args).status.success());
+    assert_eq!(std::fs::read(&first).unwrap(), std::fs::read(&again).unwrap());
+    assert!(std::fs::read_to_string(&again).unwrap().starts_with("{\"format\":\"prefabric-map\""));
+    // A format the extension does not imply is named in the line.
+    let odd = dir.join("c.json");
+    let out = prefabric(&["generate", "--seed", "5", "--format", "ascii", "--out", odd.to_str().unwrap()]);
+    assert!(stderr(&out).contains("--seed 5 --format ascii --out"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -299,8 +299,7 @@ impl Transform {
     const NAMES: [&'static str; 8] = ["r0", "r90", "r180", "r270", "flip", "flip-r90", "flip-r180", "flip-r270"];
 
     /// One line telling users which transform names exist, for help texts.
-    pub const HELP: &'static str =
-        "transforms are r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270, or all / rotations / none";
+    pub const HELP: &'static str = "transforms are r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270 (r90 turns a quarter clockwise; flip mirrors left to right, before any turn), or all / rotations / none";
 
     /// A horizontal flip (when `flipped`) followed by `quarter_turns % 4` clockwise
     /// quarter turns.

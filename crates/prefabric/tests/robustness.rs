@@ -236,3 +236,33 @@ fn symbolic_link_loops_in_a_pack_are_read_once() {
     assert_eq!(pack.prefabs().len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_reference_drawn_like_a_palette_glyph_is_warned_about() {
+    let files = |glyph: char| {
+        vec![
+            SourceFile { path: "pack.toml".into(), bytes: b"name = \"t\"\ndefault_map_type = \"m\"\n".to_vec() },
+            SourceFile {
+                path: "palette.toml".into(),
+                bytes: b"[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"%\" = \"wall:1\"\n".to_vec(),
+            },
+            SourceFile {
+                path: "prefabs/p.txt".into(),
+                bytes: format!("prefab p\nterrain:\n###\n#.#\n###\nrefs:\n...\n.{glyph}.\n...\n").into_bytes(),
+            },
+            SourceFile { path: "prefabs/p.def".into(), bytes: format!("{glyph} debris rubble\n").into_bytes() },
+            SourceFile { path: "catalog/c.toml".into(), bytes: b"[[debris]]\ntag = \"rubble\"\n".to_vec() },
+            SourceFile { path: "maps/m.toml".into(), bytes: b"width = 30\nheight = 30\n".to_vec() },
+        ]
+    };
+    let pack = Pack::from_files("t", files('%'), Limits::default()).expect("a clash is a warning, not an error");
+    let warnings: Vec<String> = pack.warnings().iter().map(|w| w.to_string()).collect();
+    assert!(
+        warnings.iter().any(|w| w.starts_with(
+            "t/prefabs/p.def:1:1: warning: `%` stands for a debris here, but the palette draws `%` as wall"
+        )),
+        "{warnings:?}"
+    );
+    let pack = Pack::from_files("t", files('~'), Limits::default()).unwrap();
+    assert!(pack.warnings().iter().all(|w| !w.to_string().contains("palette draws")), "{:?}", pack.warnings());
+}

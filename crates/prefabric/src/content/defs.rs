@@ -150,6 +150,38 @@ pub(crate) fn lint(defs: &BTreeMap<String, Definitions>) -> Vec<Error> {
     warnings
 }
 
+/// Warnings for reference characters that are also terrain glyphs of the
+/// palette's `[glyphs]`: the refs layer is its own grid, so nothing breaks, but a reader
+/// (or a REXPaint user) sees a door where an item stands.
+pub(crate) fn lint_palette(
+    defs: &BTreeMap<String, Definitions>,
+    palette: &crate::format::palette::Palette,
+) -> Vec<Error> {
+    let mut warnings = Vec::new();
+    for d in defs.values() {
+        for line in &d.lines {
+            let g = line.line.glyph;
+            // Digits are floor variants of every palette and items' own
+            // convention: only glyphs the palette lists clash.
+            if let Some(&(_, terrain)) = palette.glyphs().iter().find(|(c, _)| *c == g) {
+                warnings.push(
+                    Error::at(
+                        ErrorKind::Lint,
+                        Location::at(line.location.file.clone(), line.location.line, line.line.glyph_col),
+                        format!(
+                            "`{g}` stands for a {} here, but the palette draws `{g}` as {}",
+                            line.kind.name(),
+                            terrain.role.name()
+                        ),
+                    )
+                    .with_help("pick a character the palette does not use, so a prefab's layers read apart"),
+                );
+            }
+        }
+    }
+    warnings
+}
+
 /// Characters drawn and not defined, defined and not drawn, and prefabs that draw
 /// references with no definition file at all.
 fn check_references(defs: &BTreeMap<String, Definitions>, prefabs: &[Prefab]) -> Vec<Error> {

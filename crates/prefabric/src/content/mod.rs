@@ -365,6 +365,7 @@ impl Pack {
         problems.extend(def_errors);
         let mut warnings = defs::lint(&definitions);
         if let Some(palette) = &palette {
+            warnings.extend(defs::lint_palette(&definitions, palette));
             warnings.extend(art_lint(&catalog, palette, &catalog_files));
         }
         for m in map_types.values() {
