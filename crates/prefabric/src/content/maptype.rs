@@ -1108,11 +1108,13 @@ impl Spots {
     /// clamps it (a contiguous range, as clamping keeps order).
     fn corners(&self, w: i32, h: i32) -> impl Iterator<Item = Point> + use<> {
         let (size, m) = (self.size, self.margin);
-        let base = self.anchor.place(size, (w, h), m) + self.offset;
+        // Saturating: an offset far out of range is reported on its own.
+        let anchored = self.anchor.place(size, (w, h), m);
+        let base = Point::new(anchored.x.saturating_add(self.offset.x), anchored.y.saturating_add(self.offset.y));
         let clamp_x = |x: i32| x.clamp(m, (size.0 - w - m).max(m));
         let clamp_y = |y: i32| y.clamp(m, (size.1 - h - m).max(m));
-        let xs = clamp_x(base.x - self.jitter.x)..=clamp_x(base.x + self.jitter.x);
-        let ys = clamp_y(base.y - self.jitter.y)..=clamp_y(base.y + self.jitter.y);
+        let xs = clamp_x(base.x.saturating_sub(self.jitter.x))..=clamp_x(base.x.saturating_add(self.jitter.x));
+        let ys = clamp_y(base.y.saturating_sub(self.jitter.y))..=clamp_y(base.y.saturating_add(self.jitter.y));
         ys.flat_map(move |y| xs.clone().map(move |x| Point::new(x, y)))
     }
 }
