@@ -59,8 +59,8 @@ impl Forced {
         self.prefab.as_ref().is_some_and(|p| placement.choices.iter().any(|(n, _)| n == p))
     }
 
-    /// The weights of a choice among `names`: only the forced prefab's, when
-    /// it is among them.
+    /// The weights of a choice among `choices` (prefab name, weight): only the
+    /// forced prefab's (at least 1), when it is among them; else as written.
     pub fn weights<'a>(&self, choices: impl Iterator<Item = (&'a str, u32)> + Clone) -> Vec<u32> {
         let forced = self.prefab.as_deref().filter(|p| choices.clone().any(|(n, _)| n == *p));
         choices
