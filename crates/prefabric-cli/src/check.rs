@@ -16,7 +16,6 @@ use prefabric::content::maptype::LayoutGenerator;
 use prefabric::stats::{MapTypeStats, Stats};
 use prefabric::{ErrorKind, Generator, MapType, Pack};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -69,10 +68,9 @@ pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
     let mut errors = Vec::new();
     let mut retried = 0;
     let mut content = Stats::new(&pack);
-    for (map_type, t) in map_types.iter().zip(trials.into_iter().flatten()) {
-        let mut t = t;
+    for (map_type, mut t) in map_types.iter().zip(trials.into_iter().flatten()) {
         warnings.extend(layout_shortfall(map_type, &mut t.placed));
-        errors.extend(t.caverns.problems(map_type, args.seeds));
+        errors.extend(too_large_for_caverns(map_type, &t.content, args.seeds));
         failures.extend(
             t.failures
                 .into_iter()
@@ -146,8 +144,6 @@ fn trial_depths(map_type: &MapType) -> Vec<u32> {
 struct Trials {
     /// What became of each piece of content.
     content: MapTypeStats,
-    /// Cave encounters placed and skipped.
-    caverns: CavernTrials,
     /// Prefabs or rooms each chain or pathways map placed.
     placed: Vec<u32>,
     /// Seeds that failed every attempt: seed, depth, error.
@@ -162,7 +158,6 @@ impl Trials {
     fn run(pack: &Pack, base: &Generator, depths: &[u32], range: [u64; 2]) -> Trials {
         let mut t = Trials {
             content: MapTypeStats::new(pack, base.map_type(), range, depths),
-            caverns: CavernTrials::default(),
             placed: Vec::new(),
             failures: Vec::new(),
             retried: 0,
@@ -177,7 +172,6 @@ impl Trials {
                     let stats = map.layout_stats();
                     t.placed.extend(stats.chain.as_ref().map(|c| c.placed));
                     t.placed.extend(stats.pathways.as_ref().map(|p| p.rooms));
-                    t.caverns.record(&map);
                 }
                 Err(e) => {
                     t.content.record_failure(seed, depth, &e, started.elapsed());
@@ -192,7 +186,6 @@ impl Trials {
     fn merge(&mut self, next: Trials) {
         // Ranges come from disjoint chunks, so merging cannot fail.
         let _ = self.content.merge(&next.content);
-        self.caverns.merge(next.caverns);
         self.placed.extend(next.placed);
         self.failures.extend(next.failures);
         self.retried += next.retried;
@@ -227,61 +220,24 @@ fn layout_shortfall(map_type: &MapType, placed: &mut [u32]) -> Option<prefabric:
     })
 }
 
-/// What the trial maps of one map type showed about its cave encounters: how
-/// often each was placed, and why each was not.
-#[derive(Default)]
-struct CavernTrials {
-    /// Placements per encounter id.
-    placed: BTreeMap<String, u32>,
-    /// Skips per encounter id: how many, and how many because it was too large.
-    skipped: BTreeMap<String, (u32, u32)>,
-}
-
-impl CavernTrials {
-    /// Adds what other trial maps showed.
-    fn merge(&mut self, other: CavernTrials) {
-        for (id, n) in other.placed {
-            *self.placed.entry(id).or_default() += n;
-        }
-        for (id, (n, too_large)) in other.skipped {
-            let entry = self.skipped.entry(id).or_default();
-            entry.0 += n;
-            entry.1 += too_large;
+/// Errors for cave encounters the trial maps never placed because every
+/// cavern they were tried in was too small (the dead-content warnings cover
+/// the rest), read from the trials' statistics.
+fn too_large_for_caverns(map_type: &MapType, content: &MapTypeStats, trials: u32) -> Vec<prefabric::Error> {
+    let Some(pool) = map_type.encounters.as_ref().filter(|p| p.count.1 > 0) else { return Vec::new() };
+    let mut errors = Vec::new();
+    for e in pool.pool.iter().filter(|e| e.style.joins_caverns() && e.weight > 0) {
+        let Some(st) = content.encounters.get(&e.id).filter(|st| st.placed == 0) else { continue };
+        let skips: u64 = st.not_placed.values().map(|seen| seen.count).sum();
+        let too_large = st.not_placed.get(prefabric::SkipReason::TooLarge.name()).map_or(0, |seen| seen.count);
+        if skips > 0 && too_large == skips {
+            let message = format!(
+                "encounter `{}` is too large for any cavern: in {trials} trial maps every cavern it was tried in was too small around its centre (or too near the edge) for each of its prefabs",
+                e.id
+            );
+            let help = "a centered prefab needs two thirds of its rectangle and the ring around it on the cavern's floor: draw a smaller alternative, or open the caves up in [caves] (a lower `fill`, more `iterations`)";
+            errors.push(prefabric::Error::at(ErrorKind::Invalid, e.location.clone(), message).with_help(help));
         }
     }
-
-    fn record(&mut self, map: &prefabric::Map) {
-        for p in map.prefabs() {
-            if let Some(e) = &p.encounter {
-                *self.placed.entry(e.id.clone()).or_default() += 1;
-            }
-        }
-        for skip in map.encounter_skips() {
-            let entry = self.skipped.entry(skip.id.clone()).or_default();
-            entry.0 += 1;
-            entry.1 += u32::from(skip.reason == prefabric::SkipReason::TooLarge);
-        }
-    }
-
-    /// Errors for cave encounters never placed because every cavern they were
-    /// tried in was too small (the dead-content warnings cover the rest).
-    fn problems(&self, map_type: &MapType, trials: u32) -> Vec<prefabric::Error> {
-        let Some(pool) = map_type.encounters.as_ref().filter(|p| p.count.1 > 0) else { return Vec::new() };
-        let mut errors = Vec::new();
-        for e in pool.pool.iter().filter(|e| e.style.joins_caverns() && e.weight > 0) {
-            if self.placed.get(&e.id).copied().unwrap_or(0) > 0 {
-                continue;
-            }
-            let (skips, too_large) = self.skipped.get(&e.id).copied().unwrap_or_default();
-            if skips > 0 && too_large == skips {
-                let message = format!(
-                    "encounter `{}` is too large for any cavern: in {trials} trial maps every cavern it was tried in was too small around its centre (or too near the edge) for each of its prefabs",
-                    e.id
-                );
-                let help = "a centered prefab needs two thirds of its rectangle and the ring around it on the cavern's floor: draw a smaller alternative, or open the caves up in [caves] (a lower `fill`, more `iterations`)";
-                errors.push(prefabric::Error::at(ErrorKind::Invalid, e.location.clone(), message).with_help(help));
-            }
-        }
-        errors
-    }
+    errors
 }

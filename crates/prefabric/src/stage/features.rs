@@ -317,7 +317,7 @@ enum Reject {
 }
 
 impl Reject {
-    /// The reject in words; `prefabs` names placed prefabs by index.
+    /// The reject in words, naming placed prefabs from `map`.
     fn describe(self, map: &Map) -> String {
         let name = |i: usize| map.prefabs.get(i).map_or("?", |p| p.name.as_str());
         match self {
