@@ -516,11 +516,13 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
     // Where each tag was first given, per kind, for duplicates and references.
     let mut first: BTreeMap<(Kind, String), Location> = BTreeMap::new();
     let mut item_refs: Vec<ItemRefs> = Vec::new();
+    let mut all_parsed = true;
     for &(file, text) in files {
         let raw: CatalogFile = match parse_toml(file, text) {
             Ok(raw) => raw,
             Err(e) => {
                 errors.push(e);
+                all_parsed = false;
                 continue;
             }
         };
@@ -623,8 +625,9 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             catalog.debris.push(Debris { name: d.name.clone().unwrap_or_else(|| t.clone()), tag: t });
         }
     }
-    // Cross-references, once every file is read.
-    for (at, faulty, carriers, tag) in &item_refs {
+    // Cross-references, once every file is read (and only if every one was: what
+    // a file that did not parse held is unknown, not missing).
+    for (at, faulty, carriers, tag) in item_refs.iter().filter(|_| all_parsed) {
         if let Some(f) = faulty {
             match catalog.item(f) {
                 None => errors.push(Error::at(
@@ -736,21 +739,34 @@ tag = "big"
 size = [12, 1]
 tier = 9
 "#;
-        let more = "[[entity]]\ntag = \"x\"\nclasses = [\"c\"]\nrating = 1\n[[thing]]\n";
-        let errors: Vec<String> =
-            read(&[("a.toml", bad), ("b.toml", more)]).unwrap_err().iter().map(|e| e.to_string()).collect();
-        let all = errors.join("\n");
-        for expected in [
+        let more = "[[entity]]\ntag = \"x\"\nclasses = [\"c\"]\nrating = 1\n";
+        let all_of = |files: &[(&str, &str)]| -> String {
+            read(files).unwrap_err().iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
+        };
+        let all = all_of(&[("a.toml", bad), ("b.toml", more)]);
+        let cross_references = [
+            "a.toml:11:7: invalid: item `gun` names faulty variant `nothing`, which is not an item",
+            "a.toml:15:15: invalid: no entity tagged `y` carries `gun`",
+        ];
+        let own = [
             "a.toml:3:7: invalid: tag `a b` may only use letters",
             "a.toml:4:11: invalid: entity `a b` has no class",
             "a.toml:5:10: invalid: rating 0 must be 1-20",
             "a.toml:18:8: invalid: size [12, 1] must be 1-9 on each side",
             "a.toml:19:8: invalid: tier 9 must be 1-5",
-            "b.toml:5:3: syntax error: unknown field `thing`",
-            "a.toml:11:7: invalid: item `gun` names faulty variant `nothing`, which is not an item",
-            "a.toml:15:15: invalid: no entity tagged `y` carries `gun`",
-        ] {
+        ];
+        for expected in own.iter().chain(&cross_references) {
             assert!(all.contains(expected), "missing {expected:?} in\n{all}");
+        }
+        // With a file that does not parse, what it held is unknown: references
+        // across files are not checked, each file's own problems still are.
+        let all = all_of(&[("a.toml", bad), ("b.toml", &format!("{more}[[thing]]\n"))]);
+        assert!(all.contains("b.toml:5:3: syntax error: unknown field `thing`"), "{all}");
+        for expected in own {
+            assert!(all.contains(expected), "missing {expected:?} in\n{all}");
+        }
+        for unexpected in cross_references {
+            assert!(!all.contains(unexpected), "{unexpected:?} reported against a broken catalog:\n{all}");
         }
         // The duplicate is found across files.
         let errors = read(&[("a.toml", GOOD), ("b.toml", "[[entity]]\ntag = \"w1\"\nclasses = [\"c\"]\nrating = 1\n")])

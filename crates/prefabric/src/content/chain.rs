@@ -10,11 +10,11 @@
 //! problems at the prefab's `prefab NAME` line.
 
 use super::encounters::{WeightFile, WeightWords};
+use super::index::PrefabIndex;
 use super::maptype::{Anchor, IntRange, Percent};
 use super::section::{SectionReader, Span};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::parse_terrain;
-use crate::format::suggest;
 use crate::geom::{Dir, Point};
 use crate::grid::Grid;
 use crate::map::{LinkKind, Role, Terrain};
@@ -247,10 +247,8 @@ const TAG_PREFIX: &str = "tag:";
 
 /// What the chain reader needs of the pack.
 pub(crate) struct PieceContext<'a, 'p> {
-    /// Every prefab of the pack, in file order.
-    pub prefabs: &'p [Prefab],
-    /// A prefab by name.
-    pub lookup: &'a dyn Fn(&str) -> Option<&'p Prefab>,
+    /// The pack's prefabs by name and tag.
+    pub prefabs: &'a PrefabIndex<'p>,
     /// The pack's weight words.
     pub words: &'a WeightWords,
     /// The map's size.
@@ -540,17 +538,11 @@ impl SectionReader<'_> {
             let template = self.pool_value(value, cx.words);
             let entry_for = |name: &str| PoolEntry { prefab: name.to_string(), ..template.clone() };
             if let Some(tag) = key.get_ref().strip_prefix(TAG_PREFIX) {
-                let members: Vec<&Prefab> = cx.prefabs.iter().filter(|p| p.tags().iter().any(|t| t == tag)).collect();
-                if members.is_empty() {
-                    let mut tags: Vec<&str> =
-                        cx.prefabs.iter().flat_map(|p| p.tags().iter().map(String::as_str)).collect();
-                    tags.sort_unstable();
-                    tags.dedup();
-                    let help = match suggest(tag, tags.iter().copied()) {
-                        Some(s) => format!("did you mean `tag:{s}`?"),
-                        None => "tags are listed on a prefab's `tags:` line".to_string(),
-                    };
-                    self.invalid(key.span(), format!("no prefab has the tag `{tag}`"), Some(help));
+                let members: Vec<&Prefab> = cx.prefabs.tagged(tag).collect();
+                if members.is_empty()
+                    && let Some((message, help)) = cx.prefabs.unknown_tag(tag, TAG_PREFIX)
+                {
+                    self.invalid(key.span(), message, Some(help));
                 }
                 for p in members {
                     if self.chainable(p, key.span(), false) {
@@ -563,19 +555,17 @@ impl SectionReader<'_> {
                 continue;
             }
             let name = key.get_ref();
-            match (cx.lookup)(name) {
+            match cx.prefabs.get(name) {
                 Some(p) => {
                     if self.chainable(p, key.span(), false) {
                         named.insert(name.clone(), entry_for(name));
                     }
                 }
                 None => {
-                    let names: Vec<&str> = cx.prefabs.iter().map(|p| p.name()).collect();
-                    let help = match suggest(name, names.iter().copied()) {
-                        Some(s) => format!("did you mean `{s}`?"),
-                        None => "name a prefab by its `prefab NAME` line, or a tag as \"tag:NAME\"".to_string(),
-                    };
-                    self.invalid(key.span(), format!("no prefab named `{name}` in this pack"), Some(help));
+                    let help = "name a prefab by its `prefab NAME` line, or a tag as \"tag:NAME\"";
+                    if let Some((message, help)) = cx.prefabs.unknown_name(name, help) {
+                        self.invalid(key.span(), message, Some(help));
+                    }
                 }
             }
         }
@@ -631,13 +621,11 @@ impl SectionReader<'_> {
         margin: i32,
         doorless: bool,
     ) -> Option<&'p Prefab> {
-        let Some(p) = (cx.lookup)(s.get_ref()) else {
-            let names: Vec<&str> = cx.prefabs.iter().map(|p| p.name()).collect();
-            let help = match suggest(s.get_ref(), names.iter().copied()) {
-                Some(n) => format!("did you mean `{n}`?"),
-                None => "check the prefab's `prefab NAME` line under prefabs/".to_string(),
-            };
-            self.invalid(s.span(), format!("no prefab named `{}` in this pack", s.get_ref()), Some(help));
+        let Some(p) = cx.prefabs.get(s.get_ref()) else {
+            let help = "check the prefab's `prefab NAME` line under prefabs/";
+            if let Some((message, help)) = cx.prefabs.unknown_name(s.get_ref(), help) {
+                self.invalid(s.span(), message, Some(help));
+            }
             return None;
         };
         let (w, h) = (cx.size.0 - 2 * margin, cx.size.1 - 2 * margin);
@@ -697,14 +685,14 @@ impl SectionReader<'_> {
             .pool
             .iter()
             .filter(|e| e.weight > 0)
-            .filter_map(|e| (cx.lookup)(&e.prefab).map(|p| (e, facings(p))))
+            .filter_map(|e| cx.prefabs.get(&e.prefab).map(|p| (e, facings(p))))
             .collect();
         let auto =
             if params.auto_rooms.weight > 0 && params.auto_rooms.connectors.1 > 0 { Some(ALL_FACINGS) } else { None };
         // What can be joined on: pool prefabs and auto-rooms; and what may be joined
         // to: those, and the start.
         let joiners: Vec<u8> = entries.iter().map(|(_, f)| *f).chain(auto).collect();
-        let start = params.start.as_deref().and_then(|s| (cx.lookup)(s)).map(facings).filter(|&f| f != 0);
+        let start = params.start.as_deref().and_then(|s| cx.prefabs.get(s)).map(facings).filter(|&f| f != 0);
         let anchors: Vec<u8> = joiners.iter().copied().chain(start).collect();
         let meets = |a: u8, b: u8| Dir::ALL.iter().any(|&d| a & bit(d) != 0 && b & bit(d.opposite()) != 0);
         let pool_span = f.pool.as_ref().map_or(section.clone(), |p| p.span());
@@ -748,7 +736,7 @@ impl SectionReader<'_> {
     pub(super) fn fit_the_map(&mut self, pool: &[PoolEntry], margin: i32, pool_span: Span, cx: &PieceContext<'_, '_>) {
         let (w, h) = (cx.size.0 - 2 * margin, cx.size.1 - 2 * margin);
         for e in pool {
-            let Some(p) = (cx.lookup)(&e.prefab) else { continue };
+            let Some(p) = cx.prefabs.get(&e.prefab) else { continue };
             let fits = p.transforms().iter().any(|t| {
                 let (pw, ph) = t.apply_size(p.width(), p.height());
                 pw <= w && ph <= h

@@ -13,11 +13,11 @@
 //! warnings, which never stop a pack from loading.
 
 use super::catalog::{Catalog, Kind, MAX_RATING};
+use super::index::PrefabIndex;
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::{self, BUILT_IN_KEYWORDS, DefLine, Keyword, Pick, Value};
 use crate::format::suggest;
 use crate::limits::Limits;
-use crate::prefab::Prefab;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A checked definition line.
@@ -50,16 +50,22 @@ impl Definitions {
 }
 
 /// Reads and checks every definition file. `files` are `(path in pack, label,
-/// text)`; `depths` gives, per prefab name, the depths it can appear at.
+/// text)`; `depths` gives, per prefab name, the depths it can appear at. What
+/// lines pick is checked only against a `catalog` that loaded, and at depths only
+/// when every map type loaded (`depths` is `None` otherwise): against a broken
+/// one every check would repeat its problems.
 pub(crate) fn read(
     files: &[(&str, String, &str)],
-    catalog: &Catalog,
-    prefabs: &[Prefab],
-    depths: &BTreeMap<String, Vec<u32>>,
+    catalog: Option<&Catalog>,
+    prefabs: &PrefabIndex<'_>,
+    depths: Option<&BTreeMap<String, Vec<u32>>>,
     limits: &Limits,
 ) -> (BTreeMap<String, Definitions>, Vec<Error>) {
     let mut defs: BTreeMap<String, Definitions> = BTreeMap::new();
     let mut errors = Vec::new();
+    // Characters whose line did not load, by file (`None`: a line the syntax lost,
+    // so any character): prefabs drawing one are not reported again.
+    let mut broken: BTreeMap<String, Option<BTreeSet<char>>> = BTreeMap::new();
     for (path, file, text) in files {
         let name = path.rsplit('/').next().unwrap_or(path).trim_end_matches(".def").to_string();
         if let Some(first) = defs.get(&name) {
@@ -77,12 +83,15 @@ pub(crate) fn read(
             continue;
         }
         let (lines, syntax) = def::parse(file, text, limits);
+        if !syntax.is_empty() {
+            broken.insert(name.clone(), None);
+        }
         errors.extend(syntax);
         // The depths every prefab using this file can appear at.
-        let users: Vec<&Prefab> = prefabs.iter().filter(|p| p.defs_name() == name).collect();
+        let users = prefabs.prefabs().iter().filter(|p| p.defs_name() == name);
         let mut at_depths: BTreeSet<u32> = BTreeSet::new();
-        for p in &users {
-            match depths.get(p.name()) {
+        for p in users.filter(|_| depths.is_some()) {
+            match depths.and_then(|d| d.get(p.name())) {
                 Some(d) => at_depths.extend(d),
                 None => at_depths.extend(1..=MAX_RATING),
             }
@@ -91,10 +100,17 @@ pub(crate) fn read(
         for line in lines {
             let location = Location::at(file.clone(), line.line, line.glyph_col);
             let mut c = LineCheck { file, line: &line, catalog, errors: &mut errors };
-            if let Some(kind) = c.kind() {
-                c.picks(kind, &at_depths);
-                c.keywords(kind);
-                checked.push(Definition { line, kind, location });
+            match c.kind() {
+                Some(kind) => {
+                    c.picks(kind, &at_depths);
+                    c.keywords(kind);
+                    checked.push(Definition { line, kind, location });
+                }
+                None => {
+                    if let Some(glyphs) = broken.entry(name.clone()).or_insert_with(|| Some(BTreeSet::new())) {
+                        glyphs.insert(line.glyph);
+                    }
+                }
             }
         }
         // One character, one meaning: several lines for it must be the alternatives
@@ -114,7 +130,7 @@ pub(crate) fn read(
         }
         defs.insert(name.clone(), Definitions { name, file: file.clone(), lines: checked });
     }
-    errors.extend(check_references(&defs, prefabs));
+    errors.extend(check_references(&defs, prefabs, &broken));
     (defs, errors)
 }
 
@@ -182,12 +198,17 @@ pub(crate) fn lint_palette(
     warnings
 }
 
-/// Characters drawn and not defined, defined and not drawn, and prefabs that draw
-/// references with no definition file at all.
-fn check_references(defs: &BTreeMap<String, Definitions>, prefabs: &[Prefab]) -> Vec<Error> {
+/// Characters drawn and not defined (unless their line is `broken`), defined and
+/// not drawn (unless a prefab that did not load uses the file), and prefabs that
+/// draw references with no definition file at all.
+fn check_references(
+    defs: &BTreeMap<String, Definitions>,
+    prefabs: &PrefabIndex<'_>,
+    broken: &BTreeMap<String, Option<BTreeSet<char>>>,
+) -> Vec<Error> {
     let mut errors = Vec::new();
     let mut drawn: BTreeMap<&str, BTreeSet<char>> = BTreeMap::new();
-    for p in prefabs.iter().filter(|p| !p.refs().is_empty()) {
+    for p in prefabs.prefabs().iter().filter(|p| !p.refs().is_empty()) {
         let Some(d) = defs.get(p.defs_name()) else {
             errors.push(
                 Error::at(
@@ -243,6 +264,11 @@ fn check_references(defs: &BTreeMap<String, Definitions>, prefabs: &[Prefab]) ->
                 missing.push(r.glyph);
             }
         }
+        match broken.get(&d.name) {
+            Some(None) => missing.clear(),
+            Some(Some(glyphs)) => missing.retain(|g| !glyphs.contains(g)),
+            None => {}
+        }
         for glyph in missing {
             let at = p.refs().iter().find(|r| r.glyph == glyph).map_or(crate::geom::Point::default(), |r| r.at);
             errors.push(
@@ -261,7 +287,7 @@ fn check_references(defs: &BTreeMap<String, Definitions>, prefabs: &[Prefab]) ->
             );
         }
     }
-    for d in defs.values() {
+    for d in defs.values().filter(|d| !prefabs.unread_uses_defs(&d.name)) {
         let used = drawn.get(d.name.as_str());
         let mut reported = BTreeSet::new();
         for line in &d.lines {
@@ -284,7 +310,7 @@ fn check_references(defs: &BTreeMap<String, Definitions>, prefabs: &[Prefab]) ->
 struct LineCheck<'a> {
     file: &'a str,
     line: &'a DefLine,
-    catalog: &'a Catalog,
+    catalog: Option<&'a Catalog>,
     errors: &'a mut Vec<Error>,
 }
 
@@ -312,14 +338,15 @@ impl LineCheck<'_> {
     }
 
     fn picks(&mut self, kind: Kind, depths: &BTreeSet<u32>) {
+        let Some(catalog) = self.catalog else { return };
         let fallback = self.line.has("FALLBACK");
         let category = self.line.value_of("CATEGORY");
         for (pick, col) in &self.line.picks {
             let col = *col;
             match (pick, kind) {
                 (Pick::Tag(tag), _) => {
-                    if !self.catalog.has(kind, tag) {
-                        let help = suggest(tag, self.catalog.tags(kind))
+                    if !catalog.has(kind, tag) {
+                        let help = suggest(tag, catalog.tags(kind))
                             .map_or(format!("the catalog's {} tags are under catalog/", kind.name()), |s| {
                                 format!("did you mean `{s}`?")
                             });
@@ -327,14 +354,14 @@ impl LineCheck<'_> {
                     }
                 }
                 (Pick::Class(class), Kind::Entity) => {
-                    if !self.catalog.has_class(class) {
+                    if !catalog.has_class(class) {
                         self.invalid(col, format!("no entity belongs to class `{class}`"), None);
                         continue;
                     }
                     let empty: Vec<u32> = depths
                         .iter()
                         .copied()
-                        .filter(|&d| self.catalog.class_members(class, category, d, fallback).is_empty())
+                        .filter(|&d| catalog.class_members(class, category, d, fallback).is_empty())
                         .collect();
                     if let Some(&d) = empty.first() {
                         let of = category.map_or(String::new(), |c| format!(" in category `{c}`"));
@@ -346,7 +373,7 @@ impl LineCheck<'_> {
                     }
                 }
                 (Pick::Category(cat), Kind::Item) => {
-                    if !self.catalog.has_item_category(cat) {
+                    if !catalog.has_item_category(cat) {
                         self.invalid(col, format!("no item has category `{cat}`"), None);
                     } else {
                         self.items_at_depths(col, Some(cat), depths);
@@ -354,7 +381,7 @@ impl LineCheck<'_> {
                 }
                 (Pick::Any, Kind::Item) => self.items_at_depths(col, None, depths),
                 (Pick::CarriedBy(carrier), Kind::Item) => {
-                    if !self.catalog.items().iter().any(|i| i.carried_by.iter().any(|c| c == carrier)) {
+                    if !catalog.items().iter().any(|i| i.carried_by.iter().any(|c| c == carrier)) {
                         self.invalid(col, format!("no item is carried by `{carrier}`"), None);
                     }
                 }
@@ -375,12 +402,12 @@ impl LineCheck<'_> {
     /// Reports the first depth at which no item of `category` (any with `None`) is
     /// rated at or below it (raised by RATING=+N): the pick would place nothing.
     fn items_at_depths(&mut self, col: u32, category: Option<&str>, depths: &BTreeSet<u32>) {
+        let Some(catalog) = self.catalog else { return };
         let bonus = self.line.rating_bonus();
-        let lowest = self
-            .catalog
+        let lowest = catalog
             .items()
             .iter()
-            .filter(|i| category.is_none_or(|c| i.category == c) && !self.catalog.is_faulty_variant(&i.tag))
+            .filter(|i| category.is_none_or(|c| i.category == c) && !catalog.is_faulty_variant(&i.tag))
             .map(|i| i.rating)
             .min();
         let Some(lowest) = lowest else { return };

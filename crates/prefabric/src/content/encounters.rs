@@ -12,6 +12,7 @@
 //! ones through their bottom row or a link mark), and reports every problem at its
 //! place in the file.
 
+use super::index::PrefabIndex;
 use super::maptype::IntRange;
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::suggest;
@@ -32,11 +33,15 @@ pub const DEFAULT_WEIGHT_WORDS: [(&str, u32); 5] =
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WeightWords {
     words: BTreeMap<String, u32>,
+    /// The pack's own words are not known (its `pack.toml` did not load): an
+    /// unknown word is not reported, since it may well be one of them.
+    unknown_words_pass: bool,
 }
 
 impl Default for WeightWords {
     fn default() -> WeightWords {
-        WeightWords { words: DEFAULT_WEIGHT_WORDS.iter().map(|&(w, n)| (w.to_string(), n)).collect() }
+        let words = DEFAULT_WEIGHT_WORDS.iter().map(|&(w, n)| (w.to_string(), n)).collect();
+        WeightWords { words, unknown_words_pass: false }
     }
 }
 
@@ -46,6 +51,12 @@ impl WeightWords {
         let mut words = WeightWords::default();
         words.words.extend(overrides);
         words
+    }
+
+    /// The default words, for a pack whose own words could not be read: any
+    /// other word resolves to 1 instead of being reported.
+    pub(crate) fn unknown() -> WeightWords {
+        WeightWords { unknown_words_pass: true, ..WeightWords::default() }
     }
 
     /// The number a word stands for.
@@ -64,6 +75,7 @@ impl WeightWords {
         match weight {
             WeightFile::Number(n) if (0..=i64::from(u16::MAX)).contains(n) => Ok(*n as u32),
             WeightFile::Number(n) => Err((format!("weight {n} must be 0-{}", u16::MAX), None)),
+            WeightFile::Word(word) if self.unknown_words_pass => Ok(self.get(word).unwrap_or(1)),
             WeightFile::Word(word) => self.get(word).ok_or_else(|| {
                 let known: Vec<&str> = self.iter().map(|(w, _)| w).collect();
                 let help = match suggest(word, known.iter().copied()) {
@@ -277,14 +289,13 @@ enum CountFile {
 /// Most encounters a map type may ask for.
 const MAX_COUNT: u32 = 1000;
 
-/// Reads and checks a pool. `at` turns a span into a location; `prefabs` looks a
-/// prefab up by name.
-pub(crate) fn read<'p>(
+/// Reads and checks a pool. `at` turns a span into a location; `prefabs` finds
+/// the prefabs it names.
+pub(crate) fn read(
     raw: &PoolFile,
     at: &dyn Fn(std::ops::Range<usize>) -> Location,
     words: &WeightWords,
-    prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
-    prefab_names: &[&str],
+    prefabs: &PrefabIndex<'_>,
     errors: &mut Vec<Error>,
 ) -> EncounterPool {
     let mut pool = Vec::new();
@@ -333,14 +344,13 @@ pub(crate) fn read<'p>(
             invalid(e.prefabs.span(), "`prefabs` lists no prefab".into(), None);
         }
         for name in e.prefabs.get_ref() {
-            match prefabs(name) {
+            match prefabs.get(name) {
                 Some(p) => alternatives.push(p),
                 None => {
-                    let help = match suggest(name, prefab_names.iter().copied()) {
-                        Some(s) => format!("did you mean `{s}`?"),
-                        None => "check the prefab's name under prefabs/".to_string(),
-                    };
-                    invalid(e.prefabs.span(), format!("no prefab named `{name}` in this pack"), Some(help));
+                    if let Some((message, help)) = prefabs.unknown_name(name, "check the prefab's name under prefabs/")
+                    {
+                        invalid(e.prefabs.span(), message, Some(help));
+                    }
                 }
             }
         }

@@ -13,6 +13,7 @@ use super::caves::{self, CavesFile, CavesParams};
 use super::chain::{self, ChainFile, ChainParams, PieceContext};
 use super::encounters::{self, EncounterPool, PoolFile, WeightWords, check_cave_openings};
 use super::furnishing::{self, Furnishing, FurnishingFile};
+use super::index::PrefabIndex;
 use super::pathways::{self, PathwaysFile, PathwaysParams};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::{parse_toml, suggest};
@@ -540,17 +541,14 @@ struct RectFile {
     rect: Spanned<[i32; 4]>,
 }
 
-/// Reads and checks one map type. `prefabs` looks a prefab up by name; furnishing
+/// Reads and checks one map type. `prefabs` finds the prefabs it names; furnishing
 /// names are checked against `catalog` when it loaded.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn read<'p>(
+pub(crate) fn read(
     file: &str,
     name: &str,
     source: &str,
     limits: &Limits,
-    all_prefabs: &'p [Prefab],
-    prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
-    prefab_names: &[&str],
+    prefabs: &PrefabIndex<'_>,
     words: &WeightWords,
     catalog: Option<&Catalog>,
 ) -> Result<MapType, Vec<Error>> {
@@ -569,7 +567,7 @@ pub(crate) fn read<'p>(
     let (width, height) = (side(&raw.width, "width"), side(&raw.height, "height"));
 
     let size = (width, height);
-    let piece_cx = PieceContext { prefabs: all_prefabs, lookup: prefabs, words, size };
+    let piece_cx = PieceContext { prefabs, words, size };
     let (generators, misspelt) = c.generators(&raw, &piece_cx);
     let tunnelers = generators.iter().find_map(|g| match &g.generator {
         LayoutGenerator::Tunnelers(p) => Some(p),
@@ -590,15 +588,14 @@ pub(crate) fn read<'p>(
     let starts = raw.starts.iter().map(|s| c.start(s, size, start_width)).collect();
     let mut variants = Vec::new();
     for (i, v) in raw.variants.iter().enumerate() {
-        variants.push(c.variant(v, i, size, start_width, prefabs, prefab_names));
+        variants.push(c.variant(v, i, size, start_width, prefabs));
     }
     if !variants.is_empty() && variants.iter().all(|v: &FeatureVariant| v.weight == 0) {
         let span = raw.variants[0].span();
         c.invalid(span, "every feature variant has weight 0, so none can be chosen".to_string(), None);
     }
     let at = |span: std::ops::Range<usize>| Location::at_offset(file, source, span.start);
-    let encounters =
-        raw.encounters.as_ref().map(|p| encounters::read(p, &at, words, prefabs, prefab_names, &mut c.errors));
+    let encounters = raw.encounters.as_ref().map(|p| encounters::read(p, &at, words, prefabs, &mut c.errors));
     let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
     if c.errors.is_empty() {
         Ok(MapType {
@@ -828,14 +825,13 @@ impl Checker<'_> {
         }
     }
 
-    fn variant<'p>(
+    fn variant(
         &mut self,
         v: &Spanned<VariantFile>,
         index: usize,
         size: (i32, i32),
         start_width: u8,
-        prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
-        prefab_names: &[&str],
+        prefabs: &PrefabIndex<'_>,
     ) -> FeatureVariant {
         let raw = v.get_ref();
         let name = raw.name.clone().unwrap_or_else(|| format!("variant {}", index + 1));
@@ -870,18 +866,16 @@ impl Checker<'_> {
         let barriers = rects(&raw.barriers, "barrier");
         let spawn_blocks = rects(&raw.spawn_blocks, "spawn block");
         let starts = raw.starts.iter().map(|s| self.start(s, size, start_width)).collect();
-        let placements =
-            raw.prefabs.iter().filter_map(|p| self.placement(p, size, &barriers, prefabs, prefab_names)).collect();
+        let placements = raw.prefabs.iter().filter_map(|p| self.placement(p, size, &barriers, prefabs)).collect();
         FeatureVariant { name, weight: raw.weight, prefabs: placements, barriers, spawn_blocks, starts }
     }
 
-    fn placement<'p>(
+    fn placement(
         &mut self,
         p: &Spanned<PlacementFile>,
         size: (i32, i32),
         barriers: &[Rect],
-        prefabs: &dyn Fn(&str) -> Option<&'p Prefab>,
-        prefab_names: &[&str],
+        prefabs: &PrefabIndex<'_>,
     ) -> Option<PrefabPlacement> {
         let raw = p.get_ref();
         let location = self.loc(p.span());
@@ -958,12 +952,11 @@ impl Checker<'_> {
         let anchor = raw.at.as_ref().map_or(Anchor::Centre, |a| *a.get_ref());
         let mut ok = true;
         for (name, _) in &choices {
-            let Some(prefab) = prefabs(name) else {
-                let help = match suggest(name, prefab_names.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => "check the prefab's `prefab NAME` line under prefabs/".to_string(),
-                };
-                self.invalid(span.clone(), format!("no prefab named `{name}` in this pack"), Some(help));
+            let Some(prefab) = prefabs.get(name) else {
+                let help = "check the prefab's `prefab NAME` line under prefabs/";
+                if let Some((message, help)) = prefabs.unknown_name(name, help) {
+                    self.invalid(span.clone(), message, Some(help));
+                }
                 ok = false;
                 continue;
             };

@@ -23,22 +23,23 @@ pub mod chain;
 pub mod defs;
 pub mod encounters;
 pub mod furnishing;
+mod index;
+mod load;
 pub mod maptype;
 pub mod pathways;
 mod section;
 
 use crate::error::{Error, ErrorKind, Location, Problems};
 use crate::format::palette::Palette;
-use crate::format::{parse_toml, suggest};
 use crate::limits::Limits;
 use crate::prefab::{self, Prefab};
 pub use catalog::Catalog;
 pub use defs::{Definition, Definitions};
 pub use encounters::{Category, Encounter, EncounterPool, WeightWords};
 pub use furnishing::{Composition, Furnishing};
+use load::Loaded;
 pub use maptype::MapType;
-use serde::Deserialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 mod embedded {
@@ -60,18 +61,6 @@ pub struct Pack {
     definitions: BTreeMap<String, Definitions>,
     warnings: Vec<Error>,
     limits: Limits,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PackFile {
-    name: String,
-    #[serde(default)]
-    description: String,
-    default_map_type: toml::Spanned<String>,
-    /// Encounter weight words: word -> weight, added to or replacing the defaults.
-    #[serde(default)]
-    weights: BTreeMap<toml::Spanned<String>, u32>,
 }
 
 /// Warnings for machine art drawn with a glyph the palette draws terrain with: in
@@ -158,254 +147,23 @@ impl Pack {
     pub fn from_files(root: &str, files: Vec<SourceFile>, limits: Limits) -> Result<Pack, Problems> {
         let mut files = files;
         files.sort_by(|a, b| a.path.cmp(&b.path));
-        let mut problems = Problems::new();
-        let label = |path: &str| if root.is_empty() { path.to_string() } else { format!("{root}/{path}") };
-
-        let mut texts: Vec<(&str, String, &str)> = Vec::new();
-        let mut images: Vec<&SourceFile> = Vec::new();
-        for f in &files {
-            if f.bytes.len() as u64 > limits.max_file_bytes {
-                problems.push(too_big(&label(&f.path), f.bytes.len() as u64, &limits));
-                continue;
-            }
-            if prefab::xp::is_xp_path(&f.path) {
-                images.push(f);
-                continue;
-            }
-            match std::str::from_utf8(&f.bytes) {
-                Ok(text) => texts.push((f.path.as_str(), label(&f.path), text)),
-                Err(e) => {
-                    let valid = std::str::from_utf8(&f.bytes[..e.valid_up_to()]).unwrap_or_default();
-                    let at = Location::at_offset(label(&f.path), valid, valid.len());
-                    problems.push(
-                        Error::at(ErrorKind::Format, at, "the file is not valid UTF-8 text")
-                            .with_help("save it as UTF-8"),
-                    );
-                }
-            }
-        }
-        let find = |path: &str| texts.iter().find(|(p, _, _)| *p == path);
-
-        let pack_file = match find("pack.toml") {
-            Some((_, file, text)) => match parse_toml::<PackFile>(file, text) {
-                Ok(p) => Some((p, file.clone(), *text)),
-                Err(e) => {
-                    problems.push(e);
-                    None
-                }
-            },
-            None => {
-                problems.push(
-                    Error::at(ErrorKind::Invalid, Location::file(label("pack.toml")), "the pack has no pack.toml")
-                        .with_help("a pack folder holds pack.toml, palette.toml, prefabs/ and maps/"),
-                );
-                None
-            }
-        };
-        let palette = match find("palette.toml") {
-            Some((_, file, text)) => match Palette::parse(file, text) {
-                Ok(p) => Some(p),
-                Err(e) => {
-                    problems.extend(e.errors().iter().cloned());
-                    None
-                }
-            },
-            None => {
-                problems.push(Error::at(
-                    ErrorKind::Invalid,
-                    Location::file(label("palette.toml")),
-                    "the pack has no palette.toml",
-                ));
-                None
-            }
-        };
-
-        let mut prefabs: Vec<Prefab> = Vec::new();
-        if let Some(palette) = &palette {
-            let is_prefab_text = |p: &str| p.starts_with("prefabs/") && p.ends_with(".txt");
-            for (_, file, text) in texts.iter().filter(|(p, _, _)| is_prefab_text(p)) {
-                let (read, errors) = prefab::read_file(file, text, palette, &limits);
-                problems.extend(errors);
-                prefabs.extend(read);
-            }
-            for image in images.iter().filter(|f| f.path.starts_with("prefabs/")) {
-                let stem = &image.path[..image.path.len() - 3];
-                let sidecar = find(&format!("{stem}.toml")).map(|(_, file, text)| (file.as_str(), *text));
-                match read_xp_prefab(&label(&image.path), &image.bytes, sidecar, palette, &limits) {
-                    Ok(p) => prefabs.push(p),
-                    Err(errors) => problems.extend(errors),
-                }
-            }
-            for (path, file, _) in texts.iter().filter(|(p, _, _)| p.starts_with("prefabs/") && p.ends_with(".toml")) {
-                let stem = path.trim_end_matches(".toml");
-                if !images.iter().any(|f| f.path.len() == stem.len() + 3 && f.path.starts_with(stem)) {
-                    problems.push(
-                        Error::at(ErrorKind::Invalid, Location::file(file.clone()), "no .xp prefab of this name")
-                            .with_help(format!(
-                                "a .toml under prefabs/ holds the header of the .xp prefab beside it (text prefabs keep their header inline); add {stem}.xp or remove this file"
-                            )),
-                    );
-                }
-            }
-            // Text and image prefabs in path order, as the files are listed.
-            prefabs.sort_by(|a, b| a.origin().cmp(b.origin()));
-        }
-        let mut prefab_index: BTreeMap<String, usize> = BTreeMap::new();
-        let mut unique: Vec<Prefab> = Vec::with_capacity(prefabs.len());
-        for p in prefabs {
-            if let Some(&first) = prefab_index.get(p.name()) {
-                let e =
-                    Error::at(ErrorKind::Invalid, p.origin().clone(), format!("a second prefab named `{}`", p.name()))
-                        .with_help(format!(
-                            "the first is at {}; prefab names must be unique in a pack",
-                            unique[first].origin()
-                        ));
-                problems.push(e);
-            } else {
-                prefab_index.insert(p.name().to_string(), unique.len());
-                unique.push(p);
-            }
-        }
-        let prefabs = unique;
-
-        let catalog_files: Vec<(&str, &str)> = texts
-            .iter()
-            .filter(|(p, _, _)| p.starts_with("catalog/") && p.ends_with(".toml"))
-            .map(|(_, file, text)| (file.as_str(), *text))
-            .collect();
-        let (catalog, catalog_errors) = catalog::read_partial(&catalog_files);
-        // Map types check their furnishing names only against a clean catalog:
-        // against a broken one they would report what is already reported.
-        let catalog_ok = catalog_errors.is_empty();
-        problems.extend(catalog_errors);
-        let mut custom_words: Vec<(String, u32)> = Vec::new();
-        if let Some((p, file, text)) = &pack_file {
-            for (word, &weight) in &p.weights {
-                let ok = !word.get_ref().is_empty()
-                    && word.get_ref().chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-                if ok {
-                    custom_words.push((word.get_ref().clone(), weight));
-                } else {
-                    let at = Location::at_offset(file.clone(), text, word.span().start);
-                    problems.push(Error::at(
-                        ErrorKind::Invalid,
-                        at,
-                        format!("weight word `{}` may only use letters, digits, `_` and `-`", word.get_ref()),
-                    ));
-                }
-            }
-        }
-        let words = WeightWords::with(custom_words);
-        let names: Vec<&str> = prefab_index.keys().map(String::as_str).collect();
-        let lookup = |name: &str| prefab_index.get(name).map(|&i| &prefabs[i]);
-        let mut map_types = BTreeMap::new();
-        // Map types that exist as files, valid or not: a broken file is reported on
-        // its own and must not also make the default map type look missing.
-        let mut map_files: Vec<&str> = Vec::new();
-        for (path, file, text) in texts.iter().filter(|(p, _, _)| p.starts_with("maps/") && p.ends_with(".toml")) {
-            let Some(stem) = path.strip_prefix("maps/").and_then(|p| p.strip_suffix(".toml")) else { continue };
-            if stem.contains('/') {
-                // Map types live directly under maps/; deeper folders are the
-                // designer's own.
-                continue;
-            }
-            if !stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-                problems.push(Error::at(
-                    ErrorKind::Invalid,
-                    Location::file(file.clone()),
-                    format!("map type name `{stem}` may only use letters, digits, `_` and `-`"),
-                ));
-                continue;
-            }
-            map_files.push(stem);
-            match maptype::read(
-                file,
-                stem,
-                text,
-                &limits,
-                &prefabs,
-                &lookup,
-                &names,
-                &words,
-                catalog_ok.then_some(&catalog),
-            ) {
-                Ok(m) => {
-                    map_types.insert(stem.to_string(), m);
-                }
-                Err(errors) => problems.extend(errors),
-            }
-        }
-
-        // Definition files, checked at every depth their prefabs can appear at.
-        let mut depths: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-        let mut featured: BTreeSet<&str> = BTreeSet::new();
-        for m in map_types.values() {
-            for v in &m.variants {
-                featured.extend(v.prefabs.iter().flat_map(|p| p.choices.iter().map(|(n, _)| n.as_str())));
-            }
-            for e in m.encounters.iter().flat_map(|pool| &pool.pool) {
-                // Ratings stop at MAX_RATING, so deeper levels choose as it does.
-                let cap = |v: i32| (v as u32).min(catalog::MAX_RATING);
-                let range = e.depth.map_or(1..=catalog::MAX_RATING, |d| cap(d.lo)..=cap(d.hi));
-                for name in &e.prefabs {
-                    depths.entry(name.clone()).or_default().extend(range.clone());
-                }
-            }
-        }
-        // A prefab also placed as a feature can appear at any depth.
-        for name in featured {
-            depths.remove(name);
-        }
-        let def_files: Vec<(&str, String, &str)> = texts
-            .iter()
-            .filter(|(p, _, _)| p.starts_with("prefabs/") && p.ends_with(".def"))
-            .map(|(p, file, text)| (*p, file.clone(), *text))
-            .collect();
-        let (definitions, def_errors) = defs::read(&def_files, &catalog, &prefabs, &depths, &limits);
-        problems.extend(def_errors);
-        let mut warnings = defs::lint(&definitions);
-        if let Some(palette) = &palette {
-            warnings.extend(defs::lint_palette(&definitions, palette));
-            warnings.extend(art_lint(&catalog, palette, &catalog_files));
-        }
-        for m in map_types.values() {
-            if let Some(f) = &m.furnishing {
-                warnings.extend(furnishing::lint(&m.file, f, &catalog));
-            }
-        }
-
-        if let Some((p, file, text)) = &pack_file {
-            let wanted = p.default_map_type.get_ref();
-            if !map_files.contains(&wanted.as_str()) {
-                let at = Location::at_offset(file.clone(), text, p.default_map_type.span().start);
-                let help = match suggest(wanted, map_files.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => "map types are the files under maps/, named without .toml".to_string(),
-                };
-                problems.push(
-                    Error::at(ErrorKind::Invalid, at, format!("default map type `{wanted}` does not exist"))
-                        .with_help(help),
-                );
-            }
-        }
-
-        problems.sort();
-        match (pack_file, palette) {
-            (Some((p, _, _)), Some(palette)) if problems.is_empty() => Ok(Pack {
+        let loaded = Loaded::read(root, &files, &limits);
+        match (loaded.pack_file, loaded.palette) {
+            (Some(p), Some(palette)) if loaded.problems.is_empty() => Ok(Pack {
                 name: p.name,
                 description: p.description,
                 default_map_type: p.default_map_type.into_inner(),
                 palette,
-                prefabs,
-                prefab_index,
-                map_types,
-                weight_words: words,
-                catalog,
-                definitions,
-                warnings,
+                prefabs: loaded.prefabs,
+                prefab_index: loaded.prefab_index,
+                map_types: loaded.map_types,
+                weight_words: loaded.weight_words,
+                catalog: loaded.catalog,
+                definitions: loaded.definitions,
+                warnings: loaded.warnings,
                 limits,
             }),
-            _ => Err(problems),
+            _ => Err(loaded.problems),
         }
     }
 

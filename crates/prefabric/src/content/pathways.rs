@@ -319,7 +319,9 @@ fn hallway_prefabs(
     let pool = f.pool.as_ref().map(|p| r.pool(p, cx)).unwrap_or_default();
     // Asking for hallway prefabs means wanting some: one to three unless told.
     let count = r.pair(&f.count, "hallway_prefabs count", 0..=100, (1, 3));
-    if pool.is_empty() && count.1 > 0 {
+    // A pool that names prefabs, none of them usable, is reported name by name.
+    let pool_written = f.pool.as_ref().is_some_and(|p| !p.get_ref().is_empty());
+    if pool.is_empty() && count.1 > 0 && !pool_written {
         r.invalid(
             span.clone(),
             "[pathways.hallway_prefabs] asks for hallway prefabs but names none".into(),

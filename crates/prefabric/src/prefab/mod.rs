@@ -25,7 +25,30 @@ use crate::grid::Grid;
 use crate::map::{LinkKind, Role, Terrain};
 use std::fmt;
 
+pub(crate) use text::read_file_declaring;
 pub use text::{EMPTY, read_file};
+
+/// What a prefab that did not load declared in its header.
+#[derive(Clone, Debug)]
+pub(crate) struct Declared {
+    /// Its name.
+    pub name: String,
+    /// Its tags.
+    pub tags: Vec<String>,
+    /// The definition file it would use.
+    pub defs: String,
+}
+
+impl Declared {
+    /// A header read from a prefab's `tags:` and `defs:` values as written.
+    pub fn new(name: &str, tags: Option<&str>, defs: Option<&str>) -> Declared {
+        Declared {
+            name: name.to_string(),
+            tags: tags.map(|t| t.split_whitespace().map(str::to_string).collect()).unwrap_or_default(),
+            defs: defs.map(str::trim).filter(|d| !d.is_empty()).unwrap_or(name).to_string(),
+        }
+    }
+}
 
 /// How a prefab is meant to be placed (seed 000).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

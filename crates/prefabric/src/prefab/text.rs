@@ -6,7 +6,7 @@
 //! pass the same checks. Every problem is reported at its `file:line:col`.
 
 use super::assemble::{Drawn, Place, assemble};
-use super::{Header, LayerKind, Prefab, Style, check_name, check_tag};
+use super::{Declared, Header, LayerKind, Prefab, Style, check_name, check_tag};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::{CONNECTOR, DONT_CARE, Palette};
 use crate::format::suggest;
@@ -60,6 +60,19 @@ pub(super) fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> R
 /// problem found (syntax, glyphs, links), located in `file`. A file without any
 /// prefab is a problem too.
 pub fn read_file(file: &str, source: &str, palette: &Palette, limits: &Limits) -> (Vec<Prefab>, Vec<Error>) {
+    let (prefabs, _, errors) = read_file_declaring(file, source, Some(palette), limits);
+    (prefabs, errors)
+}
+
+/// [`read_file`], also giving what each prefab that did not load declared in its
+/// header. Without a palette no grid can be read: only the syntax is checked, and
+/// every prefab is declared.
+pub(crate) fn read_file_declaring(
+    file: &str,
+    source: &str,
+    palette: Option<&Palette>,
+    limits: &Limits,
+) -> (Vec<Prefab>, Vec<Declared>, Vec<Error>) {
     let (raws, mut errors) = text::parse(file, source, limits);
     if raws.is_empty() && errors.is_empty() {
         errors.push(
@@ -68,13 +81,24 @@ pub fn read_file(file: &str, source: &str, palette: &Palette, limits: &Limits) -
         );
     }
     let mut prefabs = Vec::new();
+    let mut unread = Vec::new();
     for raw in &raws {
-        match Prefab::from_text(file, raw, palette) {
-            Ok(p) => prefabs.push(p),
-            Err(e) => errors.extend(e),
+        match palette.map(|palette| Prefab::from_text(file, raw, palette)) {
+            Some(Ok(p)) => prefabs.push(p),
+            Some(Err(e)) => {
+                errors.extend(e);
+                unread.push(declared(raw));
+            }
+            None => unread.push(declared(raw)),
         }
     }
-    (prefabs, errors)
+    (prefabs, unread, errors)
+}
+
+/// What a raw prefab's header declares, as written.
+fn declared(raw: &RawPrefab<'_>) -> Declared {
+    let field = |key: &str| raw.fields.iter().find(|f| f.key.text == key).map(|f| f.value.text);
+    Declared::new(raw.name.text, field("tags"), field("defs"))
 }
 
 struct Builder<'f> {

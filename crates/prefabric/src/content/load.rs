@@ -1,0 +1,369 @@
+//! Reading a pack's files into its parts: `pack.toml`, the palette, prefabs, the
+//! catalog, map types and definition files, in that order, each checked against
+//! the parts before it.
+//!
+//! Goes in: the pack's files in memory. Comes out: every part that loaded, and
+//! every problem found, each at its `file:line:col`. Reading keeps going after a
+//! problem, and a part that depends on one that did not load is checked only as
+//! far as it can be without it: a broken file reports its own problems, never a
+//! cascade of "no prefab named", "no item tagged" or "does not define" elsewhere
+//! that only repeats it (prefab files that did not load still declare their
+//! prefabs' names, tags and definition files; see [`super::index`]).
+
+use super::catalog::{self, Catalog};
+use super::defs::{self, Definitions};
+use super::encounters::WeightWords;
+use super::index::PrefabIndex;
+use super::{MapType, SourceFile, art_lint, furnishing, maptype};
+use crate::error::{Error, ErrorKind, Location, Problems};
+use crate::format::palette::Palette;
+use crate::format::{parse_toml, suggest};
+use crate::limits::Limits;
+use crate::prefab::{self, Declared, Prefab};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PackFile {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub default_map_type: toml::Spanned<String>,
+    /// Encounter weight words: word -> weight, added to or replacing the defaults.
+    #[serde(default)]
+    weights: BTreeMap<toml::Spanned<String>, u32>,
+}
+
+/// Every part of a pack that loaded, and every problem found.
+pub(super) struct Loaded {
+    pub pack_file: Option<PackFile>,
+    pub palette: Option<Palette>,
+    pub prefabs: Vec<Prefab>,
+    pub prefab_index: BTreeMap<String, usize>,
+    pub map_types: BTreeMap<String, MapType>,
+    pub weight_words: WeightWords,
+    pub catalog: Catalog,
+    pub definitions: BTreeMap<String, Definitions>,
+    pub warnings: Vec<Error>,
+    pub problems: Problems,
+}
+
+/// A text file of the pack: its path inside the pack, its label in locations,
+/// and its text.
+struct TextFile<'f> {
+    path: &'f str,
+    label: String,
+    text: &'f str,
+}
+
+impl Loaded {
+    /// Reads `files`; `root` prefixes paths in error locations.
+    pub fn read(root: &str, files: &[SourceFile], limits: &Limits) -> Loaded {
+        let label = |path: &str| if root.is_empty() { path.to_string() } else { format!("{root}/{path}") };
+        let mut problems = Problems::new();
+        let (texts, images) = split(files, limits, &label, &mut problems);
+        let find = |path: &str| texts.iter().find(|t| t.path == path);
+
+        let pack_file = match find("pack.toml") {
+            Some(f) => parse_toml::<PackFile>(&f.label, f.text).map_err(|e| problems.push(e)).ok(),
+            None => {
+                problems.push(
+                    Error::at(ErrorKind::Invalid, Location::file(label("pack.toml")), "the pack has no pack.toml")
+                        .with_help("a pack folder holds pack.toml, palette.toml, prefabs/ and maps/"),
+                );
+                None
+            }
+        };
+        let palette = match find("palette.toml") {
+            Some(f) => Palette::parse(&f.label, f.text).map_err(|e| problems.extend(e.errors().iter().cloned())).ok(),
+            None => {
+                let at = Location::file(label("palette.toml"));
+                problems.push(Error::at(ErrorKind::Invalid, at, "the pack has no palette.toml"));
+                None
+            }
+        };
+
+        let (prefabs, unread) = read_prefabs(&texts, &images, palette.as_ref(), limits, &label, &mut problems);
+        let (prefabs, prefab_index) = unique_names(prefabs, &mut problems);
+        let index = PrefabIndex::new(&prefabs, &prefab_index, &unread);
+
+        let catalog_files: Vec<(&str, &str)> = texts
+            .iter()
+            .filter(|t| t.path.starts_with("catalog/") && t.path.ends_with(".toml"))
+            .map(|t| (t.label.as_str(), t.text))
+            .collect();
+        let (catalog, catalog_errors) = catalog::read_partial(&catalog_files);
+        // Names are checked only against a clean catalog: against a broken one they
+        // would report what is already reported.
+        let checked_catalog = catalog_errors.is_empty().then_some(&catalog);
+        problems.extend(catalog_errors);
+
+        let weight_words = match (&pack_file, find("pack.toml")) {
+            (Some(p), Some(f)) => weight_words(p, f, &mut problems),
+            // Without pack.toml the pack's own words are not known: every word passes.
+            _ => WeightWords::unknown(),
+        };
+
+        let (map_types, map_files, all_maps_read) =
+            read_map_types(&texts, limits, &index, &weight_words, checked_catalog, &mut problems);
+
+        // Definition files, checked at every depth their prefabs can appear at — as
+        // far as the map types that place them loaded.
+        let depths = all_maps_read.then(|| prefab_depths(&map_types));
+        let def_files: Vec<(&str, String, &str)> = texts
+            .iter()
+            .filter(|t| t.path.starts_with("prefabs/") && t.path.ends_with(".def"))
+            .map(|t| (t.path, t.label.clone(), t.text))
+            .collect();
+        let (definitions, def_errors) = defs::read(&def_files, checked_catalog, &index, depths.as_ref(), limits);
+        problems.extend(def_errors);
+        let mut warnings = defs::lint(&definitions);
+        if let Some(palette) = &palette {
+            warnings.extend(defs::lint_palette(&definitions, palette));
+            warnings.extend(art_lint(&catalog, palette, &catalog_files));
+        }
+        for m in map_types.values() {
+            if let Some(f) = &m.furnishing {
+                warnings.extend(furnishing::lint(&m.file, f, &catalog));
+            }
+        }
+        if let (Some(p), Some(f)) = (&pack_file, find("pack.toml")) {
+            check_default_map_type(p, f, &map_files, &mut problems);
+        }
+        problems.sort();
+        Loaded {
+            pack_file,
+            palette,
+            prefabs,
+            prefab_index,
+            map_types,
+            weight_words,
+            catalog,
+            definitions,
+            warnings,
+            problems,
+        }
+    }
+}
+
+/// The pack's text files and its `.xp` images; a file too big or not UTF-8 is a
+/// problem.
+fn split<'f>(
+    files: &'f [SourceFile],
+    limits: &Limits,
+    label: &dyn Fn(&str) -> String,
+    problems: &mut Problems,
+) -> (Vec<TextFile<'f>>, Vec<&'f SourceFile>) {
+    let mut texts = Vec::new();
+    let mut images = Vec::new();
+    for f in files {
+        if f.bytes.len() as u64 > limits.max_file_bytes {
+            problems.push(super::too_big(&label(&f.path), f.bytes.len() as u64, limits));
+            continue;
+        }
+        if prefab::xp::is_xp_path(&f.path) {
+            images.push(f);
+            continue;
+        }
+        match std::str::from_utf8(&f.bytes) {
+            Ok(text) => texts.push(TextFile { path: &f.path, label: label(&f.path), text }),
+            Err(e) => {
+                let valid = std::str::from_utf8(&f.bytes[..e.valid_up_to()]).unwrap_or_default();
+                let at = Location::at_offset(label(&f.path), valid, valid.len());
+                problems.push(
+                    Error::at(ErrorKind::Format, at, "the file is not valid UTF-8 text").with_help("save it as UTF-8"),
+                );
+            }
+        }
+    }
+    (texts, images)
+}
+
+/// Every prefab under `prefabs/` that loaded, in path order, and what each one
+/// that did not declared. Without a palette, text prefabs are only checked for
+/// syntax and images not read.
+fn read_prefabs(
+    texts: &[TextFile<'_>],
+    images: &[&SourceFile],
+    palette: Option<&Palette>,
+    limits: &Limits,
+    label: &dyn Fn(&str) -> String,
+    problems: &mut Problems,
+) -> (Vec<Prefab>, Vec<Declared>) {
+    let mut prefabs: Vec<Prefab> = Vec::new();
+    let mut unread: Vec<Declared> = Vec::new();
+    let find = |path: &str| texts.iter().find(|t| t.path == path);
+    for t in texts.iter().filter(|t| t.path.starts_with("prefabs/") && t.path.ends_with(".txt")) {
+        let (read, declared, errors) = prefab::read_file_declaring(&t.label, t.text, palette, limits);
+        problems.extend(errors);
+        prefabs.extend(read);
+        unread.extend(declared);
+    }
+    for image in images.iter().filter(|f| f.path.starts_with("prefabs/")) {
+        let stem = &image.path[..image.path.len() - 3];
+        let sidecar = find(&format!("{stem}.toml")).map(|t| (t.label.as_str(), t.text));
+        let file = label(&image.path);
+        let read = match palette {
+            Some(palette) => super::read_xp_prefab(&file, &image.bytes, sidecar, palette, limits),
+            // Nothing to report about the image itself without a palette.
+            None => Err(Vec::new()),
+        };
+        match read {
+            Ok(p) => prefabs.push(p),
+            Err(errors) => {
+                problems.extend(errors);
+                unread.push(declared_image(&file, sidecar));
+            }
+        }
+    }
+    for t in texts.iter().filter(|t| t.path.starts_with("prefabs/") && t.path.ends_with(".toml")) {
+        let stem = t.path.trim_end_matches(".toml");
+        if !images.iter().any(|f| f.path.len() == stem.len() + 3 && f.path.starts_with(stem)) {
+            problems.push(
+                Error::at(ErrorKind::Invalid, Location::file(t.label.clone()), "no .xp prefab of this name")
+                    .with_help(format!(
+                        "a .toml under prefabs/ holds the header of the .xp prefab beside it (text prefabs keep their header inline); add {stem}.xp or remove this file"
+                    )),
+            );
+        }
+    }
+    // Text and image prefabs in path order, as the files are listed.
+    prefabs.sort_by(|a, b| a.origin().cmp(b.origin()));
+    (prefabs, unread)
+}
+
+/// What a `.xp` prefab that did not load declared: its name (the file's) and,
+/// when its header file reads, that header's tags and definition file.
+fn declared_image(file: &str, sidecar: Option<(&str, &str)>) -> Declared {
+    let name = prefab::xp::name_of_file(file);
+    match sidecar.and_then(|(f, text)| prefab::xp::read_sidecar(f, text, name).ok()) {
+        Some(header) => {
+            let tags = header.tags.join(" ");
+            Declared::new(name, Some(&tags), header.defs.as_deref())
+        }
+        None => Declared::new(name, None, None),
+    }
+}
+
+/// The prefabs with their names indexed; a second prefab of a name is a problem.
+fn unique_names(prefabs: Vec<Prefab>, problems: &mut Problems) -> (Vec<Prefab>, BTreeMap<String, usize>) {
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut unique: Vec<Prefab> = Vec::with_capacity(prefabs.len());
+    for p in prefabs {
+        if let Some(&first) = index.get(p.name()) {
+            let e = Error::at(ErrorKind::Invalid, p.origin().clone(), format!("a second prefab named `{}`", p.name()))
+                .with_help(format!(
+                    "the first is at {}; prefab names must be unique in a pack",
+                    unique[first].origin()
+                ));
+            problems.push(e);
+        } else {
+            index.insert(p.name().to_string(), unique.len());
+            unique.push(p);
+        }
+    }
+    (unique, index)
+}
+
+/// The default weight words with `pack.toml`'s own added.
+fn weight_words(p: &PackFile, f: &TextFile<'_>, problems: &mut Problems) -> WeightWords {
+    let mut custom: Vec<(String, u32)> = Vec::new();
+    for (word, &weight) in &p.weights {
+        let w = word.get_ref();
+        if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            custom.push((w.clone(), weight));
+        } else {
+            let at = Location::at_offset(f.label.clone(), f.text, word.span().start);
+            problems.push(Error::at(
+                ErrorKind::Invalid,
+                at,
+                format!("weight word `{w}` may only use letters, digits, `_` and `-`"),
+            ));
+        }
+    }
+    WeightWords::with(custom)
+}
+
+/// The map types under `maps/` that loaded, the names of every map type file
+/// (loaded or not), and whether every one of them loaded.
+fn read_map_types<'f>(
+    texts: &'f [TextFile<'_>],
+    limits: &Limits,
+    prefabs: &PrefabIndex<'_>,
+    words: &WeightWords,
+    catalog: Option<&Catalog>,
+    problems: &mut Problems,
+) -> (BTreeMap<String, MapType>, Vec<&'f str>, bool) {
+    let mut map_types = BTreeMap::new();
+    // Map types that exist as files, valid or not: a broken file is reported on
+    // its own and must not also make the default map type look missing.
+    let mut map_files: Vec<&str> = Vec::new();
+    let mut all_read = true;
+    for t in texts.iter().filter(|t| t.path.starts_with("maps/") && t.path.ends_with(".toml")) {
+        let Some(stem) = t.path.strip_prefix("maps/").and_then(|p| p.strip_suffix(".toml")) else { continue };
+        if stem.contains('/') {
+            // Map types live directly under maps/; deeper folders are the
+            // designer's own.
+            continue;
+        }
+        if !stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            problems.push(Error::at(
+                ErrorKind::Invalid,
+                Location::file(t.label.clone()),
+                format!("map type name `{stem}` may only use letters, digits, `_` and `-`"),
+            ));
+            continue;
+        }
+        map_files.push(stem);
+        match maptype::read(&t.label, stem, t.text, limits, prefabs, words, catalog) {
+            Ok(m) => {
+                map_types.insert(stem.to_string(), m);
+            }
+            Err(errors) => {
+                problems.extend(errors);
+                all_read = false;
+            }
+        }
+    }
+    (map_types, map_files, all_read)
+}
+
+/// The depths each prefab placed only by encounters can appear at; a prefab
+/// also placed as a feature can appear at any depth, and is left out.
+fn prefab_depths(map_types: &BTreeMap<String, MapType>) -> BTreeMap<String, Vec<u32>> {
+    let mut depths: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    let mut featured: BTreeSet<&str> = BTreeSet::new();
+    for m in map_types.values() {
+        for v in &m.variants {
+            featured.extend(v.prefabs.iter().flat_map(|p| p.choices.iter().map(|(n, _)| n.as_str())));
+        }
+        for e in m.encounters.iter().flat_map(|pool| &pool.pool) {
+            // Ratings stop at MAX_RATING, so deeper levels choose as it does.
+            let cap = |v: i32| (v as u32).min(catalog::MAX_RATING);
+            let range = e.depth.map_or(1..=catalog::MAX_RATING, |d| cap(d.lo)..=cap(d.hi));
+            for name in &e.prefabs {
+                depths.entry(name.clone()).or_default().extend(range.clone());
+            }
+        }
+    }
+    for name in featured {
+        depths.remove(name);
+    }
+    depths
+}
+
+/// `pack.toml`'s default map type names a map type file.
+fn check_default_map_type(p: &PackFile, f: &TextFile<'_>, map_files: &[&str], problems: &mut Problems) {
+    let wanted = p.default_map_type.get_ref();
+    if map_files.contains(&wanted.as_str()) {
+        return;
+    }
+    let at = Location::at_offset(f.label.clone(), f.text, p.default_map_type.span().start);
+    let help = match suggest(wanted, map_files.iter().copied()) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => "map types are the files under maps/, named without .toml".to_string(),
+    };
+    problems
+        .push(Error::at(ErrorKind::Invalid, at, format!("default map type `{wanted}` does not exist")).with_help(help));
+}
