@@ -7,10 +7,11 @@
 //! the program quietly with 0.
 
 mod check;
+mod prefab_files;
 mod stats;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use prefabric::{Generator, Pack, Problems, Transform, render};
+use prefabric::{Generator, Limits, Pack, Problems, render};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -53,7 +54,7 @@ enum Command {
         prefabric show my_pack/prefabs/vaults.txt --pack my_pack --all-transforms\n  \
         prefabric show picture.xp                    each layer of any REXPaint image\n  \
         prefabric show content/default/prefabs/xp/foundry.xp --prefab   the image read as a prefab")]
-    Show(ShowArgs),
+    Show(prefab_files::ShowArgs),
     /// Convert prefabs between the text syntax and REXPaint `.xp` files.
     #[command(
         long_about = "Convert prefabs between the text syntax (.txt) and REXPaint images (.xp).\n\n\
@@ -66,7 +67,7 @@ enum Command {
         prefabric convert vaults.txt xp_out/                      every prefab, as xp_out/NAME.xp\n  \
         prefabric convert vault_a.xp vault_a.txt                  back to text (- for standard output)"
     )]
-    Convert(ConvertArgs),
+    Convert(prefab_files::ConvertArgs),
     /// Generate a run of levels at increasing depth that share one world (encounters
     /// limited per world appear at most that often across all of them).
     #[command(after_help = "Examples:\n  \
@@ -154,32 +155,6 @@ impl Format {
 }
 
 #[derive(clap::Args)]
-struct ShowArgs {
-    /// A text prefab file (.txt) or a REXPaint image (.xp).
-    file: PathBuf,
-    /// Pack whose palette reads the file (default: the built-in pack).
-    #[arg(long, value_name = "DIR")]
-    pack: Option<PathBuf>,
-    /// Show only the prefab with this name.
-    #[arg(long, value_name = "PREFAB")]
-    name: Option<String>,
-    /// Show the prefab turned and flipped: r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270
-    /// (r90 is a quarter turn clockwise; flip mirrors left to right, before any turn).
-    #[arg(long, value_name = "T", value_parser = parse_transform, conflicts_with = "all_transforms")]
-    transform: Option<Transform>,
-    /// Show every orientation the prefab allows.
-    #[arg(long)]
-    all_transforms: bool,
-    /// Read a .xp file as a prefab instead of showing its layers (implied by
-    /// --name, --transform and --all-transforms; text files are always prefabs).
-    #[arg(long)]
-    prefab: bool,
-    /// Show a .xp file's layers without colours even on a terminal (.xp only).
-    #[arg(long)]
-    plain: bool,
-}
-
-#[derive(clap::Args)]
 struct WorldArgs {
     /// How many levels to generate.
     #[arg(long, value_name = "N")]
@@ -207,30 +182,8 @@ struct WorldArgs {
     format: Format,
 }
 
-#[derive(clap::Args)]
-struct ConvertArgs {
-    /// The prefab file to read (.txt or .xp).
-    input: PathBuf,
-    /// Where to write: a .txt or .xp file, a folder (one NAME.xp per prefab), or - (text to standard output).
-    output: PathBuf,
-    /// Pack whose palette reads and writes the prefabs (default: the built-in pack).
-    #[arg(long, value_name = "DIR")]
-    pack: Option<PathBuf>,
-    /// The prefab to convert, when the input holds more than one.
-    #[arg(long, value_name = "PREFAB")]
-    name: Option<String>,
-    /// Write over files that already exist.
-    #[arg(long)]
-    force: bool,
-}
-
-fn parse_transform(s: &str) -> Result<Transform, String> {
-    Transform::parse(s)
-        .ok_or_else(|| format!("`{s}` is not a transform; use r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270"))
-}
-
 /// Why the program stops early.
-enum Failure {
+pub(crate) enum Failure {
     /// Content problems or a failed generation (exit 1).
     Problems(String),
     /// Bad usage or I/O (exit 2).
@@ -249,9 +202,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Generate(args) => generate(args),
-        Command::Show(args) => show(args),
+        Command::Show(args) => prefab_files::show(args),
         Command::Check(args) => check::check(args),
-        Command::Convert(args) => convert(args),
+        Command::Convert(args) => prefab_files::convert(args),
         Command::World(args) => world(args),
         Command::Stats(args) => stats::stats(args),
     };
@@ -402,218 +355,26 @@ fn generate(args: GenerateArgs) -> Result<(), Failure> {
 }
 
 /// Reads a file no bigger than the pack's file limit.
-fn read_bounded(path: &Path, pack: &Pack) -> Result<Vec<u8>, Failure> {
+pub(crate) fn read_bounded(path: &Path, limits: &Limits) -> Result<Vec<u8>, Failure> {
     let shown = path.display();
     let size = std::fs::metadata(path).map_err(|e| Failure::Usage(format!("error: cannot read {shown}: {e}")))?.len();
-    if size > pack.limits().max_file_bytes {
+    if size > limits.max_file_bytes {
         return Err(Failure::Usage(format!(
             "error: {shown} is {size} bytes, more than the {} byte limit",
-            pack.limits().max_file_bytes
+            limits.max_file_bytes
         )));
     }
     std::fs::read(path).map_err(|e| Failure::Usage(format!("error: cannot read {shown}: {e}")))
 }
 
-fn is_xp(path: &Path) -> bool {
-    prefabric::prefab::xp::is_xp_path(&path.to_string_lossy())
-}
-
-/// Every prefab in a text or `.xp` prefab file; a `.xp` file's header comes from
-/// the `.toml` beside it, if there is one.
-fn read_prefabs(path: &Path, pack: &Pack) -> Result<Vec<prefabric::Prefab>, Failure> {
-    let shown = path.display().to_string();
-    let bytes = read_bounded(path, pack)?;
-    if is_xp(path) {
-        let sidecar_path = path.with_extension("toml");
-        let sidecar = match sidecar_path.is_file() {
-            true => Some((sidecar_path.display().to_string(), read_text(&sidecar_path, pack)?)),
-            false => None,
-        };
-        let sidecar = sidecar.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
-        let prefab = pack.read_xp_prefab(&shown, &bytes, sidecar).map_err(|p| Failure::Problems(p.to_string()))?;
-        return Ok(vec![prefab]);
-    }
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Failure::Problems(format!("{shown}: the file is not valid UTF-8 text")))?;
-    pack.read_prefab_file(&shown, &text).map_err(|p| Failure::Problems(p.to_string()))
-}
-
-fn read_text(path: &Path, pack: &Pack) -> Result<String, Failure> {
-    String::from_utf8(read_bounded(path, pack)?)
+/// Reads a text file no bigger than the file limit.
+pub(crate) fn read_text(path: &Path, limits: &Limits) -> Result<String, Failure> {
+    String::from_utf8(read_bounded(path, limits)?)
         .map_err(|_| Failure::Problems(format!("{}: the file is not valid UTF-8 text", path.display())))
 }
 
-fn show(args: ShowArgs) -> Result<(), Failure> {
-    let pack = pack_or_fail(args.pack.as_deref())?;
-    let shown = args.file.display().to_string();
-    let as_prefab = args.prefab || args.name.is_some() || args.transform.is_some() || args.all_transforms;
-    if is_xp(&args.file) && !as_prefab {
-        let bytes = read_bounded(&args.file, &pack)?;
-        let image =
-            prefabric::format::xp::read(&shown, &bytes, pack.limits()).map_err(|e| Failure::Problems(e.to_string()))?;
-        let colour = !args.plain && io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-        let style = if colour { render::XpStyle::Ansi } else { render::XpStyle::Plain };
-        let mut out = io::stdout().lock();
-        out.write_all(render::xp_text(&image, style).as_bytes())?;
-        out.flush()?;
-        return Ok(());
-    }
-    let prefabs = read_prefabs(&args.file, &pack)?;
-    let chosen: Vec<_> = prefabs.iter().filter(|p| args.name.as_deref().is_none_or(|n| p.name() == n)).collect();
-    if chosen.is_empty() {
-        let names: Vec<&str> = prefabs.iter().map(|p| p.name()).collect();
-        return Err(Failure::Usage(format!(
-            "error: {shown} has no prefab named `{}`; it has: {}",
-            args.name.unwrap_or_default(),
-            names.join(", ")
-        )));
-    }
-    let mut out = io::stdout().lock();
-    for (i, prefab) in chosen.into_iter().enumerate() {
-        let transforms: Vec<Transform> = if args.all_transforms {
-            prefab.transforms().iter().collect()
-        } else {
-            vec![args.transform.unwrap_or(Transform::IDENTITY)]
-        };
-        for (j, t) in transforms.into_iter().enumerate() {
-            if i + j > 0 {
-                writeln!(out)?;
-            }
-            let oriented = prefab.transformed(t);
-            let note =
-                if prefab.transforms().contains(t) { "" } else { " (not among the prefab's allowed transforms)" };
-            writeln!(
-                out,
-                "# {} as {t}{note}: {}x{}, from {}",
-                prefab.name(),
-                oriented.width(),
-                oriented.height(),
-                prefab.origin()
-            )?;
-            match render::prefab_text(&oriented, pack.palette()) {
-                Ok(text) => out.write_all(text.as_bytes())?,
-                // A valid prefab the text syntax cannot hold (a blank machine glyph, a
-                // terrain without a glyph): show its layers instead.
-                Err(e) => {
-                    writeln!(io::stderr(), "note: {e}; showing its REXPaint layers instead")?;
-                    let image = oriented.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
-                    out.write_all(render::xp_text(&image, render::XpStyle::Plain).as_bytes())?;
-                }
-            }
-        }
-    }
-    out.flush()?;
-    Ok(())
-}
-
-fn convert(args: ConvertArgs) -> Result<(), Failure> {
-    let pack = pack_or_fail(args.pack.as_deref())?;
-    let prefabs = read_prefabs(&args.input, &pack)?;
-    let names: Vec<&str> = prefabs.iter().map(|p| p.name()).collect();
-    let chosen: Vec<&prefabric::Prefab> = match &args.name {
-        Some(name) => prefabs.iter().filter(|p| p.name() == name).collect(),
-        None => prefabs.iter().collect(),
-    };
-    if chosen.is_empty() {
-        return Err(Failure::Usage(format!(
-            "error: {} has no prefab named `{}`; it has: {}",
-            args.input.display(),
-            args.name.unwrap_or_default(),
-            names.join(", ")
-        )));
-    }
-    let to_stdout = args.output.as_os_str() == "-";
-    let same = |a: &Path, b: &Path| {
-        std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(a, b)| a == b)
-    };
-    let writes = |path: &Path| -> Result<(), Failure> {
-        if same(path, &args.input) {
-            return Err(Failure::Usage(format!(
-                "error: {} is the input; convert writes a new file and never over its input",
-                path.display()
-            )));
-        }
-        if path.exists() && !args.force {
-            return Err(Failure::Usage(format!(
-                "error: {} already exists; give --force to write over it",
-                path.display()
-            )));
-        }
-        Ok(())
-    };
-    if args.output.is_dir() {
-        let targets: Vec<PathBuf> = chosen.iter().map(|p| args.output.join(format!("{}.xp", p.name()))).collect();
-        for path in &targets {
-            writes(path)?;
-            writes(&path.with_extension("toml"))?;
-        }
-        for (prefab, path) in chosen.iter().zip(&targets) {
-            write_xp_prefab(prefab, path, &pack)?;
-        }
-        return Ok(());
-    }
-    let is_txt = args.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"));
-    if !to_stdout && !is_txt && !is_xp(&args.output) {
-        return Err(Failure::Usage(format!(
-            "error: cannot tell what to write to {}: give a .txt or .xp file, an existing folder, or - for standard output",
-            args.output.display()
-        )));
-    }
-    if chosen.len() > 1 && is_xp(&args.output) {
-        return Err(Failure::Usage(format!(
-            "error: {} holds {} prefabs ({}); a .xp file holds one: pick one with --name, or give a folder to write them all",
-            args.input.display(),
-            chosen.len(),
-            names.join(", ")
-        )));
-    }
-    if is_xp(&args.output) {
-        writes(&args.output)?;
-        writes(&args.output.with_extension("toml"))?;
-        return write_xp_prefab(chosen[0], &args.output, &pack);
-    }
-    let mut text = String::new();
-    for (i, prefab) in chosen.iter().enumerate() {
-        if i > 0 {
-            text.push('\n');
-        }
-        text.push_str(&render::prefab_text(prefab, pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?);
-    }
-    if to_stdout {
-        let mut out = io::stdout().lock();
-        out.write_all(text.as_bytes())?;
-        out.flush()?;
-    } else {
-        writes(&args.output)?;
-        write_file(&args.output, text.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// Writes a prefab as `path` (a `.xp`) and its header as the `.toml` beside it.
-fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &Pack) -> Result<(), Failure> {
-    let image = prefab.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    if let Err((message, _)) = prefabric::prefab::check_name(&stem) {
-        return Err(Failure::Usage(format!(
-            "error: {}: a .xp prefab is named after its file, and {message}",
-            path.display()
-        )));
-    }
-    let mut header = prefab.header();
-    if stem != prefab.name() {
-        writeln!(
-            io::stderr(),
-            "note: a .xp prefab is named after its file, so `{}` will be read back as `{stem}`",
-            prefab.name()
-        )?;
-        header.name = stem;
-    }
-    write_file(path, &prefabric::format::xp::write(&image))?;
-    write_file(&path.with_extension("toml"), prefabric::prefab::xp::sidecar_text(&header).as_bytes())
-}
-
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+/// Writes a file and says so on standard error.
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     std::fs::write(path, bytes).map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
     writeln!(io::stderr(), "wrote {}", path.display())?;
     Ok(())
@@ -625,7 +386,7 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let mut world = match &args.world {
         Some(path) => {
-            let text = read_text(path, &pack)?;
+            let text = read_text(path, pack.limits())?;
             prefabric::World::from_json(&path.display().to_string(), &text)
                 .map_err(|e| Failure::Problems(e.to_string()))?
         }

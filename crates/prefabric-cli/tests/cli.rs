@@ -589,3 +589,60 @@ fn the_format_follows_the_out_extension_and_the_reproduce_line_makes_the_same_fi
     assert!(stderr(&out).contains("--seed 5 --format ascii --out"), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn show_and_convert_work_on_one_file_of_a_broken_pack() {
+    let dir = std::env::temp_dir().join(format!("prefabric-broken-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&repo().join("content/default"), &dir);
+    let entrances = dir.join("prefabs/entrances.txt");
+    let text = std::fs::read_to_string(&entrances).unwrap();
+    std::fs::write(&entrances, text.replacen("\nterrain:\n", "\nterrain:\n@@@\n", 1)).unwrap();
+    let items = dir.join("catalog/items.toml");
+    std::fs::write(&items, std::fs::read_to_string(&items).unwrap() + "\n[[unclosed\n").unwrap();
+    let pack = dir.to_str().unwrap();
+    let set_pieces = dir.join("prefabs/set_pieces.txt");
+    let set_pieces = set_pieces.to_str().unwrap();
+
+    // A sound file of the broken pack shows, the other files' problems as warnings.
+    let out = prefabric(&["show", set_pieces, "--pack", pack, "--name", "crossroads_plaza"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("# crossroads_plaza as r0"), "{}", stdout(&out));
+    let warned = stderr(&out);
+    assert!(warned.contains("warning: the pack has"), "{warned}");
+    assert!(warned.contains("items.toml:") && warned.contains("entrances.txt:"), "{warned}");
+    let out = prefabric(&["convert", set_pieces, "-", "--pack", pack, "--name", "crossroads_plaza"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("prefab crossroads_plaza"), "{}", stdout(&out));
+
+    // The broken file itself: its own problems as errors, the others as warnings.
+    let out = prefabric(&["show", entrances.to_str().unwrap(), "--pack", pack]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = stderr(&out);
+    assert!(said.contains("entrances.txt:13:1: invalid: unknown glyph `@`"), "{said}");
+    let warned_about_itself = said.lines().any(|l| l.starts_with("warning: ") && l.contains("entrances.txt:"));
+    assert!(!warned_about_itself, "{said}");
+    assert!(said.contains("warning: ") && said.contains("items.toml:"), "{said}");
+
+    // Without its palette nothing can be read, and it says so.
+    let palette = dir.join("palette.toml");
+    std::fs::write(&palette, std::fs::read_to_string(&palette).unwrap() + "\n[[\n").unwrap();
+    let out = prefabric(&["show", set_pieces, "--pack", pack]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("palette.toml:"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the pack's palette did not load"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

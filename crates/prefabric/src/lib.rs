@@ -54,7 +54,7 @@ pub mod stats;
 pub mod trace;
 pub mod world;
 
-pub use content::{Category, Composition, Encounter, EncounterPool, Furnishing, MapType, Pack, WeightWords};
+pub use content::{Category, Composition, Encounter, EncounterPool, Furnishing, MapType, Pack, PackParts, WeightWords};
 pub use error::{Error, ErrorKind, Location, Problems};
 pub use format::palette::Palette;
 pub use format::xp::{Rgb, XpCell, XpImage, XpLayer};

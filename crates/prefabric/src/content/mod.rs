@@ -120,26 +120,10 @@ impl Pack {
 
     /// Loads the pack in directory `dir`, refusing files or packs beyond `limits`.
     pub fn load_with_limits(dir: &Path, limits: Limits) -> Result<Pack, Problems> {
-        let label = dir.to_string_lossy().trim_end_matches('/').to_string();
-        if !dir.is_dir() {
-            let e = Error::at(ErrorKind::Io, Location::file(&label), "not a directory")
-                .with_help("--pack takes the folder that holds pack.toml");
-            return Err(e.into());
-        }
-        let mut reader = TreeReader {
-            root: dir,
-            label: &label,
-            limits: &limits,
-            files: Vec::new(),
-            problems: Problems::new(),
-            entered: Default::default(),
-        };
-        reader.read(dir, 0);
-        let (mut files, problems) = (reader.files, reader.problems);
+        let (label, files, problems) = read_dir(dir, &limits)?;
         if !problems.is_empty() {
             return Err(problems);
         }
-        files.sort_by(|a, b| a.path.cmp(&b.path));
         Pack::from_files(&label, files, limits)
     }
 
@@ -236,22 +220,129 @@ impl Pack {
     /// Reads a `.xp` prefab (outside any pack) with this pack's palette; `sidecar` is
     /// the header file beside it, as `(file, text)`, if there is one.
     pub fn read_xp_prefab(&self, file: &str, bytes: &[u8], sidecar: Option<(&str, &str)>) -> Result<Prefab, Problems> {
-        read_xp_prefab(file, bytes, sidecar, &self.palette, &self.limits).map_err(|errors| {
-            let mut problems = Problems::new();
-            problems.extend(errors);
-            problems.sort();
-            problems
-        })
+        read_xp_prefab(file, bytes, sidecar, &self.palette, &self.limits).map_err(sorted)
     }
 
     /// Reads prefabs from one text file (outside any pack) with this pack's palette.
     pub fn read_prefab_file(&self, file: &str, text: &str) -> Result<Vec<Prefab>, Problems> {
-        let (prefabs, errors) = prefab::read_file(file, text, &self.palette, &self.limits);
-        let mut problems = Problems::new();
-        problems.extend(errors);
-        problems.sort();
-        problems.into_result(prefabs)
+        read_prefab_file(file, text, &self.palette, &self.limits)
     }
+}
+
+/// The parts of a pack that loaded, with every problem found: for tools that work
+/// on one file of a pack that has problems elsewhere (`prefabric show` and
+/// `convert` read a prefab with the palette, whatever else is broken). Unlike a
+/// [`Pack`], nothing here is promised to resolve: it cannot generate maps.
+#[derive(Clone, Debug)]
+pub struct PackParts {
+    palette: Palette,
+    catalog: Catalog,
+    definitions: BTreeMap<String, Definitions>,
+    limits: Limits,
+    problems: Problems,
+}
+
+impl PackParts {
+    /// Reads the pack in directory `dir` as far as it loads. Fails only when its
+    /// palette does not load (nothing can be read without it), with every problem.
+    pub fn load(dir: &Path, limits: Limits) -> Result<PackParts, Problems> {
+        let (label, mut files, mut problems) = read_dir(dir, &limits)?;
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let loaded = Loaded::read(&label, &files, &limits);
+        problems.extend(loaded.problems.errors().iter().cloned());
+        problems.sort();
+        match loaded.palette {
+            Some(palette) => {
+                Ok(PackParts { palette, catalog: loaded.catalog, definitions: loaded.definitions, limits, problems })
+            }
+            None => Err(problems),
+        }
+    }
+
+    /// The palette.
+    pub fn palette(&self) -> &Palette {
+        &self.palette
+    }
+
+    /// The catalog entries that loaded.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The definition file named `name`, if it loaded.
+    pub fn definitions(&self, name: &str) -> Option<&Definitions> {
+        self.definitions.get(name)
+    }
+
+    /// The limits the pack was read with.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Every problem found in the pack's files (empty for a pack that loads).
+    pub fn problems(&self) -> &Problems {
+        &self.problems
+    }
+
+    /// Reads prefabs from one text file with the pack's palette.
+    pub fn read_prefab_file(&self, file: &str, text: &str) -> Result<Vec<Prefab>, Problems> {
+        read_prefab_file(file, text, &self.palette, &self.limits)
+    }
+
+    /// Reads a `.xp` prefab with the pack's palette; `sidecar` is the header file
+    /// beside it, as `(file, text)`, if there is one.
+    pub fn read_xp_prefab(&self, file: &str, bytes: &[u8], sidecar: Option<(&str, &str)>) -> Result<Prefab, Problems> {
+        read_xp_prefab(file, bytes, sidecar, &self.palette, &self.limits).map_err(sorted)
+    }
+}
+
+impl From<&Pack> for PackParts {
+    /// A loaded pack's parts, without problems.
+    fn from(pack: &Pack) -> PackParts {
+        PackParts {
+            palette: pack.palette.clone(),
+            catalog: pack.catalog.clone(),
+            definitions: pack.definitions.clone(),
+            limits: pack.limits.clone(),
+            problems: Problems::new(),
+        }
+    }
+}
+
+fn sorted(errors: Vec<Error>) -> Problems {
+    let mut problems = Problems::new();
+    problems.extend(errors);
+    problems.sort();
+    problems
+}
+
+/// Reads prefabs from one text file with `palette`.
+fn read_prefab_file(file: &str, text: &str, palette: &Palette, limits: &Limits) -> Result<Vec<Prefab>, Problems> {
+    let (prefabs, errors) = prefab::read_file(file, text, palette, limits);
+    sorted(errors).into_result(prefabs)
+}
+
+/// Every file under directory `dir` that could be read, with the label its
+/// locations start with and the problems met reading the tree; an error when
+/// `dir` is not a directory.
+fn read_dir(dir: &Path, limits: &Limits) -> Result<(String, Vec<SourceFile>, Problems), Problems> {
+    let label = dir.to_string_lossy().trim_end_matches('/').to_string();
+    if !dir.is_dir() {
+        let e = Error::at(ErrorKind::Io, Location::file(&label), "not a directory")
+            .with_help("--pack takes the folder that holds pack.toml");
+        return Err(e.into());
+    }
+    let mut reader = TreeReader {
+        root: dir,
+        label: &label,
+        limits,
+        files: Vec::new(),
+        problems: Problems::new(),
+        entered: Default::default(),
+    };
+    reader.read(dir, 0);
+    let (files, problems) = (reader.files, reader.problems);
+    Ok((label, files, problems))
 }
 
 /// Reads one `.xp` prefab and the header file beside it, if any.

@@ -1,0 +1,316 @@
+//! `prefabric show` and `prefabric convert`: the commands that work on one prefab
+//! file (text or `.xp`) or one REXPaint image.
+//!
+//! In: the file, and the pack whose palette reads it (the built-in pack without
+//! `--pack`). Out: the prefabs drawn as they would be placed (in any orientation),
+//! an image's layers, or the prefabs written in the other format. A pack with
+//! problems in other files still lends its palette: those problems are printed as
+//! warnings, so a designer can fix one prefab while another is broken.
+
+use crate::{Failure, pack_or_fail, read_bounded, read_text, write_file};
+use prefabric::{ErrorKind, Limits, PackParts, Transform, render};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub(crate) struct ShowArgs {
+    /// A text prefab file (.txt) or a REXPaint image (.xp).
+    file: PathBuf,
+    /// Pack whose palette reads the file (default: the built-in pack). Problems in
+    /// the pack's other files are printed as warnings: only its palette must load.
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// Show only the prefab with this name.
+    #[arg(long, value_name = "PREFAB")]
+    name: Option<String>,
+    /// Show the prefab turned and flipped: r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270
+    /// (r90 is a quarter turn clockwise; flip mirrors left to right, before any turn).
+    #[arg(long, value_name = "T", value_parser = parse_transform, conflicts_with = "all_transforms")]
+    transform: Option<Transform>,
+    /// Show every orientation the prefab allows.
+    #[arg(long)]
+    all_transforms: bool,
+    /// Read a .xp file as a prefab instead of showing its layers (implied by
+    /// --name, --transform and --all-transforms; text files are always prefabs).
+    #[arg(long)]
+    prefab: bool,
+    /// Show a .xp file's layers without colours even on a terminal (.xp only).
+    #[arg(long)]
+    plain: bool,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct ConvertArgs {
+    /// The prefab file to read (.txt or .xp).
+    input: PathBuf,
+    /// Where to write: a .txt or .xp file, a folder (one NAME.xp per prefab), or - (text to standard output).
+    output: PathBuf,
+    /// Pack whose palette reads and writes the prefabs (default: the built-in pack).
+    /// Problems in the pack's other files are printed as warnings: only its palette
+    /// must load.
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// The prefab to convert, when the input holds more than one.
+    #[arg(long, value_name = "PREFAB")]
+    name: Option<String>,
+    /// Write over files that already exist.
+    #[arg(long)]
+    force: bool,
+}
+
+fn parse_transform(s: &str) -> Result<Transform, String> {
+    Transform::parse(s)
+        .ok_or_else(|| format!("`{s}` is not a transform; use r0 r90 r180 r270 flip flip-r90 flip-r180 flip-r270"))
+}
+
+/// Problems of other files printed before the rest are counted.
+const MAX_WARNINGS: usize = 10;
+
+/// The pack that reads `files`: the built-in pack, or the one in `dir` as far as
+/// it loads. Its problems in other files are printed as warnings (those in `files`
+/// are reported by reading them); it fails only when its palette does not load.
+fn pack_parts(dir: Option<&Path>, files: &[&Path]) -> Result<PackParts, Failure> {
+    let Some(dir) = dir else {
+        return pack_or_fail(None).map(|pack| PackParts::from(&pack));
+    };
+    let parts = PackParts::load(dir, Limits::default()).map_err(|problems| {
+        let text = format!(
+            "{problems}
+the pack's palette did not load, and no prefab can be read without it: fix palette.toml first"
+        );
+        match problems.errors().iter().all(|e| e.kind() == ErrorKind::Io) {
+            true => Failure::Usage(text),
+            false => Failure::Problems(text),
+        }
+    })?;
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    let own: Vec<PathBuf> = files
+        .iter()
+        .flat_map(|f| [Some(f.to_path_buf()), is_xp(f).then(|| f.with_extension("toml"))])
+        .flatten()
+        .filter_map(|p| canonical(&p))
+        .collect();
+    let elsewhere: Vec<&prefabric::Error> = parts
+        .problems()
+        .errors()
+        .iter()
+        .filter(|e| e.location().and_then(|l| canonical(Path::new(&l.file))).is_none_or(|f| !own.contains(&f)))
+        .collect();
+    if !elsewhere.is_empty() {
+        let mut err = io::stderr().lock();
+        let count = elsewhere.len();
+        let s = if count == 1 { "" } else { "s" };
+        let read: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        writeln!(
+            err,
+            "warning: the pack has {count} problem{s} in other files; {} is read with its palette all the same",
+            read.join(" and ")
+        )?;
+        for e in elsewhere.iter().take(MAX_WARNINGS) {
+            writeln!(err, "warning: {e}")?;
+        }
+        if count > MAX_WARNINGS {
+            writeln!(
+                err,
+                "warning: … and {} more (`prefabric check --pack {}` lists them all)",
+                count - MAX_WARNINGS,
+                dir.display()
+            )?;
+        }
+    }
+    Ok(parts)
+}
+
+fn is_xp(path: &Path) -> bool {
+    prefabric::prefab::xp::is_xp_path(&path.to_string_lossy())
+}
+
+/// Every prefab in a text or `.xp` prefab file; a `.xp` file's header comes from
+/// the `.toml` beside it, if there is one.
+fn read_prefabs(path: &Path, pack: &PackParts) -> Result<Vec<prefabric::Prefab>, Failure> {
+    let shown = path.display().to_string();
+    let bytes = read_bounded(path, pack.limits())?;
+    if is_xp(path) {
+        let sidecar_path = path.with_extension("toml");
+        let sidecar = match sidecar_path.is_file() {
+            true => Some((sidecar_path.display().to_string(), read_text(&sidecar_path, pack.limits())?)),
+            false => None,
+        };
+        let sidecar = sidecar.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
+        let prefab = pack.read_xp_prefab(&shown, &bytes, sidecar).map_err(|p| Failure::Problems(p.to_string()))?;
+        return Ok(vec![prefab]);
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Failure::Problems(format!("{shown}: the file is not valid UTF-8 text")))?;
+    pack.read_prefab_file(&shown, &text).map_err(|p| Failure::Problems(p.to_string()))
+}
+
+pub(crate) fn show(args: ShowArgs) -> Result<(), Failure> {
+    let pack = pack_parts(args.pack.as_deref(), &[&args.file])?;
+    let shown = args.file.display().to_string();
+    let as_prefab = args.prefab || args.name.is_some() || args.transform.is_some() || args.all_transforms;
+    if is_xp(&args.file) && !as_prefab {
+        let bytes = read_bounded(&args.file, pack.limits())?;
+        let image =
+            prefabric::format::xp::read(&shown, &bytes, pack.limits()).map_err(|e| Failure::Problems(e.to_string()))?;
+        let colour = !args.plain && io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let style = if colour { render::XpStyle::Ansi } else { render::XpStyle::Plain };
+        let mut out = io::stdout().lock();
+        out.write_all(render::xp_text(&image, style).as_bytes())?;
+        out.flush()?;
+        return Ok(());
+    }
+    let prefabs = read_prefabs(&args.file, &pack)?;
+    let chosen: Vec<_> = prefabs.iter().filter(|p| args.name.as_deref().is_none_or(|n| p.name() == n)).collect();
+    if chosen.is_empty() {
+        let names: Vec<&str> = prefabs.iter().map(|p| p.name()).collect();
+        return Err(Failure::Usage(format!(
+            "error: {shown} has no prefab named `{}`; it has: {}",
+            args.name.unwrap_or_default(),
+            names.join(", ")
+        )));
+    }
+    let mut out = io::stdout().lock();
+    for (i, prefab) in chosen.into_iter().enumerate() {
+        let transforms: Vec<Transform> = if args.all_transforms {
+            prefab.transforms().iter().collect()
+        } else {
+            vec![args.transform.unwrap_or(Transform::IDENTITY)]
+        };
+        for (j, t) in transforms.into_iter().enumerate() {
+            if i + j > 0 {
+                writeln!(out)?;
+            }
+            let oriented = prefab.transformed(t);
+            let note =
+                if prefab.transforms().contains(t) { "" } else { " (not among the prefab's allowed transforms)" };
+            writeln!(
+                out,
+                "# {} as {t}{note}: {}x{}, from {}",
+                prefab.name(),
+                oriented.width(),
+                oriented.height(),
+                prefab.origin()
+            )?;
+            match render::prefab_text(&oriented, pack.palette()) {
+                Ok(text) => out.write_all(text.as_bytes())?,
+                // A valid prefab the text syntax cannot hold (a blank machine glyph, a
+                // terrain without a glyph): show its layers instead.
+                Err(e) => {
+                    writeln!(io::stderr(), "note: {e}; showing its REXPaint layers instead")?;
+                    let image = oriented.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
+                    out.write_all(render::xp_text(&image, render::XpStyle::Plain).as_bytes())?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
+    let pack = pack_parts(args.pack.as_deref(), &[&args.input])?;
+    let prefabs = read_prefabs(&args.input, &pack)?;
+    let names: Vec<&str> = prefabs.iter().map(|p| p.name()).collect();
+    let chosen: Vec<&prefabric::Prefab> = match &args.name {
+        Some(name) => prefabs.iter().filter(|p| p.name() == name).collect(),
+        None => prefabs.iter().collect(),
+    };
+    if chosen.is_empty() {
+        return Err(Failure::Usage(format!(
+            "error: {} has no prefab named `{}`; it has: {}",
+            args.input.display(),
+            args.name.unwrap_or_default(),
+            names.join(", ")
+        )));
+    }
+    let to_stdout = args.output.as_os_str() == "-";
+    let same = |a: &Path, b: &Path| {
+        std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(a, b)| a == b)
+    };
+    let writes = |path: &Path| -> Result<(), Failure> {
+        if same(path, &args.input) {
+            return Err(Failure::Usage(format!(
+                "error: {} is the input; convert writes a new file and never over its input",
+                path.display()
+            )));
+        }
+        if path.exists() && !args.force {
+            return Err(Failure::Usage(format!(
+                "error: {} already exists; give --force to write over it",
+                path.display()
+            )));
+        }
+        Ok(())
+    };
+    if args.output.is_dir() {
+        let targets: Vec<PathBuf> = chosen.iter().map(|p| args.output.join(format!("{}.xp", p.name()))).collect();
+        for path in &targets {
+            writes(path)?;
+            writes(&path.with_extension("toml"))?;
+        }
+        for (prefab, path) in chosen.iter().zip(&targets) {
+            write_xp_prefab(prefab, path, &pack)?;
+        }
+        return Ok(());
+    }
+    let is_txt = args.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"));
+    if !to_stdout && !is_txt && !is_xp(&args.output) {
+        return Err(Failure::Usage(format!(
+            "error: cannot tell what to write to {}: give a .txt or .xp file, an existing folder, or - for standard output",
+            args.output.display()
+        )));
+    }
+    if chosen.len() > 1 && is_xp(&args.output) {
+        return Err(Failure::Usage(format!(
+            "error: {} holds {} prefabs ({}); a .xp file holds one: pick one with --name, or give a folder to write them all",
+            args.input.display(),
+            chosen.len(),
+            names.join(", ")
+        )));
+    }
+    if is_xp(&args.output) {
+        writes(&args.output)?;
+        writes(&args.output.with_extension("toml"))?;
+        return write_xp_prefab(chosen[0], &args.output, &pack);
+    }
+    let mut text = String::new();
+    for (i, prefab) in chosen.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(&render::prefab_text(prefab, pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?);
+    }
+    if to_stdout {
+        let mut out = io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+    } else {
+        writes(&args.output)?;
+        write_file(&args.output, text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes a prefab as `path` (a `.xp`) and its header as the `.toml` beside it.
+fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts) -> Result<(), Failure> {
+    let image = prefab.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    if let Err((message, _)) = prefabric::prefab::check_name(&stem) {
+        return Err(Failure::Usage(format!(
+            "error: {}: a .xp prefab is named after its file, and {message}",
+            path.display()
+        )));
+    }
+    let mut header = prefab.header();
+    if stem != prefab.name() {
+        writeln!(
+            io::stderr(),
+            "note: a .xp prefab is named after its file, so `{}` will be read back as `{stem}`",
+            prefab.name()
+        )?;
+        header.name = stem;
+    }
+    write_file(path, &prefabric::format::xp::write(&image))?;
+    write_file(&path.with_extension("toml"), prefabric::prefab::xp::sidecar_text(&header).as_bytes())
+}
