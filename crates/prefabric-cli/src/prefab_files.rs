@@ -30,8 +30,17 @@ pub(crate) struct ShowArgs {
     /// Show every orientation the prefab allows.
     #[arg(long)]
     all_transforms: bool,
+    /// After each prefab, say what its reference characters stand for: each one's
+    /// definition lines and, for every alternative, the catalog entries it can
+    /// give at the depth (--depth, 1 by default), as comment lines.
+    #[arg(long)]
+    resolve: bool,
+    /// The level depth references are resolved at (implies --resolve).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    depth: Option<u32>,
     /// Read a .xp file as a prefab instead of showing its layers (implied by
-    /// --name, --transform and --all-transforms; text files are always prefabs).
+    /// --name, --transform, --all-transforms, --resolve and --depth; text files are
+    /// always prefabs).
     #[arg(long)]
     prefab: bool,
     /// Show a .xp file's layers without colours even on a terminal (.xp only).
@@ -148,7 +157,9 @@ fn read_prefabs(path: &Path, pack: &PackParts) -> Result<Vec<prefabric::Prefab>,
 pub(crate) fn show(args: ShowArgs) -> Result<(), Failure> {
     let pack = pack_parts(args.pack.as_deref(), &[&args.file])?;
     let shown = args.file.display().to_string();
-    let as_prefab = args.prefab || args.name.is_some() || args.transform.is_some() || args.all_transforms;
+    let resolve_at = args.depth.or(args.resolve.then_some(1));
+    let as_prefab =
+        args.prefab || args.name.is_some() || args.transform.is_some() || args.all_transforms || resolve_at.is_some();
     if is_xp(&args.file) && !as_prefab {
         let bytes = read_bounded(&args.file, pack.limits())?;
         let image =
@@ -202,6 +213,11 @@ pub(crate) fn show(args: ShowArgs) -> Result<(), Failure> {
                     out.write_all(render::xp_text(&image, render::XpStyle::Plain).as_bytes())?;
                 }
             }
+        }
+        // Turning a prefab moves its references but not what they stand for: one
+        // legend after its last orientation.
+        if let Some(depth) = resolve_at {
+            out.write_all(references_legend(prefab, &pack, depth).as_bytes())?;
         }
     }
     out.flush()?;
@@ -313,4 +329,114 @@ fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts) ->
     }
     write_file(path, &prefabric::format::xp::write(&image))?;
     write_file(&path.with_extension("toml"), prefabric::prefab::xp::sidecar_text(&header).as_bytes())
+}
+
+/// What each reference character of `prefab` stands for at `depth`, as comment
+/// lines: the lines of its definition file that define it (chance, group,
+/// keywords) and, per alternative, the catalog entries it can give, each as likely.
+fn references_legend(prefab: &prefabric::Prefab, pack: &PackParts, depth: u32) -> String {
+    let mut glyphs: Vec<char> = Vec::new();
+    for r in prefab.refs() {
+        if !glyphs.contains(&r.glyph) {
+            glyphs.push(r.glyph);
+        }
+    }
+    if glyphs.is_empty() {
+        return "# no reference characters to resolve\n".to_string();
+    }
+    let Some(defs) = pack.definitions(prefab.defs_name()) else {
+        return format!(
+            "# references not resolved: the pack has no definition file `{}.def` that loaded\n",
+            prefab.defs_name()
+        );
+    };
+    let mut text = format!("# references at depth {depth}, through {}:\n", defs.file);
+    for glyph in glyphs {
+        let lines: Vec<&prefabric::content::Definition> = defs.lines.iter().filter(|d| d.line.glyph == glyph).collect();
+        if lines.is_empty() {
+            text.push_str(&format!("#   {glyph}  not defined in {}\n", defs.file));
+        }
+        for d in lines {
+            text.push_str(&definition_legend(d, defs, pack, depth));
+        }
+    }
+    text
+}
+
+/// One definition line as [`references_legend`] shows it.
+fn definition_legend(
+    d: &prefabric::content::Definition,
+    defs: &prefabric::content::Definitions,
+    pack: &PackParts,
+    depth: u32,
+) -> String {
+    let line = &d.line;
+    let mut how = vec![format!("line {}", line.line), d.kind.name().to_string()];
+    if line.chance < 100 {
+        how.push(format!("{}% chance", line.chance));
+    }
+    if let Some(group) = &line.group {
+        let members = defs.lines.iter().filter(|l| l.line.group.as_ref() == Some(group)).count();
+        how.push(format!("group @{group}, one of its {members} lines"));
+    }
+    if line.picks.len() > 1 {
+        how.push(format!("one of {} alternatives", line.picks.len()));
+    }
+    let mut text = format!("#   {}  {}\n", line.glyph, how.join(", "));
+    // Keywords with a chance of their own are rolled before the pick: show the
+    // pick without them, then with them where they change it.
+    let chancy: Vec<&prefabric::format::def::Keyword> = line
+        .keywords
+        .iter()
+        .filter(|k| k.chance < 100 && prefabric::format::def::BUILT_IN_KEYWORDS.contains(&k.name.as_str()))
+        .collect();
+    let mut sure = line.clone();
+    sure.keywords.retain(|k| k.chance >= 100);
+    for (pick, _) in &line.picks {
+        let gives = candidates_text(pack, d.kind, pick, &sure, depth);
+        let with = candidates_text(pack, d.kind, pick, line, depth);
+        match pick {
+            // A tag gives itself: no arrow to repeat it.
+            prefabric::format::def::Pick::Tag(_) => text.push_str(&format!("#        {gives}\n")),
+            _ => text.push_str(&format!("#        {pick} -> {gives}\n")),
+        }
+        if with != gives {
+            let named: Vec<String> = chancy.iter().map(|k| k.to_string()).collect();
+            text.push_str(&format!("#          with {}: {with}\n", named.join(" ")));
+        }
+    }
+    if !line.keywords.is_empty() {
+        let keywords: Vec<String> = line.keywords.iter().map(|k| k.to_string()).collect();
+        text.push_str(&format!("#        keywords: {}\n", keywords.join(" ")));
+    }
+    text
+}
+
+/// The catalog entries one alternative gives at `depth`, as the legend lists them.
+fn candidates_text(
+    pack: &PackParts,
+    kind: prefabric::content::catalog::Kind,
+    pick: &prefabric::format::def::Pick,
+    line: &prefabric::format::def::DefLine,
+    depth: u32,
+) -> String {
+    let gives: Vec<String> = pack
+        .catalog()
+        .candidates(kind, pick, line, depth)
+        .iter()
+        .map(|c| {
+            let mut about: Vec<String> = c.rating.map(|r| format!("rating {r}")).into_iter().collect();
+            if let Some(f) = c.faulty {
+                about.push(format!("{}% {f}", prefabric::content::catalog::FAULTY_PERCENT));
+            }
+            match about.is_empty() {
+                true => c.tag.to_string(),
+                false => format!("{} ({})", c.tag, about.join(", ")),
+            }
+        })
+        .collect();
+    match gives.is_empty() {
+        true => "nothing at this depth".to_string(),
+        false => gives.join(" | "),
+    }
 }

@@ -646,3 +646,42 @@ fn show_and_convert_work_on_one_file_of_a_broken_pack() {
     assert!(stderr(&out).contains("the pack's palette did not load"), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn show_resolve_says_what_each_reference_stands_for_at_a_depth() {
+    let pack = "crates/prefabric-cli/tests/fixtures/resolve_pack";
+    let file = format!("{pack}/prefabs/armory.txt");
+    let legend = |extra: &[&str]| -> String {
+        let mut args = vec!["show", file.as_str(), "--pack", pack];
+        args.extend_from_slice(extra);
+        let out = prefabric(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stderr(&out).is_empty(), "a sound pack gives no warnings: {}", stderr(&out));
+        let text = stdout(&out);
+        let at = text.find("# references at").unwrap_or_else(|| panic!("no legend in\n{text}"));
+        text[at..].to_string()
+    };
+    // --resolve alone resolves at depth 1: STRONG lifts the guard one level, the
+    // gun is the best common one, the lamp keeps its chance, the group its lines.
+    let shallow = legend(&["--resolve"]);
+    for expected in [
+        &format!("# references at depth 1, through {pack}/prefabs/armory.def:\n"),
+        "#   g  line 2, entity\n#        class:guard -> recruit (rating 1)\n#        keywords: STRONG\n",
+        "#   1  line 3, item\n#        category:gun -> pistol (rating 1)\n#        keywords: 40%:PROTOTYPE\n",
+        "#   L  line 4, prop, 60% chance\n#        lamp\n",
+        "#   2  line 5, item, group @loot, one of its 2 lines\n#        carbine (rating 2)\n",
+        "#   2  line 6, item, group @loot, one of its 2 lines\n#        rifle (rating 4)\n",
+    ] {
+        assert!(shallow.contains(expected), "missing {expected:?} in\n{shallow}");
+    }
+    // Deeper, the picks change, and a keyword's own chance shows what it would give.
+    let deep = legend(&["--depth", "3"]);
+    for expected in [
+        "class:guard -> sergeant (rating 3)",
+        "category:gun -> pistol (rating 1) | carbine (rating 2)\n#          with 40%:PROTOTYPE: prototype_rifle (rating 3, 25% jammed_rifle)\n",
+    ] {
+        assert!(deep.contains(expected), "missing {expected:?} in\n{deep}");
+    }
+    // Turning the prefab does not repeat the legend.
+    assert_eq!(legend(&["--resolve", "--all-transforms"]).matches("# references at").count(), 1);
+}

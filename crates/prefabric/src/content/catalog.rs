@@ -10,6 +10,7 @@
 //! depth, an item of a category for a depth, what an entity carries.
 
 use crate::error::{Error, ErrorKind, Location};
+use crate::format::def::{DefLine, Pick};
 use crate::format::parse_toml;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -316,6 +317,87 @@ impl Catalog {
             None => return Vec::new(),
         };
         members.into_iter().filter(|e| e.rating == rating).collect()
+    }
+}
+
+/// How far below the depth an item "near the depth" may be rated.
+const ITEM_BAND: u32 = 2;
+
+/// The percentage chance a prototype item picked without NEVERFAULTY turns out to
+/// be its faulty variant.
+pub const FAULTY_PERCENT: u32 = 25;
+
+/// A catalog entry a definition line's alternative can give at some depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate<'c> {
+    /// Its tag.
+    pub tag: &'c str,
+    /// Its rating, for entities and items.
+    pub rating: Option<u32>,
+    /// The faulty variant it turns into [`FAULTY_PERCENT`] of the time, if it can.
+    pub faulty: Option<&'c str>,
+}
+
+impl Catalog {
+    /// What one alternative (`pick`) of definition `line` of this `kind` can give at
+    /// `depth`, each equally likely; empty when nothing qualifies. A tag gives
+    /// itself; a class its members for the depth (STRONG one level up, FALLBACK to
+    /// the weakest); `carried-by:` the items that entity carries; a category or
+    /// `any` the items rated near the depth (within two levels below it plus
+    /// RATING=+N, or the best below that), prototypes only with PROTOTYPE — a
+    /// common item when no prototype is rated that low.
+    pub fn candidates<'c>(&'c self, kind: Kind, pick: &'c Pick, line: &DefLine, depth: u32) -> Vec<Candidate<'c>> {
+        let entity = |e: &'c Entity| Candidate { tag: &e.tag, rating: Some(e.rating), faulty: None };
+        let item = |i: &'c Item| Candidate { tag: &i.tag, rating: Some(i.rating), faulty: None };
+        match pick {
+            Pick::Tag(tag) => {
+                let rating = match kind {
+                    Kind::Entity => self.entity(tag).map(|e| e.rating),
+                    Kind::Item => self.item(tag).map(|i| i.rating),
+                    _ => None,
+                };
+                vec![Candidate { tag, rating, faulty: None }]
+            }
+            Pick::Class(class) => {
+                let depth = depth.saturating_add(u32::from(line.has("STRONG")));
+                let members = self.class_members(class, line.value_of("CATEGORY"), depth, line.has("FALLBACK"));
+                members.into_iter().map(entity).collect()
+            }
+            Pick::CarriedBy(carrier) => {
+                self.items.iter().filter(|i| i.carried_by.iter().any(|c| c == carrier)).map(item).collect()
+            }
+            Pick::Category(c) => self.items_near(Some(c), line, depth),
+            Pick::Any => self.items_near(None, line, depth),
+        }
+    }
+
+    /// The items of `category` (any with `None`) near `depth`; see [`Catalog::candidates`].
+    fn items_near(&self, category: Option<&str>, line: &DefLine, depth: u32) -> Vec<Candidate<'_>> {
+        let target = depth.saturating_add(line.rating_bonus());
+        let prototype = line.has("PROTOTYPE");
+        let pool_of = |prototypes: bool| -> Vec<&Item> {
+            self.items
+                .iter()
+                .filter(|i| category.is_none_or(|c| i.category == c))
+                .filter(|i| i.prototype == prototypes && !self.is_faulty_variant(&i.tag))
+                .filter(|i| i.rating <= target)
+                .collect()
+        };
+        let pool = match pool_of(prototype) {
+            pool if pool.is_empty() && prototype => pool_of(false),
+            pool => pool,
+        };
+        let Some(best) = pool.iter().map(|i| i.rating).max() else { return Vec::new() };
+        let floor = best.min(target.saturating_sub(ITEM_BAND));
+        let may_be_faulty = !line.has("NEVERFAULTY");
+        pool.into_iter()
+            .filter(|i| i.rating >= floor)
+            .map(|i| Candidate {
+                tag: &i.tag,
+                rating: Some(i.rating),
+                faulty: i.faulty.as_deref().filter(|_| i.prototype && may_be_faulty),
+            })
+            .collect()
     }
 }
 

@@ -78,6 +78,22 @@ pub struct Keyword {
     pub col: u32,
 }
 
+impl std::fmt::Display for Keyword {
+    /// The keyword as a definition file writes it: `[chance%:]NAME[=value]`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.chance < 100 {
+            write!(f, "{}%:", self.chance)?;
+        }
+        write!(f, "{}", self.name)?;
+        match &self.value {
+            None => Ok(()),
+            Some(Value::One(v)) => write!(f, "={v}"),
+            Some(Value::OneOf(vs)) => write!(f, "={}", vs.join("|")),
+            Some(Value::Range(lo, hi)) => write!(f, "={lo}..{hi}"),
+        }
+    }
+}
+
 /// One definition line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DefLine {
@@ -392,6 +408,9 @@ mod tests {
         assert_eq!(l.keywords.len(), 3, "the comment is not a keyword");
         assert_eq!(lines[2].keywords[0].value, Some(Value::Range(2, 5)));
         assert_eq!(lines[2].keywords[1].value, Some(Value::OneOf(vec!["yes".into(), "no".into()])));
+        // Keywords print as they are written.
+        let written: Vec<String> = l.keywords.iter().chain(&lines[2].keywords).map(|k| k.to_string()).collect();
+        assert_eq!(written, ["30%:PROTOTYPE", "RATING=+2", "SHIFT=2,1", "DELAY=2..5", "ARMED=yes|no"]);
     }
 
     #[test]

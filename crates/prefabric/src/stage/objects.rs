@@ -14,7 +14,7 @@
 //! pack checked for the cells drawn.
 
 use crate::content::Pack;
-use crate::content::catalog::{Catalog, Kind};
+use crate::content::catalog::{Catalog, FAULTY_PERCENT, Kind};
 use crate::content::defs::Definitions;
 use crate::format::def::{BUILT_IN_KEYWORDS, DefLine, Keyword, Pick, Value};
 use crate::geom::{Dir, Point, Rect};
@@ -23,9 +23,6 @@ use crate::map::{DefinitionUse, Map, Object, ObjectKind};
 use crate::prefab::RefMark;
 use crate::rng::Rng;
 use crate::trace::Outcome;
-
-/// How far below the depth an item "near the depth" may be rated.
-const ITEM_BAND: u32 = 2;
 
 /// Runs the stage.
 pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
@@ -190,64 +187,18 @@ fn pick_tag(catalog: &Catalog, kind: Kind, line: &DefLine, depth: u32, rng: &mut
     Some((tag, alternative as u32))
 }
 
-/// The catalog tag one alternative of a line picks at `depth`.
+/// The catalog tag one alternative of a line picks at `depth`: one of its
+/// candidates, uniformly (a tag is itself, with no draw), and a prototype's faulty
+/// variant [`FAULTY_PERCENT`] of the time.
 fn tag_of(catalog: &Catalog, kind: Kind, pick: &Pick, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<String> {
-    let (strong, fallback, category) = (line.has("STRONG"), line.has("FALLBACK"), line.value_of("CATEGORY"));
-    match (pick, kind) {
-        (Pick::Tag(t), _) => Some(t.clone()),
-        (Pick::Class(class), _) => {
-            let members = catalog.class_members(class, category, depth.saturating_add(u32::from(strong)), fallback);
-            rng.pick(&members).map(|e| e.tag.clone())
-        }
-        (Pick::CarriedBy(carrier), _) => {
-            let items: Vec<&str> = catalog
-                .items()
-                .iter()
-                .filter(|i| i.carried_by.iter().any(|c| c == carrier))
-                .map(|i| i.tag.as_str())
-                .collect();
-            rng.pick(&items).map(|t| t.to_string())
-        }
-        (Pick::Category(c), _) => item_for_depth(catalog, Some(c), line, depth, rng),
-        (Pick::Any, _) => item_for_depth(catalog, None, line, depth, rng),
+    if let Pick::Tag(t) = pick {
+        return Some(t.clone());
     }
-}
-
-/// An item of `category` (any with `None`) rated near `depth` (plus RATING=+N):
-/// within [`ITEM_BAND`] below it, or the best below that. Prototypes only with
-/// PROTOTYPE (a common item when no prototype is rated that low), which then turn
-/// out faulty one time in four unless NEVERFAULTY.
-fn item_for_depth(
-    catalog: &Catalog,
-    category: Option<&str>,
-    line: &DefLine,
-    depth: u32,
-    rng: &mut Rng,
-) -> Option<String> {
-    let target = depth.saturating_add(line.rating_bonus());
-    let prototype = line.has("PROTOTYPE");
-    let pool_of = |prototypes: bool| -> Vec<&crate::content::catalog::Item> {
-        catalog
-            .items()
-            .iter()
-            .filter(|i| category.is_none_or(|c| i.category == c))
-            .filter(|i| i.prototype == prototypes && !catalog.is_faulty_variant(&i.tag))
-            .filter(|i| i.rating <= target)
-            .collect()
-    };
-    // PROTOTYPE suggests: with no prototype at or below the depth, a common item.
-    let pool = match pool_of(prototype) {
-        pool if pool.is_empty() && prototype => pool_of(false),
-        pool => pool,
-    };
-    let best = pool.iter().map(|i| i.rating).max()?;
-    let floor = best.min(target.saturating_sub(ITEM_BAND));
-    let near: Vec<&crate::content::catalog::Item> = pool.into_iter().filter(|i| i.rating >= floor).collect();
-    let item = *rng.pick(&near)?;
-    let never_faulty = line.has("NEVERFAULTY");
-    match &item.faulty {
-        Some(f) if item.prototype && !never_faulty && rng.percent(25) => Some(f.clone()),
-        _ => Some(item.tag.clone()),
+    let candidates = catalog.candidates(kind, pick, line, depth);
+    let chosen = rng.pick(&candidates)?;
+    match chosen.faulty {
+        Some(f) if rng.percent(FAULTY_PERCENT) => Some(f.to_string()),
+        _ => Some(chosen.tag.to_string()),
     }
 }
 
