@@ -4,7 +4,9 @@
 //! ([`Pack::from_files`]), or from the copy of `content/default/` compiled into the
 //! library ([`Pack::embedded`]). Loading reads every file, keeps going after a
 //! problem, and returns either a pack whose every reference resolves or every problem
-//! found, each with its `file:line:col`.
+//! found, each with its `file:line:col` and reported once, in its own file.
+//! [`PackParts`] keeps what loaded of a pack with problems (its palette at least), for
+//! tools that work on one of its files.
 //!
 //! ```text
 //! pack.toml        name, description, default_map_type, [weights] (encounter words)
