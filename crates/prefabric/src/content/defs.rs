@@ -7,9 +7,10 @@
 //! with their values and the picks they apply to; upper-case game keywords pass
 //! through). Then the references: a character a prefab draws and its definitions
 //! leave out, a definition no prefab draws, a prefab with references and no
-//! definitions. Every problem is located at its `file:line:col`. The conventions of
+//! definitions. Every problem is located at its `file:line:col`; a line that did
+//! not load is not reported again where a prefab draws its character. The conventions of
 //! seed 000 (upper case props and traps, lower case entities, digits items,
-//! punctuation debris) are a lint: [`lint`] reports lines that break them as
+//! punctuation debris) are a lint: lines that break them are reported as
 //! warnings, which never stop a pack from loading.
 
 use super::catalog::{Catalog, Kind, MAX_RATING};
