@@ -107,9 +107,19 @@ struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     depth: u32,
     /// Output format (default: the one --out's extension names — .json, .xp,
-    /// .txt — else ansi on a terminal, else ascii).
+    /// .png, .txt — else ansi on a terminal, else ascii).
     #[arg(long, value_enum)]
     format: Option<Format>,
+    /// PNG: pixels per cell side, 1-32.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=32))]
+    scale: u32,
+    /// PNG: outline every placed prefab, coloured by its encounter's category (Cogmind's
+    /// debug view) or by the stage that placed it.
+    #[arg(long, value_enum, value_name = "BY")]
+    highlight: Option<HighlightBy>,
+    /// PNG: add a legend of the colours below the map.
+    #[arg(long)]
+    legend: bool,
     /// Write the map to this file instead of standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -139,6 +149,17 @@ enum Format {
     Json,
     /// A REXPaint image: terrain, prefab outlines and objects on three layers.
     Xp,
+    /// A PNG image: a tile per cell in the palette's colours, objects over terrain.
+    Png,
+}
+
+/// What `--highlight` colours prefab outlines by.
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum HighlightBy {
+    /// The encounter's category; features and layout pieces in their own colours.
+    Category,
+    /// The stage that placed the prefab.
+    Stage,
 }
 
 impl Format {
@@ -148,6 +169,7 @@ impl Format {
         match extension.as_str() {
             "json" => Some(Format::Json),
             "xp" => Some(Format::Xp),
+            "png" => Some(Format::Png),
             "txt" => Some(Format::Ascii),
             _ => None,
         }
@@ -303,17 +325,45 @@ fn generate(args: GenerateArgs) -> Result<(), Failure> {
             preview_flags.push_str(&format!(" --{flag} {quoted}"));
         }
     }
-    let reproduce =
-        format!("prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{preview_flags}");
-    if format == Format::Xp && args.out.is_none() && io::stdout().is_terminal() {
+    // The image's own options, so the reproduce line makes the same file.
+    let mut image_flags = String::new();
+    if args.scale != 4 {
+        image_flags.push_str(&format!(" --scale {}", args.scale));
+    }
+    if let Some(h) = args.highlight.and_then(|h| h.to_possible_value()) {
+        image_flags.push_str(&format!(" --highlight {}", h.get_name()));
+    }
+    if args.legend {
+        image_flags.push_str(" --legend");
+    }
+    let reproduce = format!(
+        "prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{preview_flags}{image_flags}"
+    );
+    if matches!(format, Format::Xp | Format::Png) && args.out.is_none() && io::stdout().is_terminal() {
+        let (name, what) = if format == Format::Xp { ("xp", "REXPaint image") } else { ("png", "PNG image") };
+        return Err(Failure::Usage(format!(
+            "error: --format {name} writes a binary {what}; give --out FILE.{name} (or redirect standard output)"
+        )));
+    }
+    let png_options = render::PngOptions {
+        scale: args.scale,
+        highlight: args.highlight.map(|h| match h {
+            HighlightBy::Category => render::Highlight::Category,
+            HighlightBy::Stage => render::Highlight::Stage,
+        }),
+        legend: args.legend,
+    };
+    if format != Format::Png && png_options != render::PngOptions::default() {
         return Err(Failure::Usage(
-            "error: --format xp writes a binary REXPaint image; give --out FILE.xp (or redirect standard output)"
-                .into(),
+            "error: --scale, --highlight and --legend draw PNG images; add --format png (or --out FILE.png)".into(),
         ));
     }
     let bytes = match format {
         Format::Json => render::json(&map, pack.palette()).into_bytes(),
         Format::Xp => prefabric::format::xp::write(&render::map_xp(&map, pack.palette())),
+        Format::Png => {
+            render::map_png(&map, pack.palette(), &png_options).map_err(|e| Failure::Usage(e.to_string()))?
+        }
         Format::Ascii | Format::Ansi => {
             let body = if format == Format::Ansi {
                 render::ansi(&map, pack.palette())
@@ -418,6 +468,10 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
             let (extension, bytes) = match args.format {
                 Format::Json => ("json", render::json(&map, pack.palette()).into_bytes()),
                 Format::Xp => ("xp", prefabric::format::xp::write(&render::map_xp(&map, pack.palette()))),
+                Format::Png => {
+                    let options = render::PngOptions::default();
+                    ("png", render::map_png(&map, pack.palette(), &options).map_err(|e| Failure::Usage(e.to_string()))?)
+                }
                 Format::Ascii | Format::Ansi => ("txt", render::ascii(&map, pack.palette()).into_bytes()),
             };
             let path = dir.join(format!("level-{level:0width$}.{extension}"));

@@ -685,3 +685,53 @@ fn show_resolve_says_what_each_reference_stands_for_at_a_depth() {
     // Turning the prefab does not repeat the legend.
     assert_eq!(legend(&["--resolve", "--all-transforms"]).matches("# references at").count(), 1);
 }
+
+#[test]
+fn png_follows_the_out_extension_and_its_reproduce_line_makes_the_same_image() {
+    let dir = std::env::temp_dir().join(format!("prefabric-cli-png-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = dir.join("a.png");
+    let args =
+        ["generate", "--map-type", "hotel", "--seed", "3", "--highlight", "category", "--legend", "--scale", "2"];
+    let out = prefabric(&[&args[..], &["--out", first.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = std::fs::read(&first).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG file");
+    let err = stderr(&out);
+    let reproduce = err.split("reproduce: ").nth(1).and_then(|r| r.strip_suffix(")\n")).expect(&err);
+    assert!(reproduce.contains("--scale 2 --highlight category --legend"), "{reproduce}");
+    assert!(!reproduce.contains("--format"), "the extension implies png: {reproduce}");
+    let again = dir.join("b.png");
+    let args: Vec<&str> =
+        reproduce.split(' ').skip(1).map(|a| if a.ends_with("a.png") { again.to_str().unwrap() } else { a }).collect();
+    assert!(prefabric(&args).status.success());
+    assert_eq!(bytes, std::fs::read(&again).unwrap());
+    // Image options mean nothing to the text formats.
+    let out = prefabric(&["generate", "--seed", "3", "--format", "ascii", "--legend"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("draw PNG images"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_readme_image_is_what_its_command_draws() {
+    // The README shows this image under the command that makes it.
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let command = "prefabric generate --map-type catacombs --seed 5 --highlight category --legend --out docs/images/catacombs.png";
+    assert!(readme.contains(&format!("$ {command}\n")), "the README shows `{command}`");
+    let dir = std::env::temp_dir().join(format!("prefabric-readme-png-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let drawn = dir.join("catacombs.png");
+    let args: Vec<&str> =
+        command.split(' ').skip(1).map(|a| if a.ends_with(".png") { drawn.to_str().unwrap() } else { a }).collect();
+    assert!(prefabric(&args).status.success());
+    let committed = repo().join("docs/images/catacombs.png");
+    if std::env::var_os("PREFABRIC_BLESS").is_some() {
+        std::fs::copy(&drawn, &committed).unwrap();
+    }
+    assert!(
+        std::fs::read(&committed).unwrap() == std::fs::read(&drawn).unwrap(),
+        "docs/images/catacombs.png is out of date: run the tests with PREFABRIC_BLESS=1 and look at the new image"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,30 +7,13 @@
 //! unknown kind, a REXPaint image is cut short — and the pack must fail to load
 //! with problems located in that file (or, for a `.xp` prefab, its header beside it).
 
+mod common;
+
+use common::default_pack_files;
 use prefabric::content::SourceFile;
 use prefabric::{Limits, Pack};
-use std::path::Path;
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default");
-
-/// Every file of the default pack, as `(path inside the pack, bytes)`.
-fn default_pack_files() -> Vec<SourceFile> {
-    fn walk(dir: &Path, root: &Path, out: &mut Vec<SourceFile>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-        entries.sort();
-        for path in entries {
-            if path.is_dir() {
-                walk(&path, root, out);
-            } else {
-                let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
-                out.push(SourceFile { path: rel, bytes: std::fs::read(&path).unwrap() });
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(Path::new(ROOT), Path::new(ROOT), &mut files);
-    files
-}
 
 /// The file broken so that nothing in it loads, or None for a kind of file the
 /// pack does not read.

@@ -1,19 +1,22 @@
-//! Turning maps and prefabs into text for people and programs.
+//! Turning maps and prefabs into text and images for people and programs.
 //!
 //! [`ascii`] draws a map with the palette's render glyphs, [`ansi`] adds terminal
 //! colours (placed prefabs stand out), [`json`] writes the documented JSON schema,
 //! [`prefab_text`] writes a prefab back in the text prefab syntax, so what
 //! `prefabric show` prints can be pasted into a pack, and [`map_xp`] writes maps as
-//! REXPaint images and draws any REXPaint image as text. Renderers only read.
+//! REXPaint images and draws any REXPaint image as text, and [`map_png`] draws a
+//! map as a PNG image. Renderers only read.
 
 mod ansi;
 mod ascii;
 mod json;
+mod png;
 mod prefab_text;
 mod xp;
 
 pub use ansi::ansi;
 pub use ascii::{ascii, ascii_rows, passable_rows, spawn_blocked_rows};
 pub use json::json;
+pub use png::{Highlight, MAX_PIXELS, MAX_SCALE, PngOptions, map_png};
 pub use prefab_text::prefab_text;
 pub use xp::{XpStyle, map_xp, xp_text};

@@ -14,7 +14,7 @@ use crate::map::{LinkKind, Map, Role, Stage, Terrain};
 use std::fmt::Write;
 
 /// Outline colour of prefabs placed by each stage.
-fn stage_colour(stage: Stage) -> Rgb {
+pub(super) fn stage_colour(stage: Stage) -> Rgb {
     match stage {
         Stage::Feature => Rgb::new(0x40, 0xe0, 0xff),
         Stage::Layout => Rgb::new(0x80, 0xff, 0x80),
