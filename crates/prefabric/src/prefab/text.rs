@@ -283,7 +283,8 @@ impl Builder<'_> {
         let height = layer.rows.len() as i32;
         let mut cells = Vec::with_capacity(layer.rows[0].text.len() * layer.rows.len());
         let mut connectors = Vec::new();
-        let mut bad = 0usize;
+        // Each unknown glyph once per grid: where it is first, and how often.
+        let mut unknown: Vec<(char, u32, u32, usize)> = Vec::new();
         for (y, row) in layer.rows.iter().enumerate() {
             for (x, c) in row.text.chars().enumerate() {
                 if c == DONT_CARE {
@@ -294,31 +295,36 @@ impl Builder<'_> {
                 } else if let Some(t) = palette.terrain_of(c) {
                     cells.push(Some(t));
                 } else {
-                    bad += 1;
-                    if bad <= MAX_GRID_ERRORS {
-                        let help = if c == ' ' || c == '\t' {
-                            "spaces are not glyphs; write `?` for cells the prefab leaves as they are".to_string()
-                        } else {
-                            let known: String = palette.glyphs().iter().map(|(g, _)| *g).collect();
-                            format!(
-                                "the palette defines `{known}`, the digits 0-9, `?` and `*`; add `{c}` to palette.toml or use one of those"
-                            )
-                        };
-                        self.invalid(row.line, x as u32 + 1, format!("unknown glyph `{c}`"), Some(help));
+                    match unknown.iter_mut().find(|u| u.0 == c) {
+                        Some(u) => u.3 += 1,
+                        None => unknown.push((c, row.line, x as u32 + 1, 1)),
                     }
                     cells.push(None);
                 }
             }
         }
-        if bad > MAX_GRID_ERRORS {
-            let first = &layer.rows[0];
-            self.invalid(
-                first.line,
-                1,
-                format!("... and {} more unknown glyphs in this grid", bad - MAX_GRID_ERRORS),
-                None,
-            );
+        for &(c, line, col, count) in unknown.iter().take(MAX_GRID_ERRORS) {
+            let help = if c == ' ' || c == '\t' {
+                "spaces are not glyphs; write `?` for cells the prefab leaves as they are".to_string()
+            } else {
+                let known: String = palette.glyphs().iter().map(|(g, _)| *g).collect();
+                format!(
+                    "the palette defines `{known}`, the digits 0-9, `?` and `*`; add `{c}` to palette.toml or use one of those"
+                )
+            };
+            let more = match count {
+                1 => String::new(),
+                2 => " (here and in 1 more cell of this grid)".to_string(),
+                n => format!(" (here and in {} more cells of this grid)", n - 1),
+            };
+            self.invalid(line, col, format!("unknown glyph `{c}`{more}"), Some(help));
         }
+        if unknown.len() > MAX_GRID_ERRORS {
+            let first = &layer.rows[0];
+            let more = unknown.len() - MAX_GRID_ERRORS;
+            self.invalid(first.line, 1, format!("... and {more} more unknown glyphs in this grid"), None);
+        }
+        let bad = unknown.len();
         let width = width.filter(|_| bad == 0)?;
         Grid::from_cells(width, height, cells).map(|grid| (grid, connectors))
     }
