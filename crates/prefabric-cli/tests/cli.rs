@@ -24,6 +24,20 @@ fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("utf-8")
 }
 
+/// The reproduce line `generate --out FILE` printed on standard error.
+fn reproduce_line(o: &Output) -> String {
+    let err = stderr(o);
+    err.split("reproduce: ").nth(1).and_then(|r| r.strip_suffix(")\n")).expect(&err).to_string()
+}
+
+/// Runs a printed `prefabric ...` command line, writing to `out` where it wrote
+/// the file whose name ends in `ending`.
+fn run_redirected(command: &str, ending: &str, out: &Path) -> Output {
+    let out = out.to_str().unwrap();
+    let args: Vec<&str> = command.split(' ').skip(1).map(|a| if a.ends_with(ending) { out } else { a }).collect();
+    prefabric(&args)
+}
+
 #[test]
 fn generate_with_no_options_prints_a_200x200_map_and_its_seed() {
     let out = prefabric(&["generate"]);
@@ -573,14 +587,11 @@ fn the_format_follows_the_out_extension_and_the_reproduce_line_makes_the_same_fi
     std::fs::create_dir_all(&dir).unwrap();
     let first = dir.join("a.json");
     let out = prefabric(&["generate", "--seed", "5", "--format", "json", "--out", first.to_str().unwrap()]);
-    let err = stderr(&out);
     // The extension implies json, so the reproduce line needs no --format.
-    let reproduce = err.split("reproduce: ").nth(1).and_then(|r| r.strip_suffix(")\n")).expect(&err);
+    let reproduce = reproduce_line(&out);
     assert!(!reproduce.contains("--format"), "{reproduce}");
     let again = dir.join("b.json");
-    let args: Vec<&str> =
-        reproduce.split(' ').skip(1).map(|a| if a.ends_with("a.json") { again.to_str().unwrap() } else { a }).collect();
-    assert!(prefabric(&args).status.success());
+    assert!(run_redirected(&reproduce, "a.json", &again).status.success());
     assert_eq!(std::fs::read(&first).unwrap(), std::fs::read(&again).unwrap());
     assert!(std::fs::read_to_string(&again).unwrap().starts_with("{\"format\":\"prefabric-map\""));
     // A format the extension does not imply is named in the line.
@@ -697,14 +708,11 @@ fn png_follows_the_out_extension_and_its_reproduce_line_makes_the_same_image() {
     assert!(out.status.success(), "{}", stderr(&out));
     let bytes = std::fs::read(&first).unwrap();
     assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG file");
-    let err = stderr(&out);
-    let reproduce = err.split("reproduce: ").nth(1).and_then(|r| r.strip_suffix(")\n")).expect(&err);
+    let reproduce = reproduce_line(&out);
     assert!(reproduce.contains("--scale 2 --highlight category --legend"), "{reproduce}");
     assert!(!reproduce.contains("--format"), "the extension implies png: {reproduce}");
     let again = dir.join("b.png");
-    let args: Vec<&str> =
-        reproduce.split(' ').skip(1).map(|a| if a.ends_with("a.png") { again.to_str().unwrap() } else { a }).collect();
-    assert!(prefabric(&args).status.success());
+    assert!(run_redirected(&reproduce, "a.png", &again).status.success());
     assert_eq!(bytes, std::fs::read(&again).unwrap());
     // Image options mean nothing to the text formats.
     let out = prefabric(&["generate", "--seed", "3", "--format", "ascii", "--legend"]);
@@ -722,9 +730,7 @@ fn the_readme_image_is_what_its_command_draws() {
     let dir = std::env::temp_dir().join(format!("prefabric-readme-png-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let drawn = dir.join("catacombs.png");
-    let args: Vec<&str> =
-        command.split(' ').skip(1).map(|a| if a.ends_with(".png") { drawn.to_str().unwrap() } else { a }).collect();
-    assert!(prefabric(&args).status.success());
+    assert!(run_redirected(command, ".png", &drawn).status.success());
     let committed = repo().join("docs/images/catacombs.png");
     if std::env::var_os("PREFABRIC_BLESS").is_some() {
         std::fs::copy(&drawn, &committed).unwrap();

@@ -102,10 +102,7 @@ struct Canvas {
 
 impl Canvas {
     fn new(width: u32, height: u32) -> Canvas {
-        let mut pixels = Vec::with_capacity(width as usize * height as usize * 3);
-        for _ in 0..width as usize * height as usize {
-            pixels.extend_from_slice(&[BACKGROUND.r, BACKGROUND.g, BACKGROUND.b]);
-        }
+        let pixels = [BACKGROUND.r, BACKGROUND.g, BACKGROUND.b].repeat(width as usize * height as usize);
         Canvas { width, height, pixels }
     }
 
