@@ -1,9 +1,13 @@
 //! The record of one generation's decisions and rejections.
 //!
 //! Stages append [`Event`]s as they choose a feature variant, place or skip a prefab,
-//! fall back to a connecting corridor, or retry. The trace is what `--explain`
-//! prints and what the viewer will show; it is never read back by a later stage.
+//! fall back to a connecting corridor, or retry. An event that concerns one part
+//! of the map (a prefab placed, a room that refused an encounter, a try that did
+//! not fit) carries that rectangle as its place. The trace is what `--explain`
+//! prints, what `--format json` lists with `--explain`, and what the HTML viewer's
+//! timeline steps through; it is never read back by a later stage.
 
+use crate::geom::Rect;
 use std::fmt;
 
 /// What an event records.
@@ -37,6 +41,8 @@ pub struct Event {
     pub outcome: Outcome,
     /// What happened, for people.
     pub message: String,
+    /// The part of the map it concerns, when it concerns one.
+    pub place: Option<Rect>,
 }
 
 impl fmt::Display for Event {
@@ -54,7 +60,19 @@ pub struct Trace {
 impl Trace {
     /// Appends an event.
     pub fn push(&mut self, stage: &'static str, outcome: Outcome, message: impl Into<String>) {
-        self.events.push(Event { stage, outcome, message: message.into() });
+        self.events.push(Event { stage, outcome, message: message.into(), place: None });
+    }
+
+    /// Appends an event about one part of the map.
+    /// `place` may be a [`Rect`] or an `Option<Rect>`.
+    pub fn push_at(
+        &mut self,
+        stage: &'static str,
+        outcome: Outcome,
+        place: impl Into<Option<Rect>>,
+        message: impl Into<String>,
+    ) {
+        self.events.push(Event { stage, outcome, message: message.into(), place: place.into() });
     }
 
     /// The events in the order they happened.

@@ -346,8 +346,8 @@ fn the_same_seed_gives_the_same_caves() {
     let pack = pack();
     for map_type in ["caves", "dense"] {
         for seed in [4, 90] {
-            let a = render::json(&generate(&pack, map_type, seed), pack.palette());
-            let b = render::json(&generate(&pack, map_type, seed), pack.palette());
+            let a = render::json(&generate(&pack, map_type, seed), &pack);
+            let b = render::json(&generate(&pack, map_type, seed), &pack);
             assert_eq!(a, b, "{map_type} seed {seed}");
             assert!(a.contains("\"generator\":\"caves\"") && a.contains("\"kind\":\"passage\""));
             assert!(a.contains("\"centre\":["), "caverns carry their centre in JSON");
@@ -686,8 +686,8 @@ fn the_same_seed_gives_the_same_mines() {
     let pack = Pack::embedded().expect("the embedded pack loads");
     for (seed, depth) in [(3, 1), (77, 5)] {
         let generator = Generator::new(&pack, "mines").expect("exists").depth(depth);
-        let a = render::json(&generator.generate(seed).expect("generates"), pack.palette());
-        let b = render::json(&generator.clone().generate(seed).expect("generates"), pack.palette());
+        let a = render::json(&generator.generate(seed).expect("generates"), &pack);
+        let b = render::json(&generator.clone().generate(seed).expect("generates"), &pack);
         assert_eq!(a, b, "seed {seed}");
         assert!(a.contains("\"style\":\"centered\"") && a.contains("\"style\":\"embedded\""), "seed {seed}");
     }

@@ -380,8 +380,8 @@ fn generation_is_deterministic_with_encounters() {
     let pack = pack();
     let generator = Generator::new(&pack, "limits").unwrap();
     for seed in [1u64, 99, 12345] {
-        let a = prefabric::render::json(&generator.generate(seed).unwrap(), pack.palette());
-        let b = prefabric::render::json(&generator.generate(seed).unwrap(), pack.palette());
+        let a = prefabric::render::json(&generator.generate(seed).unwrap(), &pack);
+        let b = prefabric::render::json(&generator.generate(seed).unwrap(), &pack);
         assert_eq!(a, b);
     }
 }

@@ -1,13 +1,21 @@
 //! Maps as JSON, in the schema the README documents.
 //!
-//! Field order is fixed by the structs below, so the same map always gives the
-//! same bytes.
+//! In: a map and the pack that made it. Out: one line of JSON — the map's cells,
+//! regions, prefabs (with the file and line each was written at), links, objects
+//! (with the catalog entry and the definition line each came from), a legend of
+//! the terrain glyphs in the palette's colours, and with [`json_with_trace`] the
+//! trace. Field order is fixed by the structs below, so the same map always gives
+//! the same bytes. Rendered with another pack than the one that made it, what the
+//! pack does not know is `null`.
 
 use super::ascii::{ascii_rows, passable_rows, spawn_blocked_rows};
-use crate::format::palette::Palette;
-use crate::geom::Point;
-use crate::map::{LinkKind, Map};
+use super::png::terrain_colour;
+use crate::content::Pack;
+use crate::content::catalog::Catalog;
+use crate::geom::{Point, Rect};
+use crate::map::{LinkKind, Map, Object, ObjectKind, Terrain};
 use crate::prefab::Style;
+use crate::trace::Trace;
 use serde::Serialize;
 
 /// Version of the JSON schema; bumped when a field changes meaning or goes away.
@@ -23,21 +31,63 @@ struct MapJson<'a> {
     width: i32,
     height: i32,
     feature_variant: Option<&'a str>,
-    /// The layout generator that made the map: `tunnelers` or `chain`.
+    /// The layout generator that made the map.
     generator: &'static str,
     rows: Vec<String>,
+    /// Every terrain on the map: its key in `terrain_rows`, glyph, name, colour.
+    terrain: Vec<TerrainJson>,
+    /// One string per row, each cell the key of its terrain (render glyphs may
+    /// be shared: rooms, corridors and junctions all draw `.`).
+    terrain_rows: Vec<String>,
     passable: Vec<String>,
     spawn_blocked: Vec<String>,
     regions: Vec<RegionJson>,
+    /// One list per row of `[x, length, region id]`: the cells each region holds.
+    region_runs: Vec<Vec<[u32; 3]>>,
     prefabs: Vec<PrefabJson<'a>>,
     links: Vec<LinkJson>,
     objects: Vec<ObjectJson<'a>>,
+    /// The trace, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace: Option<Vec<EventJson<'a>>>,
+}
+
+#[derive(Serialize)]
+struct TerrainJson {
+    key: char,
+    glyph: char,
+    name: String,
+    colour: String,
+}
+
+#[derive(Serialize)]
+struct EventJson<'a> {
+    stage: &'static str,
+    outcome: &'static str,
+    message: &'a str,
+    /// `[x, y, width, height]` of the part of the map it concerns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    place: Option<[i32; 4]>,
+}
+
+#[derive(Serialize)]
+struct DefinitionJson<'a> {
+    /// The definition file, as the pack names it.
+    file: &'a str,
+    line: u32,
+    glyph: char,
+    /// The alternative that gave the object, as written, and its index.
+    pick: String,
+    alternative: u32,
+    alternatives: usize,
 }
 
 #[derive(Serialize)]
 struct ObjectJson<'a> {
     kind: &'static str,
     tag: Option<&'a str>,
+    /// The catalog entry's name.
+    name: Option<&'a str>,
     /// The first cell in reading order.
     x: i32,
     y: i32,
@@ -57,6 +107,8 @@ struct ObjectJson<'a> {
     region: Option<u32>,
     /// For stockpile items: which stockpile of the map.
     pile: Option<u32>,
+    /// For an object a reference character stands for: its definition line.
+    definition: Option<DefinitionJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -85,6 +137,9 @@ struct PrefabJson<'a> {
     style: &'static str,
     encounter: Option<&'a str>,
     category: Option<&'static str>,
+    /// Where the prefab is written.
+    file: Option<&'a str>,
+    line: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -98,7 +153,19 @@ struct LinkJson {
 }
 
 /// The map as one line of JSON followed by a newline.
-pub fn json(map: &Map, palette: &Palette) -> String {
+pub fn json(map: &Map, pack: &Pack) -> String {
+    document(map, pack, None)
+}
+
+/// The map as one line of JSON with its trace (what `--explain` prints) as
+/// `trace`, followed by a newline: what the HTML viewer's timeline reads.
+pub fn json_with_trace(map: &Map, pack: &Pack) -> String {
+    document(map, pack, Some(map.trace()))
+}
+
+fn document(map: &Map, pack: &Pack, trace: Option<&Trace>) -> String {
+    let palette = pack.palette();
+    let legend = terrains_of(map);
     let doc = MapJson {
         format: "prefabric-map",
         version: SCHEMA_VERSION,
@@ -110,6 +177,8 @@ pub fn json(map: &Map, palette: &Palette) -> String {
         feature_variant: map.feature_variant(),
         generator: map.layout_stats().generator,
         rows: ascii_rows(map, palette),
+        terrain: legend.iter().zip(terrain_keys()).map(|(&t, key)| terrain_json(t, key, pack)).collect(),
+        terrain_rows: terrain_rows(map, &legend),
         passable: passable_rows(map),
         spawn_blocked: spawn_blocked_rows(map),
         regions: map
@@ -126,20 +195,26 @@ pub fn json(map: &Map, palette: &Palette) -> String {
                 centre: r.centre.map(|c| [c.x, c.y]),
             })
             .collect(),
+        region_runs: region_runs(map),
         prefabs: map
             .prefabs()
             .iter()
-            .map(|p| PrefabJson {
-                name: &p.name,
-                stage: p.stage.name(),
-                x: p.bounds.x,
-                y: p.bounds.y,
-                width: p.bounds.width,
-                height: p.bounds.height,
-                transform: p.transform.name(),
-                style: p.encounter.as_ref().map_or(Style::Feature, |e| e.style).name(),
-                encounter: p.encounter.as_ref().map(|e| e.id.as_str()),
-                category: p.encounter.as_ref().map(|e| e.category.name()),
+            .map(|p| {
+                let origin = pack.prefab(&p.name).map(|prefab| prefab.origin());
+                PrefabJson {
+                    name: &p.name,
+                    stage: p.stage.name(),
+                    x: p.bounds.x,
+                    y: p.bounds.y,
+                    width: p.bounds.width,
+                    height: p.bounds.height,
+                    transform: p.transform.name(),
+                    style: p.encounter.as_ref().map_or(Style::Feature, |e| e.style).name(),
+                    encounter: p.encounter.as_ref().map(|e| e.id.as_str()),
+                    category: p.encounter.as_ref().map(|e| e.category.name()),
+                    file: origin.map(|o| o.file.as_str()),
+                    line: origin.map(|o| o.line),
+                }
             })
             .collect(),
         links: map
@@ -150,33 +225,122 @@ pub fn json(map: &Map, palette: &Palette) -> String {
                 LinkJson { x: l.at.x, y: l.at.y, dir: l.dir.name(), kind, width: l.kind.width(), prefab: l.prefab }
             })
             .collect(),
-        objects: map
-            .objects()
-            .iter()
-            .map(|o| {
-                let first = o.cells.first().map_or(Point::default(), |c| c.0);
-                ObjectJson {
-                    kind: o.kind.name(),
-                    tag: o.tag.as_deref(),
-                    x: first.x,
-                    y: first.y,
-                    cells: o.cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect(),
-                    prefab: o.prefab,
-                    source: match o.furnishing {
-                        Some(_) => Some("furnishing"),
-                        None => o.prefab.and_then(|i| map.prefabs().get(i)).map(|p| p.name.as_str()),
-                    },
-                    keywords: &o.keywords,
-                    blocks: o.blocks(),
-                    part: o.furnishing.map(|f| f.part.name()),
-                    region: o.furnishing.and_then(|f| f.region),
-                    pile: o.furnishing.and_then(|f| f.pile),
-                }
-            })
-            .collect(),
+        objects: map.objects().iter().map(|o| object_json(o, map, pack)).collect(),
+        trace: trace.map(|t| {
+            t.events()
+                .iter()
+                .map(|e| EventJson {
+                    stage: e.stage,
+                    outcome: e.outcome.name(),
+                    message: &e.message,
+                    place: e.place.map(|r: Rect| [r.x, r.y, r.width, r.height]),
+                })
+                .collect()
+        }),
     };
     // Serialising plain structs of strings and integers cannot fail.
     let mut out = serde_json::to_string(&doc).unwrap_or_default();
     out.push('\n');
     out
+}
+
+fn object_json<'a>(o: &'a Object, map: &'a Map, pack: &'a Pack) -> ObjectJson<'a> {
+    let first = o.cells.first().map_or(Point::default(), |c| c.0);
+    ObjectJson {
+        kind: o.kind.name(),
+        tag: o.tag.as_deref(),
+        name: o.tag.as_deref().and_then(|tag| catalog_name(pack.catalog(), o.kind, tag)),
+        x: first.x,
+        y: first.y,
+        cells: o.cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect(),
+        prefab: o.prefab,
+        source: match o.furnishing {
+            Some(_) => Some("furnishing"),
+            None => o.prefab.and_then(|i| map.prefabs().get(i)).map(|p| p.name.as_str()),
+        },
+        keywords: &o.keywords,
+        blocks: o.blocks(),
+        part: o.furnishing.map(|f| f.part.name()),
+        region: o.furnishing.and_then(|f| f.region),
+        pile: o.furnishing.and_then(|f| f.pile),
+        definition: o.definition.as_ref().and_then(|used| {
+            let defs = pack.definitions(&used.defs)?;
+            let line = defs.lines.get(used.line as usize)?;
+            let (pick, _) = line.line.picks.get(used.alternative as usize)?;
+            Some(DefinitionJson {
+                file: &defs.file,
+                line: line.line.line,
+                glyph: line.line.glyph,
+                pick: pick.to_string(),
+                alternative: used.alternative,
+                alternatives: line.line.picks.len(),
+            })
+        }),
+    }
+}
+
+/// The catalog's name for the entry `tag` of an object of `kind`.
+fn catalog_name<'c>(catalog: &'c Catalog, kind: ObjectKind, tag: &str) -> Option<&'c str> {
+    match kind {
+        ObjectKind::Entity => catalog.entity(tag).map(|e| e.name.as_str()),
+        ObjectKind::Item => catalog.item(tag).map(|i| i.name.as_str()),
+        // A machine with a tag is a catalog prop the furnishing stage stood up.
+        ObjectKind::Prop | ObjectKind::Machine => catalog.prop(tag).map(|p| p.name.as_str()),
+        ObjectKind::Trap => catalog.traps().iter().find(|t| t.tag == tag).map(|t| t.name.as_str()),
+        ObjectKind::Debris => catalog.debris().iter().find(|d| d.tag == tag).map(|d| d.name.as_str()),
+    }
+}
+
+/// Every terrain the map holds, in the order of roles and variants.
+fn terrains_of(map: &Map) -> Vec<Terrain> {
+    let mut seen: Vec<Terrain> = Vec::new();
+    for &t in map.terrain().cells() {
+        if !seen.contains(&t) {
+            seen.push(t);
+        }
+    }
+    seen.sort_by_key(|t| (t.role, t.variant));
+    seen
+}
+
+/// The keys `terrain_rows` writes: digits, lower-case and upper-case letters,
+/// then letters from Latin-1 on, one character each, never a JSON escape.
+fn terrain_keys() -> impl Iterator<Item = char> {
+    ('0'..='9').chain('a'..='z').chain('A'..='Z').chain((0xc0u32..).filter_map(char::from_u32))
+}
+
+fn terrain_json(t: Terrain, key: char, pack: &Pack) -> TerrainJson {
+    let palette = pack.palette();
+    TerrainJson {
+        key,
+        glyph: palette.render_glyph(t),
+        name: t.to_string(),
+        colour: terrain_colour(t, palette).to_string(),
+    }
+}
+
+fn terrain_rows(map: &Map, legend: &[Terrain]) -> Vec<String> {
+    let keys: Vec<char> = terrain_keys().take(legend.len()).collect();
+    map.terrain()
+        .cells()
+        .chunks(map.width().max(1) as usize)
+        .map(|row| row.iter().map(|t| legend.iter().position(|l| l == t).map_or(' ', |i| keys[i])).collect())
+        .collect()
+}
+
+/// Each row's runs of cells in one region, as `[x, length, id]`.
+fn region_runs(map: &Map) -> Vec<Vec<[u32; 3]>> {
+    (0..map.height())
+        .map(|y| {
+            let mut runs: Vec<[u32; 3]> = Vec::new();
+            for x in 0..map.width() {
+                let Some(region) = map.region_at(Point::new(x, y)) else { continue };
+                match runs.last_mut() {
+                    Some(run) if run[0] + run[1] == x as u32 && run[2] == region.id => run[1] += 1,
+                    _ => runs.push([x as u32, 1, region.id]),
+                }
+            }
+            runs
+        })
+        .collect()
 }

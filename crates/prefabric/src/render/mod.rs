@@ -4,11 +4,13 @@
 //! colours (placed prefabs stand out), [`json`] writes the documented JSON schema,
 //! [`prefab_text`] writes a prefab back in the text prefab syntax, so what
 //! `prefabric show` prints can be pasted into a pack, and [`map_xp`] writes maps as
-//! REXPaint images and draws any REXPaint image as text, and [`map_png`] draws a
-//! map as a PNG image. Renderers only read.
+//! REXPaint images and draws any REXPaint image as text, [`map_png`] draws a
+//! map as a PNG image, and [`map_html`] writes the viewer: one HTML file holding
+//! the map's JSON and the script that draws and explains it. Renderers only read.
 
 mod ansi;
 mod ascii;
+mod html;
 mod json;
 mod png;
 mod prefab_text;
@@ -16,7 +18,8 @@ mod xp;
 
 pub use ansi::ansi;
 pub use ascii::{ascii, ascii_rows, passable_rows, spawn_blocked_rows};
-pub use json::json;
+pub use html::{HtmlOptions, map_html};
+pub use json::{json, json_with_trace};
 pub use png::{Highlight, MAX_PIXELS, MAX_SCALE, PngOptions, map_png};
 pub use prefab_text::prefab_text;
 pub use xp::{XpStyle, map_xp, xp_text};

@@ -178,9 +178,10 @@ pub(crate) fn run(
             )
             .with_help("its rooms or caverns are too few or too small here: try other seeds, a smaller alternative, or the encounter's `doors` and `min_area`"));
         }
-        map.trace.push(
+        map.trace.push_at(
             "encounters",
             Outcome::Chose,
+            map.prefabs.last().map(|p| p.bounds),
             format!("encounter `{}` placed first, forced by the preview", e.id),
         );
         placed[i] += 1;
@@ -334,9 +335,10 @@ fn in_cavern(
                             placed.passages.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
                         ),
                     };
-                    map.trace.push(
+                    map.trace.push_at(
                         "encounters",
                         Outcome::Chose,
+                        map.prefabs[placed.index].bounds,
                         format!(
                             "encounter `{}` ({}, {}) as `{}` {transform} {how} at ({}, {}){passages}",
                             e.id,
@@ -682,9 +684,10 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
         if e.door_width > 1 && e.door != DoorChange::Front {
             match widen(map, &door, rect, e.door_width, rng) {
                 Some(added) => doors.extend(added.into_iter().map(|at| Door { at, side: door.side })),
-                None => map.trace.push(
+                None => map.trace.push_at(
                     "encounters",
                     Outcome::Note,
+                    rect,
                     format!(
                         "encounter `{}`: no room to widen its door to {} cells; kept it as it was",
                         e.id, e.door_width
@@ -717,9 +720,10 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
     r.doors = doors;
     r.prefab = Some(index);
     let side = room.doorways.first().map_or("", |d| d.side.name());
-    map.trace.push(
+    map.trace.push_at(
         "encounters",
         Outcome::Chose,
+        bounds,
         format!(
             "encounter `{}` ({}, {}) as `{}` {} at ({}, {}) in room {region}{}",
             e.id,

@@ -188,9 +188,10 @@ pub(crate) fn after_layout(
                     }
                 }
                 let how = if style == Style::Centered { "centred in" } else { "sunk into the wall of" };
-                map.trace.push(
+                map.trace.push_at(
                     "features",
                     Outcome::Chose,
+                    map.prefabs[placed.index].bounds,
                     format!("prefab `{}` {transform} {how} cavern {cavern} at ({}, {})", prefab.name(), at.x, at.y),
                 );
             }
@@ -275,9 +276,10 @@ fn place_one(
             }
         } else {
             place(map, &oriented, at, transform, placement.spawn_block);
-            map.trace.push(
+            map.trace.push_at(
                 "features",
                 Outcome::Chose,
+                map.prefabs.last().map(|p| p.bounds),
                 format!("prefab `{}` {} at ({}, {})", prefab.name(), transform, at.x, at.y),
             );
             return Ok(());

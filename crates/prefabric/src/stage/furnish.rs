@@ -164,9 +164,7 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
     }
     let t = &f.tally;
     let debris = if rules.debris.is_some() { format!(", {} pieces of debris", t.debris) } else { String::new() };
-    map.trace.push(
-        "furnishing",
-        Outcome::Note,
+    map.trace.push("furnishing", Outcome::Note,
         format!(
             "{} of {total} areas drew a composition that places something; placed {} interactive machines, {} filler machines, {} stockpiles of {} items, {} terminals, {} loose items{debris}",
             t.areas, t.interactive, t.fillers, t.stockpiles, t.stockpile_items, t.terminals, t.items
@@ -299,15 +297,16 @@ impl Furnisher<'_> {
         };
         let name = format!("{} {id} ({}x{} at {}, {})", kind.name(), bounds.width, bounds.height, bounds.x, bounds.y);
         let Some(c) = rng.weighted(weights) else {
-            map.trace.push(
+            map.trace.push_at(
                 "furnishing",
                 Outcome::Skipped,
+                bounds,
                 format!("{name}: no composition for {}s has a weight", kind.name()),
             );
             return;
         };
         let composition = Composition::ALL[c];
-        map.trace.push("furnishing", Outcome::Chose, format!("{name}: composition `{composition}`"));
+        map.trace.push_at("furnishing", Outcome::Chose, bounds, format!("{name}: composition `{composition}`"));
         let before = map.objects.len();
         self.furnish_with(map, id, composition, &name, &mut rng);
         let placed = (map.objects.len() - before) as u32;
@@ -327,14 +326,14 @@ impl Furnisher<'_> {
         let inner = if open { bounds } else { bounds.expand(-self.rules.padding) };
         if inner.width <= 0 || inner.height <= 0 {
             let why = format!("{name}: no inner rectangle is left inside a padding of {}", self.rules.padding);
-            map.trace.push("furnishing", Outcome::Skipped, why);
+            map.trace.push_at("furnishing", Outcome::Skipped, bounds, why);
             return;
         }
         let area = Area { id, inner, name, open };
         if composition.has_interactive() {
             if let Some(max) = self.rules.max_interactive.filter(|&max| self.tally.interactive >= max) {
                 let why = format!("{name}: interactive machine: max_interactive {max} reached");
-                map.trace.push("furnishing", Outcome::Skipped, why);
+                map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
                 limit_hit(map, "max_interactive");
             } else {
                 self.interactive(map, &area, rng);
@@ -345,7 +344,7 @@ impl Furnisher<'_> {
             for _ in 0..n {
                 if let Some(max) = self.rules.max_stockpiles.filter(|&max| self.tally.stockpiles >= max) {
                     let why = format!("{name}: stockpile: max_stockpiles {max} reached");
-                    map.trace.push("furnishing", Outcome::Skipped, why);
+                    map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
                     limit_hit(map, "max_stockpiles");
                     break;
                 }
@@ -448,7 +447,7 @@ impl Furnisher<'_> {
         let weights: Vec<u32> = self.rules.interactive_types.iter().map(|(_, w)| *w).collect();
         let Some(t) = rng.weighted(&weights) else {
             let why = format!("{}: interactive machine: no type has a weight", area.name);
-            map.trace.push("furnishing", Outcome::Skipped, why);
+            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
             return;
         };
         let machine_type = &self.rules.interactive_types[t].0;
@@ -478,7 +477,7 @@ impl Furnisher<'_> {
                         rect.y,
                         pushed.describe()
                     );
-                    map.trace.push("furnishing", Outcome::Chose, message);
+                    map.trace.push_at("furnishing", Outcome::Chose, area.inner, message);
                     return;
                 }
                 Err(tally) => {
@@ -494,7 +493,7 @@ impl Furnisher<'_> {
             area.name,
             describe_misfits(&misfits)
         );
-        map.trace.push("furnishing", Outcome::Skipped, why);
+        map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
     }
 
     /// A place for a `size` footprint on the edge of the area's inner rectangle,
@@ -584,7 +583,7 @@ impl Furnisher<'_> {
                 area.inner.width,
                 area.inner.height
             );
-            map.trace.push("furnishing", Outcome::Skipped, why);
+            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
             return;
         };
         let (w, h) = pile_size(n);
@@ -601,7 +600,7 @@ impl Furnisher<'_> {
         let chosen: Vec<&Item> = order.iter().take(kinds as usize).map(|&i| pool[i]).collect();
         if chosen.is_empty() {
             let why = format!("{}: stockpile: no item suits depth {}", area.name, self.depth);
-            map.trace.push("furnishing", Outcome::Skipped, why);
+            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
             return;
         }
         match self.against_edge(map, area, size, false, false, rng) {
@@ -626,9 +625,10 @@ impl Furnisher<'_> {
                 }
                 self.tally.stockpiles += 1;
                 self.tally.stockpile_items += n;
-                map.trace.push(
+                map.trace.push_at(
                     "furnishing",
                     Outcome::Chose,
+                    area.inner,
                     format!(
                         "{}: stockpile of {} at ({}, {}){}",
                         area.name,
@@ -646,7 +646,7 @@ impl Furnisher<'_> {
                     count_of(n, "item", "items"),
                     describe_misfits(&tally)
                 );
-                map.trace.push("furnishing", Outcome::Skipped, why);
+                map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
             }
         }
     }
@@ -657,7 +657,12 @@ impl Furnisher<'_> {
     fn filler(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
         let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
         let Some(s) = rng.weighted(&weights) else {
-            map.trace.push("furnishing", Outcome::Skipped, format!("{}: filler: no set has a weight", area.name));
+            map.trace.push_at(
+                "furnishing",
+                Outcome::Skipped,
+                area.inner,
+                format!("{}: filler: no set has a weight", area.name),
+            );
             return;
         };
         let set = self.rules.sets[s].0.as_str();
@@ -687,7 +692,7 @@ impl Furnisher<'_> {
         }
         let Some((prop, (turn, nx, ny))) = pick else {
             let why = format!("{}: filler: no machine of set `{set}` fits the inner rectangle", area.name);
-            map.trace.push("furnishing", Outcome::Skipped, why);
+            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
             return;
         };
         let (w, h) = turned_size(prop, turn);
@@ -746,7 +751,7 @@ impl Furnisher<'_> {
             message.push_str(&format!(", one swapped for `{tag}`"));
         }
         let outcome = if placed > 0 { Outcome::Chose } else { Outcome::Skipped };
-        map.trace.push("furnishing", outcome, message);
+        map.trace.push_at("furnishing", outcome, area.inner, message);
     }
 
     /// Machines scattered over a cavern one by one, each a member of the area's
@@ -755,7 +760,12 @@ impl Furnisher<'_> {
     fn scatter(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
         let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
         let Some(s) = rng.weighted(&weights) else {
-            map.trace.push("furnishing", Outcome::Skipped, format!("{}: scatter: no set has a weight", area.name));
+            map.trace.push_at(
+                "furnishing",
+                Outcome::Skipped,
+                area.inner,
+                format!("{}: scatter: no set has a weight", area.name),
+            );
             return;
         };
         let set = self.rules.sets[s].0.as_str();
@@ -798,7 +808,7 @@ impl Furnisher<'_> {
             message.push_str(&format!("; the rest found no place ({})", describe_misfits(&misfits)));
         }
         let outcome = if placed.is_empty() { Outcome::Skipped } else { Outcome::Chose };
-        map.trace.push("furnishing", outcome, message);
+        map.trace.push_at("furnishing", outcome, area.inner, message);
     }
 
     /// Debris strewn on free floor beside the walls, anywhere on the map: each
@@ -882,7 +892,7 @@ impl Furnisher<'_> {
                         "terminal `{}` (tier {}) at ({}, {}) in junction {id}, which has {ways} ways in",
                         prop.tag, prop.tier, rect.x, rect.y
                     );
-                    map.trace.push("furnishing", Outcome::Chose, message);
+                    map.trace.push_at("furnishing", Outcome::Chose, rect, message);
                 }
                 None => {
                     let why = format!(
@@ -989,7 +999,7 @@ impl Furnisher<'_> {
                 p.y,
                 if most == u32::MAX { "unreached".to_string() } else { most.to_string() }
             );
-            map.trace.push("furnishing", Outcome::Chose, message);
+            map.trace.push_at("furnishing", Outcome::Chose, Rect::new(p.x, p.y, 1, 1), message);
         }
     }
 }

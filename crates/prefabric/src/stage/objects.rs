@@ -43,7 +43,12 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
         map.objects.extend(objects);
         if count > 0 {
             let name = map.prefabs[index].name.clone();
-            map.trace.push("objects", Outcome::Chose, format!("{count} objects in prefab `{name}` from {}", defs.file));
+            map.trace.push_at(
+                "objects",
+                Outcome::Chose,
+                bounds,
+                format!("{count} objects in prefab `{name}` from {}", defs.file),
+            );
         }
     }
 }

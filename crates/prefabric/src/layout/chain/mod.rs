@@ -279,7 +279,7 @@ impl<'c, 'm> Chain<'c, 'm> {
             if self.fits(shape, at, None).is_ok() {
                 self.place(entry, shape, at, None);
                 let message = format!("start: `{}` {} at ({}, {})", entry.label, shape.transform, at.x, at.y);
-                self.c.map.trace.push("layout", Outcome::Chose, message);
+                self.c.map.trace.push_at("layout", Outcome::Chose, Rect::new(at.x, at.y, w, h), message);
                 if let Some(i) = from_pool {
                     pool.add(i);
                 }
@@ -411,7 +411,9 @@ impl<'c, 'm> Chain<'c, 'm> {
                             anchor.at,
                             anchor.dir.name()
                         );
-                        self.c.map.trace.push("layout", Outcome::Chose, message);
+                        let (w, h) = shape.size();
+                        let place = Rect::new(origin.x, origin.y, w, h);
+                        self.c.map.trace.push_at("layout", Outcome::Chose, place, message);
                         self.candidates = candidates;
                         return true;
                     }
@@ -453,7 +455,8 @@ impl<'c, 'm> Chain<'c, 'm> {
                 String::new()
             }
         );
-        self.c.map.trace.push("layout", Outcome::Skipped, message);
+        let connector = Rect::new(anchor.at.x, anchor.at.y, 1, 1);
+        self.c.map.trace.push_at("layout", Outcome::Skipped, connector, message);
         false
     }
 

@@ -495,7 +495,8 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 self.stats.rooms = 1;
                 let message =
                     format!("first room: `{}` {} at ({}, {})", entry.label, entry.shapes[s].transform, at.x, at.y);
-                self.c.map.trace.push("layout", Outcome::Chose, message);
+                let (w, h) = entry.shapes[s].size();
+                self.c.map.trace.push_at("layout", Outcome::Chose, Rect::new(at.x, at.y, w, h), message);
                 return Ok(());
             }
         }
@@ -770,6 +771,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             return false;
         }
         let origin = self.random_place(w, h);
+        let shape_rect = Rect::new(origin.x, origin.y, w, h);
         let Some(covered) = self.fits(&entry.shapes[s], origin, kind == Kind::Piece) else {
             self.stats.misfits += 1;
             return false;
@@ -794,7 +796,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 "{what} `{}` {} at ({}, {}){cut} rolled back: no path from its doorways to a room near it",
                 entry.label, entry.shapes[s].transform, origin.x, origin.y
             );
-            self.c.map.trace.push("layout", Outcome::Skipped, message);
+            self.c.map.trace.push_at("layout", Outcome::Skipped, shape_rect, message);
             return false;
         };
         if covered > 0 && self.all_connected() {
@@ -806,7 +808,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 "{what} `{}` {} at ({}, {}){cut} rolled back: it cut a hallway something depended on",
                 entry.label, entry.shapes[s].transform, origin.x, origin.y
             );
-            self.c.map.trace.push("layout", Outcome::Skipped, message);
+            self.c.map.trace.push_at("layout", Outcome::Skipped, shape_rect, message);
             return false;
         }
         // The room stays. Doorways opened onto the hallways it covers beyond the
@@ -834,7 +836,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             "{what} `{}` {} at ({}, {}){after}{cut}: {how}",
             entry.label, entry.shapes[s].transform, origin.x, origin.y
         );
-        self.c.map.trace.push("layout", Outcome::Chose, message);
+        self.c.map.trace.push_at("layout", Outcome::Chose, shape_rect, message);
         if kind == Kind::Room {
             let first = primary.map(|(t, _)| t);
             self.second_connection(id, first);
@@ -1360,7 +1362,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 "`{}`: a dead end {} cells down its hallway; its doorway at {} is a secret door",
                 r.label, r.hallway, d.at
             );
-            self.c.map.trace.push("layout", Outcome::Chose, message);
+            self.c.map.trace.push_at("layout", Outcome::Chose, Rect::new(d.at.x, d.at.y, 1, 1), message);
         }
     }
 }
