@@ -42,49 +42,9 @@ pub(crate) struct CheckArgs {
 pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
     let label = args.pack.as_ref().map_or("the built-in pack".to_string(), |p| p.display().to_string());
     let pack = pack_or_fail(args.pack.as_deref())?;
-    let map_types: Vec<&MapType> = pack.map_types().collect();
-    // Made once: a generator prepares the layout's prefabs in every orientation.
-    let generators: Vec<Generator> = map_types
-        .iter()
-        .map(|m| Generator::new(&pack, &m.name).map_err(|e| Failure::Problems(e.to_string())))
-        .collect::<Result<_, _>>()?;
-    let depths: Vec<Vec<u32>> = map_types.iter().map(|m| trial_depths(m)).collect();
-    let seeds = u64::from(args.seeds);
-    let jobs: Vec<(usize, [u64; 2])> = (0..map_types.len())
-        .flat_map(|m| (0..seeds).step_by(CHUNK as usize).map(move |lo| (m, [lo, (lo + CHUNK).min(seeds)])))
-        .collect();
-    let chunks: Vec<(usize, Trials)> =
-        jobs.par_iter().map(|&(m, range)| (m, Trials::run(&pack, &generators[m], &depths[m], range))).collect();
-    let mut trials: Vec<Option<Trials>> = (0..map_types.len()).map(|_| None).collect();
-    for (m, chunk) in chunks {
-        match &mut trials[m] {
-            Some(t) => t.merge(chunk),
-            slot @ None => *slot = Some(chunk),
-        }
-    }
-
-    let mut failures = Vec::new();
-    let mut warnings: Vec<prefabric::Error> = pack.warnings().to_vec();
-    let mut errors = Vec::new();
-    let mut retried = 0;
-    let mut content = Stats::new(&pack);
-    for (map_type, mut t) in map_types.iter().zip(trials.into_iter().flatten()) {
-        warnings.extend(layout_shortfall(map_type, &mut t.placed));
-        errors.extend(too_large_for_caverns(map_type, &t.content, args.seeds));
-        failures.extend(
-            t.failures
-                .into_iter()
-                .map(|(seed, depth, e)| format!("{}: seed {seed}, depth {depth}: {e}", map_type.file)),
-        );
-        retried += t.retried;
-        content.map_types.insert(map_type.name.clone(), t.content);
-    }
-    content.finish();
-    // Content too large for every cavern is an error already; the rest never
-    // used, a warning each.
-    warnings.extend(
-        content.dead_content(&pack).into_iter().filter(|w| !errors.iter().any(|e| e.location() == w.location())),
-    );
+    let CheckReport { mut warnings, unused, errors, failures, retried } = run_checks(&pack, args.seeds)?;
+    warnings.extend(unused);
+    let map_types = pack.map_types().count();
 
     let mut err = io::stderr().lock();
     for warning in &warnings {
@@ -120,10 +80,76 @@ pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
         "ok: pack `{}` ({label}): {} prefabs, {}, {} trial maps each generated ({retried} needed a retry){noted}",
         pack.name(),
         pack.prefabs().len(),
-        count(map_types.len(), "map type"),
+        count(map_types, "map type"),
         args.seeds
     )?;
     Ok(())
+}
+
+/// What the trial maps of a pack showed.
+pub(crate) struct CheckReport {
+    /// Lints and layouts short of their targets.
+    pub(crate) warnings: Vec<prefabric::Error>,
+    /// Content the trial maps never used.
+    pub(crate) unused: Vec<prefabric::Error>,
+    /// Content that cannot be placed.
+    pub(crate) errors: Vec<prefabric::Error>,
+    /// Trial generations that failed, as `file: seed N, depth D: error`.
+    pub(crate) failures: Vec<String>,
+    /// Trial maps that needed a retry.
+    pub(crate) retried: usize,
+}
+
+/// Generates `seeds_per_map_type` trial maps of every map type of `pack`, on every
+/// core, and reports what they showed.
+pub(crate) fn run_checks(pack: &Pack, seeds_per_map_type: u32) -> Result<CheckReport, Failure> {
+    let map_types: Vec<&MapType> = pack.map_types().collect();
+    // Made once: a generator prepares the layout's prefabs in every orientation.
+    let generators: Vec<Generator> = map_types
+        .iter()
+        .map(|m| Generator::new(pack, &m.name).map_err(|e| Failure::Problems(e.to_string())))
+        .collect::<Result<_, _>>()?;
+    let depths: Vec<Vec<u32>> = map_types.iter().map(|m| trial_depths(m)).collect();
+    let seeds = u64::from(seeds_per_map_type);
+    let jobs: Vec<(usize, [u64; 2])> = (0..map_types.len())
+        .flat_map(|m| (0..seeds).step_by(CHUNK as usize).map(move |lo| (m, [lo, (lo + CHUNK).min(seeds)])))
+        .collect();
+    let chunks: Vec<(usize, Trials)> =
+        jobs.par_iter().map(|&(m, range)| (m, Trials::run(pack, &generators[m], &depths[m], range))).collect();
+    let mut trials: Vec<Option<Trials>> = (0..map_types.len()).map(|_| None).collect();
+    for (m, chunk) in chunks {
+        match &mut trials[m] {
+            Some(t) => t.merge(chunk),
+            slot @ None => *slot = Some(chunk),
+        }
+    }
+
+    let mut failures = Vec::new();
+    let mut warnings: Vec<prefabric::Error> = pack.warnings().to_vec();
+    let mut errors = Vec::new();
+    let mut retried = 0;
+    let mut content = Stats::new(pack);
+    for (map_type, mut t) in map_types.iter().zip(trials.into_iter().flatten()) {
+        warnings.extend(layout_shortfall(map_type, &mut t.placed));
+        errors.extend(too_large_for_caverns(map_type, &t.content, seeds_per_map_type));
+        failures.extend(
+            t.failures
+                .into_iter()
+                .map(|(seed, depth, e)| format!("{}: seed {seed}, depth {depth}: {e}", map_type.file)),
+        );
+        retried += t.retried;
+        content.map_types.insert(map_type.name.clone(), t.content);
+    }
+    content.finish();
+    // Content too large for every cavern is an error already; the rest never
+    // used, a warning each.
+    let unused: Vec<prefabric::Error> = content
+        .dead_content(pack)
+        .into_iter()
+        .filter(|w| !errors.iter().any(|e| e.location() == w.location()))
+        .collect();
+
+    Ok(CheckReport { warnings, unused, errors, failures, retried })
 }
 
 /// Depth 1 and every depth where an encounter's range starts or ends, so

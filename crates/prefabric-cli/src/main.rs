@@ -7,12 +7,16 @@
 //! the program quietly with 0.
 
 mod check;
+mod generate;
 mod prefab_files;
 mod stats;
+mod stats_html;
+mod watch;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
+use generate::Format;
 use prefabric::{Generator, Limits, Pack, Problems, render};
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -46,7 +50,7 @@ enum Command {
         prefabric generate --seed 7 --explain 2> decisions.txt\n  \
         prefabric generate --seed 7 --format xp --out map.xp   open it in REXPaint\n  \
         prefabric generate --seed 7 --out map.png --highlight category --legend   an image, prefabs outlined")]
-    Generate(GenerateArgs),
+    Generate(generate::GenerateArgs),
     /// Render the prefabs of a prefab file as they would be placed, or every layer of
     /// a REXPaint image.
     #[command(after_help = "Examples:\n  \
@@ -91,90 +95,13 @@ enum Command {
         prefabric stats --seeds 50000..100000 --json > b.json\n  \
         prefabric stats merge a.json b.json               the two shards as one report")]
     Stats(stats::StatsArgs),
-}
-
-#[derive(clap::Args)]
-struct GenerateArgs {
-    /// Content pack folder (default: the built-in pack).
-    #[arg(long, value_name = "DIR")]
-    pack: Option<PathBuf>,
-    /// Map type to generate (default: the pack's default map type).
-    #[arg(long, value_name = "NAME")]
-    map_type: Option<String>,
-    /// Seed; the same seed gives the same map (default: a random one, printed).
-    #[arg(long, value_name = "N")]
-    seed: Option<u64>,
-    /// Depth the map is generated for.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    depth: u32,
-    /// Output format (default: the one --out's extension names — .json, .xp,
-    /// .png, .txt — else ansi on a terminal, else ascii).
-    #[arg(long, value_enum)]
-    format: Option<Format>,
-    /// PNG: pixels per cell side, 1-32.
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=32))]
-    scale: u32,
-    /// PNG: outline every placed prefab, coloured by its encounter's category (Cogmind's
-    /// debug view) or by the stage that placed it.
-    #[arg(long, value_enum, value_name = "BY")]
-    highlight: Option<HighlightBy>,
-    /// PNG: add a legend of the colours below the map.
-    #[arg(long)]
-    legend: bool,
-    /// Write the map to this file instead of standard output.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
-    /// Print every decision of the generation to standard error (of every
-    /// attempt, when all of them fail).
-    #[arg(long)]
-    explain: bool,
-    /// Preview: use this feature variant instead of one drawn by weight.
-    #[arg(long, value_name = "NAME")]
-    variant: Option<String>,
-    /// Preview: place this encounter first (an error saying why when it fits nowhere).
-    #[arg(long, value_name = "ID")]
-    encounter: Option<String>,
-    /// Preview: use this prefab where its feature placement or encounter chooses
-    /// among alternatives (forcing that variant or encounter too).
-    #[arg(long, value_name = "PREFAB")]
-    prefab: Option<String>,
-}
-
-#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
-enum Format {
-    /// Plain text, one line per row.
-    Ascii,
-    /// Text with terminal colours.
-    Ansi,
-    /// JSON in the schema the README documents.
-    Json,
-    /// A REXPaint image: terrain, prefab outlines and objects on three layers.
-    Xp,
-    /// A PNG image: a tile per cell in the palette's colours, objects over terrain.
-    Png,
-}
-
-/// What `--highlight` colours prefab outlines by.
-#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
-enum HighlightBy {
-    /// The encounter's category; features and layout pieces in their own colours.
-    Category,
-    /// The stage that placed the prefab.
-    Stage,
-}
-
-impl Format {
-    /// The format a file name's extension implies: `.json`, `.xp`, `.txt` (plain text).
-    fn of_path(path: &Path) -> Option<Format> {
-        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-        match extension.as_str() {
-            "json" => Some(Format::Json),
-            "xp" => Some(Format::Xp),
-            "png" => Some(Format::Png),
-            "txt" => Some(Format::Ascii),
-            _ => None,
-        }
-    }
+    /// Check a pack and make one map again each time a file of the pack changes:
+    /// problems and the map on the terminal, and an HTML viewer that reloads itself.
+    #[command(after_help = "Examples:\n  \
+        prefabric watch --pack my_pack                       open prefabric-watch.html in a browser\n  \
+        prefabric watch --pack my_pack --map-type caves --seed 7 --out caves.html\n  \
+        prefabric watch --pack my_pack --no-map              problems only on the terminal")]
+    Watch(watch::WatchArgs),
 }
 
 #[derive(clap::Args)]
@@ -224,12 +151,13 @@ impl From<io::Error> for Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Generate(args) => generate(args),
+        Command::Generate(args) => generate::generate(args),
         Command::Show(args) => prefab_files::show(args),
         Command::Check(args) => check::check(args),
         Command::Convert(args) => prefab_files::convert(args),
         Command::World(args) => world(args),
         Command::Stats(args) => stats::stats(args),
+        Command::Watch(args) => watch::watch(args),
     };
     match result {
         Ok(()) | Err(Failure::ClosedPipe) => ExitCode::SUCCESS,
@@ -269,140 +197,6 @@ fn fresh_seed() -> u64 {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
     let mut rng = prefabric::Rng::stream(nanos ^ u64::from(std::process::id()), "cli", "seed");
     u64::from(rng.next_u32())
-}
-
-fn generate(args: GenerateArgs) -> Result<(), Failure> {
-    let pack = pack_or_fail(args.pack.as_deref())?;
-    let map_type = args.map_type.unwrap_or_else(|| pack.default_map_type().to_string());
-    let preview = prefabric::Preview {
-        variant: args.variant.clone(),
-        encounter: args.encounter.clone(),
-        prefab: args.prefab.clone(),
-    };
-    let generator = Generator::new(&pack, &map_type)
-        .and_then(|g| g.preview(&preview))
-        .map_err(|e| Failure::Usage(e.to_string()))?
-        .depth(args.depth);
-    let seed = args.seed.unwrap_or_else(fresh_seed);
-    let map = match generator.generate(seed) {
-        Ok(map) => map,
-        Err(e) => {
-            if args.explain {
-                let mut err = io::stderr().lock();
-                for (n, (trace, failure)) in generator.attempts(seed).iter().enumerate() {
-                    writeln!(err, "== attempt {} ==", n + 1)?;
-                    for event in trace.events() {
-                        writeln!(err, "{event}")?;
-                    }
-                    if let Some(f) = failure {
-                        writeln!(err, "attempt {} failed: {}", n + 1, f.message())?;
-                    }
-                }
-            }
-            return Err(Failure::Problems(e.to_string()));
-        }
-    };
-
-    if args.explain {
-        let mut err = io::stderr().lock();
-        for event in map.trace().events() {
-            writeln!(err, "{event}")?;
-        }
-    }
-    let to_terminal = args.out.is_none() && io::stdout().is_terminal();
-    // Without --format: what --out's extension says, else colour on a terminal.
-    let implied = args.out.as_deref().and_then(Format::of_path);
-    let format = args.format.or(implied).unwrap_or(if to_terminal && std::env::var_os("NO_COLOR").is_none() {
-        Format::Ansi
-    } else {
-        Format::Ascii
-    });
-    let pack_flag = args.pack.as_ref().map(|p| format!(" --pack {}", p.display())).unwrap_or_default();
-    let depth_flag = if args.depth == 1 { String::new() } else { format!(" --depth {}", args.depth) };
-    let mut preview_flags = String::new();
-    for (flag, value) in [("variant", &args.variant), ("encounter", &args.encounter), ("prefab", &args.prefab)] {
-        if let Some(v) = value {
-            let quoted = if v.contains(' ') { format!("'{v}'") } else { v.clone() };
-            preview_flags.push_str(&format!(" --{flag} {quoted}"));
-        }
-    }
-    // The image's own options, so the reproduce line makes the same file.
-    let mut image_flags = String::new();
-    if args.scale != 4 {
-        image_flags.push_str(&format!(" --scale {}", args.scale));
-    }
-    if let Some(h) = args.highlight.and_then(|h| h.to_possible_value()) {
-        image_flags.push_str(&format!(" --highlight {}", h.get_name()));
-    }
-    if args.legend {
-        image_flags.push_str(" --legend");
-    }
-    let reproduce = format!(
-        "prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{preview_flags}{image_flags}"
-    );
-    if matches!(format, Format::Xp | Format::Png) && args.out.is_none() && io::stdout().is_terminal() {
-        let (name, what) = if format == Format::Xp { ("xp", "REXPaint image") } else { ("png", "PNG image") };
-        return Err(Failure::Usage(format!(
-            "error: --format {name} writes a binary {what}; give --out FILE.{name} (or redirect standard output)"
-        )));
-    }
-    let png_options = render::PngOptions {
-        scale: args.scale,
-        highlight: args.highlight.map(|h| match h {
-            HighlightBy::Category => render::Highlight::Category,
-            HighlightBy::Stage => render::Highlight::Stage,
-        }),
-        legend: args.legend,
-    };
-    if format != Format::Png && png_options != render::PngOptions::default() {
-        return Err(Failure::Usage(
-            "error: --scale, --highlight and --legend draw PNG images; add --format png (or --out FILE.png)".into(),
-        ));
-    }
-    let bytes = match format {
-        Format::Json => render::json(&map, pack.palette()).into_bytes(),
-        Format::Xp => prefabric::format::xp::write(&render::map_xp(&map, pack.palette())),
-        Format::Png => {
-            render::map_png(&map, pack.palette(), &png_options).map_err(|e| Failure::Usage(e.to_string()))?
-        }
-        Format::Ascii | Format::Ansi => {
-            let body = if format == Format::Ansi {
-                render::ansi(&map, pack.palette())
-            } else {
-                render::ascii(&map, pack.palette())
-            };
-            format!("# map type {map_type}, seed {seed}, depth {}; reproduce: {reproduce}\n{body}", args.depth)
-                .into_bytes()
-        }
-    };
-    match &args.out {
-        Some(path) => {
-            std::fs::write(path, bytes)
-                .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
-            // The line must make the same file: name the format unless the
-            // extension implies it.
-            let format_flag = match (implied, format.to_possible_value()) {
-                (Some(f), _) if f == format => String::new(),
-                (_, Some(v)) => format!(" --format {}", v.get_name()),
-                (_, None) => String::new(),
-            };
-            writeln!(
-                io::stderr(),
-                "wrote {} (seed {seed}; reproduce: {reproduce}{format_flag} --out {})",
-                path.display(),
-                path.display()
-            )?;
-        }
-        None => {
-            let mut out = io::stdout().lock();
-            out.write_all(&bytes)?;
-            out.flush()?;
-            if format == Format::Json && io::stderr().is_terminal() {
-                writeln!(io::stderr(), "seed {seed}; reproduce: {reproduce} --format json")?;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Reads a file no bigger than the pack's file limit.
@@ -448,6 +242,13 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Usage(format!("error: cannot create {}: {e}", dir.display())))?;
     }
     let width = args.levels.to_string().len().max(2);
+    let world_command = format!(
+        "prefabric world --levels {} --seed {seed}{}{} --map-type {map_type} --depth {}",
+        args.levels,
+        args.pack.as_ref().map(|p| format!(" --pack {}", p.display())).unwrap_or_default(),
+        args.world.as_ref().map(|p| format!(" --world {}", p.display())).unwrap_or_default(),
+        args.depth
+    );
     let mut out = io::stdout().lock();
     writeln!(out, "# world of {} levels of {map_type}, seed {seed}", args.levels)?;
     for level in 1..=args.levels {
@@ -466,15 +267,20 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
             encounters.join(", ")
         )?;
         if let Some(dir) = &args.out {
-            let (extension, bytes) = match args.format {
-                Format::Json => ("json", render::json(&map, pack.palette()).into_bytes()),
-                Format::Xp => ("xp", prefabric::format::xp::write(&render::map_xp(&map, pack.palette()))),
-                Format::Png => {
-                    let options = render::PngOptions::default();
-                    ("png", render::map_png(&map, pack.palette(), &options).map_err(|e| Failure::Usage(e.to_string()))?)
-                }
-                Format::Ascii | Format::Ansi => ("txt", render::ascii(&map, pack.palette()).into_bytes()),
+            let extension = match args.format {
+                Format::Json => "json",
+                Format::Xp => "xp",
+                Format::Png => "png",
+                Format::Html => "html",
+                Format::Ascii | Format::Ansi => "txt",
             };
+            let format = if args.format == Format::Ansi { Format::Ascii } else { args.format };
+            let rendering = generate::Rendering {
+                png: render::PngOptions::default(),
+                trace: false,
+                command: format!("{world_command} (level {level})"),
+            };
+            let bytes = generate::map_bytes(&map, &pack, format, &rendering)?;
             let path = dir.join(format!("level-{level:0width$}.{extension}"));
             std::fs::write(&path, bytes)
                 .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;

@@ -1,18 +1,19 @@
 //! `prefabric stats`: many maps generated on every core, and what became of each
-//! piece of content — printed as a table, or as JSON that `stats merge` adds up.
+//! piece of content — printed as a table, or as JSON that `stats merge` adds up,
+//! and with `--html` written as a report with plots as well.
 //!
 //! In: a pack, map types, a seed range and depths (or JSON files to merge). Out:
 //! the library's [`Stats`] over every map, the same whatever the number of
 //! threads (but for the times). A progress bar is drawn on a terminal only.
 
-use crate::{Failure, pack_or_fail};
+use crate::{Failure, pack_or_fail, stats_html, write_file};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use prefabric::stats::{MapTypeStats, Seen, Stats, describe};
 use prefabric::{Generator, Pack};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Seeds a worker takes at a time.
@@ -38,6 +39,9 @@ pub(crate) struct StatsArgs {
     /// Print the statistics as JSON (the README documents the schema) instead of a table.
     #[arg(long)]
     json: bool,
+    /// Also write the statistics as a self-contained HTML report, with plots, to this file.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -53,6 +57,9 @@ enum MergeCommand {
         /// Print the merged statistics as JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Also write the merged statistics as a self-contained HTML report, with plots, to this file.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
 }
 
@@ -103,8 +110,8 @@ fn parse_depths(s: &str) -> Result<Depths, String> {
 }
 
 pub(crate) fn stats(args: StatsArgs) -> Result<(), Failure> {
-    if let Some(MergeCommand::Merge { files, json }) = args.merge {
-        return merge(&files, json);
+    if let Some(MergeCommand::Merge { files, json, html }) = args.merge {
+        return merge(&files, json, html.as_deref());
     }
     let pack = pack_or_fail(args.pack.as_deref())?;
     let names: Vec<String> = if args.map_type.is_empty() {
@@ -150,12 +157,7 @@ pub(crate) fn stats(args: StatsArgs) -> Result<(), Failure> {
     bar.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     stats.finish();
-    let mut out = io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", stats.to_json())?;
-    } else {
-        write!(out, "{}", table(&stats))?;
-    }
+    print(&stats, args.json, args.html.as_deref())?;
     let threads = pool.current_num_threads();
     let mut err = io::stderr().lock();
     writeln!(
@@ -196,7 +198,7 @@ fn progress_bar(total: u64) -> ProgressBar {
     bar
 }
 
-fn merge(files: &[PathBuf], json: bool) -> Result<(), Failure> {
+fn merge(files: &[PathBuf], json: bool, html: Option<&Path>) -> Result<(), Failure> {
     let mut merged: Option<Stats> = None;
     for file in files {
         let text = std::fs::read_to_string(file)
@@ -215,11 +217,21 @@ fn merge(files: &[PathBuf], json: bool) -> Result<(), Failure> {
         }
     }
     let Some(stats) = merged else { return Ok(()) };
+    print(&stats, json, html)
+}
+
+/// Writes the HTML report to `html` when asked, then prints the statistics
+/// as a table or JSON (the report first, so a reader closing the pipe early
+/// does not lose it).
+fn print(stats: &Stats, json: bool, html: Option<&Path>) -> Result<(), Failure> {
+    if let Some(path) = html {
+        write_file(path, stats_html::report(stats).as_bytes())?;
+    }
     let mut out = io::stdout().lock();
     if json {
         writeln!(out, "{}", stats.to_json())?;
     } else {
-        write!(out, "{}", table(&stats))?;
+        write!(out, "{}", table(stats))?;
     }
     Ok(())
 }

@@ -191,3 +191,121 @@ fn stats_say_why_content_was_never_placed() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("holds no seeds"));
 }
+
+/// A fresh temporary folder for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("prefabric-stats-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
+
+fn utf8(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+/// The section of the report on map type `name`.
+fn section<'a>(html: &'a str, name: &str) -> &'a str {
+    let heading = format!("<h2>map type <code>{name}</code></h2>");
+    let start = html.find(&heading).unwrap_or_else(|| panic!("no section for map type `{name}`"));
+    let end = html[start..].find("</section>").expect("the section ends") + start;
+    &html[start..end]
+}
+
+#[test]
+fn stats_html_writes_a_self_contained_report_with_plots_of_every_map_type() {
+    let dir = temp_dir("html");
+    let report = dir.join("report.html");
+    let out = prefabric(&["stats", "--seeds", "20", "--json", "--html", utf8(&report)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Standard output is still the JSON alone; the file is noted on standard error.
+    let stats: Value = serde_json::from_slice(&out.stdout).expect("stats --json --html still writes JSON");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("wrote {}", report.display())), "{err}");
+    let html = std::fs::read_to_string(&report).expect("the report was written");
+    assert!(html.starts_with("<!doctype html>"), "{}", &html[..html.len().min(200)]);
+    assert!(html.trim_end().ends_with("</html>"));
+    let types = stats["map_types"].as_object().expect("map types");
+    assert_eq!(types.len(), 5);
+    assert_eq!(html.matches("<section ").count(), types.len());
+    let mut never_placed = 0;
+    for (name, m) in types {
+        let section = section(&html, name);
+        let encounters = m["encounters"].as_object().expect("encounters");
+        // A time histogram for every map type, an encounter chart for those with encounters.
+        assert_eq!(section.matches("<svg").count(), if encounters.is_empty() { 1 } else { 2 }, "{name}");
+        assert_eq!(section.matches("aria-label=\"maps by generation time\"").count(), 1, "{name}");
+        assert!(section.contains("<th>seeds</th><td>0..20</td>"), "{name}");
+        assert!(section.contains("<th>maps generated</th><td>20</td>"), "{name}");
+        for (id, e) in encounters {
+            // A row of the chart and of the table.
+            assert!(section.contains(&format!(">{id}</text>")), "`{id}` has no row in the chart of `{name}`");
+            let row = if e["placed"] == 0 {
+                never_placed += 1;
+                format!("<tr class=\"never\"><td><code>{id}</code>")
+            } else {
+                format!("<tr><td><code>{id}</code>")
+            };
+            assert!(section.contains(&row), "`{id}` of `{name}` lacks its table row {row}");
+        }
+        for prefab in m["prefabs"].as_object().expect("prefabs").keys() {
+            assert!(section.contains(&format!("<code>{prefab}</code>")), "prefab `{prefab}` of `{name}`");
+        }
+    }
+    assert!(never_placed > 0, "the built-in pack has encounters outside depth 1, never placed there");
+    assert_eq!(html.matches("<svg").count(), 9, "four map types with encounters, five histograms");
+    // Nothing to fetch: no URL (the inline SVG needs no namespace), script, link or image.
+    let page = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    for outside in ["http://", "https://", "<script", "<link", "<img", "src=", "@import", "url("] {
+        assert!(!page.contains(outside), "the report holds `{outside}`");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stats_merge_writes_the_report_of_the_merged_statistics_escaping_the_packs_names() {
+    let dir = temp_dir("merge-html");
+    let run = |seeds: &str| json_of(&["stats", "--map-type", "hotel", "--seeds", seeds, "--json"]);
+    let (a, b) = (dir.join("a.json"), dir.join("b.json"));
+    std::fs::write(&a, run("0..10").to_string()).expect("written");
+    std::fs::write(&b, run("10..25").to_string()).expect("written");
+    let report = dir.join("r.html");
+    let out = prefabric(&["stats", "merge", utf8(&a), utf8(&b), "--html", utf8(&report)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.starts_with("map type `hotel`: 25 maps (seeds 0..25, depth 1)"), "{table}");
+    let html = std::fs::read_to_string(&report).expect("the merged report was written");
+    assert!(html.starts_with("<!doctype html>"));
+    let hotel = section(&html, "hotel");
+    assert!(hotel.contains("<th>seeds</th><td>0..25</td>") && hotel.contains("<th>maps generated</th><td>25</td>"));
+    assert_eq!(hotel.matches("<svg").count(), 2);
+    // The same statistics give the same bytes.
+    let again = dir.join("again.html");
+    let out = prefabric(&["stats", "merge", utf8(&a), utf8(&b), "--html", utf8(&again)]);
+    assert!(out.status.success());
+    assert_eq!(std::fs::read(&report).expect("read"), std::fs::read(&again).expect("read"));
+
+    // Names come from content packs: markup in them is shown, never run.
+    let mut evil: Value = serde_json::from_str(&std::fs::read_to_string(&a).expect("read")).expect("JSON");
+    evil["pack"] = Value::from("<script>alert('pack')</script>");
+    let types = evil["map_types"].as_object_mut().expect("map types");
+    let mut hotel = types.remove("hotel").expect("hotel");
+    let encounters = hotel["encounters"].as_object_mut().expect("encounters");
+    let first = encounters.keys().next().expect("an encounter").clone();
+    let encounter = encounters.remove(&first).expect("it");
+    encounters.insert("\"><img src=x onerror=alert(1)>".to_string(), encounter);
+    types.insert("<b onmouseover=alert(2)>hotel</b>".to_string(), hotel);
+    let evil_json = dir.join("evil.json");
+    std::fs::write(&evil_json, evil.to_string()).expect("written");
+    let evil_report = dir.join("evil.html");
+    let out = prefabric(&["stats", "merge", utf8(&evil_json), "--json", "--html", utf8(&evil_report)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&evil_report).expect("written");
+    for markup in ["<script", "<img", "<b "] {
+        assert!(!html.contains(markup), "`{markup}` got into the report unescaped");
+    }
+    assert!(html.contains("&lt;script&gt;alert(&#39;pack&#39;)&lt;/script&gt;"));
+    assert!(html.contains("&lt;b onmouseover=alert(2)&gt;hotel&lt;/b&gt;"));
+    assert!(html.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,253 @@
+//! `prefabric generate`: one map, printed or written in the format asked for.
+//!
+//! In: the command line's pack, map type, seed, depth, previews and output
+//! options. Out: the map as text, JSON, a REXPaint image, a PNG image or the HTML
+//! viewer, and on standard error the line that makes the same file again.
+
+use crate::{Failure, fresh_seed, pack_or_fail};
+use clap::ValueEnum;
+use prefabric::{Generator, Map, Pack, render};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub(crate) struct GenerateArgs {
+    /// Content pack folder (default: the built-in pack).
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// Map type to generate (default: the pack's default map type).
+    #[arg(long, value_name = "NAME")]
+    map_type: Option<String>,
+    /// Seed; the same seed gives the same map (default: a random one, printed).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Depth the map is generated for.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    depth: u32,
+    /// Output format (default: the one --out's extension names — .json, .xp,
+    /// .png, .html, .txt — else ansi on a terminal, else ascii).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// PNG: pixels per cell side, 1-32.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=32))]
+    scale: u32,
+    /// PNG: outline every placed prefab, coloured by its encounter's category (Cogmind's
+    /// debug view) or by the stage that placed it.
+    #[arg(long, value_enum, value_name = "BY")]
+    highlight: Option<HighlightBy>,
+    /// PNG: add a legend of the colours below the map.
+    #[arg(long)]
+    legend: bool,
+    /// Write the map to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Print every decision of the generation to standard error (of every
+    /// attempt, when all of them fail); with --format json, list them in the JSON too.
+    #[arg(long)]
+    explain: bool,
+    /// Preview: use this feature variant instead of one drawn by weight.
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
+    /// Preview: place this encounter first (an error saying why when it fits nowhere).
+    #[arg(long, value_name = "ID")]
+    encounter: Option<String>,
+    /// Preview: use this prefab where its feature placement or encounter chooses
+    /// among alternatives (forcing that variant or encounter too).
+    #[arg(long, value_name = "PREFAB")]
+    prefab: Option<String>,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// Plain text, one line per row.
+    Ascii,
+    /// Text with terminal colours.
+    Ansi,
+    /// JSON in the schema the README documents.
+    Json,
+    /// A REXPaint image: terrain, prefab outlines and objects on three layers.
+    Xp,
+    /// A PNG image: a tile per cell in the palette's colours, objects over terrain.
+    Png,
+    /// The viewer: one self-contained HTML page with zoom, layers, cell details and
+    /// the trace's timeline.
+    Html,
+}
+
+/// What `--highlight` colours prefab outlines by.
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum HighlightBy {
+    /// The encounter's category; features and layout pieces in their own colours.
+    Category,
+    /// The stage that placed the prefab.
+    Stage,
+}
+
+impl Format {
+    /// The format a file name's extension implies: `.json`, `.xp`, `.txt` (plain text).
+    pub(crate) fn of_path(path: &Path) -> Option<Format> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "json" => Some(Format::Json),
+            "xp" => Some(Format::Xp),
+            "png" => Some(Format::Png),
+            "html" | "htm" => Some(Format::Html),
+            "txt" => Some(Format::Ascii),
+            _ => None,
+        }
+    }
+}
+
+pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
+    let pack = pack_or_fail(args.pack.as_deref())?;
+    let map_type = args.map_type.unwrap_or_else(|| pack.default_map_type().to_string());
+    let preview = prefabric::Preview {
+        variant: args.variant.clone(),
+        encounter: args.encounter.clone(),
+        prefab: args.prefab.clone(),
+    };
+    let generator = Generator::new(&pack, &map_type)
+        .and_then(|g| g.preview(&preview))
+        .map_err(|e| Failure::Usage(e.to_string()))?
+        .depth(args.depth);
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let map = match generator.generate(seed) {
+        Ok(map) => map,
+        Err(e) => {
+            if args.explain {
+                let mut err = io::stderr().lock();
+                for (n, (trace, failure)) in generator.attempts(seed).iter().enumerate() {
+                    writeln!(err, "== attempt {} ==", n + 1)?;
+                    for event in trace.events() {
+                        writeln!(err, "{event}")?;
+                    }
+                    if let Some(f) = failure {
+                        writeln!(err, "attempt {} failed: {}", n + 1, f.message())?;
+                    }
+                }
+            }
+            return Err(Failure::Problems(e.to_string()));
+        }
+    };
+
+    if args.explain {
+        let mut err = io::stderr().lock();
+        for event in map.trace().events() {
+            writeln!(err, "{event}")?;
+        }
+    }
+    let to_terminal = args.out.is_none() && io::stdout().is_terminal();
+    // Without --format: what --out's extension says, else colour on a terminal.
+    let implied = args.out.as_deref().and_then(Format::of_path);
+    let format = args.format.or(implied).unwrap_or(if to_terminal && std::env::var_os("NO_COLOR").is_none() {
+        Format::Ansi
+    } else {
+        Format::Ascii
+    });
+    let pack_flag = args.pack.as_ref().map(|p| format!(" --pack {}", p.display())).unwrap_or_default();
+    let depth_flag = if args.depth == 1 { String::new() } else { format!(" --depth {}", args.depth) };
+    let mut preview_flags = String::new();
+    for (flag, value) in [("variant", &args.variant), ("encounter", &args.encounter), ("prefab", &args.prefab)] {
+        if let Some(v) = value {
+            let quoted = if v.contains(' ') { format!("'{v}'") } else { v.clone() };
+            preview_flags.push_str(&format!(" --{flag} {quoted}"));
+        }
+    }
+    // The image's own options, so the reproduce line makes the same file.
+    let mut image_flags = String::new();
+    if args.scale != 4 {
+        image_flags.push_str(&format!(" --scale {}", args.scale));
+    }
+    if let Some(h) = args.highlight.and_then(|h| h.to_possible_value()) {
+        image_flags.push_str(&format!(" --highlight {}", h.get_name()));
+    }
+    if args.legend {
+        image_flags.push_str(" --legend");
+    }
+    let reproduce = format!(
+        "prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{preview_flags}{image_flags}"
+    );
+    if matches!(format, Format::Xp | Format::Png | Format::Html) && args.out.is_none() && io::stdout().is_terminal() {
+        let (name, what) = match format {
+            Format::Xp => ("xp", "a binary REXPaint image"),
+            Format::Png => ("png", "a binary PNG image"),
+            _ => ("html", "a web page to open in a browser"),
+        };
+        return Err(Failure::Usage(format!(
+            "error: --format {name} writes {what}; give --out FILE.{name} (or redirect standard output)"
+        )));
+    }
+    let png_options = render::PngOptions {
+        scale: args.scale,
+        highlight: args.highlight.map(|h| match h {
+            HighlightBy::Category => render::Highlight::Category,
+            HighlightBy::Stage => render::Highlight::Stage,
+        }),
+        legend: args.legend,
+    };
+    if format != Format::Png && png_options != render::PngOptions::default() {
+        return Err(Failure::Usage(
+            "error: --scale, --highlight and --legend draw PNG images; add --format png (or --out FILE.png)".into(),
+        ));
+    }
+    // The line must make the same file: name the format unless the extension implies it.
+    let format_flag = match (implied, format.to_possible_value()) {
+        (Some(f), _) if f == format => String::new(),
+        (_, Some(v)) => format!(" --format {}", v.get_name()),
+        (_, None) => String::new(),
+    };
+    let out_flag = args.out.as_ref().map(|p| format!(" --out {}", p.display())).unwrap_or_default();
+    let rendering =
+        Rendering { png: png_options, trace: args.explain, command: format!("{reproduce}{format_flag}{out_flag}") };
+    let bytes = map_bytes(&map, &pack, format, &rendering)?;
+    let bytes = if matches!(format, Format::Ascii | Format::Ansi) {
+        let header = format!("# map type {map_type}, seed {seed}, depth {}; reproduce: {reproduce}\n", args.depth);
+        [header.into_bytes(), bytes].concat()
+    } else {
+        bytes
+    };
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, bytes)
+                .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
+            writeln!(io::stderr(), "wrote {} (seed {seed}; reproduce: {})", path.display(), rendering.command)?;
+        }
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(&bytes)?;
+            out.flush()?;
+            if format == Format::Json && io::stderr().is_terminal() {
+                writeln!(io::stderr(), "seed {seed}; reproduce: {reproduce} --format json")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How a map is drawn, besides its format.
+pub(crate) struct Rendering {
+    /// PNG: scale, highlight and legend.
+    pub(crate) png: render::PngOptions,
+    /// JSON: list the trace too.
+    pub(crate) trace: bool,
+    /// HTML: the command that makes the same file, shown in the viewer.
+    pub(crate) command: String,
+}
+
+/// The map in `format`; text formats without their comment line.
+pub(crate) fn map_bytes(map: &Map, pack: &Pack, format: Format, rendering: &Rendering) -> Result<Vec<u8>, Failure> {
+    Ok(match format {
+        Format::Json if rendering.trace => render::json_with_trace(map, pack).into_bytes(),
+        Format::Json => render::json(map, pack).into_bytes(),
+        Format::Xp => prefabric::format::xp::write(&render::map_xp(map, pack.palette())),
+        Format::Png => {
+            render::map_png(map, pack.palette(), &rendering.png).map_err(|e| Failure::Usage(e.to_string()))?
+        }
+        Format::Html => {
+            let options = render::HtmlOptions { command: Some(rendering.command.clone()), ..Default::default() };
+            render::map_html(map, pack, &options).into_bytes()
+        }
+        Format::Ansi => render::ansi(map, pack.palette()).into_bytes(),
+        Format::Ascii => render::ascii(map, pack.palette()).into_bytes(),
+    })
+}

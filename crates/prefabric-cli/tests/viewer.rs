@@ -1,0 +1,328 @@
+//! The HTML viewer in a real browser: headless Chromium, driven over the DevTools
+//! protocol, opens a viewer file that `prefabric generate` wrote and must show no
+//! console error, draw the map, change the picture when a layer is switched off,
+//! and name the right prefab when the pointer rests on one of its cells.
+//!
+//! Chromium is found through `PREFABRIC_CHROMIUM` or on the `PATH`
+//! (`.ci/install-browser` installs Debian's package). Without one the test says
+//! so and passes, unless `PREFABRIC_REQUIRE_BROWSER` is set — as `.ci/run` does
+//! once the install script succeeded — when a missing browser fails it.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+/// How long any one answer of the browser may take.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("PREFABRIC_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The browser to test with; `None` (after saying why) when there is none and
+/// none is required.
+fn chromium_or_skip() -> Option<PathBuf> {
+    let found = chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("PREFABRIC_REQUIRE_BROWSER").is_none(),
+            "PREFABRIC_REQUIRE_BROWSER is set but no Chromium was found (set PREFABRIC_CHROMIUM or run .ci/install-browser)"
+        );
+        eprintln!("skipped: no Chromium on this machine; run .ci/install-browser (Debian) or set PREFABRIC_CHROMIUM");
+    }
+    found
+}
+
+/// A headless Chromium and one page of it, spoken to over the DevTools protocol.
+struct Browser {
+    child: Child,
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    session: String,
+    next_id: u64,
+    /// Events the browser sent while we waited for answers.
+    events: Vec<Value>,
+    profile: PathBuf,
+}
+
+impl Browser {
+    fn launch(binary: &Path, profile: PathBuf) -> Browser {
+        let mut command = Command::new(binary);
+        command.args([
+            "--headless",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--remote-debugging-port=0",
+            "--window-size=1400,900",
+        ]);
+        // Chromium's sandbox refuses to run as root (CI containers).
+        command.arg("--no-sandbox");
+        command.arg(format!("--user-data-dir={}", profile.display()));
+        command.arg("about:blank");
+        let mut child = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("chromium starts");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(url) = line.split("DevTools listening on ").nth(1) {
+                    let _ = tx.send(url.trim().to_string());
+                }
+            }
+        });
+        let url = rx.recv_timeout(ANSWER_TIMEOUT).expect("chromium prints its DevTools address");
+        let (socket, _) = tungstenite::connect(url.as_str()).expect("the DevTools socket opens");
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream.set_read_timeout(Some(ANSWER_TIMEOUT)).expect("a read timeout can be set");
+        }
+        let mut browser = Browser { child, socket, session: String::new(), next_id: 0, events: Vec::new(), profile };
+        let target = browser.call("Target.createTarget", json!({ "url": "about:blank" }));
+        let target_id = target["targetId"].as_str().expect("a target id").to_string();
+        let attached = browser.call("Target.attachToTarget", json!({ "targetId": target_id, "flatten": true }));
+        browser.session = attached["sessionId"].as_str().expect("a session id").to_string();
+        for domain in ["Runtime.enable", "Log.enable", "Page.enable"] {
+            browser.call(domain, json!({}));
+        }
+        browser.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
+        );
+        browser
+    }
+
+    /// Sends a command (to the page once attached) and waits for its answer.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut message = json!({ "id": id, "method": method, "params": params });
+        if !self.session.is_empty() {
+            message["sessionId"] = json!(self.session);
+        }
+        self.socket.send(Message::text(message.to_string())).expect("the browser takes the command");
+        loop {
+            let text = match self.socket.read().expect("the browser answers") {
+                Message::Text(text) => text,
+                _ => continue,
+            };
+            let value: Value = serde_json::from_str(text.as_str()).expect("the browser speaks JSON");
+            if value["id"] == json!(id) {
+                assert!(value.get("error").is_none(), "{method} failed: {}", value["error"]);
+                return value["result"].clone();
+            }
+            self.events.push(value);
+        }
+    }
+
+    /// Evaluates a JavaScript expression in the page and returns its value.
+    fn eval(&mut self, expression: &str) -> Value {
+        let result = self.call("Runtime.evaluate", json!({ "expression": expression, "returnByValue": true }));
+        assert!(result.get("exceptionDetails").is_none(), "`{expression}` threw: {}", result["exceptionDetails"]);
+        result["result"]["value"].clone()
+    }
+
+    fn mouse(&mut self, kind: &str, x: f64, y: f64) {
+        let mut params = json!({ "type": kind, "x": x, "y": y });
+        if kind != "mouseMoved" {
+            params["button"] = json!("left");
+            params["clickCount"] = json!(1);
+        }
+        self.call("Input.dispatchMouseEvent", params);
+    }
+
+    /// Clicks the centre of the element with this id, as a user would.
+    fn click(&mut self, id: &str) {
+        let at = self.eval(&format!(
+            "(() => {{ const r = document.getElementById('{id}').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+        self.mouse("mouseMoved", x, y);
+        self.mouse("mousePressed", x, y);
+        self.mouse("mouseReleased", x, y);
+    }
+
+    /// Errors the page reported: uncaught exceptions, `console.error`, and
+    /// errors in the browser's log (a resource that failed to load, say).
+    fn errors(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter_map(|e| match e["method"].as_str()? {
+                "Runtime.exceptionThrown" => Some(e["params"]["exceptionDetails"].to_string()),
+                "Runtime.consoleAPICalled" if matches!(e["params"]["type"].as_str(), Some("error" | "assert")) => {
+                    Some(e["params"]["args"].to_string())
+                }
+                "Log.entryAdded" if e["params"]["entry"]["level"] == "error" => Some(e["params"]["entry"].to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// A digest of the canvas's pixels and how many differ from the background.
+const CANVAS_DIGEST: &str = "(() => {
+    const c = document.getElementById('map');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let hash = 2166136261, drawn = 0;
+    for (let i = 0; i < d.length; i += 4) {
+        if (d[i] !== 11 || d[i + 1] !== 11 || d[i + 2] !== 11) drawn += 1;
+        hash = Math.imul(hash ^ (d[i] | d[i + 1] << 8 | d[i + 2] << 16), 16777619) >>> 0;
+    }
+    return [hash, drawn, c.width * c.height];
+})()";
+
+/// A cell inside exactly one placed prefab of the map's JSON (the middle of the
+/// first prefab whose middle no other prefab covers), and that prefab's name.
+fn cell_of_one_prefab(map: &Value) -> (i64, i64, String) {
+    let prefabs = map["prefabs"].as_array().expect("prefabs");
+    let inside = |p: &Value, x: i64, y: i64| {
+        let (px, py) = (p["x"].as_i64().unwrap(), p["y"].as_i64().unwrap());
+        x >= px && y >= py && x < px + p["width"].as_i64().unwrap() && y < py + p["height"].as_i64().unwrap()
+    };
+    prefabs
+        .iter()
+        .find_map(|p| {
+            let x = p["x"].as_i64()? + p["width"].as_i64()? / 2;
+            let y = p["y"].as_i64()? + p["height"].as_i64()? / 2;
+            let covering = prefabs.iter().filter(|q| inside(q, x, y)).count();
+            (covering == 1).then(|| (x, y, p["name"].as_str().unwrap().to_string()))
+        })
+        .expect("some prefab stands alone")
+}
+
+#[test]
+fn the_viewer_draws_explains_and_toggles_in_headless_chromium() {
+    let Some(binary) = chromium_or_skip() else { return };
+    let dir = std::env::temp_dir().join(format!("prefabric-viewer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("materials.html");
+    let generate = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_prefabric")).args(args).current_dir(repo()).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    generate(&["generate", "--map-type", "materials", "--seed", "1", "--out", page.to_str().unwrap()]);
+    let map: Value =
+        serde_json::from_slice(&generate(&["generate", "--map-type", "materials", "--seed", "1", "--format", "json"]))
+            .unwrap();
+    let size = std::fs::metadata(&page).unwrap().len();
+    assert!(size < 2_000_000, "the viewer of a 200x200 map is {size} bytes, over 2 MB");
+
+    let mut browser = Browser::launch(&binary, dir.join("profile"));
+    let opened = Instant::now();
+    browser.call("Page.navigate", json!({ "url": format!("file://{}", page.display()) }));
+    let mut ready = false;
+    for _ in 0..300 {
+        if browser.eval("Boolean(window.prefabricViewer && window.prefabricViewer.ready)") == json!(true) {
+            ready = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(ready, "the viewer never became ready; errors: {:?}", browser.errors());
+    eprintln!("viewer of {size} bytes opened and drawn in {} ms", opened.elapsed().as_millis());
+
+    // Drawn: most of the canvas under the map is not background.
+    let before = browser.eval(CANVAS_DIGEST);
+    let (drawn, pixels) = (before[1].as_f64().unwrap(), before[2].as_f64().unwrap());
+    assert!(drawn > pixels * 0.3, "only {drawn} of {pixels} pixels drawn");
+
+    // Hovering a prefab's cell names it.
+    let (x, y, name) = cell_of_one_prefab(&map);
+    let at = browser.eval(&format!("window.prefabricViewer.cellToClient({x}, {y})"));
+    browser.mouse("mouseMoved", at["x"].as_f64().unwrap(), at["y"].as_f64().unwrap());
+    let info = browser.eval("document.getElementById('info').textContent");
+    let info = info.as_str().unwrap();
+    assert!(info.contains(&format!("Prefab {name}")), "hovering ({x}, {y}) shows {info:?}, not prefab `{name}`");
+    assert!(info.contains(&format!("({x}, {y})")), "{info}");
+
+    // Switching the terrain layer off changes the picture.
+    let drawn_before = browser.eval(CANVAS_DIGEST);
+    browser.click("layer-terrain");
+    assert_eq!(browser.eval("document.getElementById('layer-terrain').checked"), json!(false));
+    let after = browser.eval(CANVAS_DIGEST);
+    assert_ne!(drawn_before[0], after[0], "switching the terrain off left the canvas as it was");
+    assert!(after[1].as_f64().unwrap() < drawn_before[1].as_f64().unwrap(), "less is drawn without terrain");
+
+    // The timeline lists a stage's events, rejected tries included.
+    browser.click("stage-encounters");
+    let events = browser.eval("document.getElementById('events').textContent");
+    assert!(events.as_str().unwrap().contains("encounter `"), "{events}");
+
+    let errors = browser.errors();
+    assert!(errors.is_empty(), "the page reported errors: {errors:#?}");
+    drop(browser);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_watched_viewer_reloads_itself_when_its_stamp_changes_and_keeps_its_layers() {
+    let Some(binary) = chromium_or_skip() else { return };
+    let dir = std::env::temp_dir().join(format!("prefabric-reload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pack = prefabric::Pack::embedded().unwrap();
+    let map = prefabric::generate(&pack, "mines", 2).unwrap();
+    let page = dir.join("watched.html");
+    let write = |stamp: &str| {
+        let options = prefabric::render::HtmlOptions {
+            reload_from: Some("watched.html.stamp.js".into()),
+            stamp: stamp.into(),
+            ..Default::default()
+        };
+        std::fs::write(&page, prefabric::render::map_html(&map, &pack, &options)).unwrap();
+        std::fs::write(dir.join("watched.html.stamp.js"), format!("prefabricStamp({stamp:?});\n")).unwrap();
+    };
+    write("one");
+    let mut browser = Browser::launch(&binary, dir.join("profile"));
+    browser.call("Page.navigate", json!({ "url": format!("file://{}", page.display()) }));
+    let wait_for = |browser: &mut Browser, expression: &str| {
+        for _ in 0..250 {
+            if browser.eval(expression) == json!(true) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("`{expression}` never held; errors: {:?}", browser.errors());
+    };
+    wait_for(&mut browser, "Boolean(window.prefabricViewer && window.prefabricViewer.ready)");
+    browser.click("layer-regions");
+    browser.eval("window.notReloadedYet = true");
+    // Polled once a second: an unchanged stamp leaves the page alone.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(browser.eval("window.notReloadedYet === true"), json!(true), "reloaded with no change");
+    write("two");
+    wait_for(
+        &mut browser,
+        "window.notReloadedYet === undefined && Boolean(window.prefabricViewer && window.prefabricViewer.ready)",
+    );
+    assert_eq!(browser.eval("document.getElementById('layer-regions').checked"), json!(true), "layers kept");
+    let errors = browser.errors();
+    assert!(errors.is_empty(), "the page reported errors: {errors:#?}");
+    drop(browser);
+    let _ = std::fs::remove_dir_all(&dir);
+}
