@@ -49,7 +49,8 @@ enum Command {
         prefabric generate --pack my_pack --map-type caves --format json --out map.json\n  \
         prefabric generate --seed 7 --explain 2> decisions.txt\n  \
         prefabric generate --seed 7 --format xp --out map.xp   open it in REXPaint\n  \
-        prefabric generate --seed 7 --out map.png --highlight category --legend   an image, prefabs outlined")]
+        prefabric generate --seed 7 --out map.png --highlight category --legend   an image, prefabs outlined\n  \
+        prefabric generate --seed 7 --out map.html   the viewer: zoom, layers, what each cell holds, the trace")]
     Generate(generate::GenerateArgs),
     /// Render the prefabs of a prefab file as they would be placed, or every layer of
     /// a REXPaint image.

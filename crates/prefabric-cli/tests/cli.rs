@@ -741,3 +741,33 @@ fn the_readme_image_is_what_its_command_draws() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn html_follows_the_out_extension_and_embeds_the_json_with_its_trace() {
+    let dir = std::env::temp_dir().join(format!("prefabric-cli-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("mines.html");
+    let out = prefabric(&["generate", "--map-type", "mines", "--seed", "4", "--out", page.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!doctype html>"), "{}", &html[..40]);
+    assert!(!html.contains("http://") && !html.contains("https://") && !html.contains(" src="), "no network");
+    // The page's map is the JSON `--explain --format json` writes, trace and all.
+    let embedded = html.split("<script type=\"application/json\" id=\"prefabric-map\">").nth(1).unwrap();
+    let embedded: serde_json::Value = serde_json::from_str(embedded.split("</script>").next().unwrap()).unwrap();
+    let json = prefabric(&["generate", "--map-type", "mines", "--seed", "4", "--format", "json", "--explain"]);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(embedded, json);
+    assert!(json["trace"].as_array().is_some_and(|t| !t.is_empty()));
+    let plain = prefabric(&["generate", "--map-type", "mines", "--seed", "4", "--format", "json"]);
+    let plain: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert!(plain.get("trace").is_none(), "the trace only with --explain");
+    // The page shows the command that makes it again, and that command does.
+    let reproduce = reproduce_line(&out);
+    assert!(html.contains(&format!("\"command\":{}", serde_json::Value::from(reproduce.as_str()))), "{reproduce}");
+    let again = dir.join("again.html");
+    assert!(run_redirected(&reproduce, "mines.html", &again).status.success());
+    let again = std::fs::read_to_string(&again).unwrap();
+    assert_eq!(html.replace(page.to_str().unwrap(), "X"), again.replace(dir.join("again.html").to_str().unwrap(), "X"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -173,6 +173,8 @@ fn benches(c: &mut Criterion) {
     let map = generator.generate(1).expect("materials generates");
     c.bench_function("render/ascii", |b| b.iter(|| black_box(render::ascii(&map, pack.palette()))));
     c.bench_function("render/json", |b| b.iter(|| black_box(render::json(&map, &pack))));
+    let viewer = render::HtmlOptions::default();
+    c.bench_function("render/html", |b| b.iter(|| black_box(render::map_html(&map, &pack, &viewer))));
     c.bench_function("render/xp", |b| {
         b.iter(|| black_box(prefabric::format::xp::write(&render::map_xp(&map, pack.palette()))))
     });

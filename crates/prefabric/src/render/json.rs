@@ -294,10 +294,13 @@ fn catalog_name<'c>(catalog: &'c Catalog, kind: ObjectKind, tag: &str) -> Option
 /// Every terrain the map holds, in the order of roles and variants.
 fn terrains_of(map: &Map) -> Vec<Terrain> {
     let mut seen: Vec<Terrain> = Vec::new();
+    let mut last = None;
     for &t in map.terrain().cells() {
-        if !seen.contains(&t) {
+        // Neighbouring cells mostly share a terrain: look it up once per run.
+        if last != Some(t) && !seen.contains(&t) {
             seen.push(t);
         }
+        last = Some(t);
     }
     seen.sort_by_key(|t| (t.role, t.variant));
     seen
@@ -324,7 +327,19 @@ fn terrain_rows(map: &Map, legend: &[Terrain]) -> Vec<String> {
     map.terrain()
         .cells()
         .chunks(map.width().max(1) as usize)
-        .map(|row| row.iter().map(|t| legend.iter().position(|l| l == t).map_or(' ', |i| keys[i])).collect())
+        .map(|row| {
+            let mut last: Option<(Terrain, char)> = None;
+            row.iter()
+                .map(|&t| match last {
+                    Some((same, key)) if same == t => key,
+                    _ => {
+                        let key = legend.iter().position(|&l| l == t).map_or(' ', |i| keys[i]);
+                        last = Some((t, key));
+                        key
+                    }
+                })
+                .collect()
+        })
         .collect()
 }
 
