@@ -65,17 +65,46 @@ impl Location {
     }
 
     /// The location of byte `offset` within `source` (clamped to its end).
+    /// Scans `source` up to `offset`: for many locations in one file, make a
+    /// [`LineIndex`] once.
     pub fn at_offset(file: impl Into<String>, source: &str, offset: usize) -> Location {
-        let mut end = offset.min(source.len());
-        while !source.is_char_boundary(end) {
-            end -= 1;
-        }
-        let before = &source[..end];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = before[line_start..].chars().count() + 1;
+        LineIndex::new(&source[..char_floor(source, offset)]).locate(file, source, offset)
+    }
+}
+
+/// Where each line of a source starts, so that locating a byte offset costs a
+/// binary search and the characters of one line instead of a scan from the
+/// start: loading a file of many entries stays linear in its size.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// The index of `source`'s lines.
+    pub(crate) fn new(source: &str) -> LineIndex {
+        let starts = std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        LineIndex { starts }
+    }
+
+    /// The location of byte `offset` (clamped to the end) within `source`, the
+    /// text this index was made from.
+    pub(crate) fn locate(&self, file: impl Into<String>, source: &str, offset: usize) -> Location {
+        let end = char_floor(source, offset);
+        let line = self.starts.partition_point(|&start| start <= end).max(1);
+        let line_start = self.starts.get(line - 1).copied().unwrap_or(0).min(end);
+        let col = source.get(line_start..end).map_or(0, |s| s.chars().count()) + 1;
         Location::at(file, saturate(line), saturate(col))
     }
+}
+
+/// `offset` clamped to `source`, moved back to a character boundary.
+fn char_floor(source: &str, offset: usize) -> usize {
+    let mut end = offset.min(source.len());
+    while !source.is_char_boundary(end) {
+        end -= 1;
+    }
+    end
 }
 
 fn saturate(n: usize) -> u32 {
@@ -251,6 +280,21 @@ mod tests {
         // 'é' is two bytes but one column.
         assert_eq!(Location::at_offset("f", src, 7), Location::at("f", 2, 4));
         assert_eq!(Location::at_offset("f", src, 999), Location::at("f", 3, 2));
+    }
+
+    #[test]
+    fn a_line_index_locates_every_offset_as_a_scan_from_the_start_does() {
+        let src = "ab\ncé d\n\n\nxyz\r\n→ end";
+        let index = LineIndex::new(src);
+        for offset in 0..=src.len() + 2 {
+            let end = char_floor(src, offset);
+            let before = &src[..end];
+            let line = before.matches('\n').count() + 1;
+            let col = before[before.rfind('\n').map_or(0, |i| i + 1)..].chars().count() + 1;
+            let expected = Location::at("f", line as u32, col as u32);
+            assert_eq!(index.locate("f", src, offset), expected, "offset {offset}");
+            assert_eq!(Location::at_offset("f", src, offset), expected, "offset {offset}");
+        }
     }
 
     #[test]

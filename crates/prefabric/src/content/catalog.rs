@@ -9,7 +9,7 @@
 //! [`Catalog`] answers what the objects stage asks: an entity of a class for a
 //! depth, an item of a category for a depth, what an entity carries.
 
-use crate::error::{Error, ErrorKind, Location};
+use crate::error::{Error, ErrorKind, LineIndex, Location};
 use crate::format::def::{DefLine, Pick};
 use crate::format::parse_toml;
 use serde::Deserialize;
@@ -608,7 +608,8 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
                 continue;
             }
         };
-        let at = |span: std::ops::Range<usize>| Location::at_offset(file, text, span.start);
+        let lines = LineIndex::new(text);
+        let at = |span: std::ops::Range<usize>| lines.locate(file, text, span.start);
         let mut invalid = |span: std::ops::Range<usize>, message: String| {
             errors.push(Error::at(ErrorKind::Invalid, at(span), message));
         };

@@ -15,7 +15,7 @@ use super::encounters::{self, EncounterPool, PoolFile, WeightWords, check_cave_o
 use super::furnishing::{self, Furnishing, FurnishingFile};
 use super::index::PrefabIndex;
 use super::pathways::{self, PathwaysFile, PathwaysParams};
-use crate::error::{Error, ErrorKind, Location};
+use crate::error::{Error, ErrorKind, LineIndex, Location};
 use crate::format::{parse_toml, suggest};
 use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
 use crate::limits::Limits;
@@ -553,7 +553,7 @@ pub(crate) fn read(
     catalog: Option<&Catalog>,
 ) -> Result<MapType, Vec<Error>> {
     let raw: MapTypeFile = parse_toml(file, source).map_err(|e| vec![e])?;
-    let mut c = Checker { file, source, errors: Vec::new() };
+    let mut c = Checker { file, source, lines: LineIndex::new(source), errors: Vec::new() };
 
     let max = i64::from(limits.max_map_side);
     let mut side = |v: &Spanned<i64>, what: &str| -> i32 {
@@ -594,7 +594,7 @@ pub(crate) fn read(
         let span = raw.variants[0].span();
         c.invalid(span, "every feature variant has weight 0, so none can be chosen".to_string(), None);
     }
-    let at = |span: std::ops::Range<usize>| Location::at_offset(file, source, span.start);
+    let at = |span: std::ops::Range<usize>| c.lines.locate(file, source, span.start);
     let encounters = raw.encounters.as_ref().map(|p| encounters::read(p, &at, words, prefabs, &mut c.errors));
     let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
     if c.errors.is_empty() {
@@ -618,12 +618,14 @@ pub(crate) fn read(
 struct Checker<'a> {
     file: &'a str,
     source: &'a str,
+    /// Made once per file: errors and entries are located without rescanning it.
+    lines: LineIndex,
     errors: Vec<Error>,
 }
 
 impl Checker<'_> {
     fn loc(&self, span: std::ops::Range<usize>) -> Location {
-        Location::at_offset(self.file, self.source, span.start)
+        self.lines.locate(self.file, self.source, span.start)
     }
 
     fn invalid(&mut self, span: std::ops::Range<usize>, message: String, help: Option<String>) {
@@ -669,7 +671,7 @@ impl Checker<'_> {
                     LayoutGenerator::Tunnelers(raw.tunnelers.as_ref().map(|p| p.get_ref().clone()).unwrap_or_default())
                 }
                 "chain" => {
-                    let at = |span: std::ops::Range<usize>| Location::at_offset(self.file, self.source, span.start);
+                    let at = |span: std::ops::Range<usize>| self.lines.locate(self.file, self.source, span.start);
                     LayoutGenerator::Chain(chain::read(
                         raw.chain.as_ref(),
                         span.clone(),
@@ -679,7 +681,7 @@ impl Checker<'_> {
                     ))
                 }
                 "pathways" => {
-                    let at = |span: std::ops::Range<usize>| Location::at_offset(self.file, self.source, span.start);
+                    let at = |span: std::ops::Range<usize>| self.lines.locate(self.file, self.source, span.start);
                     LayoutGenerator::Pathways(pathways::read(
                         raw.pathways.as_ref(),
                         span.clone(),
@@ -689,7 +691,7 @@ impl Checker<'_> {
                     ))
                 }
                 "caves" => {
-                    let at = |span: std::ops::Range<usize>| Location::at_offset(self.file, self.source, span.start);
+                    let at = |span: std::ops::Range<usize>| self.lines.locate(self.file, self.source, span.start);
                     LayoutGenerator::Caves(caves::read(
                         raw.caves.as_ref(),
                         span.clone(),

@@ -27,7 +27,7 @@
 //! earth = " "              # (default: the first glyph above for that terrain)
 //! ```
 
-use crate::error::{Error, ErrorKind, Location, Problems};
+use crate::error::{Error, ErrorKind, LineIndex, Location, Problems};
 use crate::format::parse_toml;
 use crate::format::xp::Rgb;
 use crate::map::{FloorKind, Role, Terrain};
@@ -133,7 +133,8 @@ impl Palette {
     /// Reads a palette from TOML source; `file` is used in error locations.
     pub fn parse(file: &str, source: &str) -> Result<Palette, Problems> {
         let raw: PaletteFile = parse_toml(file, source)?;
-        let at = |span: std::ops::Range<usize>| Location::at_offset(file, source, span.start);
+        let lines = LineIndex::new(source);
+        let at = |span: std::ops::Range<usize>| lines.locate(file, source, span.start);
         let mut problems = Problems::new();
 
         let digits = match &raw.digits {

@@ -16,7 +16,7 @@
 
 use super::assemble::{Drawn, Place, assemble};
 use super::{Header, LayerKind, Prefab, Style, check_name, check_tag};
-use crate::error::{Error, ErrorKind, Location};
+use crate::error::{Error, ErrorKind, LineIndex, Location};
 use crate::format::cp437;
 use crate::format::palette::{ColourChannel, Palette};
 use crate::format::parse_toml;
@@ -68,7 +68,8 @@ pub fn read_sidecar(file: &str, text: &str, name: &str) -> Result<Header, Vec<Er
     let raw: SidecarFile = parse_toml(file, text).map_err(|e| vec![e])?;
     let mut header = Header::named(name);
     let mut errors = Vec::new();
-    let at = |span: std::ops::Range<usize>| Location::at_offset(file, text, span.start);
+    let lines = LineIndex::new(text);
+    let at = |span: std::ops::Range<usize>| lines.locate(file, text, span.start);
     for tag in &raw.tags {
         if let Err(message) = check_tag(tag.get_ref()) {
             errors.push(Error::at(ErrorKind::Invalid, at(tag.span()), message));
