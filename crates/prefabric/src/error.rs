@@ -65,8 +65,8 @@ impl Location {
     }
 
     /// The location of byte `offset` within `source` (clamped to its end).
-    /// Scans `source` up to `offset`: for many locations in one file, make a
-    /// [`LineIndex`] once.
+    /// Scans `source` up to `offset`; the loaders locate many offsets of one
+    /// file through a line index made once instead.
     pub fn at_offset(file: impl Into<String>, source: &str, offset: usize) -> Location {
         LineIndex::new(&source[..char_floor(source, offset)]).locate(file, source, offset)
     }
