@@ -4,7 +4,7 @@
 //! options. Out: the map as text, JSON, a REXPaint image, a PNG image or the HTML
 //! viewer, and on standard error the line that makes the same file again.
 
-use crate::{Failure, fresh_seed, pack_or_fail};
+use crate::{Failure, fresh_seed, pack_or_fail, write_atomically};
 use clap::ValueEnum;
 use prefabric::{Generator, Map, Pack, render};
 use std::io::{self, IsTerminal, Write};
@@ -19,7 +19,7 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_name = "NAME")]
     map_type: Option<String>,
     /// Seed; the same seed gives the same map (default: a random one, printed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::parse_seed)]
     seed: Option<u64>,
     /// Depth the map is generated for.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -208,8 +208,7 @@ pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
     };
     match &args.out {
         Some(path) => {
-            std::fs::write(path, bytes)
-                .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
+            write_atomically(path, &bytes)?;
             writeln!(io::stderr(), "wrote {} (seed {seed}; reproduce: {})", path.display(), rendering.command)?;
         }
         None => {

@@ -107,11 +107,11 @@ enum Command {
 
 #[derive(clap::Args)]
 struct WorldArgs {
-    /// How many levels to generate.
-    #[arg(long, value_name = "N")]
+    /// How many levels to generate (1 or more).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     levels: u32,
     /// Seed of the whole run; each level's seed is derived from it (default: a random one, printed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::parse_seed)]
     seed: Option<u64>,
     /// Content pack folder (default: the built-in pack).
     #[arg(long, value_name = "DIR")]
@@ -131,6 +131,46 @@ struct WorldArgs {
     /// Format of the level files.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     format: Format,
+    /// With --out: remove the level files and world.json of an earlier run in
+    /// that folder first (without it, such a folder is refused).
+    #[arg(long)]
+    force: bool,
+}
+
+/// Refuses a folder holding an earlier `world` run (its levels would lie beside
+/// the new ones), or with `force` removes that run's files — and only those.
+fn clear_earlier_run(dir: &Path, force: bool) -> Result<(), Failure> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| Failure::Usage(format!("error: cannot read {}: {e}", dir.display())))?;
+    let earlier: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let level = name.strip_prefix("level-").and_then(|rest| rest.split_once('.'));
+            name == "world.json"
+                || level.is_some_and(|(n, ext)| {
+                    n.bytes().all(|b| b.is_ascii_digit()) && ["json", "txt", "xp", "png", "html"].contains(&ext)
+                })
+        })
+        .collect();
+    if earlier.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        let mut names: Vec<String> =
+            earlier.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
+        names.sort();
+        return Err(Failure::Usage(format!(
+            "error: {} holds an earlier run ({}); give another --out folder, or --force to remove those files first",
+            dir.display(),
+            names.join(", ")
+        )));
+    }
+    for path in earlier {
+        std::fs::remove_file(&path)
+            .map_err(|e| Failure::Usage(format!("error: cannot remove {}: {e}", path.display())))?;
+    }
+    Ok(())
 }
 
 /// Why the program stops early.
@@ -191,6 +231,13 @@ fn pack_or_fail(dir: Option<&Path>) -> Result<Pack, Failure> {
     })
 }
 
+/// A seed as the command line writes it: 0 to 2^64 - 1.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse::<u64>().map_err(|_| {
+        format!("`{text}` is not a seed: seeds are whole numbers from 0 to 18446744073709551615 (2^64 - 1)")
+    })
+}
+
 /// A seed for runs that name none, from the clock and the process id; printed so the
 /// map can be made again.
 fn fresh_seed() -> u64 {
@@ -221,9 +268,22 @@ pub(crate) fn read_text(path: &Path, limits: &Limits) -> Result<String, Failure>
 
 /// Writes a file and says so on standard error.
 pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    std::fs::write(path, bytes).map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
+    write_atomically(path, bytes)?;
     writeln!(io::stderr(), "wrote {}", path.display())?;
     Ok(())
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over
+/// `path`: an interrupted run never leaves half a file, and a reader (a
+/// browser, REXPaint) never sees one.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".partial");
+    let temporary = path.with_file_name(name);
+    std::fs::write(&temporary, bytes).and_then(|()| std::fs::rename(&temporary, path)).map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        Failure::Usage(format!("error: cannot write {}: {e}", path.display()))
+    })
 }
 
 fn world(args: WorldArgs) -> Result<(), Failure> {
@@ -241,6 +301,7 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::Usage(format!("error: cannot create {}: {e}", dir.display())))?;
+        clear_earlier_run(dir, args.force)?;
     }
     let width = args.levels.to_string().len().max(2);
     let world_command = format!(
@@ -283,14 +344,12 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
             };
             let bytes = generate::map_bytes(&map, &pack, format, &rendering)?;
             let path = dir.join(format!("level-{level:0width$}.{extension}"));
-            std::fs::write(&path, bytes)
-                .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
+            write_atomically(&path, &bytes)?;
         }
     }
     if let Some(dir) = &args.out {
         let path = dir.join("world.json");
-        std::fs::write(&path, world.to_json())
-            .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))?;
+        write_atomically(&path, world.to_json().as_bytes())?;
         writeln!(out, "wrote {} level files and {}", args.levels, path.display())?;
     }
     out.flush()?;

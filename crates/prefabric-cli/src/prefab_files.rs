@@ -259,7 +259,13 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
         }
         Ok(())
     };
-    if args.output.is_dir() {
+    // A folder: one that exists, or a new one (a name ending in `/` or with no
+    // extension), created as `world --out` creates its own.
+    let names_folder = args.output.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR)
+        || (args.output.extension().is_none() && !to_stdout);
+    if args.output.is_dir() || (names_folder && !args.output.exists()) {
+        std::fs::create_dir_all(&args.output)
+            .map_err(|e| Failure::Usage(format!("error: cannot create {}: {e}", args.output.display())))?;
         let targets: Vec<PathBuf> = chosen.iter().map(|p| args.output.join(format!("{}.xp", p.name()))).collect();
         for path in &targets {
             writes(path)?;
@@ -273,7 +279,7 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
     let is_txt = args.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"));
     if !to_stdout && !is_txt && !is_xp(&args.output) {
         return Err(Failure::Usage(format!(
-            "error: cannot tell what to write to {}: give a .txt or .xp file, an existing folder, or - for standard output",
+            "error: cannot tell what to write to {}: give a .txt or .xp file, a folder, or - for standard output",
             args.output.display()
         )));
     }

@@ -11,7 +11,7 @@
 
 use crate::check::{CheckReport, run_checks};
 use crate::generate::{Format, Rendering, map_bytes};
-use crate::{Failure, fresh_seed, load_pack};
+use crate::{Failure, fresh_seed, load_pack, write_atomically};
 use notify::{EventKind, RecursiveMode, Watcher};
 use prefabric::{Generator, Map, Pack, render};
 use std::io::{self, IsTerminal, Write};
@@ -31,7 +31,7 @@ pub(crate) struct WatchArgs {
     #[arg(long, value_name = "NAME")]
     map_type: Option<String>,
     /// Seed of the map, the same on every run (default: a random one, printed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::parse_seed)]
     seed: Option<u64>,
     /// Depth the map is generated for.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -66,7 +66,7 @@ pub(crate) fn watch(args: WatchArgs) -> Result<(), Failure> {
     watcher
         .watch(&args.pack, RecursiveMode::Recursive)
         .map_err(|e| Failure::Usage(format!("error: cannot watch {}: {e}", args.pack.display())))?;
-    let ours = [absolute(&args.out), absolute(&stamp_file), absolute(&temporary(&args.out))];
+    let ours = [absolute(&args.out), absolute(&stamp_file)];
     let mut shown: Option<Shown> = None;
     let mut changed: Vec<String> = Vec::new();
     let mut run = 0;
@@ -200,23 +200,8 @@ fn write_viewer(args: &WatchArgs, run: u32, shown: Option<&Shown>, problems: &[S
         stamp: stamp.clone(),
         problems: problems.to_vec(),
     };
-    replace_file(&args.out, render::map_html(&shown.map, &shown.pack, &options).as_bytes())?;
-    replace_file(&stamp_path(&args.out), format!("prefabricStamp({stamp:?});\n").as_bytes())
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`,
-/// so a browser never reads half a file.
-fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let temporary = temporary(path);
-    std::fs::write(&temporary, bytes)
-        .and_then(|()| std::fs::rename(&temporary, path))
-        .map_err(|e| Failure::Usage(format!("error: cannot write {}: {e}", path.display())))
-}
-
-fn temporary(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".partial");
-    path.with_file_name(name)
+    write_atomically(&args.out, render::map_html(&shown.map, &shown.pack, &options).as_bytes())?;
+    write_atomically(&stamp_path(&args.out), format!("prefabricStamp({stamp:?});\n").as_bytes())
 }
 
 /// The script beside the viewer that open viewers poll: `FILE.stamp.js`.

@@ -402,6 +402,7 @@ fn a_closed_pipe_is_not_an_error() {
 #[test]
 fn world_writes_levels_and_the_world_state() {
     let dir = std::env::temp_dir().join(format!("prefabric-world-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     let out = prefabric(&["world", "--levels", "3", "--seed", "5", "--out", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -769,5 +770,64 @@ fn html_follows_the_out_extension_and_embeds_the_json_with_its_trace() {
     assert!(run_redirected(&reproduce, "mines.html", &again).status.success());
     let again = std::fs::read_to_string(&again).unwrap();
     assert_eq!(html.replace(page.to_str().unwrap(), "X"), again.replace(dir.join("again.html").to_str().unwrap(), "X"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_seeds_level_counts_and_pack_paths_say_what_is_wrong() {
+    for seed in ["-1", "18446744073709551616", "seven"] {
+        let out = prefabric(&["generate", "--seed", seed]);
+        assert_eq!(out.status.code(), Some(2), "{seed}");
+        assert!(stderr(&out).contains("seeds are whole numbers from 0 to 18446744073709551615"), "{}", stderr(&out));
+    }
+    let out = prefabric(&["generate", "--seed", "18446744073709551615", "--map-type", "maze"]);
+    assert!(out.status.success(), "the largest seed is a seed: {}", stderr(&out));
+    let out = prefabric(&["world", "--levels", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--levels"), "{}", stderr(&out));
+    let out = prefabric(&["generate", "--pack", "no/such/pack"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no/such/pack: i/o error: no such folder"), "{}", stderr(&out));
+}
+
+#[test]
+fn world_refuses_a_folder_holding_an_earlier_run_unless_forced() {
+    let dir = std::env::temp_dir().join(format!("prefabric-world-again-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let world = |extra: &[&str]| {
+        prefabric(&[&["world", "--levels", "2", "--seed", "1", "--out", dir.to_str().unwrap()], extra].concat())
+    };
+    assert!(world(&[]).status.success());
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let again = world(&["--format", "ascii"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(
+        stderr(&again).contains("holds an earlier run (level-01.json, level-02.json, world.json)"),
+        "{}",
+        stderr(&again)
+    );
+    assert!(world(&["--format", "ascii", "--force"]).status.success());
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    // The earlier levels are gone, the user's own file stays, nothing half-written is left.
+    assert_eq!(names, ["level-01.txt", "level-02.txt", "notes.txt", "world.json"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn convert_creates_the_folder_it_is_told_to_write_into() {
+    let dir = std::env::temp_dir().join(format!("prefabric-convert-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let folder = dir.join("xp_out");
+    let out = prefabric(&["convert", "content/default/prefabs/entrances.txt", &format!("{}/", folder.display())]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let written = std::fs::read_dir(&folder).unwrap().count();
+    let prefabs = std::fs::read_to_string(repo().join("content/default/prefabs/entrances.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("prefab "))
+        .count();
+    assert_eq!(written, 2 * prefabs, "a .xp and a .toml per prefab");
     std::fs::remove_dir_all(&dir).unwrap();
 }

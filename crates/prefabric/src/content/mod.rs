@@ -330,7 +330,8 @@ fn read_prefab_file(file: &str, text: &str, palette: &Palette, limits: &Limits) 
 fn read_dir(dir: &Path, limits: &Limits) -> Result<(String, Vec<SourceFile>, Problems), Problems> {
     let label = dir.to_string_lossy().trim_end_matches('/').to_string();
     if !dir.is_dir() {
-        let e = Error::at(ErrorKind::Io, Location::file(&label), "not a directory")
+        let what = if dir.exists() { "not a directory" } else { "no such folder" };
+        let e = Error::at(ErrorKind::Io, Location::file(&label), what)
             .with_help("--pack takes the folder that holds pack.toml");
         return Err(e.into());
     }
