@@ -262,8 +262,18 @@ pub(crate) fn read_bounded(path: &Path, limits: &Limits) -> Result<Vec<u8>, Fail
 
 /// Reads a text file no bigger than the file limit.
 pub(crate) fn read_text(path: &Path, limits: &Limits) -> Result<String, Failure> {
-    String::from_utf8(read_bounded(path, limits)?)
-        .map_err(|_| Failure::Problems(format!("{}: the file is not valid UTF-8 text", path.display())))
+    utf8_text(&path.display().to_string(), read_bounded(path, limits)?)
+}
+
+/// The bytes of file `shown` as text, or a problem naming the line, column and
+/// byte of the first that is not UTF-8.
+pub(crate) fn utf8_text(shown: &str, bytes: Vec<u8>) -> Result<String, Failure> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(&e.as_bytes()[..valid]);
+        let at = prefabric::Location::at_offset(shown, &text, valid);
+        Failure::Problems(format!("{at}: the file is not valid UTF-8 text (byte {valid})\n  help: save it as UTF-8"))
+    })
 }
 
 /// Writes a file and says so on standard error.

@@ -149,8 +149,7 @@ fn read_prefabs(path: &Path, pack: &PackParts) -> Result<Vec<prefabric::Prefab>,
         let prefab = pack.read_xp_prefab(&shown, &bytes, sidecar).map_err(|p| Failure::Problems(p.to_string()))?;
         return Ok(vec![prefab]);
     }
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Failure::Problems(format!("{shown}: the file is not valid UTF-8 text")))?;
+    let text = crate::utf8_text(&shown, bytes)?;
     pack.read_prefab_file(&shown, &text).map_err(|p| Failure::Problems(p.to_string()))
 }
 

@@ -831,3 +831,16 @@ fn convert_creates_the_folder_it_is_told_to_write_into() {
     assert_eq!(written, 2 * prefabs, "a .xp and a .toml per prefab");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_prefab_file_that_is_not_utf8_is_named_at_its_first_bad_byte() {
+    let dir = std::env::temp_dir().join(format!("prefabric-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.txt");
+    std::fs::write(&file, b"prefab bad\nterrain:\n#\xff#\n").unwrap();
+    let out = prefabric(&["show", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let expected = format!("{}:3:2: the file is not valid UTF-8 text (byte 21)", file.display());
+    assert!(stderr(&out).contains(&expected), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -82,7 +82,11 @@ impl World {
     /// Reads a world written by [`World::to_json`]; `file` names it in errors.
     pub fn from_json(file: &str, text: &str) -> Result<World, Error> {
         let world: World = serde_json::from_str(text).map_err(|e| {
-            Error::at(ErrorKind::Syntax, Location::at(file, e.line() as u32, e.column() as u32), e.to_string())
+            // serde_json ends its message with the position the location already gives.
+            let message = e.to_string();
+            let position = format!(" at line {} column {}", e.line(), e.column());
+            let message = message.strip_suffix(&position).unwrap_or(&message).to_string();
+            Error::at(ErrorKind::Syntax, Location::at(file, e.line() as u32, e.column() as u32), message)
         })?;
         if world.format != "prefabric-world" || world.version != WORLD_VERSION {
             return Err(Error::at(

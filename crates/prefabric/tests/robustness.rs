@@ -266,3 +266,44 @@ fn a_reference_drawn_like_a_palette_glyph_is_warned_about() {
     let pack = Pack::from_files("t", files('~'), Limits::default()).unwrap();
     assert!(pack.warnings().iter().all(|w| !w.to_string().contains("palette draws")), "{:?}", pack.warnings());
 }
+
+#[test]
+fn a_prefab_too_wide_is_one_error_and_no_false_empty_layer() {
+    let row = "#".repeat(2_000);
+    let rows: Vec<&str> = vec![row.as_str(); 300];
+    let file = format!("prefab wide\nterrain:\n{}\n", rows.join("\n"));
+    let problems = pack_with(&file, "width = 30\nheight = 30\n").expect_err("too wide");
+    let errors: Vec<String> = problems.errors().iter().map(|e| e.to_string()).collect();
+    assert_eq!(errors.len(), 2, "{problems}");
+    assert!(
+        errors[0].starts_with(
+            "t/prefabs/p.txt:3:1: syntax error: row is wider than 256 cells (and 255 more rows of this layer)"
+        ),
+        "{problems}"
+    );
+    assert!(errors[1].starts_with("t/prefabs/p.txt:259:1: syntax error: grid is taller than 256 rows"), "{problems}");
+    assert!(!problems.to_string().contains("has no rows"), "{problems}");
+}
+
+#[test]
+fn a_defs_line_naming_a_missing_file_is_an_error_even_without_references() {
+    let problems =
+        pack_with("prefab cell\ndefs: nowhere\nterrain:\n#\n", "width = 30\nheight = 30\n").expect_err("no such file");
+    assert_eq!(problems.len(), 1, "{problems}");
+    assert!(
+        problems
+            .to_string()
+            .contains("prefab `cell` names the definition file `nowhere` but there is no `nowhere.def`"),
+        "{problems}"
+    );
+}
+
+#[test]
+fn world_state_errors_give_their_position_once() {
+    let e =
+        prefabric::World::from_json("w.json", "{\"format\": \"prefabric-world\", \"version\": 1, \"levels\": \"x\"}")
+            .unwrap_err();
+    let text = e.to_string();
+    assert!(text.starts_with("w.json:1:"), "{text}");
+    assert!(!text.contains(" at line "), "the position is given once: {text}");
+}

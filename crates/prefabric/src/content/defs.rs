@@ -209,8 +209,27 @@ fn check_references(
 ) -> Vec<Error> {
     let mut errors = Vec::new();
     let mut drawn: BTreeMap<&str, BTreeSet<char>> = BTreeMap::new();
+    // A file that did not load is its own problem, not that of prefabs using it.
+    let unloaded = |name: &str| !defs.contains_key(name) && !broken.contains_key(name);
+    for p in prefabs.prefabs().iter().filter(|p| p.refs().is_empty()) {
+        if let Some(named) = p.header().defs.filter(|n| unloaded(n)) {
+            errors.push(
+                Error::at(
+                    ErrorKind::Invalid,
+                    p.origin().clone(),
+                    format!("prefab `{}` names the definition file `{named}` but there is no `{named}.def`", p.name()),
+                )
+                .with_help(
+                    "fix the name in its `defs:` line, or remove the line: the prefab draws no reference characters",
+                ),
+            );
+        }
+    }
     for p in prefabs.prefabs().iter().filter(|p| !p.refs().is_empty()) {
         let Some(d) = defs.get(p.defs_name()) else {
+            if !unloaded(p.defs_name()) {
+                continue;
+            }
             errors.push(
                 Error::at(
                     ErrorKind::Invalid,

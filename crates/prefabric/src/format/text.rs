@@ -64,6 +64,8 @@ pub struct Layer<'a> {
     pub name: Located<'a>,
     /// The rows in order, trailing whitespace removed; each starts at column 1.
     pub rows: Vec<Located<'a>>,
+    /// Rows over the size limit: reported (once per layer) and left out.
+    pub dropped_rows: usize,
 }
 
 /// One prefab as written: name, header fields and layers, all with locations.
@@ -117,6 +119,13 @@ fn is_prefab_line(line: &str) -> bool {
     line.trim_start().strip_prefix("prefab").is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
 }
 
+/// What becomes of a grid row.
+enum RowCheck {
+    Kept,
+    TooWide,
+    TooTall,
+}
+
 impl<'a> Parser<'_, 'a> {
     fn error(&mut self, line: u32, col: u32, message: impl Into<String>, help: Option<&str>) {
         let mut e = Error::at(ErrorKind::Syntax, Location::at(self.file, line, col), message);
@@ -150,7 +159,8 @@ impl<'a> Parser<'_, 'a> {
             }
             if let Some(name) = layer_line(line) {
                 let mut rows = Vec::new();
-                let mut seen = 0;
+                let (mut seen, mut dropped_rows) = (0, 0);
+                let mut first_wide: Option<u32> = None;
                 while let Some((rn, row)) = lines.peek().copied() {
                     let row = row.trim_end();
                     if row.is_empty() || layer_line(row).is_some() || is_prefab_line(row) {
@@ -158,13 +168,21 @@ impl<'a> Parser<'_, 'a> {
                     }
                     lines.next();
                     seen += 1;
-                    if self.check_row(rn, row, seen) {
-                        rows.push(Located { text: row, line: rn, col: 1 });
+                    match self.check_row(rn, row, seen) {
+                        RowCheck::Kept => rows.push(Located { text: row, line: rn, col: 1 }),
+                        RowCheck::TooWide => {
+                            first_wide.get_or_insert(rn);
+                            dropped_rows += 1;
+                        }
+                        RowCheck::TooTall => dropped_rows += 1,
                     }
+                }
+                if let Some(first) = first_wide {
+                    self.report_wide_rows(first, seen.min(self.limits.max_prefab_side as usize), rows.len());
                 }
                 let located = Located { text: name, line: n, col: col_of(line, trimmed) };
                 if let Some(prefab) = self.prefabs.last_mut() {
-                    prefab.layers.push(Layer { name: located, rows });
+                    prefab.layers.push(Layer { name: located, rows, dropped_rows });
                 }
                 continue;
             }
@@ -195,22 +213,34 @@ impl<'a> Parser<'_, 'a> {
         true
     }
 
-    /// Checks the size of a grid's `number`th row (1-based); returns false when the
-    /// row must be dropped.
-    fn check_row(&mut self, n: u32, row: &str, number: usize) -> bool {
+    /// Checks the size of a grid's `number`th row (1-based): kept, or dropped as
+    /// too wide (reported once per layer by the caller) or past the tallest grid
+    /// (reported here, once).
+    fn check_row(&mut self, n: u32, row: &str, number: usize) -> RowCheck {
         let max = self.limits.max_prefab_side as usize;
         if number == max + 1 {
             self.error(n, 1, format!("grid is taller than {max} rows"), Some(LIMIT_HELP));
         }
         if number > max {
-            return false;
+            return RowCheck::TooTall;
         }
         // Check bytes first so a megabyte-long line is not walked char by char.
         if row.len() > max * 4 || row.chars().count() > max {
-            self.error(n, 1, format!("row is wider than {max} cells"), Some(LIMIT_HELP));
-            return false;
+            return RowCheck::TooWide;
         }
-        true
+        RowCheck::Kept
+    }
+
+    /// One error for a layer's rows over the width limit, at the first of them.
+    fn report_wide_rows(&mut self, first: u32, rows: usize, kept: usize) {
+        let max = self.limits.max_prefab_side;
+        let wide = rows - kept;
+        let others = match wide {
+            1 => String::new(),
+            2 => " (and 1 more row of this layer)".to_string(),
+            n => format!(" (and {} more rows of this layer)", n - 1),
+        };
+        self.error(first, 1, format!("row is wider than {max} cells{others}"), Some(LIMIT_HELP));
     }
 
     fn field(&mut self, n: u32, line: &'a str) {

@@ -219,7 +219,7 @@ impl Builder<'_> {
                     format!("prefab `{}` has two `{}` layers", raw.name.text, layer.name.text),
                     None,
                 );
-            } else if layer.rows.is_empty() {
+            } else if layer.rows.is_empty() && layer.dropped_rows == 0 {
                 self.invalid(
                     layer.name.line,
                     layer.name.col,
