@@ -583,19 +583,23 @@ impl Caverns {
         stamp(map, &oriented, rect, region);
         let facing = spot.transform.apply_dir(Dir::South);
         let mut doors = Vec::new();
+        // An open cell a machine of the prefab stands on is no way in.
+        let machine_at = |p: Point| oriented.machines().iter().any(|m| m.cells().iter().any(|c| spot.at + c.0 == p));
         if spot.style == Style::Centered {
             for p in rect.ring() {
                 carve(map, p, cavern);
             }
             fill_unreached(map, &oriented, rect);
-            for p in rect.points().filter(|&p| on_edge(rect, p) && drawn_open(&oriented, rect, p)) {
+            for p in rect.points().filter(|&p| on_edge(rect, p) && drawn_open(&oriented, rect, p) && !machine_at(p)) {
                 doors.push(Door { at: p, side: side_of(rect, p) });
             }
             self.list[spot.cavern].centred = true;
         } else {
             for q in front_openings(prefab, spot.transform, spot.at) {
                 carve(map, q, cavern);
-                doors.push(Door { at: q - facing.delta(), side: facing });
+                if !machine_at(q - facing.delta()) {
+                    doors.push(Door { at: q - facing.delta(), side: facing });
+                }
             }
         }
         let mut lengths = Vec::new();
