@@ -126,8 +126,12 @@ impl<T> Grid<T> {
     }
 }
 
+// Indexing panics on a point outside, as a slice does: that is `Index`'s
+// contract. The library indexes only points it has checked (or that lie in the
+// map by construction); untrusted points go through `get`.
 impl<T> Index<Point> for Grid<T> {
     type Output = T;
+    #[allow(clippy::panic)]
     fn index(&self, p: Point) -> &T {
         match self.index_of(p) {
             Some(i) => &self.cells[i],
@@ -137,6 +141,7 @@ impl<T> Index<Point> for Grid<T> {
 }
 
 impl<T> IndexMut<Point> for Grid<T> {
+    #[allow(clippy::panic)]
     fn index_mut(&mut self, p: Point) -> &mut T {
         match self.index_of(p) {
             Some(i) => &mut self.cells[i],

@@ -36,6 +36,9 @@
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// No unwrap, expect or panic! outside tests: what a public function is given
+// must never bring the program down (the few kept carry an `allow` and say why).
+#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 mod bits;
 pub mod content;
