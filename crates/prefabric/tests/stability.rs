@@ -1,0 +1,97 @@
+//! Seed stability: a player's shared seed should survive a designer's edit that
+//! has nothing to do with the map. Over 1,000 seeds of `materials`:
+//!
+//! * editing one prefab's cells (same size) changes only maps that place it;
+//! * adding an encounter of weight `never` changes no map;
+//! * adding an ordinary encounter changes maps — the share is printed
+//!   (`cargo test --release -p prefabric --test stability -- --nocapture`),
+//!   since one weighted draw per encounter slot moves when the pool's total
+//!   weight does.
+
+mod common;
+
+use prefabric::content::SourceFile;
+use prefabric::{Generator, Limits, Pack, render};
+
+const SEEDS: u64 = 1_000;
+
+/// The default pack with `edit` applied to the file at `path`.
+fn edited(path: &str, edit: impl Fn(&str) -> String) -> Pack {
+    let files: Vec<SourceFile> = common::default_pack_files()
+        .into_iter()
+        .map(|f| match f.path == path {
+            true => SourceFile { bytes: edit(std::str::from_utf8(&f.bytes).unwrap()).into_bytes(), path: f.path },
+            false => f,
+        })
+        .collect();
+    Pack::from_files("content/default", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// Per seed: the map's JSON in each pack, and whether either placed `prefab`.
+fn compare(before: &Pack, after: &Pack, prefab: Option<&str>) -> (Vec<u64>, Vec<u64>) {
+    let (a, b) = (Generator::new(before, "materials").unwrap(), Generator::new(after, "materials").unwrap());
+    let (mut changed, mut placing) = (Vec::new(), Vec::new());
+    for seed in 0..SEEDS {
+        let (x, y) = (a.generate(seed).unwrap(), b.generate(seed).unwrap());
+        if prefab.is_some_and(|name| x.prefabs().iter().chain(y.prefabs()).any(|p| p.name == name)) {
+            placing.push(seed);
+        }
+        if render::json(&x, before) != render::json(&y, after) {
+            changed.push(seed);
+        }
+    }
+    (changed, placing)
+}
+
+fn base() -> Pack {
+    edited("", |t| t.to_string())
+}
+
+#[test]
+fn editing_a_prefab_changes_only_the_maps_that_place_it() {
+    let after = edited("prefabs/encounters/loot.txt", |text| {
+        // Its machine's line art, drawn the other way round: same cells, other glyphs.
+        let (head, rest) = text.split_once("prefab scrap_cache_small\n").unwrap();
+        let edited =
+            format!("{head}prefab scrap_cache_small\n{}", rest.replacen("machines:\n▐▌.", "machines:\n▌▐.", 1));
+        assert_ne!(edited, text, "the edit applies");
+        edited
+    });
+    let (changed, placing) = compare(&base(), &after, Some("scrap_cache_small"));
+    let stray: Vec<&u64> = changed.iter().filter(|s| !placing.contains(s)).collect();
+    assert!(stray.is_empty(), "maps changed that do not place the prefab: seeds {stray:?}");
+    assert!(!changed.is_empty(), "the edit shows where the prefab is placed");
+    eprintln!(
+        "prefab edit: {} of {SEEDS} maps changed ({:.1}%), {} place the prefab",
+        changed.len(),
+        changed.len() as f64 * 100.0 / SEEDS as f64,
+        placing.len()
+    );
+}
+
+#[test]
+fn adding_an_encounter_that_never_comes_changes_no_map() {
+    let never = "\n[[encounters.pool]]\nid = \"stability_probe\"\nweight = \"never\"\ncategory = \"fluff\"\nprefabs = [\"scrap_cache_small\"]\n";
+    let after = edited("maps/materials.toml", |text| format!("{text}{never}"));
+    let (changed, _) = compare(&base(), &after, None);
+    assert!(changed.is_empty(), "seeds changed: {changed:?}");
+}
+
+#[test]
+fn adding_an_ordinary_encounter_changes_a_measured_share_of_maps() {
+    let probe = "\n[[encounters.pool]]\nid = \"stability_probe\"\nweight = \"rare\"\ncategory = \"fluff\"\nprefabs = [\"scrap_cache_small\"]\n";
+    let after = edited("maps/materials.toml", |text| format!("{text}{probe}"));
+    let (changed, _) = compare(&base(), &after, None);
+    let drawing = (0..SEEDS)
+        .filter(|&seed| {
+            let map = Generator::new(&after, "materials").unwrap().generate(seed).unwrap();
+            map.prefabs().iter().any(|p| p.encounter.as_ref().is_some_and(|e| e.id == "stability_probe"))
+        })
+        .count();
+    eprintln!(
+        "ordinary encounter added: {} of {SEEDS} maps changed ({:.1}%); {drawing} draw it",
+        changed.len(),
+        changed.len() as f64 * 100.0 / SEEDS as f64
+    );
+    assert!(changed.len() as u64 <= SEEDS);
+}
