@@ -307,3 +307,27 @@ fn world_state_errors_give_their_position_once() {
     assert!(text.starts_with("w.json:1:"), "{text}");
     assert!(!text.contains(" at line "), "the position is given once: {text}");
 }
+
+#[test]
+fn a_map_size_out_of_range_is_reported_once_without_follow_on_errors() {
+    let map_type = "width = 12\nheight = 5000\n[[variants]]\n[[variants.barriers]]\nrect = [30, 0, 1, 12]\n";
+    let problems = pack_with("prefab cell\nterrain:\n#\n", map_type).expect_err("sizes out of range");
+    let text = problems.to_string();
+    assert_eq!(problems.len(), 2, "{text}");
+    assert!(
+        text.contains("width 12 must be between 16 and 2048") && text.contains("height 5000 must be between"),
+        "{text}"
+    );
+    assert!(!text.contains("barrier"), "no error about a size never written: {text}");
+}
+
+#[test]
+fn the_smallest_map_the_validation_allows_generates() {
+    let pack =
+        pack_with("prefab cell\nterrain:\n#\n", "width = 16\nheight = 16\n[[starts]]\nat = \"centre\"\n").unwrap();
+    let generator = Generator::new(&pack, "m").unwrap();
+    for seed in 0..50 {
+        let map = generator.generate(seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!((map.width(), map.height()), (16, 16));
+    }
+}

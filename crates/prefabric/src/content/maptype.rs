@@ -561,7 +561,10 @@ pub(crate) fn read(
             *v.get_ref() as i32
         } else {
             c.invalid(v.span(), format!("{what} {} must be between 16 and {max}", v.get_ref()), None);
-            16
+            // The rest is checked against the largest map, so no follow-on
+            // error speaks of a size the user never wrote; the map type fails
+            // on this error alone.
+            max as i32
         }
     };
     let (width, height) = (side(&raw.width, "width"), side(&raw.height, "height"));
