@@ -306,14 +306,14 @@ pub(crate) fn read(
         }
         errors.push(e);
     };
-    let mut seen: Vec<&str> = Vec::new();
+    // A set, so a pool of many thousand encounters loads in linear time.
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     for entry in &raw.pool {
         let e = entry.get_ref();
         let id = e.id.get_ref();
-        if seen.contains(&id.as_str()) {
+        if !seen.insert(id.as_str()) {
             invalid(e.id.span(), format!("a second encounter with id `{id}`"), None);
         }
-        seen.push(id);
         if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
             invalid(e.id.span(), format!("encounter id `{id}` may only use letters, digits, `_` and `-`"), None);
         }
