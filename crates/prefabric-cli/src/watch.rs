@@ -135,7 +135,20 @@ fn one_run(
             return Ok(());
         }
     };
-    let CheckReport { warnings, unused, errors, failures, retried: _ } = run_checks(&pack, args.check_seeds)?;
+    // A map type that cannot even be prepared is a problem to show, not a
+    // reason to stop watching.
+    let report = match run_checks(&pack, args.check_seeds) {
+        Ok(report) => report,
+        Err(Failure::Problems(text) | Failure::Usage(text)) => CheckReport {
+            warnings: Vec::new(),
+            unused: Vec::new(),
+            errors: Vec::new(),
+            failures: vec![text],
+            retried: 0,
+        },
+        Err(Failure::ClosedPipe) => return Err(Failure::ClosedPipe),
+    };
+    let CheckReport { warnings, unused, errors, failures, retried: _ } = report;
     let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).chain(failures).collect();
     for line in warnings.iter().map(|w| w.to_string()).chain(problems.iter().cloned()) {
         writeln!(out, "{line}")?;
