@@ -79,7 +79,9 @@ fn seventy_thousand_encounters_in_one_map_type_load() {
     .unwrap();
     let mut text = format!("{map_type}\n[encounters]\ncount = [1, 3]\n");
     for i in 0..70_000 {
-        text.push_str(&format!("[[encounters.pool]]\nid = \"e{i}\"\nweight = \"rare\"\ncategory = \"fluff\"\nprefabs = [\"box\"]\n"));
+        text.push_str(&format!(
+            "[[encounters.pool]]\nid = \"e{i}\"\nweight = \"rare\"\ncategory = \"fluff\"\nprefabs = [\"box\"]\n"
+        ));
     }
     assert!(text.len() < 8 << 20, "{} bytes", text.len());
     let box_prefab = b"prefab box\nstyle: accessible\nterrain:\n...\n...\n".to_vec();
