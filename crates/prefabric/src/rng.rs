@@ -140,6 +140,73 @@ impl Rng {
     }
 }
 
+/// A weighted choice that each entrant draws for itself: in every round, an
+/// entrant's ticket comes from `(seed, stage, round, its name)` alone, and the
+/// entrant whose ticket divided by its weight is smallest wins. Tickets are
+/// exponential (−log2 of a uniform draw), so an entrant wins with probability
+/// its weight over the total, as with [`Rng::weighted`].
+///
+/// What it buys is stability: adding an entrant changes no other entrant's
+/// ticket, so a round comes out the same unless the newcomer wins it; removing
+/// one that lost changes nothing. Taking the winner out and asking again gives
+/// the runner-up of the same tickets.
+#[derive(Clone, Debug)]
+pub struct Race {
+    base: u64,
+}
+
+impl Race {
+    /// The race of `stage` for a map seed.
+    pub fn new(seed: u64, stage: &str) -> Race {
+        let h = fnv1a(stage.as_bytes(), 0xcbf2_9ce4_8422_2325);
+        Race { base: mix(seed ^ mix(h ^ 0x7261_6365)) }
+    }
+
+    /// The key an entrant named `name` draws its tickets with.
+    pub fn entrant(name: &str) -> u64 {
+        fnv1a(name.as_bytes(), 0xcbf2_9ce4_8422_2325)
+    }
+
+    /// The winner of `round` among `(entrant key, weight)` pairs, by position;
+    /// `None` when every weight is 0. Ties (vanishingly rare) go to the earlier.
+    pub fn winner(&self, round: u32, entrants: impl Iterator<Item = (u64, u32)>) -> Option<usize> {
+        let round = mix(self.base ^ mix(u64::from(round).wrapping_add(0x9e37_79b9_7f4a_7c15)));
+        let mut best: Option<(usize, u64, u32)> = None;
+        for (i, (key, weight)) in entrants.enumerate() {
+            if weight == 0 {
+                continue;
+            }
+            let ticket = exponential_q32((mix(round ^ key) >> 32) as u32);
+            // ticket / weight < best_ticket / best_weight, without dividing.
+            let better =
+                best.is_none_or(|(_, t, w)| u128::from(ticket) * u128::from(w) < u128::from(t) * u128::from(weight));
+            if better {
+                best = Some((i, ticket, weight));
+            }
+        }
+        best.map(|(i, _, _)| i)
+    }
+}
+
+/// −log2((u + 1) / 2^32) in fixed point with 32 fractional bits: an exponential
+/// ticket from a uniform draw. Integer-only (bit-by-bit squaring of the mantissa)
+/// because `f64::ln` is not bit-for-bit the same on every platform.
+fn exponential_q32(u: u32) -> u64 {
+    let v = u64::from(u) + 1; // 1 ..= 2^32
+    let whole = u64::from(63 - v.leading_zeros()); // floor(log2 v), 0 ..= 32
+    // The mantissa v / 2^whole in [1, 2), with 62 fractional bits.
+    let mut y = u128::from(v) << (62 - whole);
+    let mut fraction = 0u64;
+    for bit in (8..32).rev() {
+        y = (y * y) >> 62;
+        if y >= 2 << 62 {
+            y >>= 1;
+            fraction |= 1 << bit;
+        }
+    }
+    (32 << 32) - ((whole << 32) | fraction)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +270,54 @@ mod tests {
         assert!((21375..=23625).contains(&counts[2]), "{counts:?}");
         assert_eq!(r.weighted(&[0, 0]), None);
         assert_eq!(r.weighted(&[]), None);
+    }
+
+    #[test]
+    fn race_winners_follow_weights() {
+        let race = Race::new(5, "t");
+        let keys = [Race::entrant("a"), Race::entrant("b"), Race::entrant("c")];
+        let mut counts = [0u32; 3];
+        for round in 0..30_000 {
+            let i = race.winner(round, keys.iter().copied().zip([1, 0, 3])).unwrap();
+            counts[i] += 1;
+        }
+        assert_eq!(counts[1], 0);
+        // Expected 7500 and 22500; allow 5% relative error.
+        assert!((7125..=7875).contains(&counts[0]), "{counts:?}");
+        assert!((21375..=23625).contains(&counts[2]), "{counts:?}");
+        assert_eq!(race.winner(0, keys.iter().copied().zip([0, 0, 0])), None);
+    }
+
+    #[test]
+    fn a_race_only_changes_where_the_newcomer_wins() {
+        let race = Race::new(11, "t");
+        let old: Vec<(u64, u32)> = ["a", "b", "c", "d"].iter().map(|n| Race::entrant(n)).zip([5, 20, 1, 9]).collect();
+        let mut new = old.clone();
+        new.insert(2, (Race::entrant("newcomer"), 4));
+        let (mut newcomer_won, mut same) = (0, 0);
+        for round in 0..10_000 {
+            let before = race.winner(round, old.iter().copied()).unwrap();
+            let after = race.winner(round, new.iter().copied()).unwrap();
+            if after == 2 {
+                newcomer_won += 1;
+            } else {
+                assert_eq!(new[after].0, old[before].0, "round {round}: an old entrant's win moved");
+                same += 1;
+            }
+        }
+        // The newcomer has 4 of 39 weight: about 1,026 wins.
+        assert!((900..1150).contains(&newcomer_won), "{newcomer_won} wins");
+        assert_eq!(same + newcomer_won, 10_000);
+    }
+
+    #[test]
+    fn exponential_tickets_are_minus_log2_of_the_draw() {
+        assert_eq!(exponential_q32(u32::MAX), 0);
+        assert_eq!(exponential_q32(0), 32 << 32);
+        assert_eq!(exponential_q32((1 << 31) - 1), 1 << 32);
+        // -log2(0.75) = 0.415037...
+        let t = exponential_q32((3 << 30) - 1) as f64 / (1u64 << 32) as f64;
+        assert!((t - 0.415_037_5).abs() < 1e-6, "{t}");
     }
 
     #[test]

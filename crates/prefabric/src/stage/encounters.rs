@@ -29,7 +29,7 @@ use crate::map::{
     Stage, Terrain, mask,
 };
 use crate::prefab::{Prefab, Style};
-use crate::rng::Rng;
+use crate::rng::{Race, Rng};
 use crate::trace::Outcome;
 use crate::world::World;
 
@@ -123,10 +123,14 @@ pub(crate) fn run(
     let mut memo = FitMemo::new(pool.pool.len(), rooms.len());
     // Caverns are only looked for when an encounter goes into one.
     let mut caverns = pool.pool.iter().any(|e| e.style.joins_caverns()).then(|| Caverns::find(map));
-    let mut draw = Rng::stream(seed, "encounters", "draw");
-    let mut fit_rng = Rng::stream(seed, "encounters", "fit");
     // Counts are at most 1000, so they fit an i32.
-    let target = draw.range(pool.count.0 as i32, pool.count.1 as i32) as u32;
+    let target = Rng::stream(seed, "encounters", "count").range(pool.count.0 as i32, pool.count.1 as i32) as u32;
+    // Each slot is a race every encounter enters with tickets of its own, and each
+    // try at placing one draws from a stream named after the slot and encounter:
+    // an encounter added to the pool changes no map it does not take a slot in.
+    let race = Race::new(seed, "encounters");
+    let entrants: Vec<u64> = pool.pool.iter().map(|e| Race::entrant(&e.id)).collect();
+    let fit_stream = |slot: u32, id: &str| Rng::stream(seed, "encounters fit", &format!("{slot} {id}"));
     let depth = map.depth;
     let n = pool.pool.len();
     let mut alive = vec![true; n];
@@ -156,6 +160,7 @@ pub(crate) fn run(
         if let Some(p) = forced.prefab.as_ref().filter(|p| e.prefabs.contains(p)) {
             chosen.prefabs = vec![p.clone()];
         }
+        let mut fit_rng = fit_stream(0, &e.id);
         let outcome = match caverns.as_mut() {
             Some(caverns) if e.style.joins_caverns() => in_cavern(map, pack, &chosen, caverns, &mut fit_rng),
             _ => {
@@ -195,8 +200,8 @@ pub(crate) fn run(
         if total >= target {
             break;
         }
-        let weights: Vec<u32> = pool.pool.iter().zip(&alive).map(|(e, &a)| if a { e.weight } else { 0 }).collect();
-        let Some(i) = draw.weighted(&weights) else {
+        let weights = pool.pool.iter().zip(&alive).map(|(e, &a)| if a { e.weight } else { 0 });
+        let Some(i) = race.winner(total, entrants.iter().copied().zip(weights)) else {
             map.trace.push(
                 "encounters",
                 Outcome::Note,
@@ -205,6 +210,7 @@ pub(crate) fn run(
             break;
         };
         let e = &pool.pool[i];
+        let mut fit_rng = fit_stream(total, &e.id);
         let outcome = match caverns.as_mut() {
             Some(caverns) if e.style.joins_caverns() => in_cavern(map, pack, e, caverns, &mut fit_rng),
             _ => {
