@@ -9,8 +9,7 @@
 
 mod common;
 
-use prefabric::{Generator, Map, MapType, Pack};
-use std::collections::BTreeMap;
+use prefabric::{Generator, MapType, Pack};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -27,54 +26,6 @@ fn depth_of(map_type: &MapType, seed: u64) -> u32 {
         .unwrap_or(1)
         .max(5);
     1 + (seed % u64::from(deepest)) as u32
-}
-
-/// The invariants of design.md that a map must hold, first broken one first.
-fn check(map: &Map, pack: &Pack, map_type: &MapType) -> Result<(), String> {
-    common::connected(map)?;
-    common::prefabs_intact(map, pack)?;
-    common::machines_placed(map, pack)?;
-    common::regions_consistent(map)?;
-    for o in map.objects() {
-        for &(at, _) in &o.cells {
-            if !map.is_walkable(at) {
-                return Err(format!(
-                    "{} `{}` stands on unwalkable {at}",
-                    o.kind.name(),
-                    o.tag.as_deref().unwrap_or("")
-                ));
-            }
-        }
-    }
-    for region in map.regions() {
-        for door in &region.doors {
-            if !map.is_passable(door.at) {
-                return Err(format!("door {} of region {} is not passable", door.at, region.id));
-            }
-        }
-    }
-    if let Some(pool) = &map_type.encounters {
-        let mut placed: BTreeMap<&str, u32> = BTreeMap::new();
-        for p in map.prefabs() {
-            if let Some(e) = &p.encounter {
-                *placed.entry(e.id.as_str()).or_default() += 1;
-            }
-        }
-        let total: u32 = placed.values().sum();
-        if total > pool.count.1 {
-            return Err(format!("{total} encounters placed, more than the count's {}", pool.count.1));
-        }
-        for e in &pool.pool {
-            let n = placed.get(e.id.as_str()).copied().unwrap_or(0);
-            if e.max_per_map.is_some_and(|max| n > max) {
-                return Err(format!("encounter `{}` placed {n} times, over its max_per_map", e.id));
-            }
-            if n > 0 && e.depth.is_some_and(|r| !(r.lo as u32..=r.hi as u32).contains(&map.depth())) {
-                return Err(format!("encounter `{}` placed outside its depths", e.id));
-            }
-        }
-    }
-    Ok(())
 }
 
 #[test]
@@ -102,7 +53,7 @@ fn ten_thousand_seeds_of_every_default_map_type_hold_every_invariant() {
                             times.push((t.elapsed(), seed));
                             let map =
                                 map.unwrap_or_else(|e| panic!("{} seed {seed} depth {depth}: {e}", map_type.name));
-                            if let Err(broken) = check(&map, &pack, map_type) {
+                            if let Err(broken) = common::invariants(&map, &pack, map_type) {
                                 panic!("{} seed {seed} depth {depth}: {broken}", map_type.name);
                             }
                         }

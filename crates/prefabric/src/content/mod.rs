@@ -108,11 +108,17 @@ pub struct SourceFile {
 impl Pack {
     /// The default pack compiled into the library.
     pub fn embedded() -> Result<Pack, Problems> {
-        let files = embedded::FILES
+        Pack::from_files("content/default", Pack::embedded_files(), Limits::default())
+    }
+
+    /// The files of the default pack compiled into the library, sorted by path:
+    /// a start for a pack built in memory with [`Pack::from_files`] (add a map
+    /// type, replace a prefab file) without copying `content/default` to disk.
+    pub fn embedded_files() -> Vec<SourceFile> {
+        embedded::FILES
             .iter()
             .map(|(path, bytes)| SourceFile { path: path.to_string(), bytes: bytes.to_vec() })
-            .collect();
-        Pack::from_files("content/default", files, Limits::default())
+            .collect()
     }
 
     /// Loads the pack in directory `dir` with default limits.

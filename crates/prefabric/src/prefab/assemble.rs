@@ -291,6 +291,9 @@ impl Assembler<'_, '_, '_> {
             }
             links.push(mark);
         }
+        // Reading order, whichever layer drew each mark, as a written and read
+        // again prefab (or a transformed one) lists them.
+        links.sort_by_key(|l| (l.at.y, l.at.x));
         links
     }
 

@@ -3,7 +3,8 @@
 
 #![allow(dead_code)]
 
-use prefabric::{Dir, Map, Pack, Point, Role};
+use prefabric::{Dir, Map, MapType, Pack, Point, Role};
+use std::collections::BTreeMap;
 
 /// Every passable cell (walkable, no machine on it) reachable from the first one
 /// (4-connected). Machines are read from the objects, not from the map's masks.
@@ -196,4 +197,52 @@ pub fn test_pack(name: &str, default_map_type: &str, files: &[(&str, &str)]) -> 
     ];
     all.extend(files.iter().map(|(path, text)| SourceFile { path: path.to_string(), bytes: text.as_bytes().to_vec() }));
     Pack::from_files("t", all, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// The invariants of design.md that a map must hold, first broken one first.
+pub fn invariants(map: &Map, pack: &Pack, map_type: &MapType) -> Result<(), String> {
+    connected(map)?;
+    prefabs_intact(map, pack)?;
+    machines_placed(map, pack)?;
+    regions_consistent(map)?;
+    for o in map.objects() {
+        for &(at, _) in &o.cells {
+            if !map.is_walkable(at) {
+                return Err(format!(
+                    "{} `{}` stands on unwalkable {at}",
+                    o.kind.name(),
+                    o.tag.as_deref().unwrap_or("")
+                ));
+            }
+        }
+    }
+    for region in map.regions() {
+        for door in &region.doors {
+            if !map.is_passable(door.at) {
+                return Err(format!("door {} of region {} is not passable", door.at, region.id));
+            }
+        }
+    }
+    if let Some(pool) = &map_type.encounters {
+        let mut placed: BTreeMap<&str, u32> = BTreeMap::new();
+        for p in map.prefabs() {
+            if let Some(e) = &p.encounter {
+                *placed.entry(e.id.as_str()).or_default() += 1;
+            }
+        }
+        let total: u32 = placed.values().sum();
+        if total > pool.count.1 {
+            return Err(format!("{total} encounters placed, more than the count's {}", pool.count.1));
+        }
+        for e in &pool.pool {
+            let n = placed.get(e.id.as_str()).copied().unwrap_or(0);
+            if e.max_per_map.is_some_and(|max| n > max) {
+                return Err(format!("encounter `{}` placed {n} times, over its max_per_map", e.id));
+            }
+            if n > 0 && e.depth.is_some_and(|r| !(r.lo as u32..=r.hi as u32).contains(&map.depth())) {
+                return Err(format!("encounter `{}` placed outside its depths", e.id));
+            }
+        }
+    }
+    Ok(())
 }

@@ -1,0 +1,55 @@
+//! Replays every input kept under `fuzz/regressions/<target>/` through the same
+//! checks its fuzz target makes (`fuzz/harness/mod.rs`), so inputs that once
+//! broke prefabric stay fixed without a nightly toolchain or libFuzzer. A file
+//! that fails is named with its target. To keep a new finding, copy it from
+//! `fuzz/artifacts/<target>/` into `fuzz/regressions/<target>/` with a name
+//! saying what it broke.
+
+#[path = "../../../fuzz/harness/mod.rs"]
+mod harness;
+
+use std::path::Path;
+
+fn regressions() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions")
+}
+
+#[test]
+fn every_kept_input_passes_its_targets_checks() {
+    let mut replayed = 0;
+    let mut failed = Vec::new();
+    for &(target, check) in harness::TARGETS {
+        let dir = regressions().join(target);
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut files: Vec<_> = entries.map(|e| e.expect("a readable folder").path()).collect();
+        files.sort();
+        for file in files {
+            let data = std::fs::read(&file).expect("a readable regression file");
+            if std::panic::catch_unwind(|| check(&data)).is_err() {
+                failed.push(format!("{target}: {}", file.display()));
+            }
+            replayed += 1;
+        }
+    }
+    assert!(failed.is_empty(), "inputs that fail their target's checks again:\n{}", failed.join("\n"));
+    assert!(replayed > 0, "fuzz/regressions holds inputs");
+}
+
+#[test]
+fn every_regression_folder_names_a_target() {
+    let targets: Vec<&str> = harness::TARGETS.iter().map(|t| t.0).collect();
+    for entry in std::fs::read_dir(regressions()).expect("fuzz/regressions exists") {
+        let name = entry.expect("a readable folder").file_name().to_string_lossy().into_owned();
+        assert!(targets.contains(&name.as_str()), "fuzz/regressions/{name} is not a target: {targets:?}");
+    }
+}
+
+/// The fuzz crate's manifest lists a binary for every target the harness has.
+#[test]
+fn every_target_has_a_fuzz_binary() {
+    let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/Cargo.toml"))
+        .expect("fuzz/Cargo.toml");
+    for (target, _) in harness::TARGETS {
+        assert!(manifest.contains(&format!("name = \"{target}\"")), "fuzz/Cargo.toml has no [[bin]] {target}");
+    }
+}

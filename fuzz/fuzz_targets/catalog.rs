@@ -1,0 +1,9 @@
+//! Fuzzes a catalog file added to a pack.
+//! What is checked is in `harness/mod.rs`, shared with the regression replay in
+//! `cargo test`.
+#![no_main]
+
+#[path = "../harness/mod.rs"]
+mod harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| harness::catalog(data));

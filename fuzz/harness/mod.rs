@@ -1,0 +1,329 @@
+//! What every fuzz target checks, one function per target taking the fuzzer's
+//! bytes. The cargo-fuzz binaries in `fuzz_targets/` call these, and
+//! `crates/prefabric/tests/fuzz_regressions.rs` replays every file kept under
+//! `fuzz/regressions/<target>/` through the same function in `cargo test`, so an
+//! input that once failed keeps being checked without a nightly toolchain.
+//!
+//! A function panics only when prefabric breaks a promise: a panic inside the
+//! library, an error without a location in the file it came from, a written file
+//! that does not read back, or a generated map that breaks an invariant of
+//! design.md (checked with the integration tests' own checks, below as `checks`).
+//! Limits are lowered where that keeps one run fast (maps of at most 64 or 120
+//! cells a side, prefabs of 64), never raised.
+
+#![allow(dead_code)]
+
+#[path = "../../crates/prefabric/tests/common/mod.rs"]
+mod checks;
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use prefabric::content::SourceFile;
+use prefabric::format::{def, text, xp};
+use prefabric::{Generator, Header, Limits, Location, Map, Pack, Prefab, Problems, render};
+use std::io::Write;
+use std::sync::OnceLock;
+
+/// What a target runs on one input.
+pub type Check = fn(&[u8]);
+
+/// Every target: its name (the folder of its corpus and regressions) and body.
+pub const TARGETS: &[(&str, Check)] = &[
+    ("text_prefab", text_prefab),
+    ("xp_read", xp_read),
+    ("xp_prefab", xp_prefab),
+    ("def_parse", def_parse),
+    ("pack_file", pack_file),
+    ("palette", palette),
+    ("catalog", catalog),
+    ("map_type", map_type),
+    ("generation", generation),
+];
+
+/// The repository's tiny test pack, built in: small enough to load thousands of
+/// times a second.
+const TINY_PACK: [(&str, &str); 6] = [
+    ("pack.toml", include_str!("../../crates/prefabric/tests/fixtures/tiny_pack/pack.toml")),
+    ("palette.toml", include_str!("../../crates/prefabric/tests/fixtures/tiny_pack/palette.toml")),
+    ("catalog/things.toml", include_str!("../../crates/prefabric/tests/fixtures/tiny_pack/catalog/things.toml")),
+    ("maps/tiny.toml", include_str!("../../crates/prefabric/tests/fixtures/tiny_pack/maps/tiny.toml")),
+    ("prefabs/entry.txt", include_str!("../../crates/prefabric/tests/fixtures/tiny_pack/prefabs/entry.txt")),
+    ("prefabs/entry.def", "# reference characters of the entry prefab\n"),
+];
+
+fn default_pack() -> &'static Pack {
+    static PACK: OnceLock<Pack> = OnceLock::new();
+    PACK.get_or_init(|| Pack::embedded().expect("the embedded pack loads"))
+}
+
+fn gzip(raw: &[u8]) -> Vec<u8> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+    encoder.write_all(raw).expect("compressing into memory");
+    encoder.finish().expect("compressing into memory")
+}
+
+/// Inputs that are not gzip are compressed first: mutations of a compressed file
+/// almost never get past its checksum, so this is what reaches the `.xp` parser.
+fn as_xp_file(data: &[u8]) -> Vec<u8> {
+    if data.starts_with(&[0x1f, 0x8b]) { data.to_vec() } else { gzip(data) }
+}
+
+/// A seed made of every input byte, so mutations move it.
+fn seed_of(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325, |h: u64, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// Every problem names a file of the pack rooted at `root`.
+fn assert_located(problems: &Problems, root: &str) {
+    assert!(!problems.is_empty(), "a pack that does not load says why");
+    for e in problems.errors() {
+        let located = e.location().is_some_and(|l| l.file.starts_with(&format!("{root}/")));
+        assert!(located, "an error without a location in the pack: {e}");
+    }
+}
+
+/// The map is deterministic and holds every invariant the sweep checks.
+fn assert_sound(map: &Map, pack: &Pack, generator: &Generator<'_>, seed: u64) {
+    if let Err(broken) = checks::invariants(map, pack, generator.map_type()) {
+        panic!("{} seed {seed} depth {}: {broken}", generator.map_type().name, map.depth());
+    }
+    let again = generator.generate(seed).expect("a seed that generated once generates again");
+    assert!(
+        render::json(&again, pack) == render::json(map, pack),
+        "{} seed {seed}: the same seed made two different maps",
+        generator.map_type().name
+    );
+}
+
+/// Generates every map type of `pack` at a seed and depth taken from `data`;
+/// maps that generate must be sound, failures must be errors.
+fn generate_all(pack: &Pack, data: &[u8]) {
+    let seed = seed_of(data);
+    for map_type in pack.map_types() {
+        let Ok(generator) = Generator::new(pack, &map_type.name) else { continue };
+        let generator = generator.depth(1 + (seed % 12) as u32);
+        if let Ok(map) = generator.generate(seed) {
+            assert!(map.width() as u32 <= pack.limits().max_map_side);
+            assert!(map.height() as u32 <= pack.limits().max_map_side);
+            assert_sound(&map, pack, &generator, seed);
+        }
+    }
+}
+
+/// `base` with the file at `path` replaced by `bytes` (or added).
+fn with_file(base: Vec<SourceFile>, path: &str, bytes: &[u8]) -> Vec<SourceFile> {
+    let mut files: Vec<SourceFile> = base.into_iter().filter(|f| f.path != path).collect();
+    files.push(SourceFile { path: path.to_string(), bytes: bytes.to_vec() });
+    files
+}
+
+fn tiny_files() -> Vec<SourceFile> {
+    TINY_PACK
+        .iter()
+        .map(|(path, text)| SourceFile { path: path.to_string(), bytes: text.as_bytes().to_vec() })
+        .collect()
+}
+
+/// Loads `files` as a pack rooted at `fuzz`: problems must be located, a pack
+/// that loads must generate sound maps.
+fn load_and_generate(files: Vec<SourceFile>, limits: Limits, data: &[u8]) {
+    match Pack::from_files("fuzz", files, limits) {
+        Err(problems) => assert_located(&problems, "fuzz"),
+        Ok(pack) => generate_all(&pack, data),
+    }
+}
+
+/// The text prefab parser: prefabs or located errors, and whatever loads
+/// survives being written and read again.
+pub fn text_prefab(data: &[u8]) {
+    let source = String::from_utf8_lossy(data);
+    let limits = Limits { max_prefab_side: 64, ..Limits::default() };
+    let (raws, errors) = text::parse("fuzz.txt", &source, &limits);
+    assert!(errors.iter().all(|e| e.location().is_some_and(|l| l.line > 0)));
+    let palette = default_pack().palette();
+    for raw in &raws {
+        let Ok(prefab) = Prefab::from_text("fuzz.txt", raw, palette) else { continue };
+        let written = render::prefab_text(&prefab, palette).expect("a loaded prefab can be written");
+        let (again, errors) = text::parse("again.txt", &written, &limits);
+        assert!(errors.is_empty(), "{errors:?}\n{written}");
+        let back = Prefab::from_text("again.txt", &again[0], palette).expect("written prefabs read back");
+        assert_eq!(back, prefab);
+    }
+}
+
+/// The REXPaint reader: an image or an error naming the file, never an
+/// allocation beyond the limit; whatever reads survives a round trip.
+pub fn xp_read(data: &[u8]) {
+    let limits = Limits { max_xp_bytes: 1 << 16, ..Limits::default() };
+    match xp::read("fuzz.xp", &as_xp_file(data), &limits) {
+        Ok(image) => {
+            let written = xp::write(&image);
+            let again = xp::read("again.xp", &written, &limits).expect("written images read back");
+            assert_eq!(again.layers(), image.layers());
+            assert_eq!(xp::write(&again), written);
+        }
+        Err(e) => assert_eq!(e.location(), Some(&Location::file("fuzz.xp"))),
+    }
+}
+
+/// REXPaint prefabs: a prefab or errors naming the file; whatever loads survives
+/// being written as `.xp` and read again, and through text when text can hold it.
+pub fn xp_prefab(data: &[u8]) {
+    let limits = Limits { max_xp_bytes: 1 << 16, max_prefab_side: 64, ..Limits::default() };
+    let Ok(image) = xp::read("fuzz.xp", &as_xp_file(data), &limits) else { return };
+    let palette = default_pack().palette();
+    let prefab = match Prefab::from_xp("fuzz.xp", &image, Header::named("fuzz"), palette, &limits) {
+        Ok(p) => p,
+        Err(errors) => {
+            assert!(!errors.is_empty());
+            assert!(errors.iter().all(|e| e.location().is_some_and(|l| l.file == "fuzz.xp")));
+            return;
+        }
+    };
+    let written = xp::write(&prefab.to_xp(palette).expect("a loaded prefab can be written as .xp"));
+    let again = xp::read("again.xp", &written, &limits).expect("written images read back");
+    let back = Prefab::from_xp("again.xp", &again, prefab.header(), palette, &limits).expect("and load");
+    assert_eq!(back, prefab);
+    if let Ok(source) = render::prefab_text(&prefab, palette) {
+        let (raws, errors) = text::parse("again.txt", &source, &limits);
+        assert!(errors.is_empty(), "{errors:?}\n{source}");
+        let back = Prefab::from_text("again.txt", &raws[0], palette).expect("written text reads back");
+        assert_eq!(back, prefab, "{source}");
+    }
+}
+
+/// The definition file parser: lines or errors located at a line, never more
+/// lines than the limit.
+pub fn def_parse(data: &[u8]) {
+    let source = String::from_utf8_lossy(data);
+    let limits = Limits { max_def_lines: 64, ..Limits::default() };
+    let (lines, errors) = def::parse("fuzz.def", &source, &limits);
+    assert!(lines.len() <= 64);
+    assert!(errors.iter().all(|e| e.location().is_some_and(|l| l.file == "fuzz.def" && l.line > 0)));
+    for line in &lines {
+        assert!(!line.picks.is_empty());
+        assert!(line.chance <= 100 && line.keywords.iter().all(|k| k.chance <= 100));
+    }
+}
+
+/// A whole pack from memory: the first byte picks which file of the tiny pack
+/// (pack.toml, palette, catalog, map type, prefab, definitions) the rest replaces.
+pub fn pack_file(data: &[u8]) {
+    let Some((&which, replacement)) = data.split_first() else { return };
+    let path = TINY_PACK[usize::from(which) % TINY_PACK.len()].0;
+    let limits = Limits { max_map_side: 64, ..Limits::default() };
+    load_and_generate(with_file(tiny_files(), path, replacement), limits, replacement);
+}
+
+/// The palette: the input is the tiny pack's `palette.toml`.
+pub fn palette(data: &[u8]) {
+    let limits = Limits { max_map_side: 64, ..Limits::default() };
+    load_and_generate(with_file(tiny_files(), "palette.toml", data), limits, data);
+}
+
+/// The catalog: the input is a catalog file added to the tiny pack's, so tags it
+/// repeats, categories it names and faulty variants it chains are checked
+/// against a catalog that loads.
+pub fn catalog(data: &[u8]) {
+    let limits = Limits { max_map_side: 64, ..Limits::default() };
+    load_and_generate(with_file(tiny_files(), "catalog/fuzz.toml", data), limits, data);
+}
+
+/// A map type with its encounter pool and furnishing tables: the input is a map
+/// type `fuzz` added to the default pack, so it can name every prefab, encounter
+/// style and catalog entry the default content has. Only it is generated.
+pub fn map_type(data: &[u8]) {
+    let limits = Limits { max_map_side: 200, ..Limits::default() };
+    match Pack::from_files("fuzz", with_file(Pack::embedded_files(), "maps/fuzz.toml", data), limits) {
+        Err(problems) => assert_located(&problems, "fuzz"),
+        Ok(pack) => {
+            let seed = seed_of(data);
+            let Ok(generator) = Generator::new(&pack, "fuzz") else { return };
+            let generator = generator.depth(1 + (seed % 12) as u32);
+            if let Ok(map) = generator.generate(seed) {
+                assert_sound(&map, &pack, &generator, seed);
+            }
+        }
+    }
+}
+
+/// Fuzzer bytes read as numbers; zeros once they run out.
+struct Bytes<'a> {
+    data: &'a [u8],
+}
+
+impl Bytes<'_> {
+    fn u8(&mut self) -> u8 {
+        let Some((&b, rest)) = self.data.split_first() else { return 0 };
+        self.data = rest;
+        b
+    }
+
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes([self.u8(), self.u8()])
+    }
+
+    fn u64(&mut self) -> u64 {
+        (0..4).fold(0, |v, _| v << 16 | u64::from(self.u16()))
+    }
+}
+
+/// Generation itself, structured: the input picks a default map type, a map size
+/// of 16 to 120 a side, new values for any of its numeric parameters (tunneler
+/// widths and chances, chain and pathways budgets, cave passes, encounter counts
+/// and depths, furnishing counts...), a seed and a depth. A map type that loads
+/// must generate a sound map or fail with an error.
+pub fn generation(data: &[u8]) {
+    let mut bytes = Bytes { data };
+    let names: Vec<&str> = default_pack().map_types().map(|m| m.name.as_str()).collect();
+    let name = names[usize::from(bytes.u8()) % names.len()];
+    let path = format!("maps/{name}.toml");
+    let files = Pack::embedded_files();
+    let original = files.iter().find(|f| f.path == path).expect("each map type has its file");
+    let mut table: toml::Table = std::str::from_utf8(&original.bytes)
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .expect("default map types are TOML");
+    table.insert("width".into(), toml::Value::Integer(16 + i64::from(bytes.u8()) % 105));
+    table.insert("height".into(), toml::Value::Integer(16 + i64::from(bytes.u8()) % 105));
+    for (key, value) in table.iter_mut() {
+        if key != "width" && key != "height" {
+            mutate_numbers(value, &mut bytes);
+        }
+    }
+    let seed = bytes.u64();
+    let depth = 1 + u32::from(bytes.u8()) % 12;
+    let limits = Limits { max_map_side: 120, ..Limits::default() };
+    let files = with_file(files, &path, table.to_string().as_bytes());
+    let pack = match Pack::from_files("fuzz", files, limits) {
+        Ok(pack) => pack,
+        Err(problems) => return assert_located(&problems, "fuzz"),
+    };
+    let Ok(generator) = Generator::new(&pack, name) else { return };
+    let generator = generator.depth(depth);
+    if let Ok(map) = generator.generate(seed) {
+        assert_sound(&map, &pack, &generator, seed);
+    }
+}
+
+/// Gives some integers under `value` new values near, or far from, their own.
+fn mutate_numbers(value: &mut toml::Value, bytes: &mut Bytes<'_>) {
+    match value {
+        toml::Value::Integer(n) => {
+            let choice = bytes.u8();
+            *n = match choice % 8 {
+                _ if choice < 128 => *n,
+                0 => 0,
+                1 => 1,
+                2 => *n / 2,
+                3 => n.saturating_mul(2),
+                4 => n.saturating_add(1),
+                5 => n.saturating_sub(1),
+                _ => i64::from(bytes.u16() as i16),
+            }
+        }
+        toml::Value::Array(items) => items.iter_mut().for_each(|v| mutate_numbers(v, bytes)),
+        toml::Value::Table(table) => table.iter_mut().for_each(|(_, v)| mutate_numbers(v, bytes)),
+        _ => {}
+    }
+}
