@@ -38,6 +38,10 @@ pub(crate) struct GenerateArgs {
     /// PNG: add a legend of the colours below the map.
     #[arg(long)]
     legend: bool,
+    /// Text: print only the window of W x H cells whose top-left cell is (X, Y),
+    /// counted from 0 as in JSON (a 200x200 map is wider than most terminals).
+    #[arg(long, value_name = "X,Y,W,H", allow_hyphen_values = true, value_parser = parse_crop)]
+    crop: Option<prefabric::Rect>,
     /// Write the map to this file instead of standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -164,9 +168,6 @@ pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
     if args.legend {
         image_flags.push_str(" --legend");
     }
-    let reproduce = format!(
-        "prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{preview_flags}{image_flags}"
-    );
     if matches!(format, Format::Xp | Format::Png | Format::Html) && args.out.is_none() && io::stdout().is_terminal() {
         let (name, what) = match format {
             Format::Xp => ("xp", "a binary REXPaint image"),
@@ -190,18 +191,57 @@ pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
             "error: --scale, --highlight and --legend draw PNG images; add --format png (or --out FILE.png)".into(),
         ));
     }
+    if let Some(window) = args.crop {
+        if !matches!(format, Format::Ascii | Format::Ansi) {
+            return Err(Failure::Usage(
+                "error: --crop prints a window of a text map; use it with --format ascii or ansi".into(),
+            ));
+        }
+        if window.x >= map.width() || window.y >= map.height() {
+            return Err(Failure::Usage(format!(
+                "error: --crop {},{},{},{} starts outside the {}x{} map: X must be below {} and Y below {}",
+                window.x,
+                window.y,
+                window.width,
+                window.height,
+                map.width(),
+                map.height(),
+                map.width(),
+                map.height()
+            )));
+        }
+        image_flags.push_str(&format!(" --crop {},{},{},{}", window.x, window.y, window.width, window.height));
+    }
     // The line must make the same file: name the format unless the extension implies it.
     let format_flag = match (implied, format.to_possible_value()) {
         (Some(f), _) if f == format => String::new(),
         (_, Some(v)) => format!(" --format {}", v.get_name()),
         (_, None) => String::new(),
     };
+    let reproduce = format!(
+        "prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{preview_flags}{image_flags}"
+    );
     let out_flag = args.out.as_ref().map(|p| format!(" --out {}", p.display())).unwrap_or_default();
     let rendering =
         Rendering { png: png_options, trace: args.explain, command: format!("{reproduce}{format_flag}{out_flag}") };
-    let bytes = map_bytes(&map, &pack, format, &rendering)?;
+    let bytes = match (args.crop, format) {
+        (Some(window), Format::Ansi) => render::ansi_window(&map, pack.palette(), window).into_bytes(),
+        (Some(window), _) => render::ascii_window(&map, pack.palette(), window).into_bytes(),
+        (None, _) => map_bytes(&map, &pack, format, &rendering)?,
+    };
     let bytes = if matches!(format, Format::Ascii | Format::Ansi) {
-        let header = format!("# map type {map_type}, seed {seed}, depth {}; reproduce: {reproduce}\n", args.depth);
+        let cells = args.crop.map_or(String::new(), |w| {
+            let last = |start: i32, len: i32, size: i32| start.saturating_add(len).min(size) - 1;
+            format!(
+                ", cells x {}-{} y {}-{}",
+                w.x,
+                last(w.x, w.width, map.width()),
+                w.y,
+                last(w.y, w.height, map.height())
+            )
+        });
+        let header =
+            format!("# map type {map_type}, seed {seed}, depth {}{cells}; reproduce: {reproduce}\n", args.depth);
         [header.into_bytes(), bytes].concat()
     } else {
         bytes
@@ -221,6 +261,25 @@ pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// Reads `--crop X,Y,W,H`: a corner at or right of and below (0, 0) and a size
+/// of at least one cell.
+fn parse_crop(text: &str) -> Result<prefabric::Rect, String> {
+    let numbers: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [x, y, w, h] = numbers.as_slice() else {
+        return Err(format!("`{text}` is not X,Y,W,H: four numbers separated by commas, e.g. 0,0,80,40"));
+    };
+    let number = |what: &str, s: &str, least: i32| match s.parse::<i32>() {
+        Ok(n) if n >= least => Ok(n),
+        _ => Err(format!("{what} `{s}` must be a whole number of at least {least}")),
+    };
+    Ok(prefabric::Rect {
+        x: number("X", x, 0)?,
+        y: number("Y", y, 0)?,
+        width: number("W", w, 1)?,
+        height: number("H", h, 1)?,
+    })
 }
 
 /// How a map is drawn, besides its format.

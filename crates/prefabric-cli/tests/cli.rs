@@ -844,3 +844,40 @@ fn a_prefab_file_that_is_not_utf8_is_named_at_its_first_bad_byte() {
     assert!(stderr(&out).contains(&expected), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn crop_prints_a_window_of_the_same_map() {
+    let whole = stdout(&prefabric(&["generate", "--map-type", "hotel", "--seed", "4"]));
+    let rows: Vec<Vec<char>> = whole.lines().skip(1).map(|l| l.chars().collect()).collect();
+    let out = prefabric(&["generate", "--map-type", "hotel", "--seed", "4", "--crop", "30,10,25,8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    assert!(header.contains("cells x 30-54 y 10-17"), "{header}");
+    assert!(header.ends_with("--seed 4 --crop 30,10,25,8"), "{header}");
+    let window: Vec<String> = rows[10..18].iter().map(|r| r[30..55].iter().collect()).collect();
+    assert_eq!(lines.collect::<Vec<_>>(), window);
+    // A window running off the map is clipped to it.
+    let out = prefabric(&["generate", "--map-type", "hotel", "--seed", "4", "--crop", "110,75,50,50"]);
+    let text = stdout(&out);
+    assert!(text.lines().next().unwrap().contains("cells x 110-119 y 75-79"), "{text}");
+    assert!(text.lines().skip(1).all(|l| l.chars().count() == 10) && text.lines().count() == 6, "{text}");
+}
+
+#[test]
+fn crop_mistakes_are_usage_errors() {
+    for (args, says) in [
+        (&["--crop", "1,2,3"][..], "four numbers"),
+        (&["--crop", "0,0,0,5"], "W `0` must be a whole number of at least 1"),
+        (&["--crop", "-1,0,5,5"], "X `-1`"),
+        (&["--crop", "500,0,5,5"], "starts outside the 200x200 map"),
+        (&["--crop", "0,0,5,5", "--format", "json"], "--crop prints a window of a text map"),
+    ] {
+        let mut all = vec!["generate", "--seed", "1"];
+        all.extend_from_slice(args);
+        let out = prefabric(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}

@@ -2,13 +2,14 @@
 //!
 //! Terrain is coloured by role; cells of placed prefabs are tinted so seeded
 //! features stand out from the generated layout, and link marks are bright yellow
-//! like Cogmind's tunneler numbers. A terrain variant the palette gives a colour
+//! like Cogmind's tunneler numbers. Objects are drawn over the terrain in their
+//! kind's colour. A terrain variant the palette gives a colour
 //! of its own (a greenhouse's grass, a hedge) is drawn in that colour.
 
 use crate::format::palette::Palette;
 use crate::format::xp::Rgb;
-use crate::geom::Point;
-use crate::map::{FloorKind, Map, Role};
+use crate::geom::{Point, Rect};
+use crate::map::{FloorKind, Map, ObjectKind, Role};
 
 fn colour(role: Role, in_prefab: bool) -> u8 {
     match (role, in_prefab) {
@@ -38,19 +39,52 @@ enum Colour {
     Rgb(Rgb),
 }
 
-/// The map drawn with colours, each row ending in a colour reset and a newline.
+/// The colour an object of `kind` is drawn in, as in the PNG's insets.
+fn object_colour(kind: ObjectKind) -> u8 {
+    match kind {
+        ObjectKind::Machine => 153,
+        ObjectKind::Entity => 196,
+        ObjectKind::Item => 220,
+        ObjectKind::Prop => 44,
+        ObjectKind::Trap => 201,
+        ObjectKind::Debris => 137,
+    }
+}
+
+/// The map drawn with colours, each row ending in a colour reset and a newline:
+/// the same glyphs as [`ascii`](super::ascii), objects over the terrain, each
+/// object in its kind's colour.
 pub fn ansi(map: &Map, palette: &Palette) -> String {
-    let mut out = String::with_capacity(map.width() as usize * map.height() as usize * 3);
+    ansi_window(map, palette, map.bounds())
+}
+
+/// The cells of `window` (clipped to the map) drawn as [`ansi`] draws the map.
+pub fn ansi_window(map: &Map, palette: &Palette, window: Rect) -> String {
+    let x0 = window.x.max(0);
+    let x1 = window.x.saturating_add(window.width).min(map.width());
+    let y0 = window.y.max(0);
+    let y1 = window.y.saturating_add(window.height).min(map.height());
+    let mut out = String::with_capacity((x1 - x0).max(0) as usize * (y1 - y0).max(0) as usize * 3);
     let links: Vec<Point> = map.links().iter().map(|l| l.at).collect();
-    for y in 0..map.height() {
+    let mut objects: Vec<Option<(char, ObjectKind)>> = vec![None; map.terrain().cells().len()];
+    for object in map.objects() {
+        for &(p, glyph) in &object.cells {
+            if let Some(i) = map.terrain().index_of(p) {
+                objects[i] = Some((glyph, object.kind));
+            }
+        }
+    }
+    for y in y0..y1 {
         let mut current = None;
-        for x in 0..map.width() {
+        for x in x0..x1 {
             let p = Point::new(x, y);
             let t = map.terrain()[p];
-            let c = match palette.colour_of(Some(t)).filter(|_| t.variant > 0) {
+            let object = map.terrain().index_of(p).and_then(|i| objects[i]);
+            let c = match (object, palette.colour_of(Some(t)).filter(|_| t.variant > 0)) {
+                (Some((_, kind)), _) => Colour::Indexed(object_colour(kind)),
                 _ if links.contains(&p) => Colour::Indexed(LINK),
-                Some(rgb) => Colour::Rgb(rgb),
-                None => Colour::Indexed(colour(t.role, map.is_protected(p))),
+                (None, Some(rgb)) => Colour::Rgb(rgb),
+                (None, None) => Colour::Indexed(colour(t.role, map.is_protected(p))),
             };
             if current != Some(c) {
                 match c {
@@ -59,9 +93,37 @@ pub fn ansi(map: &Map, palette: &Palette) -> String {
                 }
                 current = Some(c);
             }
-            out.push(palette.render_glyph(t));
+            out.push(object.map_or_else(|| palette.render_glyph(t), |(glyph, _)| glyph));
         }
         out.push_str("\x1b[0m\n");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Pack;
+
+    /// Without its colour codes, the coloured map is the plain one: the same
+    /// terrain, and every object drawn over it.
+    #[test]
+    fn colours_aside_it_is_the_ascii_map() {
+        let pack = Pack::embedded().expect("the default pack loads");
+        for map_type in ["materials", "hotel", "mines"] {
+            let map = crate::generate(&pack, map_type, 3).expect("the map generates");
+            assert!(!map.objects().is_empty());
+            let coloured = ansi(&map, pack.palette());
+            let mut plain = String::new();
+            let mut chars = coloured.chars();
+            while let Some(c) = chars.next() {
+                if c == '\x1b' {
+                    chars.by_ref().find(|&c| c == 'm');
+                } else {
+                    plain.push(c);
+                }
+            }
+            assert_eq!(plain, super::super::ascii(&map, pack.palette()), "{map_type}");
+        }
+    }
 }

@@ -16,8 +16,8 @@ mod png;
 mod prefab_text;
 mod xp;
 
-pub use ansi::ansi;
-pub use ascii::{ascii, ascii_rows, passable_rows, spawn_blocked_rows};
+pub use ansi::{ansi, ansi_window};
+pub use ascii::{ascii, ascii_rows, ascii_window, passable_rows, spawn_blocked_rows};
 pub use html::{HtmlOptions, map_html};
 pub use json::{json, json_with_trace};
 pub use png::{Highlight, MAX_PIXELS, MAX_SCALE, PngOptions, map_png};
