@@ -22,8 +22,14 @@ pub struct Limits {
     /// three layers: 2048 * 2048 cells * 3 layers * 10 bytes a cell is 120 MiB, plus
     /// 8 bytes of file header and 8 of size for each layer.
     pub max_xp_bytes: u64,
-    /// Most definitions in one `.def` file.
+    /// Most definitions in one `.def` file. (Definitions do not chain: a line
+    /// names catalog entries, and an item's faulty variant may not have one of
+    /// its own, so no chain of references is longer than one link.)
     pub max_def_lines: u32,
+    /// Most encounters in one map type's pool. Every encounter is checked at
+    /// load and entered in every slot's race, so a pool is kept to a size a
+    /// designer writes by hand.
+    pub max_encounters: u32,
 }
 
 impl Default for Limits {
@@ -36,6 +42,7 @@ impl Default for Limits {
             max_map_side: 2_048,
             max_xp_bytes: 128 * 1024 * 1024,
             max_def_lines: 10_000,
+            max_encounters: 10_000,
         }
     }
 }

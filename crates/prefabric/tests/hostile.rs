@@ -1,8 +1,9 @@
 //! Hostile files against the default `Limits`: each must give a clear, located
 //! error (or load, where it is within the limits) — never a panic, a hang or an
 //! allocation the size the file claims. A gzip bomb, a `.xp` header claiming a
-//! vast image, a 5,000x5,000 prefab, 70,000 encounters in one map type (the
-//! most the 8 MiB file limit holds of this shape) and a cycle of faulty variants.
+//! vast image, a 5,000x5,000 prefab, 100,000 encounters in one map type (over
+//! `Limits::max_encounters`; 10,000 load, in `large_files.rs`) and a cycle of
+//! faulty variants.
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -72,23 +73,27 @@ fn a_prefab_of_five_thousand_by_five_thousand_cells_is_refused() {
 }
 
 #[test]
-fn seventy_thousand_encounters_in_one_map_type_load() {
+fn a_hundred_thousand_encounters_in_one_map_type_are_one_error() {
     let map_type = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny_pack/maps/tiny.toml"),
     )
     .unwrap();
     let mut text = format!("{map_type}\n[encounters]\ncount = [1, 3]\n");
-    for i in 0..70_000 {
+    let head_lines = text.lines().count();
+    for i in 0..100_000 {
         text.push_str(&format!(
-            "[[encounters.pool]]\nid = \"e{i}\"\nweight = \"rare\"\ncategory = \"fluff\"\nprefabs = [\"box\"]\n"
+            "[[encounters.pool]]\nid=\"e{i}\"\nweight=\"rare\"\ncategory=\"fluff\"\nprefabs=[\"box\"]\n"
         ));
     }
-    assert!(text.len() < 8 << 20, "{} bytes", text.len());
+    assert!(text.len() < 8 << 20, "within the file limit: {} bytes", text.len());
     let box_prefab = b"prefab box\nstyle: accessible\nterrain:\n...\n...\n".to_vec();
-    let pack = tiny_pack_with(vec![("maps/tiny.toml", text.into_bytes()), ("prefabs/box.txt", box_prefab)])
-        .unwrap_or_else(|p| panic!("{}", p.errors()[0]));
-    let pool = pack.map_type("tiny").unwrap().encounters.as_ref().unwrap();
-    assert_eq!(pool.pool.len(), 70_000);
+    let problems = tiny_pack_with(vec![("maps/tiny.toml", text.into_bytes()), ("prefabs/box.txt", box_prefab)])
+        .expect_err("over Limits::max_encounters");
+    assert_eq!(problems.errors().len(), 1, "one error, not one per encounter: {}", problems.errors()[0]);
+    let e = &problems.errors()[0];
+    assert!(e.to_string().contains("holds 100000 encounters; a map type may have at most 10000"), "{e}");
+    // It points at encounter 10,001: five lines each after the map type's own.
+    assert_eq!(e.location().map(|l| l.line as usize), Some(head_lines + 10_000 * 5 + 1), "{e}");
 }
 
 #[test]

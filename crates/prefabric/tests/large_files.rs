@@ -1,5 +1,6 @@
 //! Files of many entries load in time linear in their size, and still name the
-//! line of each problem: a catalog of 10,000 items in one file, and a chain of
+//! line of each problem: a catalog of 10,000 items in one file, a map type of
+//! 10,000 encounters (the most `Limits` allows), and a chain of
 //! 10,000 faulty variants (each a problem of its own). Before errors and entries
 //! were located through a line index, each location scanned its file from the
 //! start, and these took 18.7 s and 26.7 s; the suite would notice that.
@@ -50,4 +51,30 @@ fn a_chain_of_ten_thousand_faulty_variants_reports_each_link_at_its_line() {
         let line = e.location().expect("located").line;
         assert_eq!(line as usize, 7 * n + 2, "{e}");
     }
+}
+
+#[test]
+fn ten_thousand_encounters_in_one_map_type_load_and_generate() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny_pack");
+    let mut text = std::fs::read_to_string(dir.join("maps/tiny.toml")).unwrap();
+    text.push_str("\n[encounters]\ncount = [1, 3]\n");
+    for i in 0..10_000 {
+        text.push_str(&format!(
+            "[[encounters.pool]]\nid = \"e{i}\"\nweight = \"rare\"\ncategory = \"fluff\"\nprefabs = [\"box\"]\n"
+        ));
+    }
+    let mut files = vec![
+        SourceFile { path: "maps/tiny.toml".into(), bytes: text.into_bytes() },
+        SourceFile {
+            path: "prefabs/box.txt".into(),
+            bytes: b"prefab box\nstyle: accessible\nterrain:\n..\n..\n".to_vec(),
+        },
+    ];
+    for path in ["pack.toml", "palette.toml", "prefabs/entry.txt", "catalog/things.toml"] {
+        files.push(SourceFile { path: path.to_string(), bytes: std::fs::read(dir.join(path)).unwrap() });
+    }
+    let pack = Pack::from_files("tiny", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    assert_eq!(pack.map_type("tiny").unwrap().encounters.as_ref().unwrap().pool.len(), 10_000);
+    let map = prefabric::generate(&pack, "tiny", 1).expect("a map with a pool at the limit");
+    assert!(map.prefabs().iter().any(|p| p.encounter.is_some()), "some of the 10,000 are placed");
 }

@@ -88,6 +88,22 @@ fn oversized_files_are_refused_before_parsing() {
 }
 
 #[test]
+fn a_pack_of_more_files_than_the_limit_is_refused() {
+    let dir = std::env::temp_dir().join(format!("prefabric-many-files-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("prefabs")).unwrap();
+    for i in 0..12 {
+        std::fs::write(dir.join(format!("prefabs/p{i:02}.txt")), format!("prefab p{i}\nterrain:\n.\n")).unwrap();
+    }
+    let limits = Limits { max_pack_files: 10, ..Limits::default() };
+    let problems = Pack::load_with_limits(&dir, limits).unwrap_err();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(problems.errors().len(), 1, "{problems}");
+    let e = &problems.errors()[0];
+    assert_eq!(e.kind(), ErrorKind::Limit);
+    assert!(e.to_string().contains("the pack has more than 10 files"), "{e}");
+}
+
+#[test]
 fn oversized_prefabs_are_refused_row_by_row() {
     let limits = Limits { max_prefab_side: 16, ..Limits::default() };
     let src = format!("prefab wide\nterrain:\n{}\nprefab tall\nterrain:\n{}", "#".repeat(1_000_000), "#\n".repeat(100));

@@ -296,9 +296,25 @@ pub(crate) fn read(
     at: &dyn Fn(std::ops::Range<usize>) -> Location,
     words: &WeightWords,
     prefabs: &PrefabIndex<'_>,
+    max_encounters: u32,
     errors: &mut Vec<Error>,
 ) -> EncounterPool {
     let mut pool = Vec::new();
+    if let Some(beyond) = raw.pool.get(max_encounters as usize) {
+        errors.push(
+            Error::at(
+                ErrorKind::Invalid,
+                at(beyond.span()),
+                format!(
+                    "the encounter pool holds {} encounters; a map type may have at most {max_encounters}, and this is encounter {}",
+                    raw.pool.len(),
+                    max_encounters as u64 + 1
+                ),
+            )
+            .with_help("merge encounters that differ only in their prefabs (one encounter lists them all), or split the map type; code loading a pack can raise Limits::max_encounters"),
+        );
+        return EncounterPool { count: (0, 0), pool };
+    }
     let mut invalid = |span: std::ops::Range<usize>, message: String, help: Option<String>| {
         let mut e = Error::at(ErrorKind::Invalid, at(span), message);
         if let Some(h) = help {

@@ -598,7 +598,8 @@ pub(crate) fn read(
         c.invalid(span, "every feature variant has weight 0, so none can be chosen".to_string(), None);
     }
     let at = |span: std::ops::Range<usize>| c.lines.locate(file, source, span.start);
-    let encounters = raw.encounters.as_ref().map(|p| encounters::read(p, &at, words, prefabs, &mut c.errors));
+    let encounters =
+        raw.encounters.as_ref().map(|p| encounters::read(p, &at, words, prefabs, limits.max_encounters, &mut c.errors));
     let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
     if c.errors.is_empty() {
         Ok(MapType {
