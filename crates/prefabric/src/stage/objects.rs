@@ -47,7 +47,7 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
                 "objects",
                 Outcome::Chose,
                 bounds,
-                format!("{count} objects in prefab `{name}` from {}", defs.file),
+                format!("{count} object{} in prefab `{name}` from {}", if count == 1 { "" } else { "s" }, defs.file),
             );
         }
     }
