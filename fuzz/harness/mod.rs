@@ -8,8 +8,9 @@
 //! library, an error without a location in the file it came from, a written file
 //! that does not read back, or a generated map that breaks an invariant of
 //! design.md (checked with the integration tests' own checks, below as `checks`).
-//! Limits are lowered where that keeps one run fast (maps of at most 64 or 120
-//! cells a side, prefabs of 64), never raised.
+//! Limits are lowered where that keeps one run fast (maps of at most 64 cells a
+//! side for the tiny pack, 200 for the default pack's, prefabs of 64), never
+//! raised.
 
 #![allow(dead_code)]
 
@@ -269,11 +270,28 @@ impl Bytes<'_> {
 }
 
 /// Generation itself, structured: the input picks a default map type, a map size
-/// of 16 to 120 a side, new values for any of its numeric parameters (tunneler
-/// widths and chances, chain and pathways budgets, cave passes, encounter counts
-/// and depths, furnishing counts...), a seed and a depth. A map type that loads
+/// (as written, or 16 up to it a side), a seed, a depth, and new values for any of its numeric
+/// parameters (tunneler widths and chances, chain and pathways budgets, cave
+/// passes, encounter counts and depths, furnishing counts...). A map type that loads
 /// must generate a sound map or fail with an error.
 pub fn generation(data: &[u8]) {
+    generation_reaches(data);
+}
+
+/// How far a `generation` input got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reached {
+    /// The map type was refused at load (with located problems).
+    Refused,
+    /// It loaded, and generation failed with an error.
+    Failed,
+    /// A map was made, and it was sound.
+    Generated,
+}
+
+/// The `generation` target, saying how far the input got, so a test can check
+/// that the target reaches generation at all.
+pub fn generation_reaches(data: &[u8]) -> Reached {
     let mut bytes = Bytes { data };
     let names: Vec<&str> = default_pack().map_types().map(|m| m.name.as_str()).collect();
     let name = names[usize::from(bytes.u8()) % names.len()];
@@ -284,25 +302,43 @@ pub fn generation(data: &[u8]) {
         .ok()
         .and_then(|text| text.parse().ok())
         .expect("default map types are TOML");
-    table.insert("width".into(), toml::Value::Integer(16 + i64::from(bytes.u8()) % 105));
-    table.insert("height".into(), toml::Value::Integer(16 + i64::from(bytes.u8()) % 105));
+    // Each side as written (features and barriers are placed for it), or any
+    // from 16 up to it (at least 120).
+    for side in ["width", "height"] {
+        let written = table.get(side).and_then(toml::Value::as_integer).unwrap_or(80);
+        let b = i64::from(bytes.u8());
+        let value = if b < 96 { written } else { 16 + b % (written.max(120) - 15) };
+        table.insert(side.into(), toml::Value::Integer(value));
+    }
+    // Seed and depth before the parameters, so short inputs vary them too.
+    let seed = bytes.u64();
+    let depth = 1 + u32::from(bytes.u8()) % 12;
     for (key, value) in table.iter_mut() {
         if key != "width" && key != "height" {
             mutate_numbers(value, &mut bytes);
         }
     }
-    let seed = bytes.u64();
-    let depth = 1 + u32::from(bytes.u8()) % 12;
-    let limits = Limits { max_map_side: 120, ..Limits::default() };
-    let files = with_file(files, &path, table.to_string().as_bytes());
+    // Only this map type: the pack loads faster.
+    let mut files: Vec<SourceFile> = files.into_iter().filter(|f| !f.path.starts_with("maps/")).collect();
+    let manifest = format!("name = \"fuzz\"\ndefault_map_type = \"{name}\"\n");
+    files = with_file(files, "pack.toml", manifest.as_bytes());
+    files = with_file(files, &path, table.to_string().as_bytes());
+    let limits = Limits { max_map_side: 200, ..Limits::default() };
     let pack = match Pack::from_files("fuzz", files, limits) {
         Ok(pack) => pack,
-        Err(problems) => return assert_located(&problems, "fuzz"),
+        Err(problems) => {
+            assert_located(&problems, "fuzz");
+            return Reached::Refused;
+        }
     };
-    let Ok(generator) = Generator::new(&pack, name) else { return };
+    let Ok(generator) = Generator::new(&pack, name) else { return Reached::Failed };
     let generator = generator.depth(depth);
-    if let Ok(map) = generator.generate(seed) {
-        assert_sound(&map, &pack, &generator, seed);
+    match generator.generate(seed) {
+        Ok(map) => {
+            assert_sound(&map, &pack, &generator, seed);
+            Reached::Generated
+        }
+        Err(_) => Reached::Failed,
     }
 }
 

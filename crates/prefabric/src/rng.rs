@@ -170,27 +170,35 @@ impl Race {
     /// The winner of `round` among `(entrant key, weight)` pairs, by position;
     /// `None` when every weight is 0. Ties (vanishingly rare) go to the earlier.
     pub fn winner(&self, round: u32, entrants: impl Iterator<Item = (u64, u32)>) -> Option<usize> {
+        let mut order = Vec::new();
+        self.rank(round, entrants, &mut order);
+        order.first().copied()
+    }
+
+    /// Every entrant of `round` with a weight above 0, by position, best ticket
+    /// first, into `order` (cleared first). The first is [`Race::winner`]; the
+    /// first of those still in the running after some are taken out is the
+    /// winner among them, so a round that must skip entrants ranks once.
+    pub fn rank(&self, round: u32, entrants: impl Iterator<Item = (u64, u32)>, order: &mut Vec<usize>) {
         let round = mix(self.base ^ mix(u64::from(round).wrapping_add(0x9e37_79b9_7f4a_7c15)));
-        let mut best: Option<(usize, u64, u32)> = None;
-        for (i, (key, weight)) in entrants.enumerate() {
-            if weight == 0 {
-                continue;
-            }
-            let ticket = exponential_q32((mix(round ^ key) >> 32) as u32);
-            // ticket / weight < best_ticket / best_weight, without dividing.
-            let better =
-                best.is_none_or(|(_, t, w)| u128::from(ticket) * u128::from(w) < u128::from(t) * u128::from(weight));
-            if better {
-                best = Some((i, ticket, weight));
-            }
-        }
-        best.map(|(i, _, _)| i)
+        let mut scored: Vec<(usize, u64, u32)> = entrants
+            .enumerate()
+            .filter(|(_, (_, weight))| *weight > 0)
+            .map(|(i, (key, weight))| (i, exponential_q32((mix(round ^ key) >> 32) as u32), weight))
+            .collect();
+        // ticket / weight, compared without dividing; ties by position.
+        scored.sort_by(|a, b| {
+            (u128::from(a.1) * u128::from(b.2)).cmp(&(u128::from(b.1) * u128::from(a.2))).then(a.0.cmp(&b.0))
+        });
+        order.clear();
+        order.extend(scored.into_iter().map(|(i, _, _)| i));
     }
 }
 
-/// −log2((u + 1) / 2^32) in fixed point with 32 fractional bits: an exponential
-/// ticket from a uniform draw. Integer-only (bit-by-bit squaring of the mantissa)
-/// because `f64::ln` is not bit-for-bit the same on every platform.
+/// −log2((u + 1) / 2^32) in fixed point with 32 fractional bits, of which the
+/// top 24 are computed: an exponential ticket from a uniform draw. Integer-only
+/// (bit-by-bit squaring of the mantissa) because `f64::ln` is not bit-for-bit
+/// the same on every platform.
 fn exponential_q32(u: u32) -> u64 {
     let v = u64::from(u) + 1; // 1 ..= 2^32
     let whole = u64::from(63 - v.leading_zeros()); // floor(log2 v), 0 ..= 32

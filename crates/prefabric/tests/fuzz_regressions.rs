@@ -53,3 +53,25 @@ fn every_target_has_a_fuzz_binary() {
         assert!(manifest.contains(&format!("name = \"{target}\"")), "fuzz/Cargo.toml has no [[bin]] {target}");
     }
 }
+
+/// The structured target reaches generation for every default map type: a
+/// target whose inputs are all refused at load would fuzz nothing (it did, once:
+/// the 200x200 materials map type broke its lowered size limit).
+#[test]
+fn the_generation_target_makes_maps_of_every_map_type() {
+    use harness::Reached;
+    let names = ["catacombs", "hotel", "materials", "maze", "mines"];
+    for (index, name) in names.iter().enumerate() {
+        let mut generated = 0;
+        for side in [60u8, 200] {
+            // Map type, width and height (as written below 96, else smaller),
+            // seed, depth, then every parameter left as it is (bytes under 128).
+            let mut input = vec![index as u8, side, side, 1, 2, 3, 4, 5, 6, 7, 8, 0];
+            input.extend(std::iter::repeat_n(0u8, 64));
+            if harness::generation_reaches(&input) == Reached::Generated {
+                generated += 1;
+            }
+        }
+        assert!(generated > 0, "{name}: no input made a map");
+    }
+}

@@ -196,12 +196,19 @@ pub(crate) fn run(
     // Every draw places one encounter or retires one, so this bound is never the
     // reason the loop ends; it is here so no change can make it spin.
     let budget = target as usize + n + 1;
+    let (mut ranking, mut ranked_slot) = (Vec::with_capacity(n), None);
     for _ in 0..budget {
         if total >= target {
             break;
         }
-        let weights = pool.pool.iter().zip(&alive).map(|(e, &a)| if a { e.weight } else { 0 });
-        let Some(i) = race.winner(total, entrants.iter().copied().zip(weights)) else {
+        if ranked_slot != Some(total) {
+            let weights = pool.pool.iter().zip(&alive).map(|(e, &a)| if a { e.weight } else { 0 });
+            race.rank(total, entrants.iter().copied().zip(weights), &mut ranking);
+            ranked_slot = Some(total);
+        }
+        // The slot's winner among those still in the running: tickets stay the
+        // same within a slot, so a failed try falls to the runner-up.
+        let Some(i) = ranking.iter().copied().find(|&i| alive[i]) else {
             map.trace.push(
                 "encounters",
                 Outcome::Note,
