@@ -624,6 +624,10 @@ pub struct Map {
     pub(crate) feature_variant: Option<String>,
     pub(crate) layout: LayoutStats,
     pub(crate) skipped: Vec<EncounterSkip>,
+    /// For each encounter placed, every one of its prefabs that fitted where it
+    /// went (the one drawn among them), so `check` can tell an alternative that
+    /// never fits from one chance passed over.
+    pub(crate) alternatives_fit: Vec<String>,
     pub(crate) feature_skips: Vec<FeatureSkip>,
     pub(crate) furnishing: FurnishingSummary,
     pub(crate) trace: Trace,
@@ -646,6 +650,7 @@ impl Map {
             feature_variant: None,
             layout: LayoutStats::default(),
             skipped: Vec::new(),
+            alternatives_fit: Vec::new(),
             feature_skips: Vec::new(),
             furnishing: FurnishingSummary::default(),
             trace: Trace::default(),

@@ -167,6 +167,14 @@ impl Race {
         fnv1a(name.as_bytes(), 0xcbf2_9ce4_8422_2325)
     }
 
+    /// A stream of its own for entrant `entrant` in `round` (its tries at
+    /// whatever it won), independent of every other entrant's and round's.
+    pub fn stream(&self, round: u32, entrant: u64) -> Rng {
+        let state = mix(self.base ^ mix(entrant ^ mix(u64::from(round) ^ 0x5354_5245_414d)));
+        let increment = mix(state ^ 0x9e37_79b9_7f4a_7c15);
+        Rng { pcg: Pcg32::new(state, increment) }
+    }
+
     /// The winner of `round` among `(entrant key, weight)` pairs, by position;
     /// `None` when every weight is 0. Ties (vanishingly rare) go to the earlier.
     pub fn winner(&self, round: u32, entrants: impl Iterator<Item = (u64, u32)>) -> Option<usize> {
@@ -196,7 +204,7 @@ impl Race {
 }
 
 /// −log2((u + 1) / 2^32) in fixed point with 32 fractional bits, of which the
-/// top 24 are computed: an exponential ticket from a uniform draw. Integer-only
+/// top 16 are computed (plenty to order tickets): an exponential ticket from a uniform draw. Integer-only
 /// (bit-by-bit squaring of the mantissa) because `f64::ln` is not bit-for-bit
 /// the same on every platform.
 fn exponential_q32(u: u32) -> u64 {
@@ -205,7 +213,7 @@ fn exponential_q32(u: u32) -> u64 {
     // The mantissa v / 2^whole in [1, 2), with 62 fractional bits.
     let mut y = u128::from(v) << (62 - whole);
     let mut fraction = 0u64;
-    for bit in (8..32).rev() {
+    for bit in (16..32).rev() {
         y = (y * y) >> 62;
         if y >= 2 << 62 {
             y >>= 1;
@@ -325,7 +333,7 @@ mod tests {
         assert_eq!(exponential_q32((1 << 31) - 1), 1 << 32);
         // -log2(0.75) = 0.415037...
         let t = exponential_q32((3 << 30) - 1) as f64 / (1u64 << 32) as f64;
-        assert!((t - 0.415_037_5).abs() < 1e-6, "{t}");
+        assert!((t - 0.415_037_5).abs() < 1e-4, "{t}");
     }
 
     #[test]

@@ -184,6 +184,10 @@ pub struct PrefabStats {
     pub used_by: Vec<String>,
     /// Times placed.
     pub placed: u64,
+    /// Times it was an encounter's alternative that fitted where the encounter
+    /// went (placed or not: one is drawn among those that fit).
+    #[serde(default)]
+    pub fit: u64,
     /// Maps it was placed in at least once.
     pub maps: u64,
     /// Times placed in each orientation (`r0`, `flip-r90`, ...).
@@ -192,6 +196,9 @@ pub struct PrefabStats {
     pub skipped: BTreeMap<String, Seen>,
     /// The definition file its reference characters go through, if it draws any.
     pub definitions: Option<String>,
+    /// The reference characters it draws (while counting, not written).
+    #[serde(skip)]
+    pub(crate) ref_glyphs: Vec<char>,
     /// Why it was never placed, when it was not (derived).
     #[serde(default)]
     pub unused: Option<Unused>,
@@ -223,6 +230,9 @@ pub struct DefinitionLineStats {
     pub chance: u8,
     /// Objects it gave.
     pub objects: u64,
+    /// Placements of prefabs that draw its character (those that could use it).
+    #[serde(default)]
+    pub placements: u64,
     /// Its alternatives, as written, with the objects each gave.
     pub alternatives: Vec<AlternativeStats>,
     /// Why it gave no object, when it gave none (derived).
@@ -439,6 +449,9 @@ impl MapTypeStats {
                 continue;
             };
             p.definitions = Some(defs.name.clone());
+            p.ref_glyphs = prefab.refs().iter().map(|r| r.glyph).collect();
+            p.ref_glyphs.sort_unstable();
+            p.ref_glyphs.dedup();
             stats.definitions.entry(defs.name.clone()).or_insert_with(|| DefinitionStats {
                 file: defs.file.clone(),
                 placements: 0,
@@ -509,6 +522,9 @@ impl MapTypeStats {
             let Some(p) = self.prefabs.get_mut(&placed.name) else { continue };
             if let Some(d) = p.definitions.as_ref().and_then(|d| self.definitions.get_mut(d)) {
                 d.placements += 1;
+                for line in d.lines.iter_mut().filter(|l| p.ref_glyphs.binary_search(&l.glyph).is_ok()) {
+                    line.placements += 1;
+                }
             }
             p.placed += 1;
             *p.transforms.entry(placed.transform.to_string()).or_default() += 1;
@@ -525,6 +541,11 @@ impl MapTypeStats {
                 if let Some(a) = line.alternatives.get_mut(used.alternative as usize) {
                     a.objects += 1;
                 }
+            }
+        }
+        for name in &map.alternatives_fit {
+            if let Some(p) = self.prefabs.get_mut(name) {
+                p.fit += 1;
             }
         }
         for skip in map.feature_skips() {
@@ -603,6 +624,7 @@ impl MapTypeStats {
                 .entry(name.clone())
                 .or_insert_with(|| PrefabStats { used_by: theirs.used_by.clone(), ..PrefabStats::default() });
             ours.placed += theirs.placed;
+            ours.fit += theirs.fit;
             ours.maps += theirs.maps;
             for (t, n) in &theirs.transforms {
                 *ours.transforms.entry(t.clone()).or_default() += n;
@@ -723,10 +745,10 @@ impl MapTypeStats {
 
 impl DefinitionLineStats {
     /// Why this line, which gave no object, gave none, given the placements
-    /// of prefabs drawing on its file.
+    /// of prefabs that draw its character.
     fn why_unused(&self, placements: u64) -> String {
         if placements == 0 {
-            return "no prefab drawing on its definition file was placed".into();
+            return format!("no prefab that draws `{}` was placed", self.glyph);
         }
         let times =
             if placements == 1 { "the 1 placement".to_string() } else { format!("all {placements} placements") };
@@ -736,7 +758,7 @@ impl DefinitionLineStats {
             ),
             (None, c) if c < 100 => format!("its {c}% chance failed in {times} of prefabs drawing on it"),
             _ => format!(
-                "in {times} of prefabs drawing on its file, none of those placed drew `{}`, or its alternatives found nothing in the catalog at the depths tried",
+                "in {times} of prefabs that draw `{}`, its alternatives found nothing in the catalog at the depths tried",
                 self.glyph
             ),
         }
@@ -795,6 +817,7 @@ impl DefinitionStats {
         self.placements += other.placements;
         for (line, theirs) in self.lines.iter_mut().zip(&other.lines) {
             line.objects += theirs.objects;
+            line.placements += theirs.placements;
             for (a, b) in line.alternatives.iter_mut().zip(&theirs.alternatives) {
                 a.objects += b.objects;
             }
@@ -810,7 +833,9 @@ impl DefinitionStats {
         }
         let in_maps = if maps == 1 { "1 trial map".to_string() } else { format!("{maps} trial maps") };
         for (line, def) in self.lines.iter().zip(&defs.lines) {
-            if line.objects == 0 {
+            // Only placements of prefabs that draw its character could use a
+            // line; none at all is the prefabs' own warning, not the line's.
+            if line.objects == 0 && line.placements > 0 {
                 // The chance that one placement uses the line: its group's
                 // pick, then its own chance.
                 let group = line
@@ -818,10 +843,10 @@ impl DefinitionStats {
                     .as_ref()
                     .map_or(1, |g| self.lines.iter().filter(|l| l.group.as_ref() == Some(g)).count());
                 let p_use = f64::from(line.chance) / 100.0 / group as f64;
-                if (1.0 - p_use).powf(self.placements as f64) >= DEAD_BELOW {
+                if (1.0 - p_use).powf(line.placements as f64) >= DEAD_BELOW {
                     continue;
                 }
-                let reason = line.why_unused(self.placements);
+                let reason = line.why_unused(line.placements);
                 warnings.push(
                     Error::at(
                         ErrorKind::Lint,
@@ -912,8 +937,11 @@ impl MapTypeStats {
                     );
                     continue;
                 }
+                // An alternative that fitted somewhere but was not drawn there
+                // was passed over by chance: `stats` shows it, `check` does not
+                // call it dead.
                 for name in &e.prefabs {
-                    if self.prefabs.get(name).is_some_and(|p| p.placed == 0) {
+                    if self.prefabs.get(name).is_some_and(|p| p.placed == 0 && p.fit == 0) {
                         warn(
                             &e.location,
                             format!(

@@ -104,6 +104,8 @@ impl FitMemo {
 
 /// One way to embed an encounter: a prefab, an orientation and where it goes.
 struct Fit<'p> {
+    /// Every prefab of the encounter that fits the room, the chosen one among them.
+    fitting: Vec<&'p str>,
     room: usize,
     prefab: &'p Prefab,
     transform: Transform,
@@ -130,7 +132,7 @@ pub(crate) fn run(
     // an encounter added to the pool changes no map it does not take a slot in.
     let race = Race::new(seed, "encounters");
     let entrants: Vec<u64> = pool.pool.iter().map(|e| Race::entrant(&e.id)).collect();
-    let fit_stream = |slot: u32, id: &str| Rng::stream(seed, "encounters fit", &format!("{slot} {id}"));
+    let fit_stream = |slot: u32, i: usize| race.stream(slot, entrants[i]);
     let depth = map.depth;
     let n = pool.pool.len();
     let mut alive = vec![true; n];
@@ -160,12 +162,13 @@ pub(crate) fn run(
         if let Some(p) = forced.prefab.as_ref().filter(|p| e.prefabs.contains(p)) {
             chosen.prefabs = vec![p.clone()];
         }
-        let mut fit_rng = fit_stream(0, &e.id);
+        let mut fit_rng = fit_stream(0, i);
         let outcome = match caverns.as_mut() {
             Some(caverns) if e.style.joins_caverns() => in_cavern(map, pack, &chosen, caverns, &mut fit_rng),
             _ => {
                 let mut row = vec![UNKNOWN; rooms.len()];
                 choose_fit(map, pack, &chosen, &rooms, &mut row, &mut fit_rng).map(|fit| {
+                    map.alternatives_fit.extend(fit.fitting.iter().map(|n| n.to_string()));
                     for changed in embed(map, &chosen, &mut rooms, &fit, &mut fit_rng) {
                         memo.forget_room(changed);
                     }
@@ -217,12 +220,13 @@ pub(crate) fn run(
             break;
         };
         let e = &pool.pool[i];
-        let mut fit_rng = fit_stream(total, &e.id);
+        let mut fit_rng = fit_stream(total, i);
         let outcome = match caverns.as_mut() {
             Some(caverns) if e.style.joins_caverns() => in_cavern(map, pack, e, caverns, &mut fit_rng),
             _ => {
                 let row = &mut memo.known[i * rooms.len()..(i + 1) * rooms.len()];
                 choose_fit(map, pack, e, &rooms, row, &mut fit_rng).map(|fit| {
+                    map.alternatives_fit.extend(fit.fitting.iter().map(|n| n.to_string()));
                     for changed in embed(map, e, &mut rooms, &fit, &mut fit_rng) {
                         memo.forget_room(changed);
                     }
@@ -334,6 +338,8 @@ fn in_cavern(
                     let (transform, at, style) = (spot.transform, spot.at, spot.style);
                     let tag = EncounterTag { id: e.id.clone(), category: e.category, style: e.style };
                     let placed = caverns.place(map, prefab, spot, Stage::Encounter, Some(tag));
+                    // Alternatives are tried in turn here: the one that fitted first.
+                    map.alternatives_fit.push(prefab.name().to_string());
                     let how = match style {
                         Style::Centered => format!("centred in cavern {cavern}"),
                         _ => format!(
@@ -480,7 +486,8 @@ fn choose_fit<'p>(
     let &prefab = rng.pick(&fitting).ok_or_else(|| no_place("no prefab fits the chosen room"))?;
     let choices = options(map, e, room, prefab);
     let &(transform, at) = rng.pick(&choices).ok_or_else(|| no_place("no orientation fits the chosen room"))?;
-    Ok(Fit { room: ri, prefab, transform, at })
+    let fitting = fitting.iter().map(|p| p.name()).collect();
+    Ok(Fit { fitting, room: ri, prefab, transform, at })
 }
 
 /// Why no prefab of an encounter fits a room (with the right door count).
