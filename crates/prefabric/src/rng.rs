@@ -204,9 +204,9 @@ impl Race {
 }
 
 /// −log2((u + 1) / 2^32) in fixed point with 32 fractional bits, of which the
-/// top 16 are computed (plenty to order tickets): an exponential ticket from a uniform draw. Integer-only
-/// (bit-by-bit squaring of the mantissa) because `f64::ln` is not bit-for-bit
-/// the same on every platform.
+/// top 16 are computed (plenty to order tickets): an exponential ticket from a
+/// uniform draw. Integer-only (bit-by-bit squaring of the mantissa) because
+/// `f64::ln` is not bit-for-bit the same on every platform.
 fn exponential_q32(u: u32) -> u64 {
     let v = u64::from(u) + 1; // 1 ..= 2^32
     let whole = u64::from(63 - v.leading_zeros()); // floor(log2 v), 0 ..= 32
