@@ -96,18 +96,27 @@ fn assert_sound(map: &Map, pack: &Pack, generator: &Generator<'_>, seed: u64) {
     );
 }
 
-/// Generates every map type of `pack` at a seed and depth taken from `data`;
-/// maps that generate must be sound, failures must be errors.
-fn generate_all(pack: &Pack, data: &[u8]) {
-    let seed = seed_of(data);
-    for map_type in pack.map_types() {
-        let Ok(generator) = Generator::new(pack, &map_type.name) else { continue };
-        let generator = generator.depth(1 + (seed % 12) as u32);
-        if let Ok(map) = generator.generate(seed) {
+/// Generates map type `name` of `pack` at `seed` and `depth`: a map must be
+/// within the pack's limits and sound, a failure must be an error.
+fn generate_one(pack: &Pack, name: &str, seed: u64, depth: u32) -> Reached {
+    let Ok(generator) = Generator::new(pack, name) else { return Reached::Failed };
+    let generator = generator.depth(depth);
+    match generator.generate(seed) {
+        Ok(map) => {
             assert!(map.width() as u32 <= pack.limits().max_map_side);
             assert!(map.height() as u32 <= pack.limits().max_map_side);
             assert_sound(&map, pack, &generator, seed);
+            Reached::Generated
         }
+        Err(_) => Reached::Failed,
+    }
+}
+
+/// Generates every map type of `pack` at a seed and depth taken from `data`.
+fn generate_all(pack: &Pack, data: &[u8]) {
+    let seed = seed_of(data);
+    for map_type in pack.map_types() {
+        generate_one(pack, &map_type.name, seed, 1 + (seed % 12) as u32);
     }
 }
 
@@ -239,11 +248,7 @@ pub fn map_type(data: &[u8]) {
         Err(problems) => assert_located(&problems, "fuzz"),
         Ok(pack) => {
             let seed = seed_of(data);
-            let Ok(generator) = Generator::new(&pack, "fuzz") else { return };
-            let generator = generator.depth(1 + (seed % 12) as u32);
-            if let Ok(map) = generator.generate(seed) {
-                assert_sound(&map, &pack, &generator, seed);
-            }
+            generate_one(&pack, "fuzz", seed, 1 + (seed % 12) as u32);
         }
     }
 }
@@ -331,15 +336,7 @@ pub fn generation_reaches(data: &[u8]) -> Reached {
             return Reached::Refused;
         }
     };
-    let Ok(generator) = Generator::new(&pack, name) else { return Reached::Failed };
-    let generator = generator.depth(depth);
-    match generator.generate(seed) {
-        Ok(map) => {
-            assert_sound(&map, &pack, &generator, seed);
-            Reached::Generated
-        }
-        Err(_) => Reached::Failed,
-    }
+    generate_one(&pack, name, seed, depth)
 }
 
 /// Gives some integers under `value` new values near, or far from, their own.
