@@ -6,8 +6,8 @@
 //! and settings that can make both rock and floor. Every problem is reported at
 //! its `file:line:col` with a fix.
 
-use super::maptype::Percent;
 use super::section::{SectionReader, Span};
+use super::values::Percent;
 use crate::error::{Error, Location};
 use serde::Deserialize;
 use toml::Spanned;

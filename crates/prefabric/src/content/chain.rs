@@ -9,10 +9,10 @@
 //! the start. Every problem is reported at its `file:line:col` with a fix; prefab
 //! problems at the prefab's `prefab NAME` line.
 
-use super::encounters::{WeightFile, WeightWords};
 use super::index::PrefabIndex;
-use super::maptype::{Anchor, IntRange, Percent};
 use super::section::{SectionReader, Span};
+use super::values::{Anchor, IntRange, Percent};
+use super::values::{WeightFile, WeightWords};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::parse_terrain;
 use crate::geom::{Dir, Point};

@@ -13,142 +13,17 @@
 //! place in the file.
 
 use super::index::PrefabIndex;
-use super::maptype::IntRange;
+use super::values::IntRange;
+pub use super::values::{DEFAULT_WEIGHT_WORDS, WeightWords};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::suggest;
 use crate::geom::{Dir, Point};
 use crate::grid::Grid;
+pub use crate::map::Category;
 use crate::prefab::{Prefab, Style};
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::fmt;
 use toml::Spanned;
-
-/// The weight words every pack knows unless its `pack.toml` redefines them.
-pub const DEFAULT_WEIGHT_WORDS: [(&str, u32); 5] =
-    [("never", 0), ("rare", 1), ("uncommon", 3), ("common", 10), ("frequent", 30)];
-
-/// Words that stand for encounter weights, so designers retune a word once for
-/// every map (Cogmind writes weights as words).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WeightWords {
-    words: BTreeMap<String, u32>,
-    /// The pack's own words are not known (its `pack.toml` did not load): an
-    /// unknown word is not reported, since it may well be one of them.
-    unknown_words_pass: bool,
-}
-
-impl Default for WeightWords {
-    fn default() -> WeightWords {
-        let words = DEFAULT_WEIGHT_WORDS.iter().map(|&(w, n)| (w.to_string(), n)).collect();
-        WeightWords { words, unknown_words_pass: false }
-    }
-}
-
-impl WeightWords {
-    /// The default words with `overrides` added or replacing them.
-    pub fn with(overrides: impl IntoIterator<Item = (String, u32)>) -> WeightWords {
-        let mut words = WeightWords::default();
-        words.words.extend(overrides);
-        words
-    }
-
-    /// The default words, for a pack whose own words could not be read: any
-    /// other word resolves to 1 instead of being reported.
-    pub(crate) fn unknown() -> WeightWords {
-        WeightWords { unknown_words_pass: true, ..WeightWords::default() }
-    }
-
-    /// The number a word stands for.
-    pub fn get(&self, word: &str) -> Option<u32> {
-        self.words.get(word).copied()
-    }
-
-    /// Every word and its number, by word.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
-        self.words.iter().map(|(w, n)| (w.as_str(), *n))
-    }
-
-    /// The number a weight as written stands for (0 to 65535), or the problem and
-    /// a hint.
-    pub(crate) fn resolve(&self, weight: &WeightFile) -> Result<u32, (String, Option<String>)> {
-        match weight {
-            WeightFile::Number(n) if (0..=i64::from(u16::MAX)).contains(n) => Ok(*n as u32),
-            WeightFile::Number(n) => Err((format!("weight {n} must be 0-{}", u16::MAX), None)),
-            WeightFile::Word(word) if self.unknown_words_pass => Ok(self.get(word).unwrap_or(1)),
-            WeightFile::Word(word) => self.get(word).ok_or_else(|| {
-                let known: Vec<&str> = self.iter().map(|(w, _)| w).collect();
-                let help = match suggest(word, known.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`? weights are numbers or the words {}", known.join(", ")),
-                    None => format!("weights are numbers or the words {}", known.join(", ")),
-                };
-                (format!("unknown weight word `{word}`"), Some(help))
-            }),
-        }
-    }
-}
-
-/// A weight as written: a number, or a weight word of the pack.
-pub(crate) enum WeightFile {
-    Number(i64),
-    Word(String),
-}
-
-impl<'de> Deserialize<'de> for WeightFile {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<WeightFile, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Number(i64),
-            Word(String),
-        }
-        match Raw::deserialize(d) {
-            Ok(Raw::Number(n)) => Ok(WeightFile::Number(n)),
-            Ok(Raw::Word(w)) => Ok(WeightFile::Word(w)),
-            Err(_) => {
-                Err(serde::de::Error::custom("expected a weight: a whole number or a weight word such as \"common\""))
-            }
-        }
-    }
-}
-
-/// What an encounter is for the player (seed 000's categories).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Category {
-    /// Atmosphere: harmless scenery and stories.
-    Fluff,
-    /// A gamble: something gained at some danger.
-    RiskReward,
-    /// A threat.
-    Danger,
-    /// Something to gain.
-    Reward,
-}
-
-impl Category {
-    /// Every category.
-    pub const ALL: [Category; 4] = [Category::Fluff, Category::RiskReward, Category::Danger, Category::Reward];
-
-    /// The name as written in map types and JSON.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Category::Fluff => "fluff",
-            Category::RiskReward => "risk-reward",
-            Category::Danger => "danger",
-            Category::Reward => "reward",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Category> {
-        Category::ALL.into_iter().find(|c| c.name() == s)
-    }
-}
-
-impl fmt::Display for Category {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// What embedding does to the room's door.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -13,89 +13,14 @@
 //! weight has what it needs; every problem is reported at its place in the file.
 
 use super::catalog::Catalog;
-use super::encounters::{WeightFile, WeightWords};
 use super::section::{SectionReader, Span};
+use super::values::{WeightFile, WeightWords};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::suggest;
+pub use crate::map::Composition;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::fmt;
 use toml::Spanned;
-
-/// What one room or hall is furnished with (seed 003's six compositions).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Composition {
-    /// An interactive machine, a filler of non-interactive machines, and stockpiles.
-    InteractiveMachinesStockpiles,
-    /// An interactive machine and a filler of non-interactive machines.
-    InteractiveMachines,
-    /// A filler of non-interactive machines and stockpiles.
-    MachinesStockpiles,
-    /// A filler of non-interactive machines only.
-    Machines,
-    /// Stockpiles only.
-    Stockpiles,
-    /// Nothing.
-    Empty,
-}
-
-impl Composition {
-    /// All six, in the order weights are stored.
-    pub const ALL: [Composition; 6] = [
-        Composition::InteractiveMachinesStockpiles,
-        Composition::InteractiveMachines,
-        Composition::MachinesStockpiles,
-        Composition::Machines,
-        Composition::Stockpiles,
-        Composition::Empty,
-    ];
-
-    /// The name written in map types and traces.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Composition::InteractiveMachinesStockpiles => "interactive_machines_stockpiles",
-            Composition::InteractiveMachines => "interactive_machines",
-            Composition::MachinesStockpiles => "machines_stockpiles",
-            Composition::Machines => "machines",
-            Composition::Stockpiles => "stockpiles",
-            Composition::Empty => "empty",
-        }
-    }
-
-    /// True when it has an interactive machine.
-    pub const fn has_interactive(self) -> bool {
-        matches!(self, Composition::InteractiveMachinesStockpiles | Composition::InteractiveMachines)
-    }
-
-    /// True when it has a filler of non-interactive machines.
-    pub const fn has_machines(self) -> bool {
-        matches!(
-            self,
-            Composition::InteractiveMachinesStockpiles
-                | Composition::InteractiveMachines
-                | Composition::MachinesStockpiles
-                | Composition::Machines
-        )
-    }
-
-    /// True when it has stockpiles.
-    pub const fn has_stockpiles(self) -> bool {
-        matches!(
-            self,
-            Composition::InteractiveMachinesStockpiles | Composition::MachinesStockpiles | Composition::Stockpiles
-        )
-    }
-
-    fn parse(name: &str) -> Option<Composition> {
-        Composition::ALL.into_iter().find(|c| c.name() == name)
-    }
-}
-
-impl fmt::Display for Composition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// An inclusive count range `lo..=hi`, `0 <= lo <= hi`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -12,8 +12,8 @@
 
 use super::catalog::{self, Catalog};
 use super::defs::{self, Definitions};
-use super::encounters::WeightWords;
 use super::index::PrefabIndex;
+use super::values::WeightWords;
 use super::{MapType, SourceFile, art_lint, furnishing, maptype};
 use crate::error::{Error, ErrorKind, Location, Problems};
 use crate::format::palette::Palette;

@@ -30,6 +30,7 @@ mod load;
 pub mod maptype;
 pub mod pathways;
 mod section;
+mod values;
 
 use crate::error::{Error, ErrorKind, Location, Problems};
 use crate::format::palette::Palette;

@@ -11,8 +11,8 @@
 //! the same code as `[chain.pool]`, so they accept the same names, tags and limits.
 
 use super::chain::{AutoRooms, AutoRoomsFile, PieceContext, PoolEntry, PoolValue};
-use super::maptype::{Anchor, Percent};
 use super::section::{SectionReader, Span};
+use super::values::{Anchor, Percent};
 use crate::error::{Error, Location};
 use crate::geom::Point;
 use crate::map::Terrain;

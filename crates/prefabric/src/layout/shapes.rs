@@ -149,7 +149,9 @@ impl Entry {
         let bounds = Rect::new(origin.x, origin.y, w, h);
         let region = c.region(RegionKind::Prefab, bounds, None);
         c.map.regions[region as usize].prefab = Some(index);
-        c.map.add_machines(&shape.prefab, origin, index);
+        for machine in shape.prefab.machine_objects(origin, index) {
+            c.map.add_object(machine);
+        }
         c.map.prefabs.push(PlacedPrefab {
             name: self.label.clone(),
             stage: Stage::Layout,

@@ -22,8 +22,8 @@ use crate::format::palette::Palette;
 use crate::format::text::RawPrefab;
 use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
 use crate::grid::Grid;
-use crate::map::{LinkKind, Role, Terrain};
-use std::fmt;
+pub use crate::map::Style;
+use crate::map::{LinkKind, Object, ObjectKind, Role, Terrain};
 
 pub(crate) use text::read_file_declaring;
 pub use text::{EMPTY, read_file};
@@ -47,63 +47,6 @@ impl Declared {
             tags: tags.map(|t| t.split_whitespace().map(str::to_string).collect()).unwrap_or_default(),
             defs: defs.map(str::trim).filter(|d| !d.is_empty()).unwrap_or(name).to_string(),
         }
-    }
-}
-
-/// How a prefab is meant to be placed (seed 000).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Style {
-    /// Placed by the features stage before the layout (seeding).
-    Feature,
-    /// Fills a room, its bottom edge facing the room's door; the room shrinks to fit.
-    Enclosed,
-    /// Sits anywhere inside a room, all edges open.
-    Accessible,
-    /// Like enclosed, with the door and the whole front wall removed.
-    Cubby,
-    /// Stands free at the most central point of a cavern, the cave carved
-    /// around it (geometric centering, seeds 000 and 001).
-    Centered,
-    /// Sunk into the rock beside a cavern, only its bottom edge (and link
-    /// marks) opening onto the cave (wall embedding, seeds 000 and 001).
-    Embedded,
-}
-
-impl Style {
-    const ALL: [Style; 6] =
-        [Style::Feature, Style::Enclosed, Style::Accessible, Style::Cubby, Style::Centered, Style::Embedded];
-
-    /// Lower-case name as written in headers.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Style::Feature => "feature",
-            Style::Enclosed => "enclosed",
-            Style::Accessible => "accessible",
-            Style::Cubby => "cubby",
-            Style::Centered => "centered",
-            Style::Embedded => "embedded",
-        }
-    }
-
-    /// Every style's name, comma-separated, for help texts.
-    pub fn names() -> String {
-        Style::ALL.map(Style::name).join(", ")
-    }
-
-    /// True for the styles that join a cave's caverns rather than a room.
-    pub const fn joins_caverns(self) -> bool {
-        matches!(self, Style::Centered | Style::Embedded)
-    }
-
-    /// Parses a name written by [`Style::name`].
-    pub fn parse(s: &str) -> Option<Style> {
-        Style::ALL.into_iter().find(|st| st.name() == s)
-    }
-}
-
-impl fmt::Display for Style {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -337,6 +280,20 @@ impl Prefab {
     /// Its machines, in reading order of their first cells.
     pub fn machines(&self) -> &[Machine] {
         &self.machines
+    }
+
+    /// Its machines as map objects, for the prefab placed with its top-left corner
+    /// at `at` as placed prefab `index`.
+    pub(crate) fn machine_objects(&self, at: Point, index: usize) -> impl Iterator<Item = Object> + '_ {
+        self.machines.iter().map(move |machine| Object {
+            kind: ObjectKind::Machine,
+            tag: None,
+            cells: machine.cells().iter().map(|&(p, glyph)| (at + p, glyph)).collect(),
+            prefab: Some(index),
+            keywords: Vec::new(),
+            furnishing: None,
+            definition: None,
+        })
     }
 
     /// Its reference characters, in reading order.

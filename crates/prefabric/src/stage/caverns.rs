@@ -629,7 +629,9 @@ impl Caverns {
         }
         raise_walls(map, rect.expand(2), &oriented, rect);
         map.regions[region as usize].doors = doors;
-        map.add_machines(&oriented, spot.at, index);
+        for machine in oriented.machine_objects(spot.at, index) {
+            map.add_object(machine);
+        }
         map.prefabs.push(PlacedPrefab {
             name: prefab.name().to_string(),
             stage,

@@ -849,7 +849,9 @@ fn stamp(map: &mut Map, prefab: &Prefab, rect: Rect, index: usize) {
             map.masks[p] |= mask::PROTECTED;
         }
     }
-    map.add_machines(prefab, at, index);
+    for machine in prefab.machine_objects(at, index) {
+        map.add_object(machine);
+    }
 }
 
 /// Turns the doorway's doors into open floor.

@@ -406,7 +406,9 @@ fn place(map: &mut Map, prefab: &Prefab, at: Point, transform: Transform, spawn_
             map.regions[id as usize].doors.push(Door { at: at + link.at, side: link.dir });
         }
     }
-    map.add_machines(prefab, at, index);
+    for machine in prefab.machine_objects(at, index) {
+        map.add_object(machine);
+    }
     map.prefabs.push(PlacedPrefab {
         name: prefab.name().to_string(),
         stage: Stage::Feature,

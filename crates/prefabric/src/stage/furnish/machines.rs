@@ -1,0 +1,523 @@
+//! Machines and stockpiles inside one area: the interactive machine and the
+//! stockpiles against the inner rectangle's edges (or a cavern's wall), the filler
+//! array of non-interactive machines, and machines scattered over a cavern.
+//!
+//! In: one [`Area`] and its composition's draws. Out: objects placed through
+//! [`Furnisher::place`], each checked by [`Furnisher::misfit`] and
+//! [`Furnisher::keeps_connected`] first, so every guarantee of the stage holds.
+
+use super::{Area, Furnisher, Misfit, count_of, describe_misfits, item_object, range};
+use crate::content::catalog::{Catalog, Item, Prop};
+use crate::content::furnishing::Count;
+use crate::geom::{Dir, Point, Rect, Transform};
+use crate::map::{FurnishPart, Furnished, Map, Object, ObjectKind, RegionId};
+use crate::prefab::art;
+use crate::rng::Rng;
+use crate::trace::Outcome;
+
+impl Furnisher<'_> {
+    /// The interactive machine of an area's composition: a type by weight, then
+    /// its machines from the depth's tier down until one has a place.
+    pub(super) fn interactive(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
+        let weights: Vec<u32> = self.rules.interactive_types.iter().map(|(_, w)| *w).collect();
+        let Some(t) = rng.weighted(&weights) else {
+            let why = format!("{}: interactive machine: no type has a weight", area.name);
+            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+            return;
+        };
+        let machine_type = &self.rules.interactive_types[t].0;
+        let tier = self.rules.tier_at(self.depth);
+        let mut misfits = [0u32; 4];
+        let mut tried: Vec<&str> = Vec::new();
+        for prop in machines_for(self.catalog, machine_type, tier, rng) {
+            match self.against_edge(map, area, turned_size(prop, Transform::IDENTITY), prop.rotate, true, rng) {
+                Ok((rect, turn, pushed)) => {
+                    let cells = art_cells(prop, rect, turn);
+                    self.place(map, machine(prop, cells, FurnishPart::Interactive, area.id));
+                    self.tally.interactive += 1;
+                    let instead = if tried.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " ({} found no place)",
+                            tried.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+                        )
+                    };
+                    let message = format!(
+                        "{}: interactive `{}` ({machine_type}, tier {}){instead} {turn} at ({}, {}){}",
+                        area.name,
+                        prop.tag,
+                        prop.tier,
+                        rect.x,
+                        rect.y,
+                        pushed.describe()
+                    );
+                    map.trace.push_at("furnishing", Outcome::Chose, area.inner, message);
+                    return;
+                }
+                Err(tally) => {
+                    tried.push(&prop.tag);
+                    for (sum, n) in misfits.iter_mut().zip(tally) {
+                        *sum += n;
+                    }
+                }
+            }
+        }
+        let why = format!(
+            "{}: interactive {machine_type}: no machine of tier {tier} or below has a place on the inner rectangle's edge ({})",
+            area.name,
+            describe_misfits(&misfits)
+        );
+        map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+    }
+
+    /// A place for a `size` footprint on the edge of the area's inner rectangle,
+    /// its back (north side, when `rotate`) to the nearest wall, then maybe pushed
+    /// back against that wall. Returns the rectangle, the turn and what happened to
+    /// the push, or how many places failed for each reason.
+    fn against_edge(
+        &mut self,
+        map: &Map,
+        area: &Area<'_>,
+        size: (i32, i32),
+        rotate: bool,
+        blocks: bool,
+        rng: &mut Rng,
+    ) -> Result<(Rect, Transform, Push), [u32; 4]> {
+        let mut places = std::mem::take(&mut self.places);
+        places.clear();
+        for side in Dir::ALL {
+            let turn = if rotate { facing(side) } else { Transform::IDENTITY };
+            let (w, h) = turn.apply_size(size.0, size.1);
+            if area.open {
+                // Anywhere on the cavern's floor with its back to the rock.
+                backed_places(map, area.inner, side, w, h, &mut |r| places.push((r, turn, side)));
+            } else {
+                edge_places(area.inner, side, w, h, &mut |r| places.push((r, turn, side)));
+            }
+        }
+        let found = self.first_fit(map, area, &mut places, blocks, rng);
+        self.places = places;
+        found
+    }
+
+    /// Tries `places` in a random order (drawing each next one only when the last
+    /// failed, so a hall's long edges cost no more draws than the places tried) and
+    /// places the first that fits, maybe pushed back against the wall.
+    fn first_fit(
+        &mut self,
+        map: &Map,
+        area: &Area<'_>,
+        places: &mut [(Rect, Transform, Dir)],
+        blocks: bool,
+        rng: &mut Rng,
+    ) -> Result<(Rect, Transform, Push), [u32; 4]> {
+        let mut misfits = [0u32; 4];
+        for k in 0..places.len() {
+            let j = k + rng.index(places.len() - k).unwrap_or(0);
+            places.swap(k, j);
+            let (rect, turn, side) = places[k];
+            match self.misfit(map, rect, area.id, blocks) {
+                Some(m) => misfits[m as usize] += 1,
+                None => {
+                    // A cavern's places stand against the rock already.
+                    let push = if area.open || !rng.percent(self.rules.push_chance) || self.rules.padding == 0 {
+                        Push::NotTried
+                    } else {
+                        let pushed = shifted(rect, side, self.rules.padding);
+                        match self.misfit(map, pushed, area.id, blocks) {
+                            None => return Ok((pushed, turn, Push::Pushed(side))),
+                            Some(m) => Push::Refused(side, m),
+                        }
+                    };
+                    return Ok((rect, turn, push));
+                }
+            }
+        }
+        Err(misfits)
+    }
+
+    /// One stockpile: 3-9 items of 1-3 kinds (as the rules say) in a compact
+    /// block, placed like an interactive machine.
+    pub(super) fn stockpile(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
+        let rules = self.rules;
+        let n = range(rng, rules.stockpile_items).max(1);
+        // The most items whose block fits the inner rectangle, down to the fewest
+        // a stockpile may hold.
+        let fit = |(w, h): (i32, i32)| w <= area.inner.width && h <= area.inner.height;
+        let fits = |n: u32| {
+            let (w, h) = pile_size(n);
+            fit((w, h)) || fit((h, w))
+        };
+        let Some(n) = (rules.stockpile_items.lo.max(1)..=n).rev().find(|&k| fits(k)) else {
+            let (w, h) = pile_size(rules.stockpile_items.lo.max(1));
+            let why = format!(
+                "{}: stockpile: even {} items ({w}x{h}) do not fit the {}x{} inner rectangle",
+                area.name,
+                rules.stockpile_items.lo.max(1),
+                area.inner.width,
+                area.inner.height
+            );
+            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+            return;
+        };
+        let (w, h) = pile_size(n);
+        let size = match (fit((w, h)), fit((h, w))) {
+            (true, true) if rng.coin() => (h, w),
+            (true, _) => (w, h),
+            _ => (h, w),
+        };
+        let pool = &self.stock_pool;
+        let kinds =
+            range(rng, Count { lo: rules.stockpile_types.lo.min(n), hi: rules.stockpile_types.hi.min(n) }).max(1);
+        let mut order: Vec<usize> = (0..pool.len()).collect();
+        rng.shuffle(&mut order);
+        let chosen: Vec<&Item> = order.iter().take(kinds as usize).map(|&i| pool[i]).collect();
+        if chosen.is_empty() {
+            let why = format!("{}: stockpile: no item suits depth {}", area.name, self.depth);
+            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+            return;
+        }
+        match self.against_edge(map, area, size, false, false, rng) {
+            Ok((rect, _, pushed)) => {
+                let mut cells: Vec<Point> = rect.points().collect();
+                rng.shuffle(&mut cells);
+                // Each kind gets one item, the rest go to kinds at random.
+                let mut counts = vec![1u32; chosen.len()];
+                for _ in chosen.len() as u32..n {
+                    counts[rng.index(chosen.len()).unwrap_or(0)] += 1;
+                }
+                let pile = self.tally.stockpiles;
+                let mut next = cells.into_iter();
+                let mut names = Vec::new();
+                for (item, &count) in chosen.iter().zip(&counts) {
+                    names.push(format!("{count} `{}`", item.tag));
+                    for p in next.by_ref().take(count as usize) {
+                        let furnished =
+                            Furnished { part: FurnishPart::Stockpile, region: Some(area.id), pile: Some(pile) };
+                        self.place(map, item_object(item, p, furnished));
+                    }
+                }
+                self.tally.stockpiles += 1;
+                self.tally.stockpile_items += n;
+                map.trace.push_at(
+                    "furnishing",
+                    Outcome::Chose,
+                    area.inner,
+                    format!(
+                        "{}: stockpile of {} at ({}, {}){}",
+                        area.name,
+                        names.join(", "),
+                        rect.x,
+                        rect.y,
+                        pushed.describe()
+                    ),
+                );
+            }
+            Err(tally) => {
+                let why = format!(
+                    "{}: stockpile of {}: no place on the inner rectangle's edge ({})",
+                    area.name,
+                    count_of(n, "item", "items"),
+                    describe_misfits(&tally)
+                );
+                map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+            }
+        }
+    }
+
+    /// The filler: the largest array of one machine of a themed set that fits the
+    /// inner rectangle, at a random offset; members that do not fit are dropped,
+    /// and maybe one is swapped for a different machine of the set no larger.
+    pub(super) fn filler(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
+        let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
+        let Some(s) = rng.weighted(&weights) else {
+            map.trace.push_at(
+                "furnishing",
+                Outcome::Skipped,
+                area.inner,
+                format!("{}: filler: no set has a weight", area.name),
+            );
+            return;
+        };
+        let set = self.rules.sets[s].0.as_str();
+        let mut members: Vec<&Prop> = self.catalog.set_members(set).collect();
+        rng.shuffle(&mut members);
+        let gap = self.rules.spacing;
+        // The first machine, in shuffled order, of which an array of one or more fits.
+        let mut pick = None;
+        for &prop in &members {
+            let mut best: Vec<(Transform, i32, i32)> = Vec::new();
+            let mut most = 0;
+            for turn in turns(prop.rotate) {
+                let (w, h) = turned_size(prop, turn);
+                let (nx, ny) = ((area.inner.width + gap) / (w + gap), (area.inner.height + gap) / (h + gap));
+                if nx * ny > most {
+                    most = nx * ny;
+                    best.clear();
+                }
+                if nx * ny == most && most > 0 {
+                    best.push((turn, nx, ny));
+                }
+            }
+            if let Some(&choice) = rng.pick(&best) {
+                pick = Some((prop, choice));
+                break;
+            }
+        }
+        let Some((prop, (turn, nx, ny))) = pick else {
+            let why = format!("{}: filler: no machine of set `{set}` fits the inner rectangle", area.name);
+            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+            return;
+        };
+        let (w, h) = turned_size(prop, turn);
+        let (span_w, span_h) = (nx * (w + gap) - gap, ny * (h + gap) - gap);
+        let origin = Point::new(
+            area.inner.x + rng.range(0, area.inner.width - span_w),
+            area.inner.y + rng.range(0, area.inner.height - span_h),
+        );
+        let odd = if nx * ny > 1 && rng.percent(self.rules.odd_one_chance) {
+            let smaller: Vec<(&Prop, Transform)> = members
+                .iter()
+                .filter(|m| m.tag != prop.tag)
+                .flat_map(|&m| turns(m.rotate).map(move |t| (m, t)))
+                .filter(|(m, t)| {
+                    let (mw, mh) = turned_size(m, *t);
+                    mw <= w && mh <= h
+                })
+                .collect();
+            rng.pick(&smaller).map(|&(m, t)| (rng.below((nx * ny) as u32) as i32, m, t))
+        } else {
+            None
+        };
+        let mut misfits = [0u32; 4];
+        let mut placed = 0;
+        let mut swapped = None;
+        for k in 0..nx * ny {
+            let at = origin + Point::new((k % nx) * (w + gap), (k / nx) * (h + gap));
+            let (member, member_turn) = match odd {
+                Some((j, m, t)) if j == k => (m, t),
+                _ => (prop, turn),
+            };
+            let (mw, mh) = turned_size(member, member_turn);
+            let rect = Rect::new(at.x, at.y, mw, mh);
+            match self.misfit(map, rect, area.id, true) {
+                Some(m) => misfits[m as usize] += 1,
+                None => {
+                    let cells = art_cells(member, rect, member_turn);
+                    self.place(map, machine(member, cells, FurnishPart::Filler, area.id));
+                    placed += 1;
+                    if member.tag != prop.tag {
+                        swapped = Some(member.tag.as_str());
+                    }
+                }
+            }
+        }
+        self.tally.fillers += placed;
+        let dropped: u32 = misfits.iter().sum();
+        let mut message = format!(
+            "{}: filler of set `{set}`: a {nx}x{ny} array of `{}` {turn} at ({}, {}): {placed} placed",
+            area.name, prop.tag, origin.x, origin.y
+        );
+        if dropped > 0 {
+            message.push_str(&format!(", {dropped} dropped ({})", describe_misfits(&misfits)));
+        }
+        if let Some(tag) = swapped {
+            message.push_str(&format!(", one swapped for `{tag}`"));
+        }
+        let outcome = if placed > 0 { Outcome::Chose } else { Outcome::Skipped };
+        map.trace.push_at("furnishing", outcome, area.inner, message);
+    }
+
+    /// Machines scattered over a cavern one by one, each a member of the area's
+    /// set drawn anew, anywhere on its floor they keep their spacing and leave
+    /// every way open.
+    pub(super) fn scatter(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
+        let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
+        let Some(s) = rng.weighted(&weights) else {
+            map.trace.push_at(
+                "furnishing",
+                Outcome::Skipped,
+                area.inner,
+                format!("{}: scatter: no set has a weight", area.name),
+            );
+            return;
+        };
+        let set = self.rules.sets[s].0.as_str();
+        let members: Vec<&Prop> = self.catalog.set_members(set).collect();
+        let wanted = range(rng, self.rules.scatter);
+        let mut placed: Vec<String> = Vec::new();
+        let mut misfits = [0u32; 4];
+        let mut places = std::mem::take(&mut self.places);
+        for _ in 0..wanted {
+            let Some(&prop) = rng.pick(&members) else { break };
+            let turn = Transform::new(if prop.rotate { rng.below(4) as u8 } else { 0 }, false);
+            let (w, h) = turned_size(prop, turn);
+            places.clear();
+            let b = area.inner;
+            for y in b.y..=b.bottom() - h {
+                for x in b.x..=b.right() - w {
+                    places.push((Rect::new(x, y, w, h), turn, Dir::North));
+                }
+            }
+            match self.first_fit(map, area, &mut places, true, rng) {
+                Ok((rect, turn, _)) => {
+                    let cells = art_cells(prop, rect, turn);
+                    self.place(map, machine(prop, cells, FurnishPart::Filler, area.id));
+                    self.tally.fillers += 1;
+                    placed.push(format!("`{}` at ({}, {})", prop.tag, rect.x, rect.y));
+                }
+                Err(tally) => {
+                    for (sum, n) in misfits.iter_mut().zip(tally) {
+                        *sum += n;
+                    }
+                }
+            }
+        }
+        self.places = places;
+        let mut message = format!("{}: scatter of set `{set}`: {} of {wanted} placed", area.name, placed.len());
+        if !placed.is_empty() {
+            message.push_str(&format!(" ({})", placed.join(", ")));
+        }
+        if placed.len() < wanted as usize {
+            message.push_str(&format!("; the rest found no place ({})", describe_misfits(&misfits)));
+        }
+        let outcome = if placed.is_empty() { Outcome::Skipped } else { Outcome::Chose };
+        map.trace.push_at("furnishing", outcome, area.inner, message);
+    }
+}
+
+/// Every `w × h` rectangle inside `inner` whose side `side` has solid ground all
+/// along it, just outside: a place with its back to the wall in an area of any
+/// shape (whether it stands on the area's floor is checked when it is tried).
+fn backed_places(map: &Map, inner: Rect, side: Dir, w: i32, h: i32, out: &mut dyn FnMut(Rect)) {
+    let (width, height) = (map.width(), map.height());
+    let terrain = map.terrain.cells();
+    // Off the map is solid. Read by index: a cavern offers every cell.
+    let solid = |x: i32, y: i32| {
+        !((0..width).contains(&x) && (0..height).contains(&y) && terrain[(y * width + x) as usize].role.is_walkable())
+    };
+    for y in inner.y..=inner.bottom() - h {
+        for x in inner.x..=inner.right() - w {
+            let backed = match side {
+                Dir::North => (x..x + w).all(|bx| solid(bx, y - 1)),
+                Dir::South => (x..x + w).all(|bx| solid(bx, y + h)),
+                Dir::West => (y..y + h).all(|by| solid(x - 1, by)),
+                Dir::East => (y..y + h).all(|by| solid(x + w, by)),
+            };
+            if backed {
+                out(Rect::new(x, y, w, h));
+            }
+        }
+    }
+}
+
+/// What happened when a placement tried to push back against the wall.
+#[derive(Copy, Clone, Debug)]
+enum Push {
+    /// The push chance did not come up (or there is no padding to close).
+    NotTried,
+    /// Pushed against the wall on this side.
+    Pushed(Dir),
+    /// Not pushed: that would have broken a rule.
+    Refused(Dir, Misfit),
+}
+
+impl Push {
+    pub(super) fn describe(self) -> String {
+        match self {
+            Push::NotTried => String::new(),
+            Push::Pushed(side) => format!(", pushed against the {} wall", side.name()),
+            Push::Refused(side, why) => {
+                format!(", not pushed against the {} wall: it would stand {}", side.name(), why.describe())
+            }
+        }
+    }
+}
+
+/// The quarter turn that puts a drawing's north edge on `side`.
+fn facing(side: Dir) -> Transform {
+    (0..4).map(|q| Transform::new(q, false)).find(|t| t.apply_dir(Dir::North) == side).unwrap_or(Transform::IDENTITY)
+}
+
+/// The four quarter turns when a machine may turn, else none.
+pub(super) fn turns(rotate: bool) -> impl Iterator<Item = Transform> {
+    (0..if rotate { 4 } else { 1 }).map(|q| Transform::new(q, false))
+}
+
+/// A prop's width and height once turned by `turn`.
+pub(super) fn turned_size(p: &Prop, turn: Transform) -> (i32, i32) {
+    turn.apply_size(i32::from(p.size.0), i32::from(p.size.1))
+}
+
+/// Every `w × h` rectangle inside `inner` touching its edge on `side`.
+fn edge_places(inner: Rect, side: Dir, w: i32, h: i32, out: &mut dyn FnMut(Rect)) {
+    if w > inner.width || h > inner.height {
+        return;
+    }
+    match side {
+        Dir::North | Dir::South => {
+            let y = if side == Dir::North { inner.y } else { inner.bottom() - h };
+            for x in inner.x..=inner.right() - w {
+                out(Rect::new(x, y, w, h));
+            }
+        }
+        Dir::West | Dir::East => {
+            let x = if side == Dir::West { inner.x } else { inner.right() - w };
+            for y in inner.y..=inner.bottom() - h {
+                out(Rect::new(x, y, w, h));
+            }
+        }
+    }
+}
+
+/// The block a stockpile of `n` items fills: the narrowest near-square that holds
+/// them (3 and 4 items 2x2, 5 and 6 items 3x2, up to 9 items 3x3).
+fn pile_size(n: u32) -> (i32, i32) {
+    let w = (1..=n).find(|w| w * w >= n).unwrap_or(n);
+    (w as i32, n.div_ceil(w.max(1)) as i32)
+}
+
+/// `rect` moved `n` cells towards `side`.
+fn shifted(rect: Rect, side: Dir, n: i32) -> Rect {
+    let d = side.delta();
+    Rect::new(rect.x + d.x * n, rect.y + d.y * n, rect.width, rect.height)
+}
+
+/// The cells of a machine turned by `turn` with its top-left at `rect`'s, and the
+/// glyph of each, in reading order.
+pub(super) fn art_cells(prop: &Prop, rect: Rect, turn: Transform) -> Vec<(Point, char)> {
+    let back = turn.inverse();
+    rect.points()
+        .map(|p| {
+            let local = p - Point::new(rect.x, rect.y);
+            let source = back.apply_point(local, rect.width, rect.height);
+            (p, art::turn(prop.glyph(source.x, source.y), turn))
+        })
+        .collect()
+}
+
+pub(super) fn machine(prop: &Prop, cells: Vec<(Point, char)>, part: FurnishPart, region: RegionId) -> Object {
+    Object {
+        kind: ObjectKind::Machine,
+        tag: Some(prop.tag.clone()),
+        cells,
+        prefab: None,
+        keywords: Vec::new(),
+        furnishing: Some(Furnished { part, region: Some(region), pile: None }),
+        definition: None,
+    }
+}
+
+/// The interactive machines of `machine_type` to try for `tier`, best first: those
+/// of the highest tier at or below it (in a random order), then each lower tier
+/// in turn; when the catalog has none that low, its lowest tier.
+pub(super) fn machines_for<'c>(catalog: &'c Catalog, machine_type: &str, tier: u32, rng: &mut Rng) -> Vec<&'c Prop> {
+    let mut of_type: Vec<&'c Prop> = catalog.machines_of_type(machine_type).collect();
+    let lowest = of_type.iter().map(|p| p.tier).min().unwrap_or(1);
+    of_type.retain(|p| p.tier <= tier.max(lowest));
+    rng.shuffle(&mut of_type);
+    // A stable sort keeps the shuffled order within a tier.
+    of_type.sort_by_key(|p| std::cmp::Reverse(p.tier));
+    of_type
+}

@@ -1,0 +1,599 @@
+//! The furnishing stage: machines, stockpiles, items and debris in the layout's
+//! rooms, halls, caverns and junctions (seed 003, "Furnishing a/the Dungeon").
+//!
+//! In: a map after layout and encounters, the map type's [`Furnishing`] rules and
+//! the catalog. Out: the same map with objects added, each marked with the step
+//! that placed it; machines block walkers (their cells become solid).
+//!
+//! Areas are the layout's rooms, halls and caverns (rooms that received an
+//! encounter are prefabs now and are left alone). Halls go first, largest
+//! first, then caverns, largest first; rooms follow in a random order. Each
+//! area draws a composition by weight, then places, as the composition says: an interactive machine on the edge of its inner
+//! rectangle (the area shrunk by the padding), its back to the wall, maybe pushed
+//! back against the wall; one or two stockpiles by the same rules; and last a
+//! filler, the largest array of one machine of a themed set that fits the inner
+//! rectangle, each member dropped where it would overlap another object or its
+//! spacing, sometimes one member swapped for a different machine no larger.
+//! Terminals then go into the busiest junctions (most ways in), and loose items
+//! anywhere, higher-rated ones drawing more candidate cells and keeping the most
+//! secluded (the walking distance from the nearest corridor, junction or cave
+//! passage). Caverns have no inner rectangle: their interactive machines and stockpiles
+//! stand anywhere on their floor with their back to the cave wall, and their
+//! non-interactive machines are scattered one by one, each a member of the
+//! set drawn anew. Debris is strewn last, on floor beside the walls.
+//!
+//! Guarantees: nothing covers a door, stairs, a link mark, a protected or
+//! spawn-blocked cell or a cell of a placed prefab; machines and stockpiles never
+//! stand on the cells just inside an area's ways in (beside a door, an opening, a
+//! corridor running through), so every door leads somewhere; terminals stand
+//! against a wall, off corridor mouths; no object overlaps another; and a machine
+//! is placed only where the passable cells around it stay connected to each other
+//! within two cells of it, which keeps the whole map connected without flooding it
+//! (any path through the machine can go around it). Per-map limits on interactive
+//! machines and stockpiles are kept; once reached those parts are skipped. Every
+//! choice and skip is traced.
+//!
+//! This file holds the stage's driver and the checks every placement passes;
+//! `machines` places inside one area, `spread` over the whole map, `seclusion`
+//! measures how far a cell is from the corridors.
+
+use crate::content::catalog::{Catalog, Item};
+use crate::content::furnishing::{Composition, Count, Furnishing};
+use crate::geom::{Dir, Point, Rect, Transform};
+use crate::map::{Furnished, Map, Object, ObjectKind, RegionId, RegionKind, Role, mask};
+use crate::rng::Rng;
+use crate::trace::Outcome;
+
+mod machines;
+mod seclusion;
+mod spread;
+
+/// Per-cell flags of the stage's own view of the map.
+mod cell {
+    /// Floor furnishing may use: walkable floor, not protected, spawn-blocked, solid
+    /// or inside a placed prefab, no link mark.
+    pub const OPEN: u8 = 1;
+    /// An object stands here.
+    pub const TAKEN: u8 = 2;
+    /// Just inside a way into an area: no machine or stockpile may stand here.
+    pub const CLEAR: u8 = 4;
+}
+
+/// Why a footprint cannot be used.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Misfit {
+    /// A cell is not open floor of the area.
+    NotFloor,
+    /// It would overlap another object or the spacing around one.
+    Overlap,
+    /// It would stand just inside a way into the area.
+    Doorway,
+    /// It would cut a path: the cells around it would no longer meet.
+    Path,
+}
+
+impl Misfit {
+    const ALL: [Misfit; 4] = [Misfit::NotFloor, Misfit::Overlap, Misfit::Doorway, Misfit::Path];
+
+    fn describe(self) -> &'static str {
+        match self {
+            Misfit::NotFloor => "off the area's open floor",
+            Misfit::Overlap => "overlapping another object or its spacing",
+            Misfit::Doorway => "in front of a way in",
+            Misfit::Path => "cutting a path",
+        }
+    }
+}
+
+/// Counts of what the stage placed, for limits and the summary.
+#[derive(Default)]
+struct Tally {
+    interactive: u32,
+    fillers: u32,
+    stockpiles: u32,
+    stockpile_items: u32,
+    terminals: u32,
+    items: u32,
+    debris: u32,
+    areas: u32,
+}
+
+/// The stage's state over one map: flags per cell and reused scratch buffers.
+struct Furnisher<'a> {
+    rules: &'a Furnishing,
+    catalog: &'a Catalog,
+    /// Items stockpiles draw from at this depth.
+    stock_pool: Vec<&'a Item>,
+    seed: u64,
+    depth: u32,
+    flags: Vec<u8>,
+    width: i32,
+    /// Scratch for the local connectivity check: cells seen, and the stack.
+    seen: Vec<bool>,
+    stack: Vec<Point>,
+    /// Scratch for places along an inner rectangle's edge.
+    places: Vec<(Rect, Transform, Dir)>,
+    tally: Tally,
+}
+
+/// Runs the stage.
+pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u64) {
+    let mut f = Furnisher {
+        rules,
+        catalog,
+        stock_pool: item_pool(catalog, map.depth, &rules.stockpile_categories),
+        seed,
+        depth: map.depth,
+        flags: open_floor(map),
+        width: map.width(),
+        seen: Vec::new(),
+        stack: Vec::new(),
+        places: Vec::new(),
+        tally: Tally::default(),
+    };
+    let areas = f.areas(map);
+    for (weights, kind) in [(&rules.halls, "halls"), (&rules.rooms, "rooms")] {
+        if weights.iter().all(|&w| w == 0) {
+            let note = format!("{kind} are not furnished: no composition for {kind} has a weight");
+            map.trace.push("furnishing", Outcome::Note, note);
+        }
+    }
+    let of_kind = |kind: RegionKind| areas.iter().filter(|&&id| map.regions[id as usize].kind == kind).count();
+    let caverns = match of_kind(RegionKind::Cave) {
+        0 => String::new(),
+        n => format!(", {n} caverns"),
+    };
+    map.trace.push(
+        "furnishing",
+        Outcome::Note,
+        format!(
+            "{} halls{caverns} and {} rooms to furnish; interactive machines: {}; stockpiles: {}",
+            of_kind(RegionKind::Hall),
+            of_kind(RegionKind::Room),
+            limit(rules.max_interactive),
+            limit(rules.max_stockpiles),
+        ),
+    );
+    let total = areas.len();
+    for id in areas {
+        f.furnish_area(map, id);
+    }
+    if let Some(t) = &rules.terminals {
+        f.terminals(map, t.count, &t.machine_type);
+    }
+    if let Some(items) = &rules.items {
+        f.loose_items(map, items.count, &items.categories);
+    }
+    if let Some(debris) = &rules.debris {
+        f.strew_debris(map, debris);
+    }
+    let t = &f.tally;
+    let debris = if rules.debris.is_some() { format!(", {} pieces of debris", t.debris) } else { String::new() };
+    map.trace.push("furnishing", Outcome::Note,
+        format!(
+            "{} of {total} areas drew a composition that places something; placed {} interactive machines, {} filler machines, {} stockpiles of {} items, {} terminals, {} loose items{debris}",
+            t.areas, t.interactive, t.fillers, t.stockpiles, t.stockpile_items, t.terminals, t.items
+        ),
+    );
+}
+
+/// Records that the per-map limit `name` turned a placement away.
+fn limit_hit(map: &mut Map, name: &'static str) {
+    if !map.furnishing.limits_hit.contains(&name) {
+        map.furnishing.limits_hit.push(name);
+    }
+}
+
+/// A per-map limit as traces say it.
+fn limit(n: Option<u32>) -> String {
+    n.map_or("no limit".to_string(), |n| format!("at most {n}"))
+}
+
+/// `n` and a noun, singular for 1.
+fn count_of(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The OPEN flag of every cell: walkable floor no stage holds on to.
+fn open_floor(map: &Map) -> Vec<u8> {
+    let mut flags: Vec<u8> = map
+        .terrain
+        .cells()
+        .iter()
+        .zip(map.masks.cells())
+        .map(|(t, &m)| {
+            let held = m & (mask::PROTECTED | mask::SPAWN_BLOCKED | mask::SOLID) != 0;
+            if matches!(t.role, Role::Floor(_)) && !held { cell::OPEN } else { 0 }
+        })
+        .collect();
+    for placed in &map.prefabs {
+        for p in placed.bounds.points() {
+            if let Some(i) = map.terrain.index_of(p) {
+                flags[i] &= !cell::OPEN;
+            }
+        }
+    }
+    for link in &map.links {
+        if let Some(i) = map.terrain.index_of(link.at) {
+            flags[i] &= !cell::OPEN;
+        }
+    }
+    for object in &map.objects {
+        for &(p, _) in &object.cells {
+            if let Some(i) = map.terrain.index_of(p) {
+                flags[i] |= cell::TAKEN;
+            }
+        }
+    }
+    flags
+}
+
+impl Furnisher<'_> {
+    fn index(&self, p: Point) -> usize {
+        (p.y * self.width + p.x) as usize
+    }
+
+    fn has(&self, map: &Map, p: Point, flag: u8) -> bool {
+        map.bounds().contains(p) && self.flags[self.index(p)] & flag != 0
+    }
+
+    /// Halls largest first, then caverns largest first, then rooms in a random
+    /// order; marks the cells just inside each area's ways in as CLEAR.
+    fn areas(&mut self, map: &Map) -> Vec<RegionId> {
+        let mut halls: Vec<RegionId> = Vec::new();
+        let mut caves: Vec<RegionId> = Vec::new();
+        let mut rooms: Vec<RegionId> = Vec::new();
+        let weighted = |w: &[u32; 6]| w.iter().any(|&w| w > 0);
+        let (furnish_halls, furnish_caves, furnish_rooms) =
+            (weighted(&self.rules.halls), weighted(&self.rules.caves), weighted(&self.rules.rooms));
+        for r in map.regions.iter().filter(|r| r.prefab.is_none()) {
+            match r.kind {
+                RegionKind::Hall if furnish_halls => halls.push(r.id),
+                RegionKind::Cave if furnish_caves => caves.push(r.id),
+                RegionKind::Room if furnish_rooms => rooms.push(r.id),
+                _ => continue,
+            }
+            self.mark_ways_in(map, r.id);
+        }
+        let largest_first = |id: &RegionId| (std::cmp::Reverse(map.regions[*id as usize].area), *id);
+        halls.sort_by_key(largest_first);
+        caves.sort_by_key(largest_first);
+        Rng::stream(self.seed, "furnishing", "room order").shuffle(&mut rooms);
+        halls.extend(caves);
+        halls.extend(rooms);
+        halls
+    }
+
+    /// Marks CLEAR every cell of area `id` beside a door (a room digs its doors
+    /// into its own region) or beside a walkable cell outside the area: an
+    /// opening, a corridor running through.
+    fn mark_ways_in(&mut self, map: &Map, id: RegionId) {
+        let bounds = map.regions[id as usize].bounds;
+        let (w, h) = (map.width(), map.height());
+        let (terrain, region_of) = (map.terrain.cells(), map.region_of.cells());
+        // Read by index, not by point: every cell of every furnished area asks.
+        let way_in = |x: i32, y: i32| {
+            let j = (y * w + x) as usize;
+            (0..w).contains(&x)
+                && (0..h).contains(&y)
+                && (matches!(terrain[j].role, Role::Door | Role::SecretDoor)
+                    || terrain[j].role.is_walkable() && region_of[j] != id)
+        };
+        for y in bounds.y..bounds.bottom() {
+            for x in bounds.x..bounds.right() {
+                let i = (y * w + x) as usize;
+                if region_of[i] == id && (way_in(x, y - 1) || way_in(x + 1, y) || way_in(x, y + 1) || way_in(x - 1, y))
+                {
+                    self.flags[i] |= cell::CLEAR;
+                }
+            }
+        }
+    }
+
+    /// Furnishes one room or hall with the composition it draws.
+    fn furnish_area(&mut self, map: &mut Map, id: RegionId) {
+        let region = &map.regions[id as usize];
+        let (kind, bounds) = (region.kind, region.bounds);
+        let mut rng = Rng::stream_n(self.seed, "furnishing/area", u64::from(id));
+        let weights = match kind {
+            RegionKind::Hall => &self.rules.halls,
+            RegionKind::Cave => &self.rules.caves,
+            _ => &self.rules.rooms,
+        };
+        let name = format!("{} {id} ({}x{} at {}, {})", kind.name(), bounds.width, bounds.height, bounds.x, bounds.y);
+        let Some(c) = rng.weighted(weights) else {
+            map.trace.push_at(
+                "furnishing",
+                Outcome::Skipped,
+                bounds,
+                format!("{name}: no composition for {}s has a weight", kind.name()),
+            );
+            return;
+        };
+        let composition = Composition::ALL[c];
+        map.trace.push_at("furnishing", Outcome::Chose, bounds, format!("{name}: composition `{composition}`"));
+        let before = map.objects.len();
+        self.furnish_with(map, id, composition, &name, &mut rng);
+        let placed = (map.objects.len() - before) as u32;
+        map.furnishing.areas.push((composition, placed));
+    }
+
+    /// Furnishes area `id` with `composition`.
+    fn furnish_with(&mut self, map: &mut Map, id: RegionId, composition: Composition, name: &str, rng: &mut Rng) {
+        if composition == Composition::Empty {
+            return;
+        }
+        let (kind, bounds) = (map.regions[id as usize].kind, map.regions[id as usize].bounds);
+        self.tally.areas += 1;
+        // A cavern's floor is its own shape: its bounds stand for the inner
+        // rectangle, and what is placed keeps to its floor.
+        let open = kind == RegionKind::Cave;
+        let inner = if open { bounds } else { bounds.expand(-self.rules.padding) };
+        if inner.width <= 0 || inner.height <= 0 {
+            let why = format!("{name}: no inner rectangle is left inside a padding of {}", self.rules.padding);
+            map.trace.push_at("furnishing", Outcome::Skipped, bounds, why);
+            return;
+        }
+        let area = Area { id, inner, name, open };
+        if composition.has_interactive() {
+            if let Some(max) = self.rules.max_interactive.filter(|&max| self.tally.interactive >= max) {
+                let why = format!("{name}: interactive machine: max_interactive {max} reached");
+                map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+                limit_hit(map, "max_interactive");
+            } else {
+                self.interactive(map, &area, rng);
+            }
+        }
+        if composition.has_stockpiles() {
+            let n = range(rng, self.rules.stockpiles_per_area);
+            for _ in 0..n {
+                if let Some(max) = self.rules.max_stockpiles.filter(|&max| self.tally.stockpiles >= max) {
+                    let why = format!("{name}: stockpile: max_stockpiles {max} reached");
+                    map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+                    limit_hit(map, "max_stockpiles");
+                    break;
+                }
+                self.stockpile(map, &area, rng);
+            }
+        }
+        if composition.has_machines() {
+            if area.open {
+                self.scatter(map, &area, rng);
+            } else {
+                self.filler(map, &area, rng);
+            }
+        }
+    }
+
+    /// Why `rect` cannot hold an object in region `area`, or `None` when it can.
+    /// `blocks` for machines: they must keep the cells around them connected.
+    fn misfit(&mut self, map: &Map, rect: Rect, area: RegionId, blocks: bool) -> Option<Misfit> {
+        if !map.bounds().contains_rect(&rect) {
+            return Some(Misfit::NotFloor);
+        }
+        for p in rect.points() {
+            let flags = self.flags[self.index(p)];
+            if flags & cell::OPEN == 0 || map.region_of[p] != area {
+                return Some(Misfit::NotFloor);
+            }
+        }
+        let near = rect.expand(self.rules.spacing);
+        if near.points().any(|p| self.has(map, p, cell::TAKEN)) {
+            return Some(Misfit::Overlap);
+        }
+        if rect.points().any(|p| self.has(map, p, cell::CLEAR)) {
+            return Some(Misfit::Doorway);
+        }
+        if blocks && !self.keeps_connected(map, rect) {
+            return Some(Misfit::Path);
+        }
+        None
+    }
+
+    /// True when the passable cells beside `rect` (4-adjacent, outside it) still
+    /// reach each other through passable cells within two of `rect` once `rect` is
+    /// solid. Then any path that crossed `rect` can go around it, so the map stays
+    /// connected: a local check, never a flood of the whole map.
+    fn keeps_connected(&mut self, map: &Map, rect: Rect) -> bool {
+        let window = rect.expand(2);
+        let ring = rect.expand(1);
+        // A cell 4-adjacent to `rect`: in its ring, not on a corner.
+        let beside = |p: Point| ring.contains(p) && !rect.contains(p) && shares_a_side(rect, p);
+        let open = |p: Point| !rect.contains(p) && map.is_passable(p);
+        let mut first = None;
+        let mut count = 0u32;
+        for p in rect.ring() {
+            if beside(p) && open(p) {
+                count += 1;
+                first.get_or_insert(p);
+            }
+        }
+        let Some(first) = first else { return true };
+        if count == 1 || ring_is_one_run(map, rect) {
+            return true;
+        }
+        let local = |p: Point| ((p.y - window.y) * window.width + (p.x - window.x)) as usize;
+        self.seen.clear();
+        self.seen.resize((window.width * window.height) as usize, false);
+        self.stack.clear();
+        self.stack.push(first);
+        self.seen[local(first)] = true;
+        let mut reached = 0u32;
+        while let Some(p) = self.stack.pop() {
+            if beside(p) {
+                reached += 1;
+                if reached == count {
+                    return true;
+                }
+            }
+            for d in Dir::ALL {
+                let q = p + d.delta();
+                if window.contains(q) && !self.seen[local(q)] && open(q) {
+                    self.seen[local(q)] = true;
+                    self.stack.push(q);
+                }
+            }
+        }
+        false
+    }
+
+    /// Places one object's footprint: marks its cells TAKEN and adds it.
+    fn place(&mut self, map: &mut Map, object: Object) {
+        for &(p, _) in &object.cells {
+            let i = self.index(p);
+            self.flags[i] |= cell::TAKEN;
+        }
+        map.add_object(object);
+    }
+}
+
+/// A room, hall or cavern being furnished.
+struct Area<'n> {
+    id: RegionId,
+    inner: Rect,
+    name: &'n str,
+    /// A cavern: any shape, its bounds standing for the inner rectangle.
+    open: bool,
+}
+
+fn describe_misfits(tally: &[u32; 4]) -> String {
+    let parts: Vec<String> = Misfit::ALL
+        .iter()
+        .filter(|m| tally[**m as usize] > 0)
+        .map(|m| format!("{} {}", tally[*m as usize], m.describe()))
+        .collect();
+    if parts.is_empty() { "it is larger than the inner rectangle".to_string() } else { parts.join(", ") }
+}
+
+/// True when the passable cells of the ring just outside `rect` form one unbroken
+/// run around it: then they all reach each other along the ring itself, and a
+/// machine on `rect` cuts no path. Most places in open floor are settled here
+/// without a search.
+fn ring_is_one_run(map: &Map, rect: Rect) -> bool {
+    let mut runs = 0;
+    let mut gaps = 0;
+    let mut last: Option<bool> = None;
+    let mut first: Option<bool> = None;
+    for p in rect.ring() {
+        let open = map.is_passable(p);
+        first.get_or_insert(open);
+        if last != Some(open) {
+            if open {
+                runs += 1;
+            } else {
+                gaps += 1;
+            }
+        }
+        last = Some(open);
+    }
+    // A run that wraps from the ring's end back to its start was counted twice.
+    if first == Some(true) && last == Some(true) && gaps > 0 {
+        runs -= 1;
+    }
+    runs <= 1
+}
+
+/// True on a door or secret door.
+fn is_door(map: &Map, p: Point) -> bool {
+    map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor))
+}
+
+/// True when `q`, a cell of the ring around `rect`, shares a side with it (is not
+/// one of the ring's corners).
+fn shares_a_side(rect: Rect, q: Point) -> bool {
+    (q.x >= rect.x && q.x < rect.right()) || (q.y >= rect.y && q.y < rect.bottom())
+}
+
+/// A uniform count in `c`.
+fn range(rng: &mut Rng, c: Count) -> u32 {
+    rng.range(c.lo as i32, c.hi as i32) as u32
+}
+
+/// An item drawn as its rating's last digit (items are digits, after seed 000).
+fn item_object(item: &Item, p: Point, furnished: Furnished) -> Object {
+    let glyph = char::from_digit(item.rating % 10, 10).unwrap_or('*');
+    Object {
+        kind: ObjectKind::Item,
+        tag: Some(item.tag.clone()),
+        cells: vec![(p, glyph)],
+        prefab: None,
+        keywords: Vec::new(),
+        furnishing: Some(furnished),
+        definition: None,
+    }
+}
+
+/// Items furnishing may place at `depth`: no prototypes or faulty variants, of
+/// `categories` (all when empty), rated within two below the depth; failing that,
+/// those of the highest rating at or below it; failing that, the weakest.
+fn item_pool<'c>(catalog: &'c Catalog, depth: u32, categories: &[String]) -> Vec<&'c Item> {
+    let usable: Vec<&Item> = catalog
+        .items()
+        .iter()
+        .filter(|i| !i.prototype && !catalog.is_faulty_variant(&i.tag))
+        .filter(|i| categories.is_empty() || categories.contains(&i.category))
+        .collect();
+    let near: Vec<&Item> = usable.iter().copied().filter(|i| i.rating <= depth && i.rating + 2 >= depth).collect();
+    if !near.is_empty() {
+        return near;
+    }
+    let rating =
+        usable.iter().map(|i| i.rating).filter(|&r| r <= depth).max().or_else(|| usable.iter().map(|i| i.rating).min());
+    usable.into_iter().filter(|i| Some(i.rating) == rating).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{FloorKind, Terrain};
+
+    /// A corridor along row 2, a room below it through a door, a second room
+    /// behind the first, and a closet no corridor reaches.
+    pub(super) fn rooms_behind_rooms() -> Map {
+        let mut map = Map::new(1, "t", 1, 24, 10);
+        let mut set = |x0: i32, y0: i32, x1: i32, y1: i32, t: Terrain| {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    map.terrain[Point::new(x, y)] = t;
+                }
+            }
+        };
+        set(1, 2, 18, 2, Terrain::floor(FloorKind::Corridor));
+        set(5, 3, 5, 3, Terrain::new(Role::Door));
+        set(3, 4, 8, 7, Terrain::floor(FloorKind::Room));
+        set(9, 5, 9, 5, Terrain::new(Role::Door));
+        set(10, 4, 14, 7, Terrain::floor(FloorKind::Room));
+        set(20, 5, 22, 7, Terrain::floor(FloorKind::Room));
+        map
+    }
+
+    #[test]
+    fn a_machine_that_would_cut_a_path_is_refused_and_one_in_open_floor_is_not() {
+        let map = rooms_behind_rooms();
+        let rules = Furnishing::plain();
+        let catalog = Catalog::default();
+        let mut f = Furnisher {
+            rules: &rules,
+            catalog: &catalog,
+            stock_pool: Vec::new(),
+            seed: 1,
+            depth: 1,
+            flags: open_floor(&map),
+            width: map.width(),
+            seen: Vec::new(),
+            stack: Vec::new(),
+            places: Vec::new(),
+            tally: Tally::default(),
+        };
+        // The corridor is one cell high: a machine on it cuts it.
+        assert!(!f.keeps_connected(&map, Rect::new(10, 2, 1, 1)));
+        // The door between the rooms, and the cell in front of it, are the only way on.
+        assert!(!f.keeps_connected(&map, Rect::new(8, 5, 1, 1)));
+        // Inside the first room, away from the doors, the floor goes around it.
+        assert!(f.keeps_connected(&map, Rect::new(6, 5, 1, 2)));
+        // A 2x2 block at the room's west wall leaves a way around (the ring is one run).
+        assert!(f.keeps_connected(&map, Rect::new(3, 5, 2, 2)));
+        // Spanning the room's height, it would cut the west end off.
+        assert!(!f.keeps_connected(&map, Rect::new(4, 4, 1, 4)));
+    }
+}

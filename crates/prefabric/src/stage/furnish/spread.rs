@@ -1,0 +1,238 @@
+//! What the furnishing stage spreads over the whole map after the areas: terminals
+//! in the busiest junctions, loose items in secluded cells, and debris strewn
+//! beside walls.
+//!
+//! In: the map with its areas furnished. Out: more objects, each on open floor no
+//! other object holds; every choice traced.
+
+use super::machines::{art_cells, machine, machines_for, turned_size, turns};
+use super::seclusion::Seclusion;
+use super::{Furnisher, cell, is_door, item_object, item_pool, range, shares_a_side};
+use crate::content::catalog::Prop;
+use crate::content::furnishing::{Count, StrewnDebris};
+use crate::geom::{Point, Rect, Transform};
+use crate::map::{FurnishPart, Furnished, Map, NO_REGION, Object, ObjectKind, RegionId, RegionKind};
+use crate::rng::Rng;
+use crate::trace::Outcome;
+
+impl Furnisher<'_> {
+    /// Debris strewn on free floor beside the walls, anywhere on the map: each
+    /// piece a tag drawn by weight (every debris of the catalog alike when the
+    /// rules name none) on a cell drawn from those left.
+    pub(super) fn strew_debris(&mut self, map: &mut Map, rules: &StrewnDebris) {
+        let mut rng = Rng::stream(self.seed, "furnishing", "debris");
+        let wanted = range(&mut rng, rules.count);
+        let tags: Vec<(&str, u32)> = if rules.tags.is_empty() {
+            self.catalog.debris().iter().map(|d| (d.tag.as_str(), 1)).collect()
+        } else {
+            rules.tags.iter().map(|(t, w)| (t.as_str(), *w)).collect()
+        };
+        let weights: Vec<u32> = tags.iter().map(|(_, w)| *w).collect();
+        let free = |f: &Furnisher<'_>, p: Point| f.flags[f.index(p)] & (cell::OPEN | cell::TAKEN) == cell::OPEN;
+        // Cells drawn at random until one is free floor beside a wall; the
+        // list of every such cell only when a few dozen draws find none.
+        let mut all: Option<Vec<Point>> = None;
+        let mut strewn = 0;
+        for _ in 0..wanted {
+            let Some(k) = rng.weighted(&weights) else { break };
+            let drawn = (0..64).find_map(|_| {
+                let p = Point::new(rng.range(0, map.width() - 1), rng.range(0, map.height() - 1));
+                (free(self, p) && beside_wall(map, p)).then_some(p)
+            });
+            let p = match drawn {
+                Some(p) => p,
+                None => {
+                    let cells = all.get_or_insert_with(|| {
+                        map.bounds().points().filter(|&p| free(self, p) && beside_wall(map, p)).collect()
+                    });
+                    cells.retain(|&p| free(self, p));
+                    let Some(i) = rng.index(cells.len()) else { break };
+                    cells.swap_remove(i)
+                }
+            };
+            let region = map.region_of.get(p).copied().filter(|&r| r != NO_REGION);
+            let object = Object {
+                kind: ObjectKind::Debris,
+                tag: Some(tags[k].0.to_string()),
+                cells: vec![(p, DEBRIS_GLYPH)],
+                prefab: None,
+                keywords: Vec::new(),
+                furnishing: Some(Furnished { part: FurnishPart::Debris, region, pile: None }),
+                definition: None,
+            };
+            self.place(map, object);
+            strewn += 1;
+        }
+        self.tally.debris += strewn;
+        let note = format!("debris: {strewn} of {wanted} pieces strewn beside the walls");
+        map.trace.push("furnishing", if strewn < wanted { Outcome::Skipped } else { Outcome::Chose }, note);
+    }
+
+    /// Terminals in the junctions with the most ways in, one per junction.
+    pub(super) fn terminals(&mut self, map: &mut Map, count: Count, machine_type: &str) {
+        let mut rng = Rng::stream(self.seed, "furnishing", "terminals");
+        let wanted = range(&mut rng, count);
+        let mut junctions: Vec<(u32, u32, RegionId)> = map
+            .regions
+            .iter()
+            .filter(|r| r.kind == RegionKind::Junction && r.prefab.is_none())
+            .map(|r| (ways_in(map, r.id), r.area, r.id))
+            .collect();
+        junctions.sort_by_key(|&(ways, area, id)| (std::cmp::Reverse(ways), std::cmp::Reverse(area), id));
+        let tier = self.rules.tier_at(self.depth);
+        let mut placed = 0;
+        for &(ways, _, id) in &junctions {
+            if placed >= wanted {
+                break;
+            }
+            let machines = machines_for(self.catalog, machine_type, tier, &mut rng);
+            let found =
+                machines.iter().find_map(|&prop| self.terminal_place(map, id, prop, &mut rng).map(|at| (prop, at)));
+            match found {
+                Some((prop, (rect, turn))) => {
+                    let cells = art_cells(prop, rect, turn);
+                    self.place(map, machine(prop, cells, FurnishPart::Terminal, id));
+                    placed += 1;
+                    let message = format!(
+                        "terminal `{}` (tier {}) at ({}, {}) in junction {id}, which has {ways} ways in",
+                        prop.tag, prop.tier, rect.x, rect.y
+                    );
+                    map.trace.push_at("furnishing", Outcome::Chose, rect, message);
+                }
+                None => {
+                    let why = format!(
+                        "junction {id} ({ways} ways in): no cell against a wall, off the corridor mouths, where a {machine_type} of tier {tier} or below blocks no path"
+                    );
+                    map.trace.push("furnishing", Outcome::Skipped, why);
+                }
+            }
+        }
+        self.tally.terminals = placed;
+        if placed < wanted {
+            let note =
+                format!("placed {placed} of {wanted} terminals: the {} junctions had no more room", junctions.len());
+            map.trace.push("furnishing", Outcome::Note, note);
+        }
+    }
+
+    /// A place for a terminal in junction `id`: against a wall, off doors, keeping
+    /// the junction's paths connected.
+    fn terminal_place(&mut self, map: &Map, id: RegionId, prop: &Prop, rng: &mut Rng) -> Option<(Rect, Transform)> {
+        let bounds = map.regions[id as usize].bounds;
+        let mut places: Vec<(Rect, Transform)> = Vec::new();
+        for turn in turns(prop.rotate) {
+            let (w, h) = turned_size(prop, turn);
+            for p in bounds.points() {
+                let rect = Rect::new(p.x, p.y, w, h);
+                if !bounds.contains_rect(&rect) || rect.ring().any(|q| is_door(map, q)) {
+                    continue;
+                }
+                // Against a wall (sharing a side with one), and off the mouths
+                // where corridors enter the junction.
+                let sides = || rect.ring().filter(|&q| shares_a_side(rect, q));
+                let against_wall = sides().any(|q| !map.is_walkable(q));
+                let at_a_mouth = sides().any(|q| map.is_walkable(q) && map.region_of.get(q) != Some(&id));
+                if against_wall && !at_a_mouth {
+                    places.push((rect, turn));
+                }
+            }
+        }
+        for k in 0..places.len() {
+            let j = k + rng.index(places.len() - k).unwrap_or(0);
+            places.swap(k, j);
+            if self.misfit(map, places[k].0, id, true).is_none() {
+                return Some(places[k]);
+            }
+        }
+        None
+    }
+
+    /// A uniformly random open floor cell with no object on it: a few random cells
+    /// of the map are tried first (floor is a fair share of any map), the list of
+    /// every free cell is built only when they all miss.
+    fn random_free_cell(&self, map: &Map, rng: &mut Rng) -> Option<Point> {
+        let free = |p: Point| self.flags[self.index(p)] & (cell::OPEN | cell::TAKEN) == cell::OPEN;
+        for _ in 0..64 {
+            let p = Point::new(rng.range(0, map.width() - 1), rng.range(0, map.height() - 1));
+            if free(p) {
+                return Some(p);
+            }
+        }
+        let all: Vec<Point> = map.bounds().points().filter(|&p| free(p)).collect();
+        rng.pick(&all).copied()
+    }
+
+    /// Loose items anywhere on open floor; an item `r` ratings above the weakest
+    /// of its pool draws `1 + 2r` candidate cells and takes the most secluded.
+    pub(super) fn loose_items(&mut self, map: &mut Map, count: Count, categories: &[String]) {
+        let mut rng = Rng::stream(self.seed, "furnishing", "items");
+        let wanted = range(&mut rng, count);
+        let pool = item_pool(self.catalog, self.depth, categories);
+        let Some(weakest) = pool.iter().map(|i| i.rating).min() else {
+            if wanted > 0 {
+                let why = format!("loose items: no item suits depth {}", self.depth);
+                map.trace.push("furnishing", Outcome::Skipped, why);
+            }
+            return;
+        };
+        let mut seclusion = Seclusion::new(map);
+        for _ in 0..wanted {
+            let Some(&item) = rng.pick(&pool) else { break };
+            let draws = (1 + 2 * (item.rating - weakest)).min(9);
+            let mut best: Option<Point> = None;
+            let mut most = 0;
+            for _ in 0..draws {
+                let Some(p) = self.random_free_cell(map, &mut rng) else { break };
+                let secluded = seclusion.of(map, p);
+                if best.is_none() || secluded > most {
+                    (best, most) = (Some(p), secluded);
+                }
+            }
+            let Some(p) = best else {
+                map.trace.push("furnishing", Outcome::Skipped, "loose items: no free floor left".to_string());
+                break;
+            };
+            let region = map.region_of.get(p).copied().filter(|&r| r != NO_REGION);
+            let furnished = Furnished { part: FurnishPart::Item, region, pile: None };
+            self.place(map, item_object(item, p, furnished));
+            self.tally.items += 1;
+            let message = format!(
+                "item `{}` (rating {}) at ({}, {}): seclusion {}, the most secluded of {draws} cells drawn",
+                item.tag,
+                item.rating,
+                p.x,
+                p.y,
+                if most == u32::MAX { "unreached".to_string() } else { most.to_string() }
+            );
+            map.trace.push_at("furnishing", Outcome::Chose, Rect::new(p.x, p.y, 1, 1), message);
+        }
+    }
+}
+
+/// How strewn debris is drawn (its tag says what it is).
+const DEBRIS_GLYPH: char = ',';
+
+/// True when one of the 8 cells around `p` is solid ground (not walkable).
+fn beside_wall(map: &Map, p: Point) -> bool {
+    (-1..=1).any(|dy| (-1..=1).any(|dx| (dx, dy) != (0, 0) && !map.is_walkable(p + Point::new(dx, dy))))
+}
+
+/// How many distinct regions and doors open onto junction `id`: its traffic.
+fn ways_in(map: &Map, id: RegionId) -> u32 {
+    let bounds = map.regions[id as usize].bounds;
+    let mut neighbours: Vec<u32> = Vec::new();
+    for p in bounds.ring() {
+        if !map.is_walkable(p) {
+            continue;
+        }
+        let key = match map.region_of.get(p) {
+            Some(&r) if r != NO_REGION && r != id => r,
+            // A door or other cell of no region counts on its own.
+            _ => u32::MAX - map.terrain.index_of(p).unwrap_or(0) as u32,
+        };
+        if !neighbours.contains(&key) {
+            neighbours.push(key);
+        }
+    }
+    neighbours.len() as u32
+}
