@@ -479,9 +479,59 @@ impl Default for TransformSet {
     }
 }
 
+/// The largest rectangle of a `width` x `height` grid whose cells are all
+/// empty and whose sides are both at least `min_side`, by the
+/// histogram-and-stack sweep over rows (linear in the cells): `heights[x]`
+/// counts empty cells straight up from the current row, and a column shorter
+/// than `min_side` counts as none. `empty` takes a row-major cell index. Ties
+/// keep the first found, so the answer is the same on every platform; none
+/// found is an empty rectangle.
+pub(crate) fn largest_empty_rect(width: i32, height: i32, min_side: i32, mut empty: impl FnMut(usize) -> bool) -> Rect {
+    let (w, h) = (width.max(0) as usize, height.max(0) as usize);
+    let mut heights = vec![0i32; w + 1];
+    let mut stack: Vec<usize> = Vec::with_capacity(w + 1);
+    let mut best = Rect::new(0, 0, 0, 0);
+    for y in 0..h {
+        for (x, height) in heights.iter_mut().take(w).enumerate() {
+            *height = if empty(y * w + x) { *height + 1 } else { 0 };
+        }
+        let counted = |h: i32| if h >= min_side { h } else { 0 };
+        stack.clear();
+        for x in 0..=w {
+            // heights[w] stays 0: it closes every open bar.
+            while let Some(&top) = stack.last() {
+                if counted(heights[top]) < counted(heights[x]) {
+                    break;
+                }
+                stack.pop();
+                let left = stack.last().map_or(0, |&l| l + 1);
+                let (rw, rh) = ((x - left) as i32, counted(heights[top]));
+                if rw >= min_side && i64::from(rw) * i64::from(rh) > best.area() {
+                    best = Rect::new(left as i32, y as i32 + 1 - rh, rw, rh);
+                }
+            }
+            stack.push(x);
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_largest_empty_rectangle_respects_the_shortest_side() {
+        // 12 x 6 grid: a 12 x 2 strip on top (24 cells), a 4 x 4 block below (16).
+        let empty = |i: usize| {
+            let (x, y) = (i % 12, i / 12);
+            y < 2 || x < 4
+        };
+        assert_eq!(largest_empty_rect(12, 6, 1, empty), Rect::new(0, 0, 12, 2));
+        // Both sides at least 3: only the 4 x 6 column down the left qualifies.
+        assert_eq!(largest_empty_rect(12, 6, 3, empty), Rect::new(0, 0, 4, 6));
+        assert!(largest_empty_rect(12, 6, 7, empty).is_empty());
+    }
 
     fn apply_all(t: Transform, w: i32, h: i32) -> Vec<Point> {
         Rect::new(0, 0, w, h).points().map(|p| t.apply_point(p, w, h)).collect()

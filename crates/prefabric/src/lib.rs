@@ -50,6 +50,7 @@ pub mod layout;
 pub mod limits;
 pub mod map;
 pub mod prefab;
+pub mod quality;
 pub mod render;
 pub mod rng;
 pub mod stage;

@@ -259,6 +259,12 @@ pub struct LayoutStats {
     pub joins: u32,
     /// Corridors dug to join networks the generator left apart.
     pub fallback_paths: u32,
+    /// Tunnelers: rooms entered through an anteroom.
+    pub anterooms: u32,
+    /// Tunnelers: halls opened by last-chance tunnelers in space left untouched.
+    pub last_chance_halls: u32,
+    /// Tunnelers: rooms grown by a row to share a wall with their neighbour.
+    pub rooms_grown: u32,
     /// Walkable cells at the end.
     pub open_cells: u32,
     /// What the chain generator placed, when it made the layout.

@@ -38,6 +38,10 @@ pub struct RoomSize {
     /// Relative frequency.
     #[serde(default = "one")]
     pub weight: u32,
+    /// Most rooms of this class in one map (none: no limit). Once it is reached
+    /// the class is no longer drawn.
+    #[serde(default)]
+    pub quota: Option<u32>,
 }
 
 fn one() -> u32 {
@@ -73,6 +77,11 @@ pub struct TunnelerParams {
     pub max_age: IntRange,
     /// Chance per step and side to dig a room beside the tunnel.
     pub room_chance: Percent,
+    /// Percentage points added to `turn_chance` per generation (children of
+    /// children turn more, or less when negative).
+    pub turn_drift: i8,
+    /// Percentage points added to `room_chance` per generation.
+    pub room_drift: i8,
     /// Room size classes.
     pub rooms: Vec<RoomSize>,
     /// Chance per step to open a hall (a large room the tunnel runs through).
@@ -81,6 +90,19 @@ pub struct TunnelerParams {
     pub hall_width: IntRange,
     /// Hall interior along the tunnel.
     pub hall_depth: IntRange,
+    /// Fewest halls in a map: last-chance tunnelers open halls until there are
+    /// this many (as far as there is room).
+    pub min_halls: u32,
+    /// Chance that a room of the largest size class is entered through a small
+    /// anteroom rather than straight from the tunnel.
+    pub anteroom_chance: Percent,
+    /// Cells that corridors and halls keep from the map's outer edge, unless they
+    /// head straight away from it (rooms may use them); a small map keeps at
+    /// most an eighth of its shorter side.
+    pub edge_margin: u8,
+    /// Rooms grow by a row where that makes them share a wall with the space
+    /// beside them rather than stand behind a wall two cells thick.
+    pub share_walls: bool,
     /// Chance to dig into open space of the same network when meeting it.
     pub join_chance: Percent,
     /// Chance that a room's door is secret.
@@ -90,6 +112,11 @@ pub struct TunnelerParams {
     pub fill_target: Percent,
     /// Reject the map (and retry) if less than this share ends up open.
     pub min_open: Percent,
+    /// Last-chance tunnelers open a hall in the largest untouched rectangle while
+    /// it covers more than this share of the map.
+    pub max_empty: Percent,
+    /// Most last-chance halls in one map.
+    pub last_chance: u32,
     /// Most tunnelers in one map, children and fillers included.
     pub max_tunnelers: u32,
 }
@@ -110,10 +137,18 @@ impl Default for TunnelerParams {
             max_age: IntRange::new(18, 40),
             room_chance: Percent(40),
             rooms: vec![
-                RoomSize { width: IntRange::new(3, 5), depth: IntRange::new(3, 4), weight: 5 },
-                RoomSize { width: IntRange::new(5, 9), depth: IntRange::new(4, 7), weight: 4 },
-                RoomSize { width: IntRange::new(8, 13), depth: IntRange::new(6, 10), weight: 2 },
+                RoomSize { width: IntRange::new(4, 6), depth: IntRange::new(3, 5), weight: 4, quota: None },
+                RoomSize { width: IntRange::new(6, 10), depth: IntRange::new(5, 7), weight: 4, quota: None },
+                RoomSize { width: IntRange::new(9, 14), depth: IntRange::new(7, 10), weight: 2, quota: None },
             ],
+            turn_drift: 0,
+            room_drift: 0,
+            min_halls: 0,
+            anteroom_chance: Percent(0),
+            edge_margin: 4,
+            share_walls: true,
+            max_empty: Percent(8),
+            last_chance: 6,
             hall_chance: Percent(4),
             hall_width: IntRange::new(11, 19),
             hall_depth: IntRange::new(9, 15),
@@ -618,6 +653,12 @@ impl Checker<'_> {
         );
         bad(v.max_tunnelers >= 1 && v.max_tunnelers <= 100_000, "max_tunnelers must be 1-100000");
         bad(v.min_open <= v.fill_target, "min_open is larger than fill_target");
+        bad(v.edge_margin <= 20, "edge_margin must be 0-20");
+        bad(v.min_halls <= 100, "min_halls must be 0-100");
+        bad(v.last_chance <= 100, "last_chance must be 0-100");
+        bad((-50..=50).contains(&v.turn_drift), "turn_drift must be -50 to 50");
+        bad((-50..=50).contains(&v.room_drift), "room_drift must be -50 to 50");
+        bad(v.rooms.iter().all(|r| r.width.lo >= 1 && r.depth.lo >= 1), "room sizes must be at least 1");
     }
 
     fn start(&mut self, s: &Spanned<StartFile>, size: (i32, i32), default_width: u8) -> StartSpec {

@@ -25,6 +25,9 @@ use crate::map::{FloorKind, Map, RegionId, RegionKind, Role, Terrain};
 use crate::rng::Rng;
 use std::collections::VecDeque;
 
+/// The shortest side of a hall a last-chance tunneler opens.
+const HALL_MIN_SIDE: i32 = 5;
+
 #[derive(Clone, Debug)]
 struct Tunneler {
     left: Point,
@@ -83,12 +86,20 @@ struct Digger<'c, 'm> {
     queue: VecDeque<Tunneler>,
     stats: LayoutStats,
     room_weights: Vec<u32>,
+    /// Rooms dug of each size class, for the classes' quotas.
+    rooms_dug: Vec<u32>,
+    /// Where corridors and halls may go: the interior minus the edge margin.
+    allowed: Rect,
 }
 
 /// Digs the whole layout.
 pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed: u64) -> Result<LayoutStats, Error> {
     let mut carver = Carver::new(map);
     let room_weights = params.rooms.iter().map(|r| r.weight).collect();
+    // A small map keeps a smaller margin: at most an eighth of its shorter side.
+    let interior = carver.interior();
+    let margin = i32::from(params.edge_margin).min(interior.width.min(interior.height) / 8);
+    let allowed = interior.expand(-margin);
     let mut d = Digger {
         c: &mut carver,
         p: params,
@@ -96,6 +107,8 @@ pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed
         queue: VecDeque::new(),
         stats: LayoutStats { generator: "tunnelers", ..LayoutStats::default() },
         room_weights,
+        rooms_dug: vec![0; params.rooms.len()],
+        allowed,
     };
     d.start_from_links();
     d.start_from_starts(starts);
@@ -110,6 +123,10 @@ pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed
     }
     d.run_queue();
     d.fill();
+    d.last_chance();
+    if params.share_walls {
+        d.share_walls();
+    }
     let mut stats = d.stats;
     stats.fallback_paths = carver.connect_networks()?;
     carver.raise_walls();
@@ -257,6 +274,11 @@ impl Digger<'_, '_> {
     /// Scans up to `rows` rows ahead. Returns how many rows are clear to dig and
     /// what stops the scan.
     fn scan(&self, t: &Tunneler, rows: i32) -> (i32, Ahead) {
+        let limit = self.margin_rows(t).max(0);
+        if limit < rows {
+            let (clear, ahead) = self.scan(t, limit);
+            return if clear == limit { (clear, Ahead::Blocked) } else { (clear, ahead) };
+        }
         let (clear, stop) = self.c.scan_rows(t.cell(1, 0), t.dir.delta(), t.dir.right().delta(), t.width, rows);
         let ahead = match stop {
             None => Ahead::Clear,
@@ -264,6 +286,56 @@ impl Digger<'_, '_> {
             Some(Some(region)) => Ahead::Open(region),
         };
         (clear, ahead)
+    }
+
+    /// How many rows ahead `t` may dig before its tunnel enters the edge margin:
+    /// none while it runs along the margin, unlimited while it heads straight away
+    /// from the edge. A start's first step out is free, so tunnels from features
+    /// beside the edge get out.
+    fn margin_rows(&self, t: &Tunneler) -> i32 {
+        if t.generation == 0 && t.age <= 1 {
+            return i32::MAX;
+        }
+        let a = self.allowed;
+        let head = t.area(0, 0, 0, t.width - 1);
+        let across_inside = if t.dir.is_horizontal() {
+            head.y >= a.y && head.bottom() <= a.bottom()
+        } else {
+            head.x >= a.x && head.right() <= a.right()
+        };
+        if !across_inside {
+            return 0;
+        }
+        self.room_toward(head, t.dir)
+    }
+
+    /// Cells between `r` and the edge of the allowed area in direction `d`.
+    fn room_toward(&self, r: Rect, d: Dir) -> i32 {
+        let a = self.allowed;
+        match d {
+            Dir::North => r.y - a.y,
+            Dir::South => a.bottom() - r.bottom(),
+            Dir::West => r.x - a.x,
+            Dir::East => a.right() - r.right(),
+        }
+    }
+
+    /// Left and right of `t`, the one with room to go on first; by chance when
+    /// both or neither have it.
+    fn turn_order(&mut self, t: &Tunneler, square: Rect) -> (Dir, Dir) {
+        let (left, right) = (t.dir.left(), t.dir.right());
+        let need = 2 * t.width + self.p.step.hi;
+        match (self.room_toward(square, left) >= need, self.room_toward(square, right) >= need) {
+            (true, false) => (left, right),
+            (false, true) => (right, left),
+            _ if self.rng.coin() => (left, right),
+            _ => (right, left),
+        }
+    }
+
+    /// A chance after the drift of `t`'s generation, within 0-100.
+    fn drifted(chance: u32, drift: i8, generation: u8) -> u32 {
+        (chance as i32 + i32::from(drift) * i32::from(generation)).clamp(0, 100) as u32
     }
 
     /// One step; returns false when the tunneler dies.
@@ -297,7 +369,7 @@ impl Digger<'_, '_> {
             if self.rng.percent(self.p.width_change_chance.0) {
                 self.change_width(t);
             }
-            let turn = self.rng.percent(self.p.turn_chance.0);
+            let turn = self.rng.percent(Self::drifted(self.p.turn_chance.0, self.p.turn_drift, t.generation));
             if (turn || self.rng.percent(self.p.branch_chance.0)) && self.scan(t, t.width + 1).0 > t.width {
                 self.turn(t, turn);
             }
@@ -380,8 +452,7 @@ impl Digger<'_, '_> {
         let square = t.area(1, w, 0, w - 1);
         let junction = self.c.region(RegionKind::Junction, square, Some(t.region));
         self.c.dig_rect(square, FloorKind::Junction, junction);
-        let (left_dir, right_dir) = (t.dir.left(), t.dir.right());
-        let (first, second) = if self.rng.coin() { (left_dir, right_dir) } else { (right_dir, left_dir) };
+        let (first, second) = self.turn_order(t, square);
         let straight = t.dir;
         t.dir = if turn { first } else { straight };
         t.left = head_leaving(square, t.dir);
@@ -426,7 +497,7 @@ impl Digger<'_, '_> {
                 return false;
             }
         }
-        t.dir = if self.rng.coin() { t.dir.left() } else { t.dir.right() };
+        t.dir = self.turn_order(t, square).0;
         t.left = head_leaving(square, t.dir);
         t.corridor = None;
         true
@@ -434,8 +505,9 @@ impl Digger<'_, '_> {
 
     /// Maybe a room on each side of the `len` rows just dug.
     fn rooms(&mut self, t: &Tunneler, len: i32) {
+        let chance = Self::drifted(self.p.room_chance.0, self.p.room_drift, t.generation);
         for on_right in [false, true] {
-            if self.rng.percent(self.p.room_chance.0) {
+            if self.rng.percent(chance) {
                 for _ in 0..2 {
                     if self.room(t, len, on_right) {
                         break;
@@ -446,25 +518,65 @@ impl Digger<'_, '_> {
     }
 
     /// Tries one room beside the rows `1-len..=0` (relative to the head), behind a
-    /// door in the corridor's side margin.
+    /// door in the corridor's side margin; a room of the largest class may be
+    /// entered through an anteroom.
     fn room(&mut self, t: &Tunneler, len: i32, on_right: bool) -> bool {
-        let Some(class) = self.rng.weighted(&self.room_weights).map(|i| &self.p.rooms[i]) else { return false };
+        let Some(class_index) = self.rng.weighted(&self.room_weights) else { return false };
+        let class = &self.p.rooms[class_index];
         let (rw, rd) = (pick(&mut self.rng, class.width), pick(&mut self.rng, class.depth));
+        // Cells away from the tunnel's side: 1 is its side margin, where the door goes.
+        let out = |o: i32| if on_right { t.width - 1 + o } else { -o };
+        let span = |k1: i32, k2: i32, o1: i32, o2: i32| t.area(k1, k2, out(o1).min(out(o2)), out(o1).max(out(o2)));
         let door_k = self.rng.range(1 - len, 0);
-        let first_k = self.rng.range(door_k - rw + 1, door_k);
-        let (door_j, near_j, far_j) = if on_right { (t.width, t.width + 1, t.width + rd) } else { (-1, -2, -1 - rd) };
-        let room = t.area(first_k, first_k + rw - 1, near_j, far_j);
-        let door = t.cell(door_k, door_j);
-        if self.c.classify(door) != Cell::Diggable || !self.c.all_diggable(room) || !self.c.ring_closed(room) {
+        let door = t.cell(door_k, out(1));
+        if self.c.classify(door) != Cell::Diggable {
             return false;
         }
-        let corridor = self.c.map.region_of[t.cell(door_k, if on_right { t.width - 1 } else { 0 })];
-        let region = self.c.region(RegionKind::Room, room, Some(corridor));
-        self.c.dig_rect(room, FloorKind::Room, region);
+        let ante = (class_index == self.largest_class() && rw >= 5 && self.rng.percent(self.p.anteroom_chance.0))
+            .then(|| (self.rng.range(3, (rw - 2).min(5)), self.rng.range(2, 3)));
+        let (ante_rect, inner_door, first_o) = match ante {
+            Some((aw, ad)) => {
+                let first = door_k - (aw - 1) / 2;
+                (Some(span(first, first + aw - 1, 2, 1 + ad)), Some(t.cell(door_k, out(2 + ad))), 3 + ad)
+            }
+            None => (None, None, 2),
+        };
+        let first_k = self.rng.range(door_k - rw + 1, door_k);
+        let room = span(first_k, first_k + rw - 1, first_o, first_o + rd - 1);
+        let fits = |c: &Carver<'_>, r: Rect| c.all_diggable(r) && c.ring_closed(r);
+        if !fits(self.c, room) || ante_rect.is_some_and(|r| !fits(self.c, r)) {
+            return false;
+        }
+        let corridor = self.c.map.region_of[t.cell(door_k, out(0))];
         let role = if self.rng.percent(self.p.secret_door_chance.0) { Role::SecretDoor } else { Role::Door };
-        self.c.dig(door, Terrain::new(role), region);
-        self.c.add_door(region, door);
+        let mut parent = corridor;
+        let mut entrance = door;
+        if let (Some(ante_rect), Some(inner)) = (ante_rect, inner_door) {
+            let ante = self.c.region(RegionKind::Room, ante_rect, Some(corridor));
+            self.c.dig_rect(ante_rect, FloorKind::Room, ante);
+            self.c.dig(door, Terrain::new(role), ante);
+            self.c.add_door(ante, door);
+            self.c.add_door(ante, inner);
+            self.stats.anterooms += 1;
+            parent = ante;
+            entrance = inner;
+        }
+        let region = self.c.region(RegionKind::Room, room, Some(parent));
+        self.c.dig_rect(room, FloorKind::Room, region);
+        let entrance_role = if ante.is_some() { Role::Door } else { role };
+        self.c.dig(entrance, Terrain::new(entrance_role), region);
+        self.c.add_door(region, entrance);
+        self.rooms_dug[class_index] += 1;
+        if class.quota.is_some_and(|q| self.rooms_dug[class_index] >= q) {
+            self.room_weights[class_index] = 0;
+        }
         true
+    }
+
+    /// The size class with the largest rooms (the last of equals).
+    fn largest_class(&self) -> usize {
+        let most = |r: &crate::content::maptype::RoomSize| i64::from(r.width.hi) * i64::from(r.depth.hi);
+        self.p.rooms.iter().enumerate().max_by_key(|(_, r)| most(r)).map_or(0, |(i, _)| i)
     }
 
     /// Tries a hall straight ahead: the tunnel enters through its near wall and
@@ -483,7 +595,8 @@ impl Digger<'_, '_> {
         }
         let exit_j = self.rng.range(offset, offset + hw - w);
         let exit = t.area(2 + hd, 2 + hd, exit_j, exit_j + w - 1);
-        if !self.c.all_diggable(exit) {
+        let inside = self.allowed.contains_rect(&hall) && self.allowed.contains_rect(&exit);
+        if !inside || !self.c.all_diggable(exit) {
             return false;
         }
         self.advance(t, 1);
@@ -529,5 +642,124 @@ impl Digger<'_, '_> {
         let mut child = self.new_tunneler(head_leaving(exit, side), side, width, parent.generation + 1, out);
         child.corridor = Some(out);
         self.spawn(child);
+    }
+
+    /// Last-chance tunnelers: while the largest untouched rectangle covers more
+    /// than `max_empty` of the map, or the map has fewer than `min_halls` halls,
+    /// a hall opens in the middle of that rectangle and sends a tunneler out of
+    /// each side to dig until it meets the rest.
+    fn last_chance(&mut self) {
+        let map_area = self.c.map.bounds().area();
+        for _ in 0..self.p.last_chance {
+            let halls = self.c.map.regions.iter().filter(|r| r.kind == RegionKind::Hall).count() as u32;
+            let empty = self.c.largest_diggable(self.c.map.bounds(), 1);
+            // The search by blocks may miss a cell on each side, and the walls
+            // still to rise around it count as unused too: judge it a size larger.
+            let judged = i64::from(empty.width + 2) * i64::from(empty.height + 2);
+            let too_empty = !empty.is_empty() && judged * 100 > map_area * i64::from(self.p.max_empty.0);
+            if !too_empty && halls >= self.p.min_halls {
+                return;
+            }
+            // The hall goes into the largest space it may use (not the edge
+            // margin) with room for its smallest size and a wall's gap around it.
+            if !self.hall_in(self.c.largest_diggable(self.allowed, HALL_MIN_SIDE + 4)) {
+                return;
+            }
+            self.stats.last_chance_halls += 1;
+            self.run_queue();
+        }
+    }
+
+    /// Opens a hall near the middle of `space` (two cells in from its sides) with an exit and a tunneler on each side. False when no
+    /// hall of at least [`HALL_MIN_SIDE`] each way fits.
+    fn hall_in(&mut self, space: Rect) -> bool {
+        let a = self.allowed;
+        let (x0, y0) = (space.x.max(a.x) + 2, space.y.max(a.y) + 2);
+        let (x1, y1) = (space.right().min(a.right()) - 2, space.bottom().min(a.bottom()) - 2);
+        let (room_w, room_h) = (x1 - x0, y1 - y0);
+        let across = pick(&mut self.rng, self.p.hall_width).min(room_w);
+        let along = pick(&mut self.rng, self.p.hall_depth).min(room_h);
+        // The larger side lies along the space's longer side.
+        let (hw, hh) = if (room_w >= room_h) == (across >= along) { (across, along) } else { (along, across) };
+        let (hw, hh) = (hw.min(room_w), hh.min(room_h));
+        if hw < HALL_MIN_SIDE || hh < HALL_MIN_SIDE {
+            return false;
+        }
+        let jitter = |rng: &mut Rng, slack: i32| if slack > 0 { rng.range(slack / 4, slack - slack / 4) } else { 0 };
+        let hall = Rect::new(x0 + jitter(&mut self.rng, room_w - hw), y0 + jitter(&mut self.rng, room_h - hh), hw, hh);
+        if !self.c.all_diggable(hall) || !self.c.ring_closed(hall) {
+            return false;
+        }
+        let region = self.c.region(RegionKind::Hall, hall, None);
+        self.c.dig_rect(hall, FloorKind::Hall, region);
+        let centre = Point::new(hall.x + hw / 2, hall.y + hh / 2);
+        let parent = self.new_tunneler(centre, Dir::North, i32::from(self.p.width), 0, region);
+        for side in Dir::ALL {
+            self.hall_side_exit(&parent, hall, side, region);
+        }
+        true
+    }
+
+    /// Grows each room and hall by a row on every side where a wall two cells
+    /// thick stands between it and other open space (two cells of it or more),
+    /// so the two share one wall.
+    fn share_walls(&mut self) {
+        for id in 0..self.c.map.regions.len() {
+            let kind = self.c.map.regions[id].kind;
+            if !matches!(kind, RegionKind::Room | RegionKind::Hall | RegionKind::Corridor) {
+                continue;
+            }
+            for side in Dir::ALL {
+                let b = self.c.map.regions[id].bounds;
+                // A corridor grows only along its length, where most of it runs beside the other space.
+                let lengthwise = if side.is_horizontal() { b.height > b.width } else { b.width > b.height };
+                let least = if kind == RegionKind::Corridor {
+                    if !lengthwise {
+                        continue;
+                    }
+                    (if side.is_horizontal() { b.height } else { b.width } + 1) / 2
+                } else {
+                    2
+                };
+                if self.grows_into_shared_wall(b, side, least, kind != RegionKind::Corridor) {
+                    let grow = line_beside(b, side, 1);
+                    self.c.dig_rect(grow, FloorKind::Room, id as RegionId);
+                    self.c.extend(id as RegionId, grow);
+                    self.stats.rooms_grown += 1;
+                }
+            }
+        }
+    }
+
+    /// True when room `b` may grow a row on `side` and would then share its wall
+    /// there: the row is untouched, the new wall line and its ends are closed,
+    /// and open space lies beyond that wall along two cells of the side or more.
+    fn grows_into_shared_wall(&self, b: Rect, side: Dir, least: i32, closed_ends: bool) -> bool {
+        let grow = line_beside(b, side, 1);
+        if !self.c.all_diggable(grow) {
+            return false;
+        }
+        let lengthwise = if side.is_horizontal() { Point::new(0, 1) } else { Point::new(1, 0) };
+        let wall = line_beside(b, side, 2);
+        let ends =
+            |r: Rect| [Point::new(r.x, r.y) - lengthwise, Point::new(r.right() - 1, r.bottom() - 1) + lengthwise];
+        let end_cells = if closed_ends { [ends(wall), ends(grow)].concat() } else { Vec::new() };
+        let mut new_wall = wall.points().chain(end_cells);
+        if new_wall.any(|p| matches!(self.c.classify(p), Cell::Open(_))) {
+            return false;
+        }
+        let along = if side.is_horizontal() { b.height } else { b.width };
+        let beyond = line_beside(b, side, 3).points().filter(|&p| matches!(self.c.classify(p), Cell::Open(_))).count();
+        beyond as i32 >= along.min(least)
+    }
+}
+
+/// The line of cells `n` rows outside `b` on `side`, as long as that side.
+fn line_beside(b: Rect, side: Dir, n: i32) -> Rect {
+    match side {
+        Dir::North => Rect::new(b.x, b.y - n, b.width, 1),
+        Dir::South => Rect::new(b.x, b.bottom() - 1 + n, b.width, 1),
+        Dir::West => Rect::new(b.x - n, b.y, 1, b.height),
+        Dir::East => Rect::new(b.right() - 1 + n, b.y, 1, b.height),
     }
 }
