@@ -544,7 +544,8 @@ impl Digger<'_, '_> {
         let first_k = self.rng.range(door_k - rw + 1, door_k);
         let room = span(first_k, first_k + rw - 1, first_o, first_o + rd - 1);
         let fits = |c: &Carver<'_>, r: Rect| c.all_diggable(r) && c.ring_closed(r);
-        if !fits(self.c, room) || ante_rect.is_some_and(|r| !fits(self.c, r)) {
+        let inner_diggable = inner_door.is_none_or(|p| self.c.classify(p) == Cell::Diggable);
+        if !inner_diggable || !fits(self.c, room) || ante_rect.is_some_and(|r| !fits(self.c, r)) {
             return false;
         }
         let corridor = self.c.map.region_of[t.cell(door_k, out(0))];
