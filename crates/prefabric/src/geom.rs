@@ -152,6 +152,24 @@ impl Rect {
         let left = (o.y + 1..o.bottom() - 1).rev().map(move |y| Point::new(o.x, y));
         top.chain(right).chain(bottom).chain(left)
     }
+
+    /// The side whose wall line (the ring just outside) holds `p`, corners
+    /// excluded: where a door of this rectangle may stand.
+    pub fn ring_side(&self, p: Point) -> Option<Dir> {
+        let along_x = p.x >= self.x && p.x < self.right();
+        let along_y = p.y >= self.y && p.y < self.bottom();
+        if along_x && p.y == self.y - 1 {
+            Some(Dir::North)
+        } else if along_x && p.y == self.bottom() {
+            Some(Dir::South)
+        } else if along_y && p.x == self.x - 1 {
+            Some(Dir::West)
+        } else if along_y && p.x == self.right() {
+            Some(Dir::East)
+        } else {
+            None
+        }
+    }
 }
 
 impl fmt::Display for Rect {
@@ -519,6 +537,18 @@ pub(crate) fn largest_empty_rect(width: i32, height: i32, min_side: i32, mut emp
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ring_side_names_the_wall_line_and_skips_corners() {
+        let r = Rect::new(2, 3, 4, 2);
+        assert_eq!(r.ring_side(Point::new(2, 2)), Some(Dir::North));
+        assert_eq!(r.ring_side(Point::new(5, 5)), Some(Dir::South));
+        assert_eq!(r.ring_side(Point::new(1, 4)), Some(Dir::West));
+        assert_eq!(r.ring_side(Point::new(6, 3)), Some(Dir::East));
+        assert_eq!(r.ring_side(Point::new(1, 2)), None, "a corner");
+        assert_eq!(r.ring_side(Point::new(3, 4)), None, "inside");
+        assert_eq!(r.ring_side(Point::new(3, 0)), None, "further out");
+    }
 
     #[test]
     fn the_largest_empty_rectangle_respects_the_shortest_side() {

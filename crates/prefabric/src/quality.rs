@@ -8,7 +8,7 @@
 //! caves. Issue 18's targets and the quality test are written against these
 //! numbers; `examples/quality.rs` prints them over a seed range.
 
-use crate::geom::{Dir, Point, Rect, largest_empty_rect};
+use crate::geom::{Point, Rect, largest_empty_rect};
 use crate::map::{Map, NO_REGION, RegionKind, Role, mask};
 
 /// How far from the map's outer edge a corridor cell counts as hugging it.
@@ -114,17 +114,9 @@ fn doubled_walls(map: &Map) -> u32 {
 fn misplaced_doors(map: &Map) -> Vec<Point> {
     let mut misplaced = Vec::new();
     for r in map.regions().iter().filter(|r| matches!(r.kind, RegionKind::Room | RegionKind::Hall)) {
-        let b = r.bounds;
         for door in &r.doors {
-            let p = door.at;
-            let on_side = match door.side {
-                Dir::North => p.y == b.y - 1 && (b.x..b.right()).contains(&p.x),
-                Dir::South => p.y == b.bottom() && (b.x..b.right()).contains(&p.x),
-                Dir::West => p.x == b.x - 1 && (b.y..b.bottom()).contains(&p.y),
-                Dir::East => p.x == b.right() && (b.y..b.bottom()).contains(&p.y),
-            };
-            if !on_side || !map.is_walkable(p) {
-                misplaced.push(p);
+            if r.bounds.ring_side(door.at) != Some(door.side) || !map.is_walkable(door.at) {
+                misplaced.push(door.at);
             }
         }
     }

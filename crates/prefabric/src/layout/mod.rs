@@ -396,18 +396,7 @@ impl<'m> Carver<'m> {
         if !matches!(r.kind, RegionKind::Room | RegionKind::Hall) || r.doors.iter().any(|d| d.at == at) {
             return;
         }
-        let b = r.bounds;
-        let side = if at.y == b.y - 1 && at.x >= b.x && at.x < b.right() {
-            Dir::North
-        } else if at.y == b.bottom() && at.x >= b.x && at.x < b.right() {
-            Dir::South
-        } else if at.x == b.x - 1 && at.y >= b.y && at.y < b.bottom() {
-            Dir::West
-        } else if at.x == b.right() && at.y >= b.y && at.y < b.bottom() {
-            Dir::East
-        } else {
-            return;
-        };
+        let Some(side) = r.bounds.ring_side(at) else { return };
         r.doors.push(Door { at, side });
     }
 

@@ -18,7 +18,7 @@
 //! so `j = -1` and `j = width` are the corridor's side margins.
 
 use super::{Carver, Cell, LayoutStats, Start};
-use crate::content::maptype::{IntRange, TunnelerParams};
+use crate::content::maptype::{IntRange, RoomSize, TunnelerParams};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
 use crate::map::{FloorKind, Map, RegionId, RegionKind, Role, Terrain};
@@ -88,6 +88,8 @@ struct Digger<'c, 'm> {
     room_weights: Vec<u32>,
     /// Rooms dug of each size class, for the classes' quotas.
     rooms_dug: Vec<u32>,
+    /// The size class with the largest rooms: the one anterooms lead to.
+    largest_class: usize,
     /// Where corridors and halls may go: the interior minus the edge margin.
     allowed: Rect,
 }
@@ -108,6 +110,7 @@ pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed
         stats: LayoutStats { generator: "tunnelers", ..LayoutStats::default() },
         room_weights,
         rooms_dug: vec![0; params.rooms.len()],
+        largest_class: largest_class(&params.rooms),
         allowed,
     };
     d.start_from_links();
@@ -532,7 +535,7 @@ impl Digger<'_, '_> {
         if self.c.classify(door) != Cell::Diggable {
             return false;
         }
-        let ante = (class_index == self.largest_class() && rw >= 5 && self.rng.percent(self.p.anteroom_chance.0))
+        let ante = (class_index == self.largest_class && rw >= 5 && self.rng.percent(self.p.anteroom_chance.0))
             .then(|| (self.rng.range(3, (rw - 2).min(5)), self.rng.range(2, 3)));
         let (ante_rect, inner_door, first_o) = match ante {
             Some((aw, ad)) => {
@@ -572,12 +575,6 @@ impl Digger<'_, '_> {
             self.room_weights[class_index] = 0;
         }
         true
-    }
-
-    /// The size class with the largest rooms (the last of equals).
-    fn largest_class(&self) -> usize {
-        let most = |r: &crate::content::maptype::RoomSize| i64::from(r.width.hi) * i64::from(r.depth.hi);
-        self.p.rooms.iter().enumerate().max_by_key(|(_, r)| most(r)).map_or(0, |(i, _)| i)
     }
 
     /// Tries a hall straight ahead: the tunnel enters through its near wall and
@@ -753,6 +750,12 @@ impl Digger<'_, '_> {
         let beyond = line_beside(b, side, 3).points().filter(|&p| matches!(self.c.classify(p), Cell::Open(_))).count();
         beyond as i32 >= along.min(least)
     }
+}
+
+/// The size class with the largest rooms (the last of equals).
+fn largest_class(rooms: &[RoomSize]) -> usize {
+    let most = |r: &RoomSize| i64::from(r.width.hi) * i64::from(r.depth.hi);
+    rooms.iter().enumerate().max_by_key(|(_, r)| most(r)).map_or(0, |(i, _)| i)
 }
 
 /// The line of cells `n` rows outside `b` on `side`, as long as that side.

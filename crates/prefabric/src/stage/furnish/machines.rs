@@ -15,7 +15,7 @@ use crate::prefab::art;
 use crate::rng::Rng;
 use crate::trace::Outcome;
 
-impl Furnisher<'_> {
+impl<'a> Furnisher<'a> {
     /// The interactive machine of an area's composition: a type by weight, then
     /// its machines from the depth's tier down until one has a place.
     pub(super) fn interactive(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
@@ -226,21 +226,23 @@ impl Furnisher<'_> {
         }
     }
 
+    /// A themed set of machines drawn by weight for `area`'s `part` (filler or
+    /// scatter), or a traced skip when no set has a weight.
+    fn draw_set(&self, map: &mut Map, area: &Area<'_>, part: &str, rng: &mut Rng) -> Option<&'a str> {
+        let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
+        let Some(s) = rng.weighted(&weights) else {
+            let message = format!("{}: {part}: no set has a weight", area.name);
+            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, message);
+            return None;
+        };
+        Some(self.rules.sets[s].0.as_str())
+    }
+
     /// The filler: the largest array of one machine of a themed set that fits the
     /// inner rectangle, at a random offset; members that do not fit are dropped,
     /// and maybe one is swapped for a different machine of the set no larger.
     pub(super) fn filler(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
-        let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
-        let Some(s) = rng.weighted(&weights) else {
-            map.trace.push_at(
-                "furnishing",
-                Outcome::Skipped,
-                area.inner,
-                format!("{}: filler: no set has a weight", area.name),
-            );
-            return;
-        };
-        let set = self.rules.sets[s].0.as_str();
+        let Some(set) = self.draw_set(map, area, "filler", rng) else { return };
         let mut members: Vec<&Prop> = self.catalog.set_members(set).collect();
         rng.shuffle(&mut members);
         let gap = self.rules.spacing;
@@ -333,17 +335,7 @@ impl Furnisher<'_> {
     /// set drawn anew, anywhere on its floor they keep their spacing and leave
     /// every way open.
     pub(super) fn scatter(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
-        let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
-        let Some(s) = rng.weighted(&weights) else {
-            map.trace.push_at(
-                "furnishing",
-                Outcome::Skipped,
-                area.inner,
-                format!("{}: scatter: no set has a weight", area.name),
-            );
-            return;
-        };
-        let set = self.rules.sets[s].0.as_str();
+        let Some(set) = self.draw_set(map, area, "scatter", rng) else { return };
         let members: Vec<&Prop> = self.catalog.set_members(set).collect();
         let wanted = range(rng, self.rules.scatter);
         let mut placed: Vec<String> = Vec::new();
