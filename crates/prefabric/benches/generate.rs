@@ -29,12 +29,23 @@
 //! * `generate/mines_200x200`, `layout/mines_200x200` — the same map type on
 //!   200x200, beside `layout/materials`, the tunnelers on 200x200, and
 //!   `layout/tunnelers_120x90`, the materials' tunnelers on the mines' size.
+//! * `compare/mapgen_WxH` beside `compare/tunnelers_bare_WxH` (200x200 and
+//!   120x90): mapgen 0.6's `SimpleRooms` + `NearestCorridors` (up to 30 rooms of
+//!   6–9 cells a side, each joined to its nearest neighbour by an L-shaped
+//!   corridor; no doors, regions or walls), the yardstick issue 18 names, side by
+//!   side with the tunneler layout on the same size: the materials' parameters,
+//!   no prefabs, one start near the centre (`cargo bench --bench generate --
+//!   compare/` runs the group alone).
 //!
 //! Run with `cargo bench -p prefabric`; criterion prints the median as the middle
 //! value of `time: [low median high]`.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use mapgen::MapBuilder;
+use mapgen::filter::{NearestCorridors, SimpleRooms};
 use prefabric::{Generator, Limits, Pack, render};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
 use std::hint::black_box;
 
 #[path = "../tests/common/mod.rs"]
@@ -82,8 +93,13 @@ fn pipeline_and_layout(c: &mut Criterion, pack: &Pack, name: &str) {
             black_box(generator.generate(seed).expect("the map generates"))
         })
     });
+    layout(c, &generator, &format!("layout/{name}"));
+}
+
+/// The layout alone, as `bench`: the features stage runs outside the timed part.
+fn layout(c: &mut Criterion, generator: &Generator, bench: &str) {
     let mut seed = 0;
-    c.bench_function(&format!("layout/{name}"), |b| {
+    c.bench_function(bench, |b| {
         b.iter_batched(
             || {
                 seed = (seed + 1) % SEEDS;
@@ -95,6 +111,47 @@ fn pipeline_and_layout(c: &mut Criterion, pack: &Pack, name: &str) {
             BatchSize::SmallInput,
         )
     });
+}
+
+/// The sizes the tunnelers are compared with mapgen on.
+const COMPARED: [(usize, usize); 2] = [(200, 200), (120, 90)];
+
+/// The default pack with `tunnelers_bare_WxH` map types: the materials'
+/// tunneler parameters, no features, one start near the centre.
+fn pack_with_bare_tunnelers() -> Pack {
+    let mut files = common::default_pack_files();
+    for (w, h) in COMPARED {
+        let text = format!(
+            "width = {w}\nheight = {h}\ngenerator = \"tunnelers\"\n\n[tunnelers]\nwidth = 3\nstep = [4, 9]\n\
+             turn_chance = 20\nroom_chance = 45\nhall_chance = 4\nmin_halls = 3\nanteroom_chance = 35\n\
+             turn_drift = 3\nroom_drift = -2\nfill_target = 34\nmin_open = 20\n\n\
+             [[starts]]\nat = \"centre\"\njitter = [{}, {}]\n",
+            w / 10,
+            h / 10
+        );
+        let path = format!("maps/tunnelers_bare_{w}x{h}.toml");
+        files.push(prefabric::content::SourceFile { path, bytes: text.into_bytes() });
+    }
+    Pack::from_files("content/default", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// mapgen's rooms and corridors beside the bare tunneler layout, size by size.
+fn compare_with_mapgen(c: &mut Criterion) {
+    let pack = pack_with_bare_tunnelers();
+    for (w, h) in COMPARED {
+        let mut seed = 0;
+        c.bench_function(&format!("compare/mapgen_{w}x{h}"), |b| {
+            b.iter(|| {
+                seed = (seed + 1) % SEEDS;
+                let mut rng = StdRng::seed_from_u64(seed);
+                let mut builder = MapBuilder::new(w, h);
+                black_box(builder.with(SimpleRooms::new()).with(NearestCorridors::new()).build_with_rng(&mut rng))
+            })
+        });
+        let name = format!("tunnelers_bare_{w}x{h}");
+        let generator = Generator::new(&pack, &name).expect("the bare map type exists");
+        layout(c, &generator, &format!("compare/{name}"));
+    }
 }
 
 fn prefab_layouts(c: &mut Criterion) {
@@ -181,5 +238,5 @@ fn benches(c: &mut Criterion) {
     c.bench_function("pack/load_embedded", |b| b.iter(|| black_box(Pack::embedded().expect("valid"))));
 }
 
-criterion_group!(generation, benches, prefab_layouts);
+criterion_group!(generation, benches, prefab_layouts, compare_with_mapgen);
 criterion_main!(generation);

@@ -35,14 +35,16 @@ impl Bits {
         bits
     }
 
-    /// A grid (reading clear off the grid) whose cell `(x, y)` is set where
-    /// `holds(y * width + x)`.
-    pub fn from_fn(width: usize, height: usize, holds: impl Fn(usize) -> bool) -> Bits {
+    /// A grid (reading clear off the grid) over two row-major layers of the same
+    /// `width` x `height` map, whose cell is set where `holds(a, b)` for that
+    /// cell's values. Reads the layers row by row, 64 cells to a word.
+    pub fn from_layers<A, B>(width: usize, height: usize, a: &[A], b: &[B], holds: impl Fn(&A, &B) -> bool) -> Bits {
         let mut bits = Bits::new(width, height, false);
-        for y in 0..height {
-            for (k, word) in bits.row_mut(y).iter_mut().enumerate() {
-                let first = y * width + 64 * k;
-                *word = (0..64.min(width - 64 * k)).fold(0, |w, b| w | u64::from(holds(first + b)) << b);
+        let rows = a.chunks(width.max(1)).zip(b.chunks(width.max(1))).take(height);
+        for (y, (row_a, row_b)) in rows.enumerate() {
+            let words = bits.row_mut(y).iter_mut();
+            for (word, (chunk_a, chunk_b)) in words.zip(row_a.chunks(64).zip(row_b.chunks(64))) {
+                *word = chunk_a.iter().zip(chunk_b).rev().fold(0, |w, (x, y)| w << 1 | u64::from(holds(x, y)));
             }
         }
         bits
@@ -408,6 +410,23 @@ mod tests {
     }
 
     const SIZES: [(usize, usize); 5] = [(1, 1), (5, 4), (64, 3), (70, 9), (130, 5)];
+
+    #[test]
+    fn a_grid_from_two_layers_sets_exactly_the_cells_that_hold() {
+        let mut rng = Rng::stream(7, "test", "layers");
+        for (width, height) in SIZES {
+            let a: Vec<u32> = (0..width * height).map(|_| rng.below(3)).collect();
+            let b: Vec<u32> = (0..width * height).map(|_| rng.below(2)).collect();
+            let bits = Bits::from_layers(width, height, &a, &b, |&x, &y| x == 0 && y == 1);
+            for (y, x) in (0..height).flat_map(|y| (0..width).map(move |x| (y, x))) {
+                assert_eq!(
+                    bits.get(x, y),
+                    a[y * width + x] == 0 && b[y * width + x] == 1,
+                    "{width}x{height} ({x},{y})"
+                );
+            }
+        }
+    }
 
     /// The bit-sliced round against a plain count of the eight neighbours.
     #[test]

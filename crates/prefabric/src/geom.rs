@@ -501,35 +501,80 @@ impl Default for TransformSet {
 /// empty and whose sides are both at least `min_side`, by the
 /// histogram-and-stack sweep over rows (linear in the cells): `heights[x]`
 /// counts empty cells straight up from the current row, and a column shorter
-/// than `min_side` counts as none. `empty` takes a row-major cell index. Ties
+/// than `min_side` counts as none. `empty_row(y, row)` sets `row[x]` for each
+/// empty cell of row `y` (the row comes cleared). Ties
 /// keep the first found, so the answer is the same on every platform; none
 /// found is an empty rectangle.
-pub(crate) fn largest_empty_rect(width: i32, height: i32, min_side: i32, mut empty: impl FnMut(usize) -> bool) -> Rect {
+pub(crate) fn largest_empty_rect(
+    width: i32,
+    height: i32,
+    min_side: i32,
+    mut empty_row: impl FnMut(usize, &mut [bool]),
+) -> Rect {
     let (w, h) = (width.max(0) as usize, height.max(0) as usize);
-    let mut heights = vec![0i32; w + 1];
+    let mut row = vec![false; w];
+    // Heights below `min_side` are stored as 0: such a column cannot be part of a
+    // rectangle, and a zero splits the row into runs searched apart.
+    let mut counted = vec![0i32; w];
+    let mut raw = vec![0i32; w];
     let mut stack: Vec<usize> = Vec::with_capacity(w + 1);
     let mut best = Rect::new(0, 0, 0, 0);
     for y in 0..h {
-        for (x, height) in heights.iter_mut().take(w).enumerate() {
-            *height = if empty(y * w + x) { *height + 1 } else { 0 };
+        row.fill(false);
+        empty_row(y, &mut row);
+        for ((&empty, raw), counted) in row.iter().zip(&mut raw).zip(&mut counted) {
+            *raw = if empty { *raw + 1 } else { 0 };
+            *counted = if *raw >= min_side { *raw } else { 0 };
         }
-        let counted = |h: i32| if h >= min_side { h } else { 0 };
-        stack.clear();
-        for x in 0..=w {
-            // heights[w] stays 0: it closes every open bar.
-            while let Some(&top) = stack.last() {
-                if counted(heights[top]) < counted(heights[x]) {
-                    break;
-                }
-                stack.pop();
-                let left = stack.last().map_or(0, |&l| l + 1);
-                let (rw, rh) = ((x - left) as i32, counted(heights[top]));
-                if rw >= min_side && i64::from(rw) * i64::from(rh) > best.area() {
-                    best = Rect::new(left as i32, y as i32 + 1 - rh, rw, rh);
-                }
+        let mut x = 0;
+        while x < w {
+            if counted[x] == 0 {
+                x += 1;
+                continue;
             }
-            stack.push(x);
+            let start = x;
+            let mut sum = 0i64;
+            while x < w && counted[x] > 0 {
+                sum += i64::from(counted[x]);
+                x += 1;
+            }
+            // A rectangle of this run covers at most every counted cell of it:
+            // a run that cannot beat the best so far is not swept.
+            if sum > best.area() {
+                best = largest_in_run(&counted[start..x], start, y, min_side, &mut stack, best);
+            }
         }
+    }
+    best
+}
+
+/// The histogram sweep of one run of nonzero `heights` starting at column `start`
+/// with its bars ending on row `y`: `best` or a larger rectangle found in the run.
+fn largest_in_run(
+    heights: &[i32],
+    start: usize,
+    y: usize,
+    min_side: i32,
+    stack: &mut Vec<usize>,
+    mut best: Rect,
+) -> Rect {
+    stack.clear();
+    let n = heights.len();
+    for x in 0..=n {
+        // A bar of height 0 past the run's end closes every open bar.
+        let here = heights.get(x).copied().unwrap_or(0);
+        while let Some(&top) = stack.last() {
+            if heights[top] < here {
+                break;
+            }
+            stack.pop();
+            let left = stack.last().map_or(0, |&l| l + 1);
+            let (rw, rh) = ((x - left) as i32, heights[top]);
+            if rw >= min_side && i64::from(rw) * i64::from(rh) > best.area() {
+                best = Rect::new((start + left) as i32, y as i32 + 1 - rh, rw, rh);
+            }
+        }
+        stack.push(x);
     }
     best
 }
@@ -553,14 +598,47 @@ mod tests {
     #[test]
     fn the_largest_empty_rectangle_respects_the_shortest_side() {
         // 12 x 6 grid: a 12 x 2 strip on top (24 cells), a 4 x 4 block below (16).
-        let empty = |i: usize| {
-            let (x, y) = (i % 12, i / 12);
-            y < 2 || x < 4
+        let empty = |y: usize, row: &mut [bool]| {
+            for (x, cell) in row.iter_mut().enumerate() {
+                *cell = y < 2 || x < 4;
+            }
         };
         assert_eq!(largest_empty_rect(12, 6, 1, empty), Rect::new(0, 0, 12, 2));
         // Both sides at least 3: only the 4 x 6 column down the left qualifies.
         assert_eq!(largest_empty_rect(12, 6, 3, empty), Rect::new(0, 0, 4, 6));
         assert!(largest_empty_rect(12, 6, 7, empty).is_empty());
+    }
+
+    /// The largest area of an all-empty rectangle with both sides at least
+    /// `min_side`, by trying every rectangle.
+    fn largest_area_by_brute_force(w: i32, h: i32, min_side: i32, empty: &[bool]) -> i64 {
+        let mut best = 0;
+        for (y0, x0) in (0..h).flat_map(|y| (0..w).map(move |x| (y, x))) {
+            for (y1, x1) in (y0 + min_side..=h).flat_map(|y| (x0 + min_side..=w).map(move |x| (y, x))) {
+                let all = (y0..y1).all(|y| (x0..x1).all(|x| empty[(y * w + x) as usize]));
+                if all {
+                    best = best.max(i64::from(x1 - x0) * i64::from(y1 - y0));
+                }
+            }
+        }
+        best
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_largest_empty_rectangle_is_as_large_as_any(
+            w in 1i32..12, h in 1i32..10, min_side in 1i32..4, bits in proptest::collection::vec(proptest::bool::weighted(0.7), 120)
+        ) {
+            let empty: Vec<bool> = (0..(w * h) as usize).map(|i| bits[i]).collect();
+            let found = largest_empty_rect(w, h, min_side, |y, row| {
+                row.copy_from_slice(&empty[y * w as usize..(y + 1) * w as usize]);
+            });
+            proptest::prop_assert_eq!(found.area(), largest_area_by_brute_force(w, h, min_side, &empty));
+            if !found.is_empty() {
+                proptest::prop_assert!(found.width >= min_side && found.height >= min_side);
+                proptest::prop_assert!(found.points().all(|p| empty[(p.y * w + p.x) as usize]));
+            }
+        }
     }
 
     fn apply_all(t: Transform, w: i32, h: i32) -> Vec<Point> {

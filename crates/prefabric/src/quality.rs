@@ -87,8 +87,12 @@ fn edge_run(map: &Map) -> u32 {
 fn largest_empty(map: &Map) -> Rect {
     let terrain = map.terrain.cells();
     let masks = map.masks.cells();
-    largest_empty_rect(map.width(), map.height(), 1, |i| {
-        matches!(terrain[i].role, Role::Earth | Role::Wall) && masks[i] & mask::PROTECTED == 0
+    let w = map.width().max(0) as usize;
+    largest_empty_rect(map.width(), map.height(), 1, |y, row| {
+        let cells = terrain[y * w..(y + 1) * w].iter().zip(&masks[y * w..(y + 1) * w]);
+        for (empty, (t, m)) in row.iter_mut().zip(cells) {
+            *empty = matches!(t.role, Role::Earth | Role::Wall) && m & mask::PROTECTED == 0;
+        }
     })
 }
 

@@ -213,21 +213,24 @@ impl<'m> Carver<'m> {
     /// that count only when all four are diggable: a quarter of the work of a
     /// search by cells, at the price of up to a cell on each side.
     pub fn largest_diggable(&self, within: Rect, min_side: i32) -> Rect {
-        let w = self.map.width();
-        let (bw, bh) = (w / 2, self.map.height() / 2);
-        let row = w as usize;
-        // Blocks wholly inside `within`, row by row.
-        let (bx0, bx1) = ((within.x + 1).div_euclid(2).max(0), (within.right().div_euclid(2)).min(bw));
-        let (by0, by1) = ((within.y + 1).div_euclid(2).max(0), (within.bottom().div_euclid(2)).min(bh));
-        let mut empty = vec![false; (bw.max(0) * bh.max(0)) as usize];
-        for by in by0..by1 {
-            for bx in bx0..bx1 {
-                let c = (2 * by * w + 2 * bx) as usize;
-                let bits = self.state[c] | self.state[c + 1] | self.state[c + row] | self.state[c + row + 1];
-                empty[(by * bw + bx) as usize] = bits == DIGGABLE;
+        let w = self.map.width().max(0) as usize;
+        let (bw, bh) = (self.map.width() / 2, self.map.height() / 2);
+        // Blocks wholly inside `within`.
+        let bx0 = (within.x + 1).div_euclid(2).clamp(0, bw) as usize;
+        let bx1 = within.right().div_euclid(2).clamp(0, bw) as usize;
+        let by0 = (within.y + 1).div_euclid(2).max(0) as usize;
+        let by1 = within.bottom().div_euclid(2).min(bh).max(0) as usize;
+        let blocks = largest_empty_rect(bw, bh, (min_side + 1) / 2, |by, row| {
+            if by < by0 || by >= by1 || bx0 >= bx1 {
+                return;
             }
-        }
-        let blocks = largest_empty_rect(bw, bh, (min_side + 1) / 2, |i| empty[i]);
+            let top = &self.state[2 * by * w + 2 * bx0..2 * by * w + 2 * bx1];
+            let bottom = &self.state[(2 * by + 1) * w + 2 * bx0..(2 * by + 1) * w + 2 * bx1];
+            let pairs = top.chunks_exact(2).zip(bottom.chunks_exact(2));
+            for (empty, (t, b)) in row[bx0..bx1].iter_mut().zip(pairs) {
+                *empty = (t[0] | t[1] | b[0] | b[1]) == DIGGABLE;
+            }
+        });
         Rect::new(2 * blocks.x, 2 * blocks.y, 2 * blocks.width, 2 * blocks.height)
     }
 

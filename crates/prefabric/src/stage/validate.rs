@@ -98,8 +98,8 @@ fn objects(map: &Map) -> Result<(), Error> {
 /// would visit every cell).
 fn connected(map: &Map) -> Result<(), Error> {
     let (cells, masks) = (map.terrain.cells(), map.masks.cells());
-    let passable = Bits::from_fn(map.width() as usize, map.height() as usize, |i| {
-        cells[i].role.is_walkable() && masks[i] & mask::SOLID == 0
+    let passable = Bits::from_layers(map.width() as usize, map.height() as usize, cells, masks, |t, m| {
+        t.role.is_walkable() && m & mask::SOLID == 0
     });
     let areas = Areas::of(&passable);
     let total: u32 = areas.sizes.iter().sum();

@@ -43,6 +43,7 @@ use crate::geom::{Dir, Point, Rect, Transform};
 use crate::map::{Furnished, Map, Object, ObjectKind, RegionId, RegionKind, Role, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
+use std::fmt::Write;
 
 mod machines;
 mod seclusion;
@@ -300,7 +301,10 @@ impl Furnisher<'_> {
             RegionKind::Cave => &self.rules.caves,
             _ => &self.rules.rooms,
         };
-        let name = format!("{} {id} ({}x{} at {}, {})", kind.name(), bounds.width, bounds.height, bounds.x, bounds.y);
+        // Every area's notes start with its name: written once, with room for
+        // the note, so the notes cost no regrowth.
+        let mut name = String::with_capacity(80);
+        let _ = write!(name, "{} {id} ({}x{} at {}, {})", kind.name(), bounds.width, bounds.height, bounds.x, bounds.y);
         let Some(c) = rng.weighted(weights) else {
             map.trace.push_at(
                 "furnishing",
@@ -311,7 +315,12 @@ impl Furnisher<'_> {
             return;
         };
         let composition = Composition::ALL[c];
-        map.trace.push_at("furnishing", Outcome::Chose, bounds, format!("{name}: composition `{composition}`"));
+        let mut chose = String::with_capacity(name.len() + 32);
+        chose.push_str(&name);
+        chose.push_str(": composition `");
+        chose.push_str(composition.name());
+        chose.push('`');
+        map.trace.push_at("furnishing", Outcome::Chose, bounds, chose);
         let before = map.objects.len();
         self.furnish_with(map, id, composition, &name, &mut rng);
         let placed = (map.objects.len() - before) as u32;
