@@ -774,9 +774,9 @@ impl fmt::Display for Composition {
 /// What the furnishing stage did with a map's areas, for statistics.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FurnishingSummary {
-    /// Each area given a composition, in the order furnished: the
+    /// Each area given a composition, in the order furnished: its region, the
     /// composition and how many objects it placed there.
-    pub areas: Vec<(Composition, u32)>,
+    pub areas: Vec<(RegionId, Composition, u32)>,
     /// The per-map limits that turned a placement away (`max_interactive`,
     /// `max_stockpiles`), each once.
     pub limits_hit: Vec<&'static str>,

@@ -561,7 +561,7 @@ impl MapTypeStats {
             }
         }
         let summary = map.furnishing_summary();
-        for &(composition, objects) in &summary.areas {
+        for &(_, composition, objects) in &summary.areas {
             let c = self.furnishing.compositions.entry(composition.name().to_string()).or_default();
             c.areas += 1;
             c.objects += u64::from(objects);

@@ -517,3 +517,100 @@ fn machine_art_is_checked_and_one_bad_prop_does_not_hide_the_rest() {
         "{warnings:?}"
     );
 }
+
+/// Per map type: how many areas of 60 cells or more drew a composition that
+/// places something, how many of those hold no object, and how many filler
+/// arrays (machines of one tag in one area) each area with machines got.
+fn bare_large_areas(map_type: &str, seeds: u64) -> (u32, u32, Vec<String>) {
+    let pack = Pack::embedded().expect("the embedded pack loads");
+    let generator = Generator::new(&pack, map_type).expect("the map type exists");
+    let (mut large, mut bare, mut seen) = (0, 0, Vec::new());
+    for seed in 0..seeds {
+        let map = generator.generate(seed).expect("the map generates");
+        for &(id, composition, _) in &map.furnishing_summary().areas {
+            let region = &map.regions()[id as usize];
+            if region.area < 60 || composition == prefabric::Composition::Empty {
+                continue;
+            }
+            large += 1;
+            let inside = |p: &Point| map.region_at(*p).is_some_and(|r| r.id == id);
+            if !map.objects().iter().any(|o| o.cells.iter().any(|(p, _)| inside(p))) {
+                bare += 1;
+                seen.push(format!("seed {seed}: {:?} {id} {:?} ({composition})", region.kind, region.bounds));
+            }
+        }
+    }
+    (large, bare, seen)
+}
+
+#[test]
+fn large_rooms_and_halls_are_bare_only_when_their_composition_is_empty() {
+    for map_type in ["materials", "hotel", "catacombs", "mines"] {
+        let (large, bare, seen) = bare_large_areas(map_type, 200);
+        eprintln!("{map_type}: {bare} of {large}");
+        assert!(large > 0, "{map_type}: no large area drew a composition");
+        // A composition that places something may still find its room taken by an
+        // encounter; at most one large area in a hundred may end up bare.
+        assert!(
+            bare * 100 <= large,
+            "{map_type}: {bare} of {large} large furnished areas are bare: {:?}",
+            &seen[..seen.len().min(8)]
+        );
+    }
+}
+
+#[test]
+fn loose_items_lie_off_the_ways_through() {
+    let pack = Pack::embedded().expect("the embedded pack loads");
+    for map_type in ["materials", "hotel", "catacombs", "mines"] {
+        let generator = Generator::new(&pack, map_type).expect("the map type exists");
+        let mut items = 0;
+        for seed in 0..150 {
+            let map = generator.generate(seed).expect("the map generates");
+            for o in map.objects().iter().filter(|o| o.furnishing.is_some_and(|f| f.part == FurnishPart::Item)) {
+                let (p, _) = o.cells[0];
+                let kind = map.region_at(p).map(|r| r.kind);
+                assert!(
+                    matches!(kind, Some(RegionKind::Room | RegionKind::Hall | RegionKind::Cave)),
+                    "{map_type} seed {seed}: loose item {:?} at {p} lies in {kind:?}",
+                    o.tag
+                );
+                items += 1;
+            }
+        }
+        // Every one of these map types asks for loose items.
+        assert!(items > 150, "{map_type}: only {items} loose items placed");
+    }
+}
+
+#[test]
+fn filler_arrays_mix_machines_and_stay_within_max_array() {
+    // materials: groups = [2, 3], max_array = 10.
+    let pack = Pack::embedded().expect("the embedded pack loads");
+    let generator = Generator::new(&pack, "materials").expect("materials exists");
+    let (mut filled, mut mixed) = (0, 0);
+    for seed in 0..150 {
+        let map = generator.generate(seed).expect("the map generates");
+        let mut per_area: BTreeMap<u32, BTreeMap<String, u32>> = BTreeMap::new();
+        for o in map.objects() {
+            let Some(f) = o.furnishing.filter(|f| f.part == FurnishPart::Filler) else { continue };
+            let area = f.region.expect("a filler machine belongs to its area");
+            *per_area.entry(area).or_default().entry(o.tag.clone().unwrap_or_default()).or_default() += 1;
+        }
+        for (area, tags) in &per_area {
+            // One array per machine, and an odd one from each of the other two.
+            for (tag, &n) in tags {
+                assert!(n <= 12, "seed {seed}: area {area} holds {n} filler `{tag}`");
+            }
+            // Rooms with room for more than a handful: the ones an identical grid
+            // would make look stamped.
+            if tags.values().sum::<u32>() >= 6 {
+                filled += 1;
+                mixed += u32::from(tags.len() > 1);
+            }
+        }
+    }
+    eprintln!("{mixed} of {filled} areas with a filler of 6 machines or more mix machines");
+    assert!(filled > 300, "only {filled} areas got a filler of 6 machines or more");
+    assert!(mixed * 2 >= filled, "only {mixed} of {filled} areas with a filler of 6 or more mix machines");
+}

@@ -88,6 +88,13 @@ pub struct Furnishing {
     /// Chance (percent) that one member of a filler array is a different machine of
     /// the set, no larger.
     pub odd_one_chance: u32,
+    /// How many arrays, each of a different machine of the set, one filler
+    /// lays out: each goes into the largest free rectangle left by what the
+    /// area already holds.
+    pub filler_groups: Count,
+    /// The most machines in one filler array (a larger array is cut down, its
+    /// longer side first).
+    pub max_array: u32,
     /// Machines scattered over a cavern whose composition has machines (caverns
     /// have no inner rectangle to hold an array).
     pub scatter: Count,
@@ -125,6 +132,8 @@ impl Furnishing {
             tier_depths: vec![1],
             sets: Vec::new(),
             odd_one_chance: 0,
+            filler_groups: DEFAULT_FILLER_GROUPS,
+            max_array: DEFAULT_MAX_ARRAY,
             scatter: Count { lo: 2, hi: 5 },
             stockpiles_per_area: Count { lo: 1, hi: 2 },
             stockpile_items: Count { lo: 3, hi: 9 },
@@ -201,6 +210,10 @@ struct MachinesFile {
     #[serde(default)]
     odd_one_chance: Option<Spanned<i64>>,
     #[serde(default)]
+    groups: Option<Spanned<CountFile>>,
+    #[serde(default)]
+    max_array: Option<Spanned<i64>>,
+    #[serde(default)]
     scatter: Option<Spanned<CountFile>>,
 }
 
@@ -261,6 +274,12 @@ const MAX_COUNT: u32 = 10_000;
 const MAX_STOCKPILE_ITEMS: u32 = 25;
 /// Widest padding or spacing.
 const MAX_PADDING: i64 = 8;
+/// Arrays per filler when a map type does not say: one, or two of different
+/// machines, so that rooms of one set do not all hold the same grid.
+const DEFAULT_FILLER_GROUPS: Count = Count { lo: 1, hi: 2 };
+/// Machines per filler array when a map type does not say: a hall's worth of
+/// one machine, not a warehouse.
+const DEFAULT_MAX_ARRAY: u32 = 12;
 
 impl SectionReader<'_> {
     fn count(&mut self, v: Option<&Spanned<CountFile>>, what: &str, max: u32, default: Count) -> Count {
@@ -421,16 +440,23 @@ pub(crate) fn read(
         }
     };
     let default_scatter = Count { lo: 2, hi: 5 };
+    let mut filler_groups = DEFAULT_FILLER_GROUPS;
+    let mut max_array = DEFAULT_MAX_ARRAY;
     let (machine_sets, odd_one_chance, scatter) = match &f.machines {
         None => (Vec::new(), 0, default_scatter),
         Some(m) => {
-            let list = if checked {
-                r.names(&m.get_ref().sets, words, "machine set", &sets, "a prop's `set`")
-            } else {
-                Vec::new()
-            };
-            let odd = r.number(&m.get_ref().odd_one_chance, "odd_one_chance", 0..=100, 25) as u32;
-            (list, odd, r.count(m.get_ref().scatter.as_ref(), "scatter", 100, default_scatter))
+            let m = m.get_ref();
+            let list =
+                if checked { r.names(&m.sets, words, "machine set", &sets, "a prop's `set`") } else { Vec::new() };
+            let odd = r.number(&m.odd_one_chance, "odd_one_chance", 0..=100, 25) as u32;
+            filler_groups = r.count(m.groups.as_ref(), "groups", 9, DEFAULT_FILLER_GROUPS);
+            if let Some(g) = &m.groups
+                && filler_groups.lo == 0
+            {
+                r.invalid(g.span(), "a filler lays out at least 1 array: write groups = [1, N]".into(), None);
+            }
+            max_array = r.number(&m.max_array, "max_array", 1..=400, i64::from(DEFAULT_MAX_ARRAY)) as u32;
+            (list, odd, r.count(m.scatter.as_ref(), "scatter", 100, default_scatter))
         }
     };
     let default_stockpiles = StockpilesFile { per_area: None, items: None, types: None, categories: Vec::new() };
@@ -506,6 +532,8 @@ pub(crate) fn read(
         tier_depths,
         sets: machine_sets,
         odd_one_chance,
+        filler_groups,
+        max_array,
         scatter,
         stockpiles_per_area,
         stockpile_items,

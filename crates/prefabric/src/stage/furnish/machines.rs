@@ -9,7 +9,7 @@
 use super::{Area, Furnisher, Misfit, count_of, describe_misfits, item_object, range};
 use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::Count;
-use crate::geom::{Dir, Point, Rect, Transform};
+use crate::geom::{Dir, Point, Rect, Transform, largest_empty_rect};
 use crate::map::{FurnishPart, Furnished, Map, Object, ObjectKind, RegionId};
 use crate::prefab::art;
 use crate::rng::Rng;
@@ -238,50 +238,107 @@ impl<'a> Furnisher<'a> {
         Some(self.rules.sets[s].0.as_str())
     }
 
-    /// The filler: the largest array of one machine of a themed set that fits the
-    /// inner rectangle, at a random offset; members that do not fit are dropped,
-    /// and maybe one is swapped for a different machine of the set no larger.
+    /// The filler: up to `groups` arrays of non-interactive machines of one
+    /// themed set, each of a different machine. Each array is the largest of its
+    /// machine (at most `max_array`) that fits the largest free rectangle left in
+    /// the inner rectangle by what the area already holds (an encounter's
+    /// objects, the interactive machine, stockpiles, earlier arrays, each with
+    /// its spacing), at a random offset inside it; members that would block a
+    /// way are dropped, and maybe one is swapped for a smaller machine of the set.
     pub(super) fn filler(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
         let Some(set) = self.draw_set(map, area, "filler", rng) else { return };
         let mut members: Vec<&Prop> = self.catalog.set_members(set).collect();
         rng.shuffle(&mut members);
-        let gap = self.rules.spacing;
-        // The first machine, in shuffled order, of which an array of one or more fits.
-        let mut pick = None;
-        for &prop in &members {
-            let mut best: Vec<(Transform, i32, i32)> = Vec::new();
-            let mut most = 0;
-            for turn in turns(prop.rotate) {
-                let (w, h) = turned_size(prop, turn);
-                let (nx, ny) = ((area.inner.width + gap) / (w + gap), (area.inner.height + gap) / (h + gap));
-                if nx * ny > most {
-                    most = nx * ny;
-                    best.clear();
-                }
-                if nx * ny == most && most > 0 {
-                    best.push((turn, nx, ny));
-                }
-            }
-            if let Some(&choice) = rng.pick(&best) {
-                pick = Some((prop, choice));
+        let groups = range(rng, self.rules.filler_groups).max(1);
+        let mut laid = 0;
+        for _ in 0..groups {
+            let free = self.free_rect(map, area);
+            if free.is_empty() {
                 break;
             }
+            // The first machine not used yet, in shuffled order, of which an
+            // array of one or more fits the free rectangle.
+            let Some((k, array)) = (0..members.len()).find_map(|k| Some((k, self.array_in(members[k], free, rng)?)))
+            else {
+                break;
+            };
+            let prop = members.remove(k);
+            self.lay_array(map, area, set, prop, array, free, &members, rng);
+            laid += 1;
         }
-        let Some((prop, (turn, nx, ny))) = pick else {
-            let why = format!("{}: filler: no machine of set `{set}` fits the inner rectangle", area.name);
+        if laid == 0 {
+            let why = format!("{}: filler: no machine of set `{set}` fits the free floor", area.name);
             map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
-            return;
+        }
+    }
+
+    /// The largest rectangle of the inner rectangle whose every cell furnishing
+    /// may use for a machine: open floor of the area, no way in, and no object
+    /// within the spacing.
+    fn free_rect(&self, map: &Map, area: &Area<'_>) -> Rect {
+        let inner = area.inner;
+        let gap = self.rules.spacing;
+        let usable = |p: Point| {
+            let flags = self.flags[self.index(p)];
+            flags & super::cell::OPEN != 0
+                && flags & super::cell::CLEAR == 0
+                && map.region_of[p] == area.id
+                && !Rect::square_around(p, 2 * gap + 1).points().any(|q| self.has(map, q, super::cell::TAKEN))
         };
+        let found = largest_empty_rect(inner.width, inner.height, 1, |y, row| {
+            for (x, cell) in row.iter_mut().enumerate() {
+                *cell = usable(Point::new(inner.x + x as i32, inner.y + y as i32));
+            }
+        });
+        Rect::new(inner.x + found.x, inner.y + found.y, found.width, found.height)
+    }
+
+    /// The turn and the columns and rows of the largest array of `prop` in
+    /// `free`, cut down to `max_array` members (its longer side first); ties
+    /// between turns drawn at random. `None` when not even one fits.
+    fn array_in(&self, prop: &Prop, free: Rect, rng: &mut Rng) -> Option<(Transform, i32, i32)> {
+        let gap = self.rules.spacing;
+        let most = self.rules.max_array as i32;
+        let mut best: Vec<(Transform, i32, i32)> = Vec::new();
+        let mut largest = 0;
+        for turn in turns(prop.rotate) {
+            let (w, h) = turned_size(prop, turn);
+            let (mut nx, mut ny) = ((free.width + gap) / (w + gap), (free.height + gap) / (h + gap));
+            while nx * ny > most {
+                if nx >= ny { nx -= 1 } else { ny -= 1 }
+            }
+            if nx * ny > largest {
+                largest = nx * ny;
+                best.clear();
+            }
+            if nx * ny == largest && largest > 0 {
+                best.push((turn, nx, ny));
+            }
+        }
+        rng.pick(&best).copied()
+    }
+
+    /// Lays one filler array of `prop` inside `free` and traces it.
+    #[allow(clippy::too_many_arguments)]
+    fn lay_array(
+        &mut self,
+        map: &mut Map,
+        area: &Area<'_>,
+        set: &str,
+        prop: &Prop,
+        (turn, nx, ny): (Transform, i32, i32),
+        free: Rect,
+        others: &[&Prop],
+        rng: &mut Rng,
+    ) {
+        let gap = self.rules.spacing;
         let (w, h) = turned_size(prop, turn);
         let (span_w, span_h) = (nx * (w + gap) - gap, ny * (h + gap) - gap);
-        let origin = Point::new(
-            area.inner.x + rng.range(0, area.inner.width - span_w),
-            area.inner.y + rng.range(0, area.inner.height - span_h),
-        );
+        let origin =
+            Point::new(free.x + rng.range(0, free.width - span_w), free.y + rng.range(0, free.height - span_h));
         let odd = if nx * ny > 1 && rng.percent(self.rules.odd_one_chance) {
-            let smaller: Vec<(&Prop, Transform)> = members
+            let smaller: Vec<(&Prop, Transform)> = others
                 .iter()
-                .filter(|m| m.tag != prop.tag)
                 .flat_map(|&m| turns(m.rotate).map(move |t| (m, t)))
                 .filter(|(m, t)| {
                     let (mw, mh) = turned_size(m, *t);
@@ -318,8 +375,8 @@ impl<'a> Furnisher<'a> {
         self.tally.fillers += placed;
         let dropped: u32 = misfits.iter().sum();
         let mut message = format!(
-            "{}: filler of set `{set}`: a {nx}x{ny} array of `{}` {turn} at ({}, {}): {placed} placed",
-            area.name, prop.tag, origin.x, origin.y
+            "{}: filler of set `{set}`: a {nx}x{ny} array of `{}` {turn} at ({}, {}) in the free {}x{} at ({}, {}): {placed} placed",
+            area.name, prop.tag, origin.x, origin.y, free.width, free.height, free.x, free.y
         );
         if dropped > 0 {
             message.push_str(&format!(", {dropped} dropped ({})", describe_misfits(&misfits)));

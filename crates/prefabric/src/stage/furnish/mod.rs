@@ -314,7 +314,17 @@ impl Furnisher<'_> {
             );
             return;
         };
-        let composition = Composition::ALL[c];
+        let mut composition = Composition::ALL[c];
+        // Stockpiles alone, once the map holds its most, would leave the area
+        // bare although its composition furnishes it: a filler stands in.
+        if composition == Composition::Stockpiles
+            && let Some(max) = self.rules.max_stockpiles.filter(|&max| self.tally.stockpiles >= max)
+        {
+            let why = format!("{name}: stockpiles: max_stockpiles {max} reached; a filler of machines instead");
+            map.trace.push_at("furnishing", Outcome::Skipped, bounds, why);
+            limit_hit(map, "max_stockpiles");
+            composition = Composition::Machines;
+        }
         let mut chose = String::with_capacity(name.len() + 32);
         chose.push_str(&name);
         chose.push_str(": composition `");
@@ -324,7 +334,7 @@ impl Furnisher<'_> {
         let before = map.objects.len();
         self.furnish_with(map, id, composition, &name, &mut rng);
         let placed = (map.objects.len() - before) as u32;
-        map.furnishing.areas.push((composition, placed));
+        map.furnishing.areas.push((id, composition, placed));
     }
 
     /// Furnishes area `id` with `composition`.

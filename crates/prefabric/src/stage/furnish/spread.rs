@@ -147,11 +147,17 @@ impl Furnisher<'_> {
         None
     }
 
-    /// A uniformly random open floor cell with no object on it: a few random cells
-    /// of the map are tried first (floor is a fair share of any map), the list of
-    /// every free cell is built only when they all miss.
+    /// A uniformly random open floor cell with no object on it, off the ways
+    /// through (in a room, hall or cavern, not a corridor or junction): a few
+    /// random cells of the map are tried first (floor is a fair share of any
+    /// map), the list of every such cell is built only when they all miss.
     fn random_free_cell(&self, map: &Map, rng: &mut Rng) -> Option<Point> {
-        let free = |p: Point| self.flags[self.index(p)] & (cell::OPEN | cell::TAKEN) == cell::OPEN;
+        let off_the_way = |p: Point| {
+            let region = map.region_of[p];
+            region != NO_REGION
+                && matches!(map.regions[region as usize].kind, RegionKind::Room | RegionKind::Hall | RegionKind::Cave)
+        };
+        let free = |p: Point| self.flags[self.index(p)] & (cell::OPEN | cell::TAKEN) == cell::OPEN && off_the_way(p);
         for _ in 0..64 {
             let p = Point::new(rng.range(0, map.width() - 1), rng.range(0, map.height() - 1));
             if free(p) {
@@ -162,8 +168,10 @@ impl Furnisher<'_> {
         rng.pick(&all).copied()
     }
 
-    /// Loose items anywhere on open floor; an item `r` ratings above the weakest
-    /// of its pool draws `1 + 2r` candidate cells and takes the most secluded.
+    /// Loose items on open floor in rooms, halls and caverns (never in a
+    /// corridor or junction); an item `r` ratings above the weakest of its pool
+    /// draws `3 + 2r` candidate cells (at most 9) and takes the most secluded,
+    /// so every item lies out of the way and better ones further from it.
     pub(super) fn loose_items(&mut self, map: &mut Map, count: Count, categories: &[String]) {
         let mut rng = Rng::stream(self.seed, "furnishing", "items");
         let wanted = range(&mut rng, count);
@@ -178,7 +186,7 @@ impl Furnisher<'_> {
         let mut seclusion = Seclusion::new(map);
         for _ in 0..wanted {
             let Some(&item) = rng.pick(&pool) else { break };
-            let draws = (1 + 2 * (item.rating - weakest)).min(9);
+            let draws = (3 + 2 * (item.rating - weakest)).min(9);
             let mut best: Option<Point> = None;
             let mut most = 0;
             for _ in 0..draws {
