@@ -274,22 +274,41 @@ impl<'a> Furnisher<'a> {
 
     /// The largest rectangle of the inner rectangle whose every cell furnishing
     /// may use for a machine: open floor of the area, no way in, and no object
-    /// within the spacing.
-    fn free_rect(&self, map: &Map, area: &Area<'_>) -> Rect {
+    /// within the spacing. Objects nearby are counted with a summed-area table
+    /// over the inner rectangle widened by the spacing, so each cell's square
+    /// costs four lookups.
+    fn free_rect(&mut self, map: &Map, area: &Area<'_>) -> Rect {
         let inner = area.inner;
-        let gap = self.rules.spacing;
-        let usable = |p: Point| {
-            let flags = self.flags[self.index(p)];
-            flags & super::cell::OPEN != 0
-                && flags & super::cell::CLEAR == 0
-                && map.region_of[p] == area.id
-                && !Rect::square_around(p, 2 * gap + 1).points().any(|q| self.has(map, q, super::cell::TAKEN))
-        };
+        let gap = self.rules.spacing.max(0);
+        let window = inner.expand(gap);
+        let (ww, wh) = (window.width.max(0) as usize, window.height.max(0) as usize);
+        let stride = ww + 1;
+        let mut sums = std::mem::take(&mut self.taken_sums);
+        sums.clear();
+        sums.resize(stride * (wh + 1), 0);
+        for y in 0..wh {
+            let mut row = 0;
+            for x in 0..ww {
+                let p = Point::new(window.x + x as i32, window.y + y as i32);
+                row += u32::from(self.has(map, p, super::cell::TAKEN));
+                sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1] + row;
+            }
+        }
+        let side = (2 * gap + 1) as usize;
         let found = largest_empty_rect(inner.width, inner.height, 1, |y, row| {
             for (x, cell) in row.iter_mut().enumerate() {
-                *cell = usable(Point::new(inner.x + x as i32, inner.y + y as i32));
+                let p = Point::new(inner.x + x as i32, inner.y + y as i32);
+                let flags = self.flags[self.index(p)];
+                let near = sums[(y + side) * stride + x + side] + sums[y * stride + x]
+                    - sums[y * stride + x + side]
+                    - sums[(y + side) * stride + x];
+                *cell = flags & super::cell::OPEN != 0
+                    && flags & super::cell::CLEAR == 0
+                    && near == 0
+                    && map.region_of[p] == area.id;
             }
         });
+        self.taken_sums = sums;
         Rect::new(inner.x + found.x, inner.y + found.y, found.width, found.height)
     }
 

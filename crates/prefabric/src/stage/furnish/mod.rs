@@ -114,6 +114,8 @@ struct Furnisher<'a> {
     stack: Vec<Point>,
     /// Scratch for places along an inner rectangle's edge.
     places: Vec<(Rect, Transform, Dir)>,
+    /// Scratch for the filler's free rectangle: objects counted over a window.
+    taken_sums: Vec<u32>,
     tally: Tally,
 }
 
@@ -130,6 +132,7 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
         seen: Vec::new(),
         stack: Vec::new(),
         places: Vec::new(),
+        taken_sums: Vec::new(),
         tally: Tally::default(),
     };
     let areas = f.areas(map);
