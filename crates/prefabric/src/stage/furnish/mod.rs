@@ -605,6 +605,7 @@ mod tests {
             seen: Vec::new(),
             stack: Vec::new(),
             places: Vec::new(),
+            taken_sums: Vec::new(),
             tally: Tally::default(),
         };
         // The corridor is one cell high: a machine on it cuts it.
