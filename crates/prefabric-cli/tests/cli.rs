@@ -89,8 +89,9 @@ fn json_output_follows_the_schema() {
         let (row, pass) = (row.as_str().unwrap(), pass.as_str().unwrap());
         assert_eq!(pass.len(), 200);
         for (x, (glyph, p)) in row.chars().zip(pass.chars()).enumerate() {
-            // In the default palette walls, earth and barriers draw as `#`, ` ` and `X`.
-            let walkable = !matches!(glyph, '#' | ' ' | 'X' | '%');
+            // In the default palette walls, earth and barriers draw as `#`, ` ` and
+            // `X`, reinforced walls as `%` and fallen rock as `^`.
+            let walkable = !matches!(glyph, '#' | ' ' | 'X' | '%' | '^');
             let machine = blocked.contains(&(x as i64, y as i64));
             assert_eq!(p == '1', walkable && !machine, "{glyph} {p} at ({x}, {y})");
         }

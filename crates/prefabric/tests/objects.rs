@@ -1,7 +1,8 @@
 //! The objects stage over many seeds and depths, on a pack written here: classes
 //! resolve by depth (STRONG one level up, FALLBACK to the weakest), chains of the
 //! same character share one choice unless UNIQUE, SHIFT stays inside its box and on
-//! free floor, one line per group is used, chances and keyword values hold.
+//! free floor, one line per group is used, chances and keyword values hold; items
+//! and debris are drawn with their catalog glyphs, not their reference characters.
 
 use prefabric::content::SourceFile;
 use prefabric::{Generator, Limits, Map, ObjectKind, Pack, Point};
@@ -42,10 +43,14 @@ faulty = "core_bad"
 tag = "core_bad"
 category = "power"
 rating = 4
+glyph = "&"
 [[debris]]
 tag = "rubble"
 [[debris]]
 tag = "ash"
+glyph = "~"
+[item_glyphs]
+power = "!"
 "#;
 
 /// A 9x5 hall: a pair of `a` (a chain), a pair of `u` (UNIQUE), a worker, a STRONG
@@ -105,14 +110,24 @@ fn pack() -> Pack {
     Pack::from_files("o", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
 }
 
-/// The objects drawn with `glyph`, as (cell relative to the prefab, tag).
+/// The objects the reference character `glyph` stands for, as (cell relative to
+/// the prefab, tag).
 fn drawn(map: &Map, glyph: char) -> Vec<(Point, String)> {
     let b = map.prefabs()[0].bounds;
+    let defs = pack_defs();
     map.objects()
         .iter()
-        .filter(|o| o.cells[0].1 == glyph && o.kind != ObjectKind::Machine)
+        .filter(|o| o.definition.as_ref().is_some_and(|d| defs.lines[d.line as usize].line.glyph == glyph))
         .map(|o| (o.cells[0].0 - Point::new(b.x, b.y), o.tag.clone().unwrap()))
         .collect()
+}
+
+/// The definition file of the pack written here.
+fn pack_defs() -> prefabric::content::Definitions {
+    thread_local! {
+        static DEFS: prefabric::content::Definitions = pack().definitions("hall").unwrap().clone();
+    }
+    DEFS.with(|d| d.clone())
 }
 
 #[test]
@@ -158,11 +173,25 @@ fn references_resolve_by_their_definitions_over_many_seeds() {
         } else {
             assert_eq!(tag, "cell");
         }
+        // Items and debris are drawn with their catalog glyphs (the category's,
+        // an item's own, the fallback for debris with none), never their
+        // reference characters; entities with their reference characters.
+        let defs = pack_defs();
+        for o in map.objects() {
+            let expected = match (o.kind, o.tag.as_deref()) {
+                (ObjectKind::Item, Some("core_bad")) => '&',
+                (ObjectKind::Item, _) => '!',
+                (ObjectKind::Debris, Some("ash")) => '~',
+                (ObjectKind::Debris, _) => ',',
+                _ => defs.lines[o.definition.as_ref().unwrap().line as usize].line.glyph,
+            };
+            assert_eq!(o.cells[0].1, expected, "seed {seed}: {o:?}");
+        }
         // One line of the group, and never the 0% line.
         assert_eq!(drawn(&map, 'x').len() + drawn(&map, 'y').len(), 1, "seed {seed}");
         assert!(drawn(&map, 'n').is_empty());
         // Game keywords come out with their values picked; a 0% keyword never does.
-        let keywords = &map.objects().iter().find(|o| o.cells[0].1 == '1').unwrap().keywords;
+        let keywords = &map.objects().iter().find(|o| o.kind == ObjectKind::Item).unwrap().keywords;
         let value = |name: &str| keywords.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.clone());
         assert!(matches!(value("MODE").as_deref(), Some("on" | "off")));
         let level: i64 = value("LEVEL").unwrap().parse().unwrap();

@@ -19,6 +19,12 @@ use toml::Spanned;
 /// Highest rating an entity, item or trap may have.
 pub const MAX_RATING: u32 = 20;
 
+/// The glyph of an item whose catalog gives neither it nor its category one.
+pub const ITEM_GLYPH: char = '*';
+
+/// The glyph of debris whose catalog entry gives none.
+pub const DEBRIS_GLYPH: char = ',';
+
 /// The kinds of object a definition file can place (seed 000's five types).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
@@ -98,6 +104,9 @@ pub struct Item {
     pub faulty: Option<String>,
     /// Entities that carry it.
     pub carried_by: Vec<String>,
+    /// The glyph that draws it on maps: its own `glyph`, else its category's
+    /// in `[item_glyphs]`, else [`ITEM_GLYPH`].
+    pub glyph: char,
 }
 
 /// A prop or machine.
@@ -194,6 +203,26 @@ pub struct Debris {
     pub tag: String,
     /// The name players see.
     pub name: String,
+    /// The glyph that draws it on maps: its own `glyph`, else [`DEBRIS_GLYPH`].
+    pub glyph: char,
+}
+
+/// Where the catalog says which glyph draws an item or debris, for the lint that
+/// keeps glyphs apart: a `glyph` written on an entry, a category's line in
+/// `[item_glyphs]`, or the first entry of a kind or category drawn with the
+/// fallback glyph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct GlyphSite {
+    /// [`Kind::Item`] or [`Kind::Debris`].
+    pub kind: Kind,
+    /// What the glyph draws, as a phrase: "items of category `power`", "debris `oil_slick`".
+    pub what: String,
+    /// The glyph.
+    pub glyph: char,
+    /// Where it is written (the value), or the first entry drawn with a fallback.
+    pub at: Location,
+    /// True when nothing names the glyph: the fallback draws these.
+    pub fallback: bool,
 }
 
 /// Every object of a pack, checked.
@@ -206,9 +235,30 @@ pub struct Catalog {
     debris: Vec<Debris>,
     /// Tags of the items that are another item's faulty variant.
     faulty_variants: BTreeSet<String>,
+    /// Item category -> the glyph that draws its items.
+    item_glyphs: BTreeMap<String, char>,
+    /// Where each glyph of items and debris comes from, in file order.
+    pub(crate) glyph_sites: Vec<GlyphSite>,
 }
 
 impl Catalog {
+    /// The glyph `[item_glyphs]` gives items of `category`, if it gives one.
+    pub fn category_glyph(&self, category: &str) -> Option<char> {
+        self.item_glyphs.get(category).copied()
+    }
+
+    /// The glyph that draws the object of `kind` tagged `tag` on a map, when the
+    /// catalog decides it: items and debris (see [`Item::glyph`], [`Debris::glyph`]).
+    /// `None` for other kinds, drawn with their reference character, and for tags
+    /// the catalog lacks.
+    pub fn glyph_of(&self, kind: Kind, tag: &str) -> Option<char> {
+        match kind {
+            Kind::Item => self.item(tag).map(|i| i.glyph),
+            Kind::Debris => self.debris.iter().find(|d| d.tag == tag).map(|d| d.glyph),
+            _ => None,
+        }
+    }
+
     /// True when the item tagged `tag` is another item's faulty variant: it is
     /// only ever placed in place of that item, never chosen on its own.
     pub fn is_faulty_variant(&self, tag: &str) -> bool {
@@ -416,6 +466,9 @@ struct CatalogFile {
     trap: Vec<Spanned<TrapFile>>,
     #[serde(default)]
     debris: Vec<Spanned<DebrisFile>>,
+    /// Item category -> the glyph its items are drawn with.
+    #[serde(default)]
+    item_glyphs: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -438,6 +491,8 @@ struct ItemFile {
     name: Option<String>,
     category: String,
     rating: Spanned<u32>,
+    #[serde(default)]
+    glyph: Option<Spanned<String>>,
     #[serde(default)]
     prototype: bool,
     #[serde(default)]
@@ -487,6 +542,8 @@ struct DebrisFile {
     tag: Spanned<String>,
     #[serde(default)]
     name: Option<String>,
+    #[serde(default)]
+    glyph: Option<Spanned<String>>,
 }
 
 fn one_by_one() -> Spanned<[u8; 2]> {
@@ -577,6 +634,49 @@ fn prop_art(
     glyphs
 }
 
+/// The glyph an item or debris entry declares for itself, as a site the glyph
+/// checks can point at; `None` when it declares none (or an invalid one, which
+/// `invalid` has been told about).
+fn declared_glyph(
+    kind: Kind,
+    what: String,
+    declared: Option<&Spanned<String>>,
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    invalid: &mut dyn FnMut(std::ops::Range<usize>, String),
+) -> Option<GlyphSite> {
+    let declared = declared?;
+    let glyph = read_glyph(declared, &what, invalid)?;
+    Some(GlyphSite { kind, what, glyph, at: at(declared.span()), fallback: false })
+}
+
+/// Reads a glyph the catalog draws something with: one character, not blank, that
+/// code page 437 has (maps are also written as REXPaint images). `what` names the
+/// owner in the message.
+fn read_glyph(
+    value: &Spanned<String>,
+    what: &str,
+    invalid: &mut dyn FnMut(std::ops::Range<usize>, String),
+) -> Option<char> {
+    let text = value.get_ref();
+    let mut chars = text.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        invalid(value.span(), format!("the glyph of {what} must be one character, not `{text}`"));
+        return None;
+    };
+    if c.is_whitespace() || c.is_control() {
+        invalid(value.span(), format!("the glyph of {what} is blank; maps would not show it"));
+        return None;
+    }
+    if crate::format::cp437::from_char(c).is_none() {
+        invalid(
+            value.span(),
+            format!("the glyph of {what} is `{c}`, which code page 437 lacks, so maps could not be written as .xp"),
+        );
+        return None;
+    }
+    Some(c)
+}
+
 /// An item's references to check once every file is read: where its tag is, its
 /// faulty variant, its carriers (each located), and its tag.
 type ItemRefs = (Location, Option<String>, Vec<(Location, String)>, String);
@@ -598,6 +698,11 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
     // Where each tag was first given, per kind, for duplicates and references.
     let mut first: BTreeMap<(Kind, String), Location> = BTreeMap::new();
     let mut item_refs: Vec<ItemRefs> = Vec::new();
+    // Items and debris with no glyph of their own: kind, category, tag, where,
+    // and the index of the entry among its kind.
+    let mut unglyphed: Vec<(Kind, String, String, Location, usize)> = Vec::new();
+    // `[item_glyphs]` entries: category, glyph, where the key and the value are.
+    let mut category_glyphs: Vec<(String, char, Location, Location)> = Vec::new();
     let mut all_parsed = true;
     for &(file, text) in files {
         let raw: CatalogFile = match parse_toml(file, text) {
@@ -653,6 +758,14 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             let i = i.get_ref();
             let t = tag(Kind::Item, &i.tag, &mut invalid);
             let rating = rating(&i.rating, &mut invalid);
+            let site = declared_glyph(Kind::Item, format!("item `{t}`"), i.glyph.as_ref(), &at, &mut invalid);
+            let glyph = site.as_ref().map(|s| s.glyph);
+            match site {
+                Some(site) => catalog.glyph_sites.push(site),
+                None => {
+                    unglyphed.push((Kind::Item, i.category.clone(), t.clone(), at(i.tag.span()), catalog.items.len()))
+                }
+            }
             item_refs.push((
                 at(i.tag.span()),
                 i.faulty.as_ref().map(|f| f.get_ref().clone()),
@@ -667,6 +780,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
                 prototype: i.prototype,
                 faulty: i.faulty.as_ref().map(|f| f.get_ref().clone()),
                 carried_by: i.carried_by.iter().map(|c| c.get_ref().clone()).collect(),
+                glyph: glyph.unwrap_or(ITEM_GLYPH),
             });
         }
         for p in &raw.prop {
@@ -705,7 +819,83 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
         for d in &raw.debris {
             let d = d.get_ref();
             let t = tag(Kind::Debris, &d.tag, &mut invalid);
-            catalog.debris.push(Debris { name: d.name.clone().unwrap_or_else(|| t.clone()), tag: t });
+            let site = declared_glyph(Kind::Debris, format!("debris `{t}`"), d.glyph.as_ref(), &at, &mut invalid);
+            let glyph = site.as_ref().map(|s| s.glyph);
+            match site {
+                Some(site) => catalog.glyph_sites.push(site),
+                None => {
+                    unglyphed.push((Kind::Debris, String::new(), t.clone(), at(d.tag.span()), catalog.debris.len()))
+                }
+            }
+            catalog.debris.push(Debris {
+                name: d.name.clone().unwrap_or_else(|| t.clone()),
+                tag: t,
+                glyph: glyph.unwrap_or(DEBRIS_GLYPH),
+            });
+        }
+        // `[item_glyphs]`, in the order written.
+        let mut entries: Vec<(&Spanned<String>, &Spanned<String>)> = raw.item_glyphs.iter().collect();
+        entries.sort_by_key(|(k, _)| k.span().start);
+        for (category, value) in entries {
+            let c = category.get_ref();
+            let Some(glyph) = read_glyph(value, &format!("item category `{c}`"), &mut invalid) else { continue };
+            if let Some(first) = category_glyphs.iter().find(|(name, ..)| name == c).map(|(_, _, key, _)| key.clone()) {
+                invalid(category.span(), format!("a second glyph for item category `{c}` (the first is at {first})"));
+                continue;
+            }
+            category_glyphs.push((c.clone(), glyph, at(category.span()), at(value.span())));
+        }
+    }
+    // Item categories' glyphs, once every file is read: each names a category
+    // some item has (unless a file did not parse), and draws that category's
+    // items that have no glyph of their own.
+    for (category, glyph, key_at, value_at) in category_glyphs {
+        if all_parsed && !catalog.items.iter().any(|i| i.category == category) {
+            let mut categories: Vec<&str> = catalog.items.iter().map(|i| i.category.as_str()).collect();
+            categories.sort_unstable();
+            categories.dedup();
+            let help = crate::format::suggest(&category, categories.iter().copied()).map_or_else(
+                || format!("item categories are {}", categories.join(", ")),
+                |s| format!("did you mean `{s}`?"),
+            );
+            errors.push(
+                Error::at(
+                    ErrorKind::Invalid,
+                    key_at,
+                    format!("`[item_glyphs]` names category `{category}`, which no item has"),
+                )
+                .with_help(help),
+            );
+            continue;
+        }
+        catalog.glyph_sites.push(GlyphSite {
+            kind: Kind::Item,
+            what: format!("items of category `{category}`"),
+            glyph,
+            at: value_at,
+            fallback: false,
+        });
+        catalog.item_glyphs.insert(category, glyph);
+    }
+    let mut fallbacks: BTreeSet<(Kind, String)> = BTreeSet::new();
+    for (kind, category, tag, at, index) in unglyphed {
+        let glyph = match kind {
+            Kind::Item => match catalog.item_glyphs.get(&category) {
+                Some(&g) => {
+                    catalog.items[index].glyph = g;
+                    continue;
+                }
+                None => ITEM_GLYPH,
+            },
+            _ => DEBRIS_GLYPH,
+        };
+        // The first entry drawn with the fallback, per category of items.
+        if fallbacks.insert((kind, category.clone())) {
+            let what = match kind {
+                Kind::Item => format!("items of category `{category}` with no glyph of their own (`{tag}` first)"),
+                _ => format!("debris without a glyph of its own (`{tag}` first)"),
+            };
+            catalog.glyph_sites.push(GlyphSite { kind, what, glyph, at, fallback: true });
         }
     }
     // Cross-references, once every file is read (and only if every one was: what
@@ -798,6 +988,87 @@ tag = "rubble"
         assert_eq!(tags(c.class_members("hauler", None, 2, true)), ["w3b"]);
         assert!(c.has(Kind::Prop, "press") && c.has(Kind::Debris, "rubble") && !c.has(Kind::Trap, "rubble"));
         assert_eq!(c.item("drill").unwrap().faulty.as_deref(), Some("drill_faulty"));
+    }
+
+    #[test]
+    fn glyphs_come_from_the_item_then_its_category_then_the_fallback() {
+        let glyphs = r#"
+[item_glyphs]
+utility = "("
+[[item]]
+tag = "probe"
+category = "utility"
+rating = 1
+glyph = "¢"
+[[item]]
+tag = "cell"
+category = "power"
+rating = 1
+[[debris]]
+tag = "slick"
+glyph = "~"
+"#;
+        // The category's glyph is declared in a file after its items'.
+        let c = read(&[("a.toml", GOOD), ("b.toml", glyphs)]).unwrap();
+        assert_eq!(c.item("drill").unwrap().glyph, '(');
+        assert_eq!(c.item("drill_faulty").unwrap().glyph, '(');
+        assert_eq!(c.item("probe").unwrap().glyph, '¢');
+        assert_eq!(c.item("cell").unwrap().glyph, ITEM_GLYPH);
+        assert_eq!(c.category_glyph("utility"), Some('('));
+        assert_eq!(c.category_glyph("power"), None);
+        assert_eq!(c.glyph_of(Kind::Debris, "rubble"), Some(DEBRIS_GLYPH));
+        assert_eq!(c.glyph_of(Kind::Debris, "slick"), Some('~'));
+        assert_eq!(c.glyph_of(Kind::Entity, "w1"), None);
+        // Where each glyph comes from, for the lint: written ones at their value,
+        // fallbacks at the first entry drawn with them.
+        let sites: Vec<String> =
+            c.glyph_sites.iter().map(|s| format!("{} `{}` {} {}", s.what, s.glyph, s.at, s.fallback)).collect();
+        assert_eq!(
+            sites,
+            [
+                "item `probe` `¢` b.toml:8:9 false",
+                "debris `slick` `~` b.toml:15:9 false",
+                "items of category `utility` `(` b.toml:3:11 false",
+                "debris without a glyph of its own (`rubble` first) `,` a.toml:38:7 true",
+                "items of category `power` with no glyph of their own (`cell` first) `*` b.toml:10:7 true",
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_glyphs_are_located() {
+        let bad = r#"
+[item_glyphs]
+utilty = "("
+power = "ab"
+[[item]]
+tag = "probe"
+category = "utility"
+rating = 1
+glyph = " "
+[[item]]
+tag = "cell"
+category = "power"
+rating = 1
+[[debris]]
+tag = "slick"
+glyph = "€"
+"#;
+        let all = read(&[("a.toml", bad), ("b.toml", "[item_glyphs]\nutilty = \")\"\n")])
+            .unwrap_err()
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n");
+        for expected in [
+            "a.toml:3:1: invalid: `[item_glyphs]` names category `utilty`, which no item has\n  help: did you mean `utility`?",
+            "a.toml:4:9: invalid: the glyph of item category `power` must be one character, not `ab`",
+            "a.toml:9:9: invalid: the glyph of item `probe` is blank; maps would not show it",
+            "a.toml:16:9: invalid: the glyph of debris `slick` is `€`, which code page 437 lacks, so maps could not be written as .xp",
+            "b.toml:2:1: invalid: a second glyph for item category `utilty` (the first is at a.toml:3:1)",
+        ] {
+            assert!(all.contains(expected), "missing {expected:?} in\n{all}");
+        }
     }
 
     #[test]

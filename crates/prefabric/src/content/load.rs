@@ -12,9 +12,10 @@
 
 use super::catalog::{self, Catalog};
 use super::defs::{self, Definitions};
+use super::glyphs::{art_lint, catalog_lint, palette_lint};
 use super::index::PrefabIndex;
 use super::values::WeightWords;
-use super::{MapType, SourceFile, art_lint, furnishing, maptype};
+use super::{MapType, SourceFile, furnishing, maptype};
 use crate::error::{Error, ErrorKind, Location, Problems};
 use crate::format::palette::Palette;
 use crate::format::{parse_toml, suggest};
@@ -122,6 +123,10 @@ impl Loaded {
         if let Some(palette) = &palette {
             warnings.extend(defs::lint_palette(&definitions, palette));
             warnings.extend(art_lint(&catalog, palette, &catalog_files));
+            warnings.extend(catalog_lint(&catalog, palette, &definitions, &prefabs));
+            if let Some(f) = find("palette.toml") {
+                warnings.extend(palette_lint(palette, &f.label, f.text));
+            }
         }
         for m in map_types.values() {
             if let Some(f) = &m.furnishing {

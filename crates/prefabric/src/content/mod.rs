@@ -25,6 +25,7 @@ pub mod chain;
 pub mod defs;
 pub mod encounters;
 pub mod furnishing;
+mod glyphs;
 mod index;
 mod load;
 pub mod maptype;
@@ -64,37 +65,6 @@ pub struct Pack {
     definitions: BTreeMap<String, Definitions>,
     warnings: Vec<Error>,
     limits: Limits,
-}
-
-/// Warnings for machine art drawn with a glyph the palette draws terrain with: in
-/// the ASCII output such a machine reads as floor, wall or stairs. Located at the
-/// prop's tag in its catalog file.
-fn art_lint(catalog: &Catalog, palette: &Palette, files: &[(&str, &str)]) -> Vec<Error> {
-    let mut terrain_glyphs: BTreeMap<char, crate::map::Terrain> = BTreeMap::new();
-    for role in crate::map::Role::ALL {
-        for variant in 0..=9 {
-            let t = crate::map::Terrain::with_variant(role, variant);
-            terrain_glyphs.entry(palette.render_glyph(t)).or_insert(t);
-        }
-    }
-    let mut warnings = Vec::new();
-    for prop in catalog.props() {
-        let Some((&glyph, terrain)) = prop.art.iter().find_map(|g| terrain_glyphs.get_key_value(g)) else { continue };
-        let needle = format!("\"{}\"", prop.tag);
-        let at = files
-            .iter()
-            .find_map(|(file, text)| text.find(&needle).map(|i| Location::at_offset(*file, text, i)))
-            .unwrap_or_else(|| Location::file("catalog"));
-        warnings.push(
-            Error::at(
-                ErrorKind::Lint,
-                at,
-                format!("prop `{}` is drawn with `{glyph}`, the palette's glyph for {terrain}", prop.tag),
-            )
-            .with_help("in the ASCII output the machine would read as that terrain; draw it with line art or letters"),
-        );
-    }
-    warnings
 }
 
 /// A file of a pack: its path inside the pack (with `/` separators) and its bytes.

@@ -24,7 +24,8 @@
 //! "?" = "#ff00ff"          # don't care (the default: REXPaint's transparent)
 //!
 //! [render]                 # terrain[:variant] -> glyph in drawn maps
-//! earth = " "              # (default: the first glyph above for that terrain)
+//! earth = " "              # (default: the first glyph above for that terrain,
+//! "room:1" = "÷"           # else the role's: maps never draw a digit)
 //! ```
 
 use crate::error::{Error, ErrorKind, LineIndex, Location, Problems};
@@ -240,12 +241,14 @@ impl Palette {
             for variant in 0..VARIANTS as u8 {
                 let t = Terrain::with_variant(role, variant);
                 let base = Terrain::new(role);
+                // A digit is never drawn: a floor variant the palette gives no
+                // glyph of its own draws as its floor.
                 palette.render[role.index()][variant as usize] = explicit
                     .get(&t)
                     .copied()
-                    .or_else(|| palette.source_glyph(t))
+                    .or_else(|| palette.listed_glyph(t))
                     .or_else(|| explicit.get(&base).copied())
-                    .or_else(|| palette.source_glyph(base))
+                    .or_else(|| palette.listed_glyph(base))
                     .unwrap_or(fallback_glyph(role));
             }
         }
@@ -269,13 +272,18 @@ impl Palette {
     /// The glyph to write for `terrain` in a prefab: the first palette glyph for it,
     /// or a digit for a digit-floor variant.
     pub fn source_glyph(&self, terrain: Terrain) -> Option<char> {
-        if let Some((c, _)) = self.order.iter().find(|(_, t)| *t == terrain) {
-            return Some(*c);
-        }
-        (terrain.role == Role::Floor(self.digits)).then(|| char::from(b'0' + terrain.variant))
+        self.listed_glyph(terrain)
+            .or_else(|| (terrain.role == Role::Floor(self.digits)).then(|| char::from(b'0' + terrain.variant)))
     }
 
-    /// The glyph that draws `terrain` in a map.
+    /// The first glyph `[glyphs]` lists for `terrain`.
+    fn listed_glyph(&self, terrain: Terrain) -> Option<char> {
+        self.order.iter().find(|(_, t)| *t == terrain).map(|(c, _)| *c)
+    }
+
+    /// The glyph that draws `terrain` in a map: its `[render]` glyph, else its
+    /// first `[glyphs]` glyph, else its role's (a variant draws as its role; a
+    /// floor variant written as a digit is never drawn as that digit).
     pub fn render_glyph(&self, terrain: Terrain) -> char {
         self.render[terrain.role.index()][usize::from(terrain.variant.min(9))]
     }
@@ -305,6 +313,28 @@ impl Palette {
     pub fn colours(&self) -> &[(Rgb, Option<Terrain>)] {
         &self.colours
     }
+}
+
+/// Where a palette says how a terrain is drawn: each `[render]` entry (located at
+/// its value) and each `[glyphs]` entry (at its key), in that order, with the
+/// terrain and the glyph, for lints that point at the line to change. Entries
+/// that do not read are left out: [`Palette::parse`] reports them.
+pub(crate) fn drawing_sites(file: &str, source: &str) -> Vec<(Terrain, char, Location)> {
+    let Ok(raw) = parse_toml::<PaletteFile>(file, source) else { return Vec::new() };
+    let lines = LineIndex::new(source);
+    let mut render: Vec<_> = raw.render.iter().map(|(k, v)| (k, v, v.span().start)).collect();
+    let mut glyphs: Vec<_> = raw.glyphs.iter().map(|(k, v)| (v, k, k.span().start)).collect();
+    render.sort_by_key(|e| e.2);
+    glyphs.sort_by_key(|e| e.2);
+    render
+        .into_iter()
+        .chain(glyphs)
+        .filter_map(|(terrain, glyph, at)| {
+            let t = parse_terrain(terrain.get_ref()).ok()?;
+            let c = single_char(glyph.get_ref()).ok()?;
+            Some((t, c, lines.locate(file, source, at)))
+        })
+        .collect()
 }
 
 fn terrain_name(terrain: Option<Terrain>) -> String {
@@ -418,6 +448,7 @@ digits = "hall"
 "+" = "door"
 [render]
 earth = " "
+"hall:3" = "÷"
 "##;
 
     #[test]
@@ -433,7 +464,14 @@ earth = " "
         assert_eq!(p.render_glyph(Terrain::with_variant(Role::Wall, 2)), '%');
         // Unlisted variants draw like variant 0.
         assert_eq!(p.render_glyph(Terrain::with_variant(Role::Wall, 5)), '#');
-        assert_eq!(p.render_glyph(Terrain::with_variant(Role::Floor(FloorKind::Hall), 4)), '4');
+        // A digit floor variant is written as its digit but never drawn as one:
+        // it draws as its floor unless `[render]` gives it a glyph.
+        assert_eq!(p.source_glyph(Terrain::with_variant(Role::Floor(FloorKind::Hall), 4)), Some('4'));
+        assert_eq!(p.render_glyph(Terrain::with_variant(Role::Floor(FloorKind::Hall), 4)), '.');
+        assert_eq!(p.render_glyph(Terrain::with_variant(Role::Floor(FloorKind::Hall), 3)), '÷');
+        for t in (0..=9).flat_map(|v| Role::ALL.map(|r| Terrain::with_variant(r, v))) {
+            assert!(!p.render_glyph(t).is_ascii_digit(), "{t} draws as a digit");
+        }
         assert_eq!(p.source_glyph(Terrain::new(Role::Door)), Some('+'));
         assert_eq!(p.glyphs()[0].0, '#');
     }

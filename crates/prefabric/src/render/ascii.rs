@@ -1,7 +1,8 @@
 //! Plain-text maps: one line per row, one glyph per cell.
 //!
-//! [`ascii`] (and [`ascii_window`], a part of the map) draws objects over the terrain (a machine's line art, a reference's
-//! character); [`ascii_rows`], which JSON's `rows` uses, is the terrain alone.
+//! [`ascii`] (and [`ascii_window`], a part of the map) draws objects over the terrain (a machine's line art, an
+//! item's or debris's catalog glyph, another object's reference character); [`ascii_rows`], which JSON's `rows`
+//! uses, is the terrain alone, drawn with the palette's render glyphs (never a digit).
 
 use crate::format::palette::Palette;
 use crate::geom::Rect;

@@ -11,7 +11,8 @@
 //! unless the line says UNIQUE. SHIFT moves an object within its box onto a free
 //! cell of the prefab its kind may stand on. Game keywords come out with their
 //! values picked. Every object stands on floor (traps may sit on doors), which the
-//! pack checked for the cells drawn.
+//! pack checked for the cells drawn. Items and debris are drawn with the glyph the
+//! catalog gives them; entities, props and traps with their reference character.
 
 use crate::content::Pack;
 use crate::content::catalog::{Catalog, FAULTY_PERCENT, Kind};
@@ -141,10 +142,11 @@ fn resolve(
         let Some(Some((tag, alternative))) = chosen[i].clone() else { continue };
         let cell = shift(map, def.kind, line, origin + r.at, bounds, &taken, rng);
         taken.push(cell);
+        let glyph = catalog.glyph_of(def.kind, &tag).unwrap_or(r.glyph);
         out.push(Object {
             kind: object_kind(def.kind),
             tag: Some(tag),
-            cells: vec![(cell, r.glyph)],
+            cells: vec![(cell, glyph)],
             prefab: Some(index),
             keywords: game_keywords(&line.keywords, rng),
             furnishing: None,

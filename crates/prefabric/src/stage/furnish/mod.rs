@@ -531,13 +531,12 @@ fn range(rng: &mut Rng, c: Count) -> u32 {
     rng.range(c.lo as i32, c.hi as i32) as u32
 }
 
-/// An item drawn as its rating's last digit (items are digits, after seed 000).
+/// An item, drawn with the glyph the catalog gives it.
 fn item_object(item: &Item, p: Point, furnished: Furnished) -> Object {
-    let glyph = char::from_digit(item.rating % 10, 10).unwrap_or('*');
     Object {
         kind: ObjectKind::Item,
         tag: Some(item.tag.clone()),
-        cells: vec![(p, glyph)],
+        cells: vec![(p, item.glyph)],
         prefab: None,
         keywords: Vec::new(),
         furnishing: Some(furnished),

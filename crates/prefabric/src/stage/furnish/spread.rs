@@ -8,7 +8,7 @@
 use super::machines::{art_cells, machine, machines_for, turned_size, turns};
 use super::seclusion::Seclusion;
 use super::{Furnisher, cell, is_door, item_object, item_pool, range, shares_a_side};
-use crate::content::catalog::Prop;
+use crate::content::catalog::{DEBRIS_GLYPH, Kind, Prop};
 use crate::content::furnishing::{Count, StrewnDebris};
 use crate::geom::{Point, Rect, Transform};
 use crate::map::{FurnishPart, Furnished, Map, NO_REGION, Object, ObjectKind, RegionId, RegionKind};
@@ -51,10 +51,11 @@ impl Furnisher<'_> {
                 }
             };
             let region = map.region_of.get(p).copied().filter(|&r| r != NO_REGION);
+            let glyph = self.catalog.glyph_of(Kind::Debris, tags[k].0).unwrap_or(DEBRIS_GLYPH);
             let object = Object {
                 kind: ObjectKind::Debris,
                 tag: Some(tags[k].0.to_string()),
-                cells: vec![(p, DEBRIS_GLYPH)],
+                cells: vec![(p, glyph)],
                 prefab: None,
                 keywords: Vec::new(),
                 furnishing: Some(Furnished { part: FurnishPart::Debris, region, pile: None }),
@@ -216,9 +217,6 @@ impl Furnisher<'_> {
         }
     }
 }
-
-/// How strewn debris is drawn (its tag says what it is).
-const DEBRIS_GLYPH: char = ',';
 
 /// True when one of the 8 cells around `p` is solid ground (not walkable).
 fn beside_wall(map: &Map, p: Point) -> bool {
