@@ -504,48 +504,75 @@ impl Default for TransformSet {
 /// than `min_side` counts as none. `empty_row(y, row)` sets `row[x]` for each
 /// empty cell of row `y` (the row comes cleared). Ties
 /// keep the first found, so the answer is the same on every platform; none
-/// found is an empty rectangle.
+/// found is an empty rectangle. A caller searching many times keeps a
+/// [`RectSearch`] and calls [`RectSearch::largest`] instead.
 pub(crate) fn largest_empty_rect(
     width: i32,
     height: i32,
     min_side: i32,
-    mut empty_row: impl FnMut(usize, &mut [bool]),
+    empty_row: impl FnMut(usize, &mut [bool]),
 ) -> Rect {
-    let (w, h) = (width.max(0) as usize, height.max(0) as usize);
-    let mut row = vec![false; w];
-    // Heights below `min_side` are stored as 0: such a column cannot be part of a
-    // rectangle, and a zero splits the row into runs searched apart.
-    let mut counted = vec![0i32; w];
-    let mut raw = vec![0i32; w];
-    let mut stack: Vec<usize> = Vec::with_capacity(w + 1);
-    let mut best = Rect::new(0, 0, 0, 0);
-    for y in 0..h {
-        row.fill(false);
-        empty_row(y, &mut row);
-        for ((&empty, raw), counted) in row.iter().zip(&mut raw).zip(&mut counted) {
-            *raw = if empty { *raw + 1 } else { 0 };
-            *counted = if *raw >= min_side { *raw } else { 0 };
+    RectSearch::default().largest(width, height, min_side, empty_row)
+}
+
+/// The buffers of [`largest_empty_rect`], kept between searches so that a
+/// stage searching once per room allocates once per map.
+#[derive(Default)]
+pub(crate) struct RectSearch {
+    row: Vec<bool>,
+    /// Empty cells straight up from the current row, per column.
+    raw: Vec<i32>,
+    /// `raw`, with heights below `min_side` stored as 0: such a column cannot
+    /// be part of a rectangle, and a zero splits the row into runs searched apart.
+    counted: Vec<i32>,
+    stack: Vec<usize>,
+}
+
+impl RectSearch {
+    /// [`largest_empty_rect`] with these buffers.
+    pub(crate) fn largest(
+        &mut self,
+        width: i32,
+        height: i32,
+        min_side: i32,
+        mut empty_row: impl FnMut(usize, &mut [bool]),
+    ) -> Rect {
+        let (w, h) = (width.max(0) as usize, height.max(0) as usize);
+        for buffer in [&mut self.raw, &mut self.counted] {
+            buffer.clear();
+            buffer.resize(w, 0);
         }
-        let mut x = 0;
-        while x < w {
-            if counted[x] == 0 {
-                x += 1;
-                continue;
+        self.row.clear();
+        self.row.resize(w, false);
+        let mut best = Rect::new(0, 0, 0, 0);
+        for y in 0..h {
+            self.row.fill(false);
+            empty_row(y, &mut self.row);
+            for ((&empty, raw), counted) in self.row.iter().zip(&mut self.raw).zip(&mut self.counted) {
+                *raw = if empty { *raw + 1 } else { 0 };
+                *counted = if *raw >= min_side { *raw } else { 0 };
             }
-            let start = x;
-            let mut sum = 0i64;
-            while x < w && counted[x] > 0 {
-                sum += i64::from(counted[x]);
-                x += 1;
-            }
-            // A rectangle of this run covers at most every counted cell of it:
-            // a run that cannot beat the best so far is not swept.
-            if sum > best.area() {
-                best = largest_in_run(&counted[start..x], start, y, min_side, &mut stack, best);
+            let mut x = 0;
+            while x < w {
+                if self.counted[x] == 0 {
+                    x += 1;
+                    continue;
+                }
+                let start = x;
+                let mut sum = 0i64;
+                while x < w && self.counted[x] > 0 {
+                    sum += i64::from(self.counted[x]);
+                    x += 1;
+                }
+                // A rectangle of this run covers at most every counted cell of it:
+                // a run that cannot beat the best so far is not swept.
+                if sum > best.area() {
+                    best = largest_in_run(&self.counted[start..x], start, y, min_side, &mut self.stack, best);
+                }
             }
         }
+        best
     }
-    best
 }
 
 /// The histogram sweep of one run of nonzero `heights` starting at column `start`

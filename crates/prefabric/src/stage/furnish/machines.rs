@@ -9,7 +9,7 @@
 use super::{Area, Furnisher, Misfit, count_of, describe_misfits, item_object, range};
 use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::Count;
-use crate::geom::{Dir, Point, Rect, Transform, largest_empty_rect};
+use crate::geom::{Dir, Point, Rect, Transform};
 use crate::map::{FurnishPart, Furnished, Map, Object, ObjectKind, RegionId};
 use crate::prefab::art;
 use crate::rng::Rng;
@@ -295,7 +295,8 @@ impl<'a> Furnisher<'a> {
             }
         }
         let side = (2 * gap + 1) as usize;
-        let found = largest_empty_rect(inner.width, inner.height, 1, |y, row| {
+        let mut search = std::mem::take(&mut self.free_search);
+        let found = search.largest(inner.width, inner.height, 1, |y, row| {
             for (x, cell) in row.iter_mut().enumerate() {
                 let p = Point::new(inner.x + x as i32, inner.y + y as i32);
                 let flags = self.flags[self.index(p)];
@@ -309,6 +310,7 @@ impl<'a> Furnisher<'a> {
             }
         });
         self.taken_sums = sums;
+        self.free_search = search;
         Rect::new(inner.x + found.x, inner.y + found.y, found.width, found.height)
     }
 

@@ -39,7 +39,7 @@
 
 use crate::content::catalog::{Catalog, Item};
 use crate::content::furnishing::{Composition, Count, Furnishing};
-use crate::geom::{Dir, Point, Rect, Transform};
+use crate::geom::{Dir, Point, Rect, RectSearch, Transform};
 use crate::map::{Furnished, Map, Object, ObjectKind, RegionId, RegionKind, Role, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -114,8 +114,10 @@ struct Furnisher<'a> {
     stack: Vec<Point>,
     /// Scratch for places along an inner rectangle's edge.
     places: Vec<(Rect, Transform, Dir)>,
-    /// Scratch for the filler's free rectangle: objects counted over a window.
+    /// Scratch for the filler's free rectangle: objects counted over a window,
+    /// and the search's buffers.
     taken_sums: Vec<u32>,
+    free_search: RectSearch,
     tally: Tally,
 }
 
@@ -133,6 +135,7 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
         stack: Vec::new(),
         places: Vec::new(),
         taken_sums: Vec::new(),
+        free_search: RectSearch::default(),
         tally: Tally::default(),
     };
     let areas = f.areas(map);
@@ -605,6 +608,7 @@ mod tests {
             stack: Vec::new(),
             places: Vec::new(),
             taken_sums: Vec::new(),
+            free_search: RectSearch::default(),
             tally: Tally::default(),
         };
         // The corridor is one cell high: a machine on it cuts it.
