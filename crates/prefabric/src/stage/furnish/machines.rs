@@ -381,7 +381,13 @@ impl<'a> Furnisher<'a> {
             };
             let (mw, mh) = turned_size(member, member_turn);
             let rect = Rect::new(at.x, at.y, mw, mh);
-            match self.misfit(map, rect, area.id, true) {
+            // Every member lies inside `free`, whose cells are the area's open
+            // floor with no way in and no object within the spacing, and members
+            // keep the spacing from each other: of the misfits only a cut path
+            // is left to check.
+            debug_assert!(free.contains_rect(&rect) && self.misfit(map, rect, area.id, false).is_none());
+            let misfit = (!self.keeps_connected(map, rect)).then_some(Misfit::Path);
+            match misfit {
                 Some(m) => misfits[m as usize] += 1,
                 None => {
                     let cells = art_cells(member, rect, member_turn);
