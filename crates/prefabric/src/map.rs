@@ -206,6 +206,10 @@ pub struct Region {
     pub id: RegionId,
     /// What kind of area.
     pub kind: RegionKind,
+    /// The kind the layout gave it. Later stages may change `kind`: a room or
+    /// hall an encounter fills becomes a [`RegionKind::Prefab`], and this still
+    /// says which it was.
+    pub laid_out_as: RegionKind,
     /// The smallest rectangle holding its cells. For rooms, halls, corridors and
     /// junctions every cell of the rectangle is open floor.
     pub bounds: Rect,
@@ -966,7 +970,16 @@ impl Map {
     /// Adds a region and returns its id.
     pub(crate) fn add_region(&mut self, kind: RegionKind, bounds: Rect) -> RegionId {
         let id = self.regions.len() as RegionId;
-        self.regions.push(Region { id, kind, bounds, doors: Vec::new(), area: 0, prefab: None, centre: None });
+        self.regions.push(Region {
+            id,
+            kind,
+            laid_out_as: kind,
+            bounds,
+            doors: Vec::new(),
+            area: 0,
+            prefab: None,
+            centre: None,
+        });
         id
     }
 }

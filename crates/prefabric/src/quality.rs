@@ -25,7 +25,7 @@ pub struct LayoutQuality {
     pub largest_empty: Rect,
     /// The area of every room region, in region order.
     pub room_areas: Vec<u32>,
-    /// How many hall regions the map has.
+    /// How many halls the layout dug, those an encounter filled later included.
     pub halls: u32,
     /// Wall cells that are half of a wall two cells thick between two walkable
     /// cells in a straight line (`open, wall, wall, open`), outside prefabs.
@@ -43,7 +43,7 @@ impl LayoutQuality {
             edge_run: edge_run(map),
             largest_empty: largest_empty(map),
             room_areas: regions.iter().filter(|r| r.kind == RegionKind::Room).map(|r| r.area).collect(),
-            halls: regions.iter().filter(|r| r.kind == RegionKind::Hall).count() as u32,
+            halls: regions.iter().filter(|r| r.laid_out_as == RegionKind::Hall).count() as u32,
             doubled_walls: doubled_walls(map),
             misplaced_doors: misplaced_doors(map),
         }

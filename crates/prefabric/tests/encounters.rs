@@ -548,3 +548,27 @@ fn a_skip_says_why_no_room_took_the_encounter() {
         assert_eq!(map.prefabs()[i].transform, prefabric::Transform::IDENTITY);
     }
 }
+
+#[test]
+fn halls_take_encounters_placed_anywhere_inside() {
+    let pack = Pack::embedded().expect("the embedded pack loads");
+    let generator = Generator::new(&pack, "materials").expect("materials exists");
+    let mut in_halls = 0;
+    for seed in 0..200 {
+        let map = generator.generate(seed).expect("materials generates");
+        for e in map.trace().events().iter().filter(|e| e.stage == "encounters" && e.message.contains(" in hall ")) {
+            // "encounter `ID` (...) as `PREFAB` T at (x, y) in hall N"
+            let prefab = e.message.split('`').nth(3).expect("the trace names the prefab");
+            let style = pack.prefab(prefab).expect("a prefab of the pack").style();
+            assert!(
+                matches!(style, Style::Accessible | Style::Feature),
+                "seed {seed}: a {style:?} prefab went into a hall: {}",
+                e.message
+            );
+            in_halls += 1;
+        }
+    }
+    // Materials halls have several ways through, so only the styles placed
+    // anywhere inside fit them; a few of its encounters are.
+    assert!(in_halls >= 5, "only {in_halls} encounters went into halls over 200 seeds");
+}

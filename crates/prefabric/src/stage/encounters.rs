@@ -2,8 +2,9 @@
 //! 000, "Embedding Prefabs").
 //!
 //! Works on regions, not on any generator's internals: every [`RegionKind::Room`]
-//! is a candidate, and its doorways are read from the terrain around it, so rooms
-//! from any layout generator qualify; so does every cavern (a
+//! and [`RegionKind::Hall`] is a candidate, and its doorways are read from the
+//! terrain around it, so rooms from any layout generator qualify (a hall, with
+//! its several ways through, takes the styles placed anywhere inside); so does every cavern (a
 //! [`RegionKind::Cave`] region with a centre) for the centered and embedded
 //! styles, which [`caverns`](super::caverns) places. Selection is
 //! encounter-first: an eligible encounter is drawn by weight, then a free room
@@ -70,6 +71,9 @@ impl Doorway {
 /// A room that may receive an encounter.
 struct Room {
     region: RegionId,
+    /// A hall rather than a room: it takes only encounters placed anywhere
+    /// inside (accessible and feature styles), which need no single door.
+    hall: bool,
     /// Its open interior.
     interior: Rect,
     doorways: Vec<Doorway>,
@@ -143,10 +147,14 @@ pub(crate) fn run(
             skip(map, &e.id, SkipReason::Ineligible, &reason);
         }
     }
-    let free_rooms = rooms.iter().filter(|r| !r.used).count();
+    let free_rooms = rooms.iter().filter(|r| !r.used && !r.hall).count();
+    let halls = match rooms.iter().filter(|r| !r.used && r.hall).count() {
+        0 => String::new(),
+        n => format!(", {n} halls"),
+    };
     let places = match &caverns {
-        Some(c) => format!("{free_rooms} rooms and {} caverns", c.list.len()),
-        None => format!("{free_rooms} rooms"),
+        Some(c) => format!("{free_rooms} rooms{halls} and {} caverns", c.list.len()),
+        None => format!("{free_rooms} rooms{halls}"),
     };
     map.trace.push("encounters", Outcome::Note, format!("aiming for {target} encounters in {places}"));
     let mut total = 0u32;
@@ -385,12 +393,18 @@ fn in_cavern(
     Err((why, format!("no cavern takes it: of {}{size}, {summary}", caverns::caverns(order.len()))))
 }
 
-/// Every room of the layout with its doorways read from the terrain.
+/// Every room and hall of the layout with its doorways read from the terrain.
 fn find_rooms(map: &Map) -> Vec<Room> {
     map.regions
         .iter()
-        .filter(|r| r.kind == RegionKind::Room && r.prefab.is_none())
-        .map(|r| Room { region: r.id, interior: r.bounds, doorways: doorways(map, r.bounds), used: false })
+        .filter(|r| matches!(r.kind, RegionKind::Room | RegionKind::Hall) && r.prefab.is_none())
+        .map(|r| Room {
+            region: r.id,
+            hall: r.kind == RegionKind::Hall,
+            interior: r.bounds,
+            doorways: doorways(map, r.bounds),
+            used: false,
+        })
         .collect()
 }
 
@@ -745,7 +759,7 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
         Outcome::Chose,
         bounds,
         format!(
-            "encounter `{}` ({}, {}) as `{}` {} at ({}, {}) in room {region}{}",
+            "encounter `{}` ({}, {}) as `{}` {} at ({}, {}) in {} {region}{}",
             e.id,
             e.category,
             e.weight_word,
@@ -753,6 +767,7 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
             fit.transform,
             rect.x,
             rect.y,
+            if room.hall { "hall" } else { "room" },
             if enclosed { format!(", facing its {side} door") } else { String::new() }
         ),
     );
