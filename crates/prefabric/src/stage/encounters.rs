@@ -612,6 +612,8 @@ fn visit_options(
                     }
                 }
             }
+            // A hall is a way through, never a dead end to wall off.
+            Style::Enclosed | Style::Cubby if room.hall => return,
             Style::Enclosed | Style::Cubby => {
                 let [door] = room.doorways.as_slice() else { continue };
                 if t.apply_dir(Dir::South) != door.side {
