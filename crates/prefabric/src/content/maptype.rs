@@ -170,8 +170,8 @@ pub struct StartSpec {
     pub offset: Point,
     /// Largest random shift either way, per axis.
     pub jitter: Point,
-    /// Which way it digs first; `None` picks at random.
-    pub dir: Option<Dir>,
+    /// The ways it may dig first, one drawn per map; empty for any of the four.
+    pub dirs: Vec<Dir>,
     /// Tunnel width (default: the generator's `width`).
     pub width: u8,
 }
@@ -663,18 +663,21 @@ impl Checker<'_> {
 
     fn start(&mut self, s: &Spanned<StartFile>, size: (i32, i32), default_width: u8) -> StartSpec {
         let raw = s.get_ref();
-        let dir = match &raw.dir {
-            None => None,
-            Some(d) if d.get_ref() == "any" => None,
-            Some(d) => Dir::parse(d.get_ref()).or_else(|| {
-                self.invalid(
-                    d.span(),
-                    format!("unknown direction `{}`", d.get_ref()),
-                    Some("use north, east, south, west or any".into()),
-                );
-                None
-            }),
-        };
+        // One direction, several separated by `|` (one drawn per map), or any.
+        let mut dirs: Vec<Dir> = Vec::new();
+        if let Some(d) = raw.dir.as_ref().filter(|d| d.get_ref() != "any") {
+            for word in d.get_ref().split('|').map(str::trim) {
+                match Dir::parse(word) {
+                    Some(dir) if !dirs.contains(&dir) => dirs.push(dir),
+                    Some(_) => {}
+                    None => self.invalid(
+                        d.span(),
+                        format!("unknown direction `{word}`"),
+                        Some("use north, east, south or west, several as \"north|east\", or any".into()),
+                    ),
+                }
+            }
+        }
         let width = match &raw.width {
             None => default_width,
             Some(w) if (1..=9).contains(w.get_ref()) => *w.get_ref(),
@@ -706,7 +709,7 @@ impl Checker<'_> {
             anchor: raw.at,
             offset: Point::new(raw.offset[0], raw.offset[1]),
             jitter: Point::new(i32::from(raw.jitter[0]), i32::from(raw.jitter[1])),
-            dir,
+            dirs,
             width,
         }
     }

@@ -437,9 +437,50 @@ fn resolve_start(map: &Map, spec: &StartSpec, earlier: &[Start], rng: &mut Rng) 
             && square.expand(1).points().all(|p| map.terrain[p] == Terrain::EARTH && !map.is_protected(p))
             && earlier.iter().all(|s| !Rect::square_around(s.at, i32::from(s.width)).expand(1).intersects(&square));
         if free {
-            let dir = spec.dir.unwrap_or_else(|| Dir::ALL[rng.below(4) as usize]);
+            let dir = match spec.dirs.as_slice() {
+                [one] => *one,
+                [] => Dir::ALL[rng.below(4) as usize],
+                allowed => allowed[rng.below(allowed.len() as u32) as usize],
+            };
             return Some(Start { at, dir, width: spec.width });
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_leaves_in_one_of_its_allowed_directions() {
+        let map = Map::new(1, "test", 1, 60, 40);
+        let spec = |dirs: Vec<Dir>| StartSpec {
+            anchor: Anchor::Centre,
+            offset: Point::new(0, 0),
+            jitter: Point::new(5, 5),
+            dirs,
+            width: 3,
+        };
+        let mut seen = [0u32; 4];
+        for seed in 0..200 {
+            let mut rng = Rng::stream(seed, "test", "starts");
+            let start = resolve_start(&map, &spec(vec![Dir::North, Dir::East]), &[], &mut rng).expect("room to start");
+            seen[Dir::ALL.iter().position(|&d| d == start.dir).expect("a direction")] += 1;
+        }
+        // Dir::ALL is north, east, south, west.
+        let (north, east) = (seen[0], seen[1]);
+        assert_eq!(north + east, 200, "only north and east are allowed: {seen:?}");
+        assert!(north > 60 && east > 60, "both allowed directions are drawn: {seen:?}");
+        // One direction is taken as given, any direction draws all four.
+        let mut rng = Rng::stream(0, "test", "starts");
+        assert_eq!(resolve_start(&map, &spec(vec![Dir::West]), &[], &mut rng).map(|s| s.dir), Some(Dir::West));
+        let mut any = [false; 4];
+        for seed in 0..100 {
+            let mut rng = Rng::stream(seed, "test", "starts");
+            let dir = resolve_start(&map, &spec(Vec::new()), &[], &mut rng).expect("room to start").dir;
+            any[Dir::ALL.iter().position(|&d| d == dir).unwrap()] = true;
+        }
+        assert_eq!(any, [true; 4]);
+    }
 }
