@@ -262,8 +262,8 @@ impl<'a> Furnisher<'a> {
             else {
                 break;
             };
-            let prop = members.remove(k);
-            self.lay_array(map, area, set, prop, array, free, &members, rng);
+            members.remove(k);
+            self.lay_array(map, area, set, &array, &members, rng);
             laid += 1;
         }
         if laid == 0 {
@@ -314,10 +314,10 @@ impl<'a> Furnisher<'a> {
         Rect::new(inner.x + found.x, inner.y + found.y, found.width, found.height)
     }
 
-    /// The turn and the columns and rows of the largest array of `prop` in
-    /// `free`, cut down to `max_array` members (its longer side first); ties
-    /// between turns drawn at random. `None` when not even one fits.
-    fn array_in(&self, prop: &Prop, free: Rect, rng: &mut Rng) -> Option<(Transform, i32, i32)> {
+    /// The largest array of `prop` in `free`, cut down to `max_array` members
+    /// (its longer side first); ties between turns drawn at random. `None` when
+    /// not even one fits.
+    fn array_in(&self, prop: &'a Prop, free: Rect, rng: &mut Rng) -> Option<FillerArray<'a>> {
         let gap = self.rules.spacing;
         let most = self.rules.max_array as i32;
         let mut best: Vec<(Transform, i32, i32)> = Vec::new();
@@ -336,22 +336,21 @@ impl<'a> Furnisher<'a> {
                 best.push((turn, nx, ny));
             }
         }
-        rng.pick(&best).copied()
+        rng.pick(&best).map(|&(turn, nx, ny)| FillerArray { prop, turn, nx, ny, free })
     }
 
-    /// Lays one filler array of `prop` inside `free` and traces it.
-    #[allow(clippy::too_many_arguments)]
+    /// Lays one filler array inside its free rectangle and traces it; `others`
+    /// are the set's other machines, for the odd one.
     fn lay_array(
         &mut self,
         map: &mut Map,
         area: &Area<'_>,
         set: &str,
-        prop: &Prop,
-        (turn, nx, ny): (Transform, i32, i32),
-        free: Rect,
+        array: &FillerArray<'a>,
         others: &[&Prop],
         rng: &mut Rng,
     ) {
+        let FillerArray { prop, turn, nx, ny, free } = *array;
         let gap = self.rules.spacing;
         let (w, h) = turned_size(prop, turn);
         let (span_w, span_h) = (nx * (w + gap) - gap, ny * (h + gap) - gap);
@@ -514,6 +513,17 @@ impl Push {
 /// The quarter turn that puts a drawing's north edge on `side`.
 fn facing(side: Dir) -> Transform {
     (0..4).map(|q| Transform::new(q, false)).find(|t| t.apply_dir(Dir::North) == side).unwrap_or(Transform::IDENTITY)
+}
+
+/// One filler array: a machine, its turn, its columns and rows, and the free
+/// rectangle it is laid out in.
+#[derive(Copy, Clone)]
+struct FillerArray<'a> {
+    prop: &'a Prop,
+    turn: Transform,
+    nx: i32,
+    ny: i32,
+    free: Rect,
 }
 
 /// The four quarter turns when a machine may turn, else none.

@@ -123,21 +123,7 @@ struct Furnisher<'a> {
 
 /// Runs the stage.
 pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u64) {
-    let mut f = Furnisher {
-        rules,
-        catalog,
-        stock_pool: item_pool(catalog, map.depth, &rules.stockpile_categories),
-        seed,
-        depth: map.depth,
-        flags: open_floor(map),
-        width: map.width(),
-        seen: Vec::new(),
-        stack: Vec::new(),
-        places: Vec::new(),
-        taken_sums: Vec::new(),
-        free_search: RectSearch::default(),
-        tally: Tally::default(),
-    };
+    let mut f = Furnisher::new(map, catalog, rules, seed);
     let areas = f.areas(map);
     for (weights, kind) in [(&rules.halls, "halls"), (&rules.rooms, "rooms")] {
         if weights.iter().all(|&w| w == 0) {
@@ -233,6 +219,28 @@ fn open_floor(map: &Map) -> Vec<u8> {
         }
     }
     flags
+}
+
+impl<'a> Furnisher<'a> {
+    /// A furnisher for `map` with empty scratch buffers: its open floor marked,
+    /// the stockpiles' item pool drawn up for the map's depth.
+    fn new(map: &Map, catalog: &'a Catalog, rules: &'a Furnishing, seed: u64) -> Furnisher<'a> {
+        Furnisher {
+            rules,
+            catalog,
+            stock_pool: item_pool(catalog, map.depth, &rules.stockpile_categories),
+            seed,
+            depth: map.depth,
+            flags: open_floor(map),
+            width: map.width(),
+            seen: Vec::new(),
+            stack: Vec::new(),
+            places: Vec::new(),
+            taken_sums: Vec::new(),
+            free_search: RectSearch::default(),
+            tally: Tally::default(),
+        }
+    }
 }
 
 impl Furnisher<'_> {
@@ -596,21 +604,7 @@ mod tests {
         let map = rooms_behind_rooms();
         let rules = Furnishing::plain();
         let catalog = Catalog::default();
-        let mut f = Furnisher {
-            rules: &rules,
-            catalog: &catalog,
-            stock_pool: Vec::new(),
-            seed: 1,
-            depth: 1,
-            flags: open_floor(&map),
-            width: map.width(),
-            seen: Vec::new(),
-            stack: Vec::new(),
-            places: Vec::new(),
-            taken_sums: Vec::new(),
-            free_search: RectSearch::default(),
-            tally: Tally::default(),
-        };
+        let mut f = Furnisher::new(&map, &catalog, &rules, 1);
         // The corridor is one cell high: a machine on it cuts it.
         assert!(!f.keeps_connected(&map, Rect::new(10, 2, 1, 1)));
         // The door between the rooms, and the cell in front of it, are the only way on.
