@@ -43,7 +43,7 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use mapgen::MapBuilder;
 use mapgen::filter::{NearestCorridors, SimpleRooms};
-use prefabric::{Generator, Limits, Pack, render};
+use prefabric::{Generation, Generator, Limits, Pack, render};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::hint::black_box;
@@ -162,42 +162,53 @@ fn prefab_layouts(c: &mut Criterion) {
     stages(c, &pack, "mines");
 }
 
-/// `encounters/NAME` and `furnish/NAME`: each stage alone on maps whose
-/// earlier stages ran outside the timed part.
-fn stages(c: &mut Criterion, pack: &Pack, name: &str) {
-    let generator = Generator::new(pack, name).expect("the map type exists");
+/// The generation of `seed` with its first `done` stages run (features, layout,
+/// encounters, furnishing, objects, in pipeline order), ready for the next.
+fn after_stages<'p>(generator: &Generator<'p>, seed: u64, done: usize) -> Generation<'p> {
+    let mut g = generator.start(seed, 0);
+    if done > 0 {
+        g.features().expect("features place");
+    }
+    if done > 1 {
+        g.layout().expect("the layout digs");
+    }
+    if done > 2 {
+        g.encounters().expect("encounters embed");
+    }
+    if done > 3 {
+        g.furnish();
+    }
+    if done > 4 {
+        g.objects();
+    }
+    g
+}
+
+/// `STAGE/NAME`: one stage, `run`, alone on maps whose first `done` stages ran
+/// outside the timed part.
+fn stage(c: &mut Criterion, generator: &Generator<'_>, bench: &str, done: usize, run: fn(&mut Generation<'_>)) {
     let mut seed = 0;
-    c.bench_function(&format!("encounters/{name}"), |b| {
+    c.bench_function(bench, |b| {
         b.iter_batched(
             || {
                 seed = (seed + 1) % SEEDS;
-                let mut g = generator.start(seed, 0);
-                g.features().expect("features place");
-                g.layout().expect("the layout digs");
-                g
-            },
-            |mut g| black_box(g.encounters()),
-            BatchSize::SmallInput,
-        )
-    });
-    let mut seed = 0;
-    c.bench_function(&format!("furnish/{name}"), |b| {
-        b.iter_batched(
-            || {
-                seed = (seed + 1) % SEEDS;
-                let mut g = generator.start(seed, 0);
-                g.features().expect("features place");
-                g.layout().expect("the layout digs");
-                g.encounters().expect("encounters embed");
-                g
+                after_stages(generator, seed, done)
             },
             |mut g| {
-                g.furnish();
+                run(&mut g);
                 black_box(g)
             },
             BatchSize::SmallInput,
         )
     });
+}
+
+/// `encounters/NAME` and `furnish/NAME`: each stage alone on maps whose
+/// earlier stages ran outside the timed part.
+fn stages(c: &mut Criterion, pack: &Pack, name: &str) {
+    let generator = Generator::new(pack, name).expect("the map type exists");
+    stage(c, &generator, &format!("encounters/{name}"), 2, |g| g.encounters().expect("encounters embed"));
+    stage(c, &generator, &format!("furnish/{name}"), 3, |g| g.furnish());
 }
 
 fn benches(c: &mut Criterion) {
@@ -206,26 +217,11 @@ fn benches(c: &mut Criterion) {
     pipeline_and_layout(c, &pack, "materials");
 
     stages(c, &pack, "materials");
-
-    let mut seed = 0;
-    c.bench_function("objects/materials", |b| {
-        b.iter_batched(
-            || {
-                seed = (seed + 1) % SEEDS;
-                let mut g = generator.start(seed, 0);
-                g.features().expect("features place");
-                g.layout().expect("the layout digs");
-                g.encounters().expect("encounters embed");
-                g.furnish();
-                g
-            },
-            |mut g| {
-                g.objects();
-                black_box(g)
-            },
-            BatchSize::SmallInput,
-        )
-    });
+    stage(c, &generator, "objects/materials", 4, |g| g.objects());
+    // The theme on materials (floors and walls) and the mines (pools too).
+    stage(c, &generator, "theme/materials", 5, |g| g.theme());
+    let mines = Generator::new(&pack, "mines").expect("mines exists");
+    stage(c, &mines, "theme/mines", 5, |g| g.theme());
 
     let map = generator.generate(1).expect("materials generates");
     c.bench_function("render/ascii", |b| b.iter(|| black_box(render::ascii(&map, pack.palette()))));

@@ -7,7 +7,7 @@
 use prefabric::{Generator, Pack};
 use std::time::Instant;
 
-const STAGES: [&str; 6] = ["features", "layout", "encounters", "furnish", "objects", "validate"];
+const STAGES: [&str; 7] = ["features", "layout", "encounters", "furnish", "objects", "theme", "validate"];
 
 fn main() {
     let map_type = std::env::args().nth(1).unwrap_or_else(|| "mines".to_string());
@@ -44,9 +44,11 @@ fn main() {
                 marks[4] = Instant::now();
                 run.objects();
                 marks[5] = Instant::now();
+                run.theme();
+                marks[6] = Instant::now();
                 run.validate().is_ok()
             };
-        marks[6] = Instant::now();
+        marks[7] = Instant::now();
         if !ok {
             failed += 1;
             continue;

@@ -46,11 +46,15 @@ pub enum Role {
     StairsUp,
     /// Stairs leading down (the way on).
     StairsDown,
+    /// Deep liquid: water, lava, sludge (its variants, named by the palette).
+    /// Nothing walks or digs through it, but it is open to sight, so no wall is
+    /// raised around it: a pool, a moat, a flooded shaft.
+    Liquid,
 }
 
 impl Role {
     /// Every role, in a fixed order (see [`Role::index`]).
-    pub const ALL: [Role; 12] = [
+    pub const ALL: [Role; 13] = [
         Role::Earth,
         Role::Blocked,
         Role::Wall,
@@ -63,6 +67,7 @@ impl Role {
         Role::SecretDoor,
         Role::StairsUp,
         Role::StairsDown,
+        Role::Liquid,
     ];
 
     /// Position in [`Role::ALL`].
@@ -80,12 +85,13 @@ impl Role {
             Role::SecretDoor => 9,
             Role::StairsUp => 10,
             Role::StairsDown => 11,
+            Role::Liquid => 12,
         }
     }
 
     /// The name used in palettes and JSON: `earth`, `blocked`, `wall`, `room`,
     /// `hall`, `corridor`, `junction`, `cave`, `door`, `secret_door`, `stairs_up`,
-    /// `stairs_down`.
+    /// `stairs_down`, `liquid`.
     pub const fn name(self) -> &'static str {
         match self {
             Role::Earth => "earth",
@@ -100,6 +106,7 @@ impl Role {
             Role::SecretDoor => "secret_door",
             Role::StairsUp => "stairs_up",
             Role::StairsDown => "stairs_down",
+            Role::Liquid => "liquid",
         }
     }
 
@@ -110,7 +117,7 @@ impl Role {
 
     /// True where a walker can stand: floors, doors (secret ones too) and stairs.
     pub const fn is_walkable(self) -> bool {
-        !matches!(self, Role::Earth | Role::Blocked | Role::Wall)
+        !matches!(self, Role::Earth | Role::Blocked | Role::Wall | Role::Liquid)
     }
 }
 
@@ -211,7 +218,8 @@ pub struct Region {
     /// says which it was.
     pub laid_out_as: RegionKind,
     /// The smallest rectangle holding its cells. For rooms, halls, corridors and
-    /// junctions every cell of the rectangle is open floor.
+    /// junctions every cell of the rectangle is open: floor, or a pool of liquid a
+    /// map type's theme laid.
     pub bounds: Rect,
     /// Its doors and openings.
     pub doors: Vec<Door>,

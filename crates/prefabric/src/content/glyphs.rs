@@ -313,7 +313,7 @@ tag = "soot"
             .replace("power = \"#\"", "power = \"&\"\narmour = \"[\"")
             .replace("tools = \"8\"", "tools = \"(\"")
             .replace("glyph = \"╡\"", "glyph = \")\"")
-            .replace("tag = \"ash\"\nglyph = \"!\"", "tag = \"ash\"\nglyph = \"~\"")
+            .replace("tag = \"ash\"\nglyph = \"!\"", "tag = \"ash\"\nglyph = \";\"")
             .replace("rating = 1\nglyph = \"!\"", "rating = 1\nglyph = \"¢\"");
         let all = warnings(&palette, &catalog);
         assert!(all.iter().all(|w| !w.contains(" drawn ")), "{}", all.join("\n"));

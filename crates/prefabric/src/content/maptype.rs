@@ -15,6 +15,7 @@ use super::encounters::{self, EncounterPool, PoolFile, check_cave_openings};
 use super::furnishing::{self, Furnishing, FurnishingFile};
 use super::index::PrefabIndex;
 use super::pathways::{self, PathwaysFile, PathwaysParams};
+use super::theme::{self, Theme, ThemeFile};
 use super::values::WeightWords;
 pub use super::values::{Anchor, IntRange, Percent};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
@@ -281,6 +282,9 @@ pub struct MapType {
     pub encounters: Option<EncounterPool>,
     /// How rooms, halls and junctions are furnished, if they are.
     pub furnishing: Option<Furnishing>,
+    /// The terrain variants its dug floors and raised walls take, and its
+    /// pools (empty: plain terrain).
+    pub theme: Theme,
     /// The file it was read from.
     pub file: String,
 }
@@ -312,6 +316,8 @@ struct MapTypeFile {
     encounters: Option<PoolFile>,
     #[serde(default)]
     furnishing: Option<Spanned<FurnishingFile>>,
+    #[serde(default)]
+    theme: Option<ThemeFile>,
 }
 
 /// `generator = "name"` or `generator = { name = weight, ... }`.
@@ -475,6 +481,7 @@ pub(crate) fn read(
     let encounters =
         raw.encounters.as_ref().map(|p| encounters::read(p, &at, words, prefabs, limits.max_encounters, &mut c.errors));
     let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
+    let theme = raw.theme.as_ref().map_or_else(Theme::default, |t| theme::read(t, &at, words, &mut c.errors));
     if c.errors.is_empty() {
         Ok(MapType {
             name: name.to_string(),
@@ -486,6 +493,7 @@ pub(crate) fn read(
             variants,
             encounters,
             furnishing,
+            theme,
             file: file.to_string(),
         })
     } else {

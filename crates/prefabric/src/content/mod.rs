@@ -31,6 +31,7 @@ mod load;
 pub mod maptype;
 pub mod pathways;
 mod section;
+pub mod theme;
 mod values;
 
 use crate::error::{Error, ErrorKind, Location, Problems};

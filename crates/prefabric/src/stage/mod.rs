@@ -1,4 +1,4 @@
-//! The pipeline: features, layout, encounters, furnishing, objects, validate — one map from a pack, a map
+//! The pipeline: features, layout, encounters, furnishing, objects, theme, validate — one map from a pack, a map
 //! type and a seed (and, for a run of levels, the [`World`] so far).
 //!
 //! [`Generator`] holds a pack and a map type and generates maps for seeds; each
@@ -14,6 +14,7 @@ pub(crate) mod encounters;
 pub(crate) mod features;
 pub(crate) mod furnish;
 pub(crate) mod objects;
+pub(crate) mod theme;
 pub(crate) mod validate;
 
 use crate::content::{MapType, Pack};
@@ -323,7 +324,13 @@ impl Generation<'_> {
         objects::run(&mut self.map, self.pack, self.stream_seed);
     }
 
-    /// Stage 6: checks the map's invariants.
+    /// Stage 6: dresses the layout's floors and walls in the map type's terrain
+    /// variants and lays its pools (nothing without a `[theme]`).
+    pub fn theme(&mut self) {
+        theme::run(&mut self.map, &self.map_type.theme, self.stream_seed);
+    }
+
+    /// Stage 7: checks the map's invariants.
     pub fn validate(&self) -> Result<(), Error> {
         validate::run(&self.map, self.pack)
     }
@@ -334,6 +341,7 @@ impl Generation<'_> {
         self.encounters()?;
         self.furnish();
         self.objects();
+        self.theme();
         self.validate()
     }
 

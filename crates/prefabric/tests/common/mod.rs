@@ -137,7 +137,7 @@ pub fn default_pack_files() -> Vec<prefabric::content::SourceFile> {
 
 /// Regions describe the map: every walkable cell belongs to one, every door is
 /// walkable, and rooms, halls, corridors and junctions are rectangles of walkable
-/// cells.
+/// cells (or pools of liquid).
 pub fn regions_consistent(map: &Map) -> Result<(), String> {
     use prefabric::RegionKind;
     if let Some(p) = map.bounds().points().find(|&p| map.is_walkable(p) && map.region_at(p).is_none()) {
@@ -149,7 +149,9 @@ pub fn regions_consistent(map: &Map) -> Result<(), String> {
         }
         let rectangle =
             matches!(r.kind, RegionKind::Room | RegionKind::Hall | RegionKind::Corridor | RegionKind::Junction);
-        if rectangle && let Some(p) = r.bounds.points().find(|&p| !map.is_walkable(p)) {
+        // A theme's pools lie in rooms and halls: open to sight, not to walking.
+        let open = |p| map.is_walkable(p) || map.terrain_at(p).is_some_and(|t| t.role == Role::Liquid);
+        if rectangle && let Some(p) = r.bounds.points().find(|&p| !open(p)) {
             return Err(format!("{} {} ({}) is not open at {p}", r.kind.name(), r.id, r.bounds));
         }
     }

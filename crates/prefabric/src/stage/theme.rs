@@ -1,0 +1,309 @@
+//! Theming: the last stage before validation dresses the layout's own cells in the
+//! map type's terrain variants (its `[theme]`, read by [`crate::content::theme`]).
+//!
+//! In: a furnished map with its objects, and the theme. Out: the same map with
+//! floor styles drawn per region and scattered per cell, wall styles drawn per cell
+//! in seams, and pools of liquid laid into regions. It works on regions only, so
+//! every generator's maps take a theme alike.
+//!
+//! Guarantees: a cell a prefab placed (protected) is never touched, so prefabs
+//! stay intact; floor and wall styles keep each cell's role, so walkability,
+//! regions and objects are unchanged by them; a pool keeps a ring of floor
+//! between itself and the region's walls and doors, covers no object or machine
+//! and nothing within two cells of a placed prefab, and is undone unless the region's walkable cells stay as connected as they
+//! were, so every way through stays open.
+
+use crate::content::theme::{FloorStyles, Pools, Theme, WallStyles, floor_of};
+use crate::geom::{Point, Rect};
+use crate::map::{Map, Region, Role, Terrain, mask};
+use crate::rng::Rng;
+use crate::trace::Outcome;
+
+/// Attempts at one pool: each a smaller pool than the last.
+const POOL_ATTEMPTS: u32 = 3;
+
+/// Cells around a placed prefab's rectangle that no pool covers: its ring of
+/// approach and one more, so a prefab is never found standing in water.
+const PREFAB_APPROACH: i32 = 2;
+
+/// Applies `theme` to `map`.
+pub(crate) fn run(map: &mut Map, theme: &Theme, seed: u64) {
+    if !theme.floors.is_empty() {
+        style_floors(map, &theme.floors, &mut Rng::stream(seed, "theme", "floors"));
+    }
+    if let Some(walls) = &theme.walls {
+        style_walls(map, walls, &mut Rng::stream(seed, "theme", "walls"));
+    }
+    if !theme.pools.is_empty() {
+        let mut rng = Rng::stream(seed, "theme", "pools");
+        let mut laid = PoolLayer::new(map);
+        for pools in &theme.pools {
+            let count = laid.lay(map, pools, &mut rng);
+            let name = pools.terrain;
+            map.trace.push("theme", Outcome::Note, format!("laid {count} pools of {name}"));
+        }
+    }
+}
+
+/// One style per region, drawn by weight, and the scattered styles cell by cell.
+fn style_floors(map: &mut Map, floors: &[FloorStyles], rng: &mut Rng) {
+    let draws: Vec<Draw> = floors.iter().map(|f| Draw::new(&f.styles)).collect();
+    let w = map.width();
+    for id in 0..map.regions.len() {
+        let region = &map.regions[id];
+        let Some(kind) = floor_of(region.kind) else { continue };
+        let Some(k) = floors.iter().position(|f| f.regions.contains(&region.kind)) else { continue };
+        let (styles, plain) = (&floors[k], Terrain::floor(kind));
+        let own = draws[k].pick(rng).map_or(plain, |i| styles.styles[i].0);
+        if own == plain && styles.scatter.is_empty() {
+            continue;
+        }
+        // A region's open doorways lie on its wall line, just outside its
+        // bounds. Row slices, not points: this visits every open cell.
+        let b = region.bounds.expand(1);
+        let (x0, x1) = (b.x.max(0), b.right().min(w));
+        for y in b.y.max(0)..b.bottom().min(map.height()) {
+            let row = (y * w + x0) as usize..(y * w + x1) as usize;
+            let (ids, masks) = (&map.region_of.cells()[row.clone()], &map.masks.cells()[row.clone()]);
+            let cells = &mut map.terrain.cells_mut()[row];
+            for ((cell, &rid), &m) in cells.iter_mut().zip(ids).zip(masks) {
+                if rid == id as u32 && *cell == plain && m & mask::PROTECTED == 0 {
+                    *cell = scattered(&styles.scatter, rng).unwrap_or(own);
+                }
+            }
+        }
+    }
+}
+
+/// A scattered style for one cell, or `None` for the region's own.
+fn scattered(scatter: &[(Terrain, u32)], rng: &mut Rng) -> Option<Terrain> {
+    if scatter.is_empty() {
+        return None;
+    }
+    let roll = rng.below(100);
+    let mut below = 0;
+    for &(t, pct) in scatter {
+        below += pct;
+        if roll < below {
+            return Some(t);
+        }
+    }
+    None
+}
+
+/// Wall styles cell by cell, in reading order; with `clump`, a wall carries on the
+/// style of the wall west of it (else north of it) that the theme styled.
+fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
+    let draw = Draw::new(&walls.styles);
+    let w = map.width() as usize;
+    // The style index each cell of the previous and this row took, `NONE` for
+    // cells the theme left alone: two rows are all the seams need.
+    const NONE: u8 = u8::MAX;
+    let mut above = vec![NONE; w];
+    let mut row = vec![NONE; w];
+    let plain = Terrain::new(Role::Wall);
+    // Flat rows rather than points: this visits every cell of the map.
+    for (cells, masks) in map.terrain.cells_mut().chunks_mut(w).zip(map.masks.cells().chunks(w)) {
+        let mut west = NONE;
+        for (x, (cell, &m)) in cells.iter_mut().zip(masks).enumerate() {
+            let mut took = NONE;
+            if *cell == plain && m & mask::PROTECTED == 0 {
+                let before = if west != NONE { west } else { above[x] };
+                let style = if before != NONE && rng.percent(walls.clump) {
+                    Some(before)
+                } else {
+                    draw.pick(rng).map(|i| i as u8)
+                };
+                if let Some(i) = style {
+                    took = i;
+                    *cell = walls.styles[i as usize].0;
+                }
+            }
+            row[x] = took;
+            west = took;
+        }
+        std::mem::swap(&mut above, &mut row);
+    }
+}
+
+/// A weighted draw among styles, its running totals made once.
+struct Draw {
+    /// Running totals of the weights, in the styles' order.
+    totals: Vec<u32>,
+}
+
+impl Draw {
+    fn new(styles: &[(Terrain, u32)]) -> Draw {
+        let totals = styles
+            .iter()
+            .scan(0u32, |sum, &(_, w)| {
+                *sum = sum.saturating_add(w);
+                Some(*sum)
+            })
+            .collect();
+        Draw { totals }
+    }
+
+    /// The index of a style, drawn by weight; `None` when every weight is 0.
+    fn pick(&self, rng: &mut Rng) -> Option<usize> {
+        let total = *self.totals.last()?;
+        if total == 0 {
+            return None;
+        }
+        let roll = rng.below(total);
+        Some(self.totals.partition_point(|&t| t <= roll))
+    }
+}
+
+/// Lays pools, with buffers kept between regions.
+struct PoolLayer {
+    /// Cells an object stands on, and cells near a placed prefab (its
+    /// approaches stay dry).
+    occupied: Vec<bool>,
+    /// Per cell of the region's bounds: 0 free, 1 pool, 2 reached by a flood.
+    scratch: Vec<u8>,
+    pool: Vec<Point>,
+    frontier: Vec<Point>,
+    stack: Vec<Point>,
+}
+
+impl PoolLayer {
+    fn new(map: &Map) -> PoolLayer {
+        let mut occupied = vec![false; (map.width() * map.height()) as usize];
+        for (p, _) in map.objects.iter().flat_map(|o| &o.cells) {
+            if let Some(i) = map.terrain.index_of(*p) {
+                occupied[i] = true;
+            }
+        }
+        for placed in &map.prefabs {
+            for p in placed.bounds.expand(PREFAB_APPROACH).points() {
+                if let Some(i) = map.terrain.index_of(p) {
+                    occupied[i] = true;
+                }
+            }
+        }
+        PoolLayer { occupied, scratch: Vec::new(), pool: Vec::new(), frontier: Vec::new(), stack: Vec::new() }
+    }
+
+    /// Lays the pools of one entry; returns how many.
+    fn lay(&mut self, map: &mut Map, pools: &Pools, rng: &mut Rng) -> u32 {
+        let mut count = 0;
+        for id in 0..map.regions.len() {
+            if count >= pools.max_per_map {
+                break;
+            }
+            if !pools.regions.contains(&map.regions[id].kind) || !rng.percent(pools.chance) {
+                continue;
+            }
+            let size = rng.range(pools.size.0 as i32, pools.size.1 as i32) as usize;
+            let region = map.regions[id].clone();
+            if self.lay_one(map, &region, pools.terrain, size, rng) {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// Tries a pool of about `size` cells in `region`, smaller on each attempt.
+    fn lay_one(&mut self, map: &mut Map, region: &Region, liquid: Terrain, size: usize, rng: &mut Rng) -> bool {
+        let mut size = size;
+        for _ in 0..POOL_ATTEMPTS {
+            self.grow(map, region, size, rng);
+            if self.pool.is_empty() {
+                return false;
+            }
+            if self.keeps_ways(map, region) {
+                for &p in &self.pool {
+                    map.terrain[p] = liquid;
+                }
+                return true;
+            }
+            size = (size / 2).max(1);
+        }
+        false
+    }
+
+    /// Grows `self.pool` from a random cell by random steps into neighbours.
+    fn grow(&mut self, map: &Map, region: &Region, size: usize, rng: &mut Rng) {
+        self.pool.clear();
+        self.frontier.clear();
+        let occupied = &self.occupied;
+        self.frontier.extend(region.bounds.points().filter(|&p| may_cover(map, occupied, region, p)));
+        let Some(&start) = rng.pick(&self.frontier) else { return };
+        self.frontier.clear();
+        self.frontier.push(start);
+        while self.pool.len() < size {
+            let Some(i) = rng.index(self.frontier.len()) else { break };
+            let p = self.frontier.swap_remove(i);
+            if self.pool.contains(&p) {
+                continue;
+            }
+            self.pool.push(p);
+            for q in [Point::new(1, 0), Point::new(-1, 0), Point::new(0, 1), Point::new(0, -1)].map(|d| p + d) {
+                if !self.pool.contains(&q) && may_cover(map, &self.occupied, region, q) {
+                    self.frontier.push(q);
+                }
+            }
+        }
+    }
+
+    /// True when the region's walkable cells, less the pool, fall into no more
+    /// connected pieces than they did before it.
+    fn keeps_ways(&mut self, map: &Map, region: &Region) -> bool {
+        let bounds = region.bounds;
+        let before = self.pieces(map, region, bounds, false);
+        let after = self.pieces(map, region, bounds, true);
+        after <= before
+    }
+
+    /// Counts 4-connected pieces of the region's walkable, machine-free cells
+    /// (without the pool's, when `with_pool`).
+    fn pieces(&mut self, map: &Map, region: &Region, bounds: Rect, with_pool: bool) -> u32 {
+        let (w, h) = (bounds.width as usize, bounds.height as usize);
+        self.scratch.clear();
+        self.scratch.resize(w * h, 0);
+        let local = |p: Point| ((p.y - bounds.y) as usize) * w + (p.x - bounds.x) as usize;
+        if with_pool {
+            for &p in &self.pool {
+                self.scratch[local(p)] = 1;
+            }
+        }
+        let open = |p: Point| {
+            bounds.contains(p) && map.region_of[p] == region.id && map.is_walkable(p) && map.masks[p] & mask::SOLID == 0
+        };
+        let mut pieces = 0;
+        for p in bounds.points() {
+            if self.scratch[local(p)] != 0 || !open(p) {
+                continue;
+            }
+            pieces += 1;
+            self.scratch[local(p)] = 2;
+            self.stack.push(p);
+            while let Some(q) = self.stack.pop() {
+                for n in [Point::new(1, 0), Point::new(-1, 0), Point::new(0, 1), Point::new(0, -1)].map(|d| q + d) {
+                    if open(n) && self.scratch[local(n)] == 0 {
+                        self.scratch[local(n)] = 2;
+                        self.stack.push(n);
+                    }
+                }
+            }
+        }
+        pieces
+    }
+}
+
+/// True where a pool may cover `p`: the region's own floor, no object or machine
+/// on it, and every neighbour (diagonals too) the region's floor, so a ring of
+/// floor stays between the pool and the walls and doors.
+fn may_cover(map: &Map, occupied: &[bool], region: &Region, p: Point) -> bool {
+    let ours = |q: Point| {
+        map.region_of.get(q) == Some(&region.id)
+            && map.terrain.get(q).is_some_and(|t| matches!(t.role, Role::Floor(_)))
+            && !map.is_protected(q)
+    };
+    let Some(i) = map.terrain.index_of(p) else { return false };
+    if !ours(p) || occupied[i] || map.masks[p] & mask::SOLID != 0 {
+        return false;
+    }
+    (-1..=1).all(|dy| (-1..=1).all(|dx| ours(p + Point::new(dx, dy))))
+}
