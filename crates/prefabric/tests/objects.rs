@@ -250,3 +250,82 @@ fn objects_are_deterministic_and_on_walkable_cells_in_the_default_pack() {
     }
     assert_eq!(kinds.len(), 6, "every kind of object appears: {kinds:?}");
 }
+
+const TRAPS: &str = r#"
+[[trap]]
+tag = "cap"
+category = "explosive"
+rating = 1
+[[trap]]
+tag = "charge"
+category = "explosive"
+rating = 3
+[[trap]]
+tag = "mine"
+category = "explosive"
+rating = 6
+[[trap]]
+tag = "bell"
+category = "alarm"
+rating = 2
+[[trap]]
+tag = "pit"
+rating = 4
+"#;
+
+/// A pack whose one prefab draws an explosive trap `E`, any trap `T` and an
+/// explosive trap one level out of depth `R`.
+fn trap_pack() -> Pack {
+    let prefab = "prefab hall\nstyle: feature\nterrain:\n#####\n#...#\n##+##\nrefs:\n.....\n.E.T.\n.....\n";
+    let defs = "E trap category:explosive\nT trap any\nR trap category:explosive RATING=+1\n";
+    let prefab = prefab.replace(".E.T.", ".ERT.");
+    let files = [
+        ("pack.toml", "name = \"t\"\ndefault_map_type = \"m\"\n".to_string()),
+        ("palette.toml", "[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"+\" = \"door\"\n".to_string()),
+        ("catalog/all.toml", TRAPS.to_string()),
+        ("prefabs/hall.txt", prefab),
+        ("prefabs/hall.def", defs.to_string()),
+        ("maps/m.toml", MAP.to_string()),
+    ];
+    let files = files.into_iter().map(|(p, t)| SourceFile { path: p.to_string(), bytes: t.into_bytes() }).collect();
+    Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+#[test]
+fn traps_are_chosen_by_category_and_depth() {
+    let pack = trap_pack();
+    let catalog = pack.catalog();
+    let defs = pack.definitions("hall").unwrap();
+    let mut seen = BTreeSet::new();
+    for seed in 0..200u64 {
+        let depth = 1 + (seed % 10) as u32;
+        let map = Generator::new(&pack, "m").unwrap().depth(depth).generate(seed).unwrap();
+        let traps: Vec<_> = map.objects().iter().filter(|o| o.kind == ObjectKind::Trap).collect();
+        assert_eq!(traps.len(), 3, "seed {seed}: {traps:?}");
+        for o in traps {
+            let glyph = defs.lines[o.definition.as_ref().unwrap().line as usize].line.glyph;
+            let tag = o.tag.as_deref().unwrap();
+            let trap = catalog.traps().iter().find(|t| t.tag == tag).unwrap();
+            // Rated at most the depth (plus RATING=+N) and within two levels of
+            // the best such trap of its pool.
+            let target = depth + u32::from(glyph == 'R');
+            assert!(trap.rating <= target, "seed {seed} depth {depth}: `{tag}` is rated {}", trap.rating);
+            let pool = catalog
+                .traps()
+                .iter()
+                .filter(|t| glyph == 'T' || t.category.as_deref() == Some("explosive"))
+                .filter(|t| t.rating <= target);
+            let best = pool.map(|t| t.rating).max().unwrap();
+            assert!(trap.rating >= best.min(target.saturating_sub(2)), "seed {seed} depth {depth}: `{tag}`");
+            if glyph != 'T' {
+                assert_eq!(trap.category.as_deref(), Some("explosive"), "seed {seed}: `{tag}`");
+            }
+            seen.insert((glyph, tag.to_string()));
+        }
+    }
+    // Every explosive comes up at some depth, and `any` reaches beyond them.
+    for tag in ["cap", "charge", "mine"] {
+        assert!(seen.contains(&('E', tag.to_string())), "{seen:?}");
+    }
+    assert!(seen.iter().any(|(g, t)| *g == 'T' && (t == "bell" || t == "pit")), "{seen:?}");
+}

@@ -3,7 +3,7 @@
 //! `catalog/*.toml` files list entities (robots, creatures: tag, classes,
 //! categories, rating), items (category, rating, prototype, faulty variant, which
 //! entities carry them), props and machines (size, interactive, tier), traps
-//! (rating) and debris — any kind in any file. Reading checks every value and every
+//! (category, rating) and debris — any kind in any file. Reading checks every value and every
 //! cross-reference (a faulty variant that is an item, carriers that are entities,
 //! tags unique per kind) and reports every problem at its `file:line:col`. The
 //! [`Catalog`] answers what the objects stage asks: an entity of a class for a
@@ -194,6 +194,10 @@ pub struct Trap {
     pub name: String,
     /// The depth it belongs to, 1–20.
     pub rating: u32,
+    /// Its category (`explosive`, `alarm`...), which `trap category:NAME` picks
+    /// from; `None` when the catalog gives none (then only `trap any` and its tag
+    /// pick it).
+    pub category: Option<String>,
 }
 
 /// Debris.
@@ -347,6 +351,31 @@ impl Catalog {
         self.items.iter().any(|i| i.category == category)
     }
 
+    /// True when some trap has `category`.
+    pub fn has_trap_category(&self, category: &str) -> bool {
+        self.traps.iter().any(|t| t.category.as_deref() == Some(category))
+    }
+
+    /// The ratings of the objects of `kind` that `category:NAME` (or `any`, with
+    /// `None`) could pick at some depth: items (not faulty variants) or traps.
+    pub fn pickable_ratings(&self, kind: Kind, category: Option<&str>) -> Vec<u32> {
+        match kind {
+            Kind::Item => self
+                .items
+                .iter()
+                .filter(|i| category.is_none_or(|c| i.category == c) && !self.is_faulty_variant(&i.tag))
+                .map(|i| i.rating)
+                .collect(),
+            Kind::Trap => self
+                .traps
+                .iter()
+                .filter(|t| category.is_none_or(|c| t.category.as_deref() == Some(c)))
+                .map(|t| t.rating)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The entities of `class` (and `category`, if given) that suit `depth`: those
     /// of the highest rating at or below it. With `fallback`, the weakest of the
     /// class when none is at or below the depth. In file order.
@@ -404,6 +433,7 @@ impl Catalog {
                 let rating = match kind {
                     Kind::Entity => self.entity(tag).map(|e| e.rating),
                     Kind::Item => self.item(tag).map(|i| i.rating),
+                    Kind::Trap => self.traps.iter().find(|t| t.tag == *tag).map(|t| t.rating),
                     _ => None,
                 };
                 vec![Candidate { tag, rating, faulty: None }]
@@ -416,9 +446,30 @@ impl Catalog {
             Pick::CarriedBy(carrier) => {
                 self.items.iter().filter(|i| i.carried_by.iter().any(|c| c == carrier)).map(item).collect()
             }
+            Pick::Category(c) if kind == Kind::Trap => self.traps_near(Some(c), line, depth),
+            Pick::Any if kind == Kind::Trap => self.traps_near(None, line, depth),
             Pick::Category(c) => self.items_near(Some(c), line, depth),
             Pick::Any => self.items_near(None, line, depth),
         }
+    }
+
+    /// The traps of `category` (any with `None`) near `depth`, as items are: rated
+    /// at most the depth plus RATING=+N and at least two levels below it (or the
+    /// best rated below that).
+    fn traps_near(&self, category: Option<&str>, line: &DefLine, depth: u32) -> Vec<Candidate<'_>> {
+        let target = depth.saturating_add(line.rating_bonus());
+        let pool: Vec<&Trap> = self
+            .traps
+            .iter()
+            .filter(|t| category.is_none_or(|c| t.category.as_deref() == Some(c)))
+            .filter(|t| t.rating <= target)
+            .collect();
+        let Some(best) = pool.iter().map(|t| t.rating).max() else { return Vec::new() };
+        let floor = best.min(target.saturating_sub(ITEM_BAND));
+        pool.into_iter()
+            .filter(|t| t.rating >= floor)
+            .map(|t| Candidate { tag: &t.tag, rating: Some(t.rating), faulty: None })
+            .collect()
     }
 
     /// The items of `category` (any with `None`) near `depth`; see [`Catalog::candidates`].
@@ -534,6 +585,8 @@ struct TrapFile {
     #[serde(default)]
     name: Option<String>,
     rating: Spanned<u32>,
+    #[serde(default)]
+    category: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -814,7 +867,14 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             let tr = tr.get_ref();
             let t = tag(Kind::Trap, &tr.tag, &mut invalid);
             let rating = rating(&tr.rating, &mut invalid);
-            catalog.traps.push(Trap { name: tr.name.clone().unwrap_or_else(|| t.clone()), tag: t, rating });
+            let category = tr.category.as_ref().map(|c| {
+                let word = c.get_ref();
+                if word.is_empty() || !word.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-') {
+                    invalid(c.span(), format!("trap category `{word}` may only use letters, digits, `_` and `-`"));
+                }
+                word.clone()
+            });
+            catalog.traps.push(Trap { name: tr.name.clone().unwrap_or_else(|| t.clone()), tag: t, rating, category });
         }
         for d in &raw.debris {
             let d = d.get_ref();

@@ -15,6 +15,7 @@
 //!           @loot   2     item    carried-by:hauler_mk2
 //!           @loot   2     item    any                          30%:PROTOTYPE
 //!                   T     trap    arc_mine                     ARMED=yes|no DELAY=2..5
+//!                   E     trap    category:explosive|any       RATING=+1
 //!                   %     debris  scrap_heap
 //! ```
 //!
@@ -33,11 +34,11 @@ pub enum Pick {
     Tag(String),
     /// An entity of this class, chosen for the depth.
     Class(String),
-    /// An item of this category, chosen for the depth.
+    /// An item (or, on a trap line, a trap) of this category, chosen for the depth.
     Category(String),
     /// An item the entity with this tag would carry.
     CarriedBy(String),
-    /// Any item, chosen for the depth.
+    /// Any item (or, on a trap line, any trap), chosen for the depth.
     Any,
 }
 

@@ -6,7 +6,8 @@
 //! group is chosen, each line passes its chance or not, and each reference cell
 //! takes the object its line picks — a tag, an entity of a class for the depth
 //! (STRONG one level up, FALLBACK to the weakest), an item of a category or carried
-//! by an entity or any item near the depth (PROTOTYPE, NEVERFAULTY, RATING=+N).
+//! by an entity or any item near the depth (PROTOTYPE, NEVERFAULTY, RATING=+N), a
+//! trap of a category or any trap near the depth.
 //! Cardinally adjacent cells with the same character share one random choice
 //! unless the line says UNIQUE. SHIFT moves an object within its box onto a free
 //! cell of the prefab its kind may stand on. Game keywords come out with their
