@@ -92,3 +92,16 @@ fn drawn_and_defined_characters_must_match() {
     );
     assert!(err.contains("posts.def:2:1: invalid: `x` is defined but no prefab using `posts` draws it"), "{err}");
 }
+
+#[test]
+fn the_readme_definition_example_parses() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let section = readme.split("### Definition files and the catalog").nth(1).unwrap();
+    let block = section.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
+    let (lines, errors) = prefabric::format::def::parse("README.md", block, &Limits::default());
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(lines.len(), 9);
+    let terminal = lines.iter().find(|l| l.glyph == 'T').unwrap();
+    let written: Vec<String> = terminal.keywords.iter().map(|k| k.to_string()).collect();
+    assert_eq!(written, ["50%:ACTIVE", "LIGHT=5~1", "MODE=idle*3|busy"]);
+}

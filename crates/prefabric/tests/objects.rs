@@ -79,7 +79,7 @@ u debris rubble|ash UNIQUE
 w entity class:worker
 s entity class:worker STRONG
 g entity class:guard FALLBACK
-1 item category:power PROTOTYPE SHIFT=1,1 MODE=on|off LEVEL=3..7 0%:NEVER
+1 item category:power PROTOTYPE SHIFT=1,1 MODE=on|off LEVEL=3..7 0%:NEVER ?:COIN ODDS=hi*9|lo NEAR=10~2
 @pick x debris rubble
 @pick y debris ash
 0% n debris rubble
@@ -137,6 +137,7 @@ fn references_resolve_by_their_definitions_over_many_seeds() {
     let mut shifted = 0;
     let mut levels = BTreeSet::new();
     let mut prototypes = BTreeSet::new();
+    let (mut coins, mut his, mut nears) = (0, 0, BTreeSet::new());
     for seed in 0..300u64 {
         let depth = 1 + (seed % 9) as u32;
         let map = Generator::new(&pack, "m").unwrap().depth(depth).generate(seed).unwrap();
@@ -198,7 +199,18 @@ fn references_resolve_by_their_definitions_over_many_seeds() {
         assert!((3..=7).contains(&level));
         levels.insert(level);
         assert!(keywords.iter().all(|(n, _)| n != "NEVER" && n != "SHIFT" && n != "PROTOTYPE"));
+        // `?:` is a coin flip; `hi*9|lo` gives `hi` nine times in ten; `10~2` is 8 to 12.
+        coins += usize::from(keywords.iter().any(|(n, _)| n == "COIN"));
+        let odds = value("ODDS").unwrap();
+        assert!(odds == "hi" || odds == "lo", "{odds}");
+        his += usize::from(odds == "hi");
+        let near: i64 = value("NEAR").unwrap().parse().unwrap();
+        assert!((8..=12).contains(&near), "{near}");
+        nears.insert(near);
     }
+    assert!((100..=200).contains(&coins), "`?:` applies about half the time: {coins} of 300");
+    assert!((240..=295).contains(&his), "`hi*9|lo` gives `hi` about 270 times in 300: {his}");
+    assert_eq!(nears.len(), 5, "every value of 10~2 comes up: {nears:?}");
     assert_eq!(chains_split, 0, "adjacent same characters share their object");
     assert!(uniques_split > 50, "UNIQUE cells differ about half the time: {uniques_split} of 300");
     assert!(shifted > 100, "SHIFT moves the item most of the time: {shifted} of 300");
