@@ -3,12 +3,14 @@
 //! `catalog/*.toml` files list entities (robots, creatures: tag, classes,
 //! categories, rating), items (category, rating, prototype, faulty variant, which
 //! entities carry them), props and machines (size, interactive, tier), traps
-//! (category, rating) and debris — any kind in any file. Reading checks every value and every
+//! (category, rating), debris and the game keywords definition lines may write per
+//! kind ([`super::keywords`]) — any kind in any file. Reading checks every value and every
 //! cross-reference (a faulty variant that is an item, carriers that are entities,
 //! tags unique per kind) and reports every problem at its `file:line:col`. The
 //! [`Catalog`] answers what the objects stage asks: an entity of a class for a
 //! depth, an item of a category for a depth, what an entity carries.
 
+use super::keywords::{Allowed, GameKeywords};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
 use crate::format::def::{DefLine, Pick};
 use crate::format::parse_toml;
@@ -243,9 +245,16 @@ pub struct Catalog {
     item_glyphs: BTreeMap<String, char>,
     /// Where each glyph of items and debris comes from, in file order.
     pub(crate) glyph_sites: Vec<GlyphSite>,
+    /// The game keywords declared in `[keywords.KIND]` tables.
+    keywords: GameKeywords,
 }
 
 impl Catalog {
+    /// The game keywords the catalog declares (`[keywords.KIND]`).
+    pub fn keywords(&self) -> &GameKeywords {
+        &self.keywords
+    }
+
     /// The glyph `[item_glyphs]` gives items of `category`, if it gives one.
     pub fn category_glyph(&self, category: &str) -> Option<char> {
         self.item_glyphs.get(category).copied()
@@ -520,6 +529,9 @@ struct CatalogFile {
     /// Item category -> the glyph its items are drawn with.
     #[serde(default)]
     item_glyphs: BTreeMap<Spanned<String>, Spanned<String>>,
+    /// Kind -> game keyword -> what it takes.
+    #[serde(default)]
+    keywords: BTreeMap<Spanned<String>, BTreeMap<Spanned<String>, Spanned<String>>>,
 }
 
 #[derive(Deserialize)]
@@ -730,6 +742,61 @@ fn read_glyph(
     Some(c)
 }
 
+/// Reads one file's `[keywords.KIND]` tables into `keywords`: each kind one of
+/// the five, each name upper case and not built in, each declaration one of
+/// [`Allowed`]'s forms, each name declared once per kind across files.
+fn read_keywords(
+    tables: &BTreeMap<Spanned<String>, BTreeMap<Spanned<String>, Spanned<String>>>,
+    keywords: &mut GameKeywords,
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    declared_at: &mut BTreeMap<(Kind, String), Location>,
+    invalid: &mut dyn FnMut(std::ops::Range<usize>, String),
+) {
+    for (kind_name, table) in tables {
+        let Some(kind) = Kind::parse(kind_name.get_ref()) else {
+            let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+            invalid(
+                kind_name.span(),
+                format!("`[keywords.{}]` is not a kind; kinds are {}", kind_name.get_ref(), names.join(", ")),
+            );
+            continue;
+        };
+        let mut entries: Vec<_> = table.iter().collect();
+        entries.sort_by_key(|(k, _)| k.span().start);
+        for (name, spec) in entries {
+            let n = name.get_ref();
+            let upper = n.starts_with(|c: char| c.is_ascii_uppercase())
+                && n.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            if !upper || crate::format::def::BUILT_IN_KEYWORDS.contains(&n.as_str()) {
+                invalid(
+                    name.span(),
+                    format!("`{n}` cannot be declared: game keywords are upper case and not one of the built-in ones"),
+                );
+                continue;
+            }
+            let Some(allowed) = Allowed::parse(spec.get_ref()) else {
+                invalid(
+                    spec.span(),
+                    format!(
+                        "`{}` is not what a keyword takes: write \"yes|no\" (words), \"1..9\" (integers), \"*\" (any value) or \"\" (no value)",
+                        spec.get_ref()
+                    ),
+                );
+                continue;
+            };
+            if let Some(first) = declared_at.get(&(kind, n.clone())) {
+                invalid(
+                    name.span(),
+                    format!("{} keyword `{n}` is declared twice (the first is at {first})", kind.name()),
+                );
+                continue;
+            }
+            declared_at.insert((kind, n.clone()), at(name.span()));
+            keywords.declare(kind, n, allowed);
+        }
+    }
+}
+
 /// An item's references to check once every file is read: where its tag is, its
 /// faulty variant, its carriers (each located), and its tag.
 type ItemRefs = (Location, Option<String>, Vec<(Location, String)>, String);
@@ -757,6 +824,8 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
     // `[item_glyphs]` entries: category, glyph, where the key and the value are.
     let mut category_glyphs: Vec<(String, char, Location, Location)> = Vec::new();
     let mut all_parsed = true;
+    // Where each game keyword was first declared, per kind.
+    let mut declared_at: BTreeMap<(Kind, String), Location> = BTreeMap::new();
     for &(file, text) in files {
         let raw: CatalogFile = match parse_toml(file, text) {
             Ok(raw) => raw,
@@ -893,6 +962,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
                 glyph: glyph.unwrap_or(DEBRIS_GLYPH),
             });
         }
+        read_keywords(&raw.keywords, &mut catalog.keywords, &at, &mut declared_at, &mut invalid);
         // `[item_glyphs]`, in the order written.
         let mut entries: Vec<(&Spanned<String>, &Spanned<String>)> = raw.item_glyphs.iter().collect();
         entries.sort_by_key(|(k, _)| k.span().start);
@@ -1128,6 +1198,32 @@ glyph = "€"
             "b.toml:2:1: invalid: a second glyph for item category `utilty` (the first is at a.toml:3:1)",
         ] {
             assert!(all.contains(expected), "missing {expected:?} in\n{all}");
+        }
+    }
+
+    #[test]
+    fn keyword_declarations_are_read_and_checked() {
+        let good = "[keywords.prop]\nLIT = \"yes|no\"\nLIGHT = \"1..9\"\n";
+        let c = read(&[("a.toml", good)]).unwrap();
+        assert!(c.keywords().declares(Kind::Prop) && !c.keywords().declares(Kind::Trap));
+        assert_eq!(c.keywords().allowed(Kind::Prop, "LIGHT"), Some(&Allowed::Numbers(1, 9)));
+        let bad = "[keywords.machine]\nX = \"\"\n[keywords.trap]\nlit = \"yes\"\nSHIFT = \"*\"\nFUSE = \"9..1\"\n";
+        let twice = "[keywords.prop]\nLIT = \"*\"\n";
+        let all: Vec<String> = read(&[("a.toml", good), ("b.toml", bad), ("c.toml", twice)])
+            .unwrap_err()
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        let expected = [
+            "b.toml:1:11: invalid: `[keywords.machine]` is not a kind",
+            "b.toml:4:1: invalid: `lit` cannot be declared",
+            "b.toml:5:1: invalid: `SHIFT` cannot be declared",
+            "b.toml:6:8: invalid: `9..1` is not what a keyword takes",
+            "c.toml:2:1: invalid: prop keyword `LIT` is declared twice (the first is at a.toml:2:1)",
+        ];
+        assert_eq!(all.len(), expected.len(), "{all:?}");
+        for e in expected {
+            assert!(all.iter().any(|a| a.starts_with(e)), "missing {e:?} in {all:?}");
         }
     }
 

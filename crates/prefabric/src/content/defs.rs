@@ -4,10 +4,11 @@
 //! checked: its kind, every alternative it may pick (a tag of that kind, an entity
 //! class that has a member at every depth the prefabs using it can appear at, an
 //! item or trap category with something rated at those depths, the carrier of
-//! some item), and its keywords (the built-in ones
-//! with their values and the picks they apply to; upper-case game keywords pass
-//! through). Then the references: a character a prefab draws and its definitions
-//! leave out, a definition no prefab draws, a prefab with references and no
+//! some item), and its keywords (the built-in ones with their values and the
+//! picks they apply to; game keywords against what the catalog's
+//! `[keywords.KIND]` declares, when it declares that kind: a value it does not
+//! allow is an error, an undeclared keyword a warning). Then the references: a
+//! character a prefab draws and its definitions leave out, a definition no prefab draws, a prefab with references and no
 //! definitions. Every problem is located at its `file:line:col`; a line that did
 //! not load is not reported again where a prefab draws its character. The conventions of
 //! seed 000 (upper case props and traps, lower case entities, digits items,
@@ -16,6 +17,7 @@
 
 use super::catalog::{Catalog, Kind, MAX_RATING};
 use super::index::PrefabIndex;
+use super::keywords::KeywordProblem;
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::{self, BUILT_IN_KEYWORDS, DefLine, Keyword, Pick, Value};
 use crate::format::suggest;
@@ -163,6 +165,32 @@ pub(crate) fn lint(defs: &BTreeMap<String, Definitions>) -> Vec<Error> {
                     )),
                 );
             }
+        }
+    }
+    warnings
+}
+
+/// Warnings for game keywords a line writes that the catalog does not declare
+/// for its kind (only kinds with a `[keywords.KIND]` table are checked): a typo,
+/// or a declaration to add.
+pub(crate) fn lint_keywords(defs: &BTreeMap<String, Definitions>, catalog: &Catalog) -> Vec<Error> {
+    let mut warnings = Vec::new();
+    for line in defs.values().flat_map(|d| &d.lines) {
+        for k in &line.line.keywords {
+            let Some(KeywordProblem::Unknown(closest)) = catalog.keywords().check(line.kind, k) else { continue };
+            let at = Location::at(line.location.file.clone(), line.location.line, k.col);
+            let help = match closest {
+                Some(c) => format!("did you mean `{c}`?"),
+                None => format!("declare it in the catalog's `[keywords.{}]`, or fix its name", line.kind.name()),
+            };
+            warnings.push(
+                Error::at(
+                    ErrorKind::Lint,
+                    at,
+                    format!("the catalog declares no {} keyword `{}`", line.kind.name(), k.name),
+                )
+                .with_help(help),
+            );
         }
     }
     warnings
@@ -499,6 +527,10 @@ impl LineCheck<'_> {
                     .contains(&k.name.as_str())
                     .then(|| "see the README's definition file table".to_string());
                 self.invalid(k.col, message, help);
+            }
+            if let Some(KeywordProblem::Value(message)) = self.catalog.and_then(|c| c.keywords().check(kind, k)) {
+                let help = format!("the catalog's `[keywords.{}]` says what it takes", kind.name());
+                self.invalid(k.col, message, Some(help));
             }
         }
     }
