@@ -341,32 +341,3 @@ fn traps_are_chosen_by_category_and_depth() {
     }
     assert!(seen.iter().any(|(g, t)| *g == 'T' && (t == "bell" || t == "pit")), "{seen:?}");
 }
-
-#[test]
-fn machines_drawn_as_a_props_art_are_that_prop_in_every_orientation() {
-    let catalog = "[[prop]]\ntag = \"console\"\nname = \"Relay Console\"\nsize = [2, 1]\ninteractive = true\ntype = \"terminal\"\nart = [\"╒╕\"]\n";
-    // The console's art, and a crate drawn in no prop's art.
-    let prefab = "prefab hall\nstyle: feature\ntransforms: all\nterrain:\n#######\n#.....#\n#.....#\n###+###\nmachines:\n.......\n.╒╕....\n.....▓.\n.......\n";
-    let map_type = MAP.replace("transforms = \"r0\"", "transforms = \"all\"");
-    let files = [
-        ("pack.toml", "name = \"t\"\ndefault_map_type = \"m\"\n".to_string()),
-        ("palette.toml", "[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"+\" = \"door\"\n".to_string()),
-        ("catalog/all.toml", catalog.to_string()),
-        ("prefabs/hall.txt", prefab.to_string()),
-        ("maps/m.toml", map_type),
-    ];
-    let files = files.into_iter().map(|(p, t)| SourceFile { path: p.to_string(), bytes: t.into_bytes() }).collect();
-    let pack = Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"));
-    let mut transforms = BTreeSet::new();
-    for seed in 0..64u64 {
-        let map = Generator::new(&pack, "m").unwrap().generate(seed).unwrap();
-        transforms.insert(map.prefabs()[0].transform.name());
-        let machines: Vec<_> = map.objects().iter().filter(|o| o.kind == ObjectKind::Machine).collect();
-        assert_eq!(machines.len(), 2, "seed {seed}");
-        let console = machines.iter().find(|o| o.cells.len() == 2).unwrap();
-        assert_eq!(console.tag.as_deref(), Some("console"), "seed {seed}: {console:?}");
-        let other = machines.iter().find(|o| o.cells.len() == 1).unwrap();
-        assert_eq!(other.tag, None, "seed {seed}");
-    }
-    assert!(transforms.len() >= 6, "the prefab was placed in most orientations: {transforms:?}");
-}

@@ -19,16 +19,15 @@ use crate::content::Pack;
 use crate::content::catalog::{Catalog, FAULTY_PERCENT, Kind};
 use crate::content::defs::Definitions;
 use crate::format::def::{BUILT_IN_KEYWORDS, DefLine, Keyword, MAX_VALUE_NUMBER, Pick, Value};
-use crate::geom::{Dir, Point, Rect, Transform};
+use crate::geom::{Dir, Point, Rect};
 use crate::grid::Grid;
 use crate::map::{DefinitionUse, Map, Object, ObjectKind};
-use crate::prefab::{RefMark, art};
+use crate::prefab::RefMark;
 use crate::rng::Rng;
 use crate::trace::Outcome;
 
 /// Runs the stage.
 pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
-    name_machines(map, pack.catalog());
     let depth = map.depth;
     for index in 0..map.prefabs.len() {
         let placed = &map.prefabs[index];
@@ -54,46 +53,6 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
             );
         }
     }
-}
-
-/// Gives each machine drawn on a placed prefab's machines layer the tag of the
-/// catalog prop whose art it shows, in any of the eight orientations (the prefab
-/// may have been turned or mirrored): the first such prop in catalog order. A
-/// machine that shows no prop's art stays untagged.
-fn name_machines(map: &mut Map, catalog: &Catalog) {
-    let mut named = Vec::new();
-    for (i, o) in map.objects.iter().enumerate() {
-        if o.kind != ObjectKind::Machine || o.tag.is_some() || o.prefab.is_none() {
-            continue;
-        }
-        if let Some(prop) = catalog.props().iter().find(|p| shows_art(&o.cells, p)) {
-            named.push((i, prop.tag.clone()));
-        }
-    }
-    for (i, tag) in named {
-        let at = Rect::new(map.objects[i].cells[0].0.x, map.objects[i].cells[0].0.y, 1, 1);
-        map.trace.push_at("objects", Outcome::Chose, at, format!("machine drawn as prop `{tag}`"));
-        map.objects[i].tag = Some(tag);
-    }
-}
-
-/// True when `cells` are exactly `prop`'s art in some orientation.
-fn shows_art(cells: &[(Point, char)], prop: &crate::content::catalog::Prop) -> bool {
-    let (w, h) = (i32::from(prop.size.0), i32::from(prop.size.1));
-    if cells.len() != (w * h) as usize {
-        return false;
-    }
-    let x0 = cells.iter().map(|c| c.0.x).min().unwrap_or(0);
-    let y0 = cells.iter().map(|c| c.0.y).min().unwrap_or(0);
-    Transform::ALL.into_iter().any(|t| {
-        let (tw, th) = t.apply_size(w, h);
-        let back = t.inverse();
-        cells.iter().all(|&(p, glyph)| {
-            let local = p - Point::new(x0, y0);
-            let source = back.apply_point(local, tw, th);
-            local.x < tw && local.y < th && art::turn(prop.glyph(source.x, source.y), t) == glyph
-        })
-    })
 }
 
 /// For each line, whether it is used: one line per group, each passing its chance.
