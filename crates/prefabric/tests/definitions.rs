@@ -92,3 +92,57 @@ fn drawn_and_defined_characters_must_match() {
     );
     assert!(err.contains("posts.def:2:1: invalid: `x` is defined but no prefab using `posts` draws it"), "{err}");
 }
+
+#[test]
+fn the_readme_definition_example_parses() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let section = readme.split("### Definition files and the catalog").nth(1).unwrap();
+    let block = section.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
+    let (lines, errors) = prefabric::format::def::parse("README.md", block, &Limits::default());
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(lines.len(), 9);
+    let terminal = lines.iter().find(|l| l.glyph == 'T').unwrap();
+    let written: Vec<String> = terminal.keywords.iter().map(|k| k.to_string()).collect();
+    assert_eq!(written, ["50%:ACTIVE", "LIGHT=5~1", "MODE=idle*3|busy"]);
+}
+
+#[test]
+fn game_keywords_are_checked_against_the_catalogs_declarations() {
+    let declared = "[keywords.entity]\nSTANCE = \"guard|patrol\"\nCHARGE = \"0..100\"\n";
+    let with = |defs: &str| {
+        let files = [
+            ("pack.toml", "name = \"d\"\ndefault_map_type = \"m\"\n".to_string()),
+            ("palette.toml", PALETTE.to_string()),
+            ("catalog/all.toml", CATALOG.to_string()),
+            ("catalog/keywords.toml", declared.to_string()),
+            ("prefabs/posts.txt", PREFABS.to_string()),
+            ("prefabs/shared/posts.def", defs.to_string()),
+            ("maps/m.toml", "width = 40\nheight = 30\n[[starts]]\nat = \"centre\"\n[encounters]\ncount = 1\n[[encounters.pool]]\nid = \"posts\"\nweight = \"common\"\ncategory = \"danger\"\nprefabs = [\"post_a\", \"post_b\"]\n".to_string()),
+        ];
+        let files = files.into_iter().map(|(p, t)| SourceFile { path: p.into(), bytes: t.into_bytes() }).collect();
+        Pack::from_files("d", files, Limits::default()).map_err(|p| p.to_string())
+    };
+    // Declared keywords with allowed values load without a word; an undeclared
+    // one is a warning at its column, with the closest declared name.
+    let pack =
+        with("g entity drone STANCE=guard*3|patrol CHARGE=50~50 STANSE=guard\n1 item cell WHATEVER=1\n").unwrap();
+    let warnings: Vec<String> = pack.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0]
+            .starts_with("d/prefabs/shared/posts.def:1:51: warning: the catalog declares no entity keyword `STANSE`"),
+        "{warnings:?}"
+    );
+    assert!(warnings[0].contains("did you mean `STANCE`?"), "{warnings:?}");
+    // A value the declaration does not allow is an error, for every value the
+    // line could draw.
+    let err = with("g entity drone STANCE=guard|sleep CHARGE=90..120\n1 item cell\n").unwrap_err();
+    assert!(
+        err.contains("posts.def:1:16: invalid: STANCE=guard|sleep can give sleep: STANCE takes one of guard, patrol"),
+        "{err}"
+    );
+    assert!(
+        err.contains("posts.def:1:35: invalid: CHARGE=90..120 can give 120: CHARGE takes an integer from 0 to 100"),
+        "{err}"
+    );
+}

@@ -79,7 +79,7 @@ u debris rubble|ash UNIQUE
 w entity class:worker
 s entity class:worker STRONG
 g entity class:guard FALLBACK
-1 item category:power PROTOTYPE SHIFT=1,1 MODE=on|off LEVEL=3..7 0%:NEVER
+1 item category:power PROTOTYPE SHIFT=1,1 MODE=on|off LEVEL=3..7 0%:NEVER ?:COIN ODDS=hi*9|lo NEAR=10~2
 @pick x debris rubble
 @pick y debris ash
 0% n debris rubble
@@ -137,6 +137,7 @@ fn references_resolve_by_their_definitions_over_many_seeds() {
     let mut shifted = 0;
     let mut levels = BTreeSet::new();
     let mut prototypes = BTreeSet::new();
+    let (mut coins, mut his, mut nears) = (0, 0, BTreeSet::new());
     for seed in 0..300u64 {
         let depth = 1 + (seed % 9) as u32;
         let map = Generator::new(&pack, "m").unwrap().depth(depth).generate(seed).unwrap();
@@ -198,7 +199,18 @@ fn references_resolve_by_their_definitions_over_many_seeds() {
         assert!((3..=7).contains(&level));
         levels.insert(level);
         assert!(keywords.iter().all(|(n, _)| n != "NEVER" && n != "SHIFT" && n != "PROTOTYPE"));
+        // `?:` is a coin flip; `hi*9|lo` gives `hi` nine times in ten; `10~2` is 8 to 12.
+        coins += usize::from(keywords.iter().any(|(n, _)| n == "COIN"));
+        let odds = value("ODDS").unwrap();
+        assert!(odds == "hi" || odds == "lo", "{odds}");
+        his += usize::from(odds == "hi");
+        let near: i64 = value("NEAR").unwrap().parse().unwrap();
+        assert!((8..=12).contains(&near), "{near}");
+        nears.insert(near);
     }
+    assert!((100..=200).contains(&coins), "`?:` applies about half the time: {coins} of 300");
+    assert!((240..=295).contains(&his), "`hi*9|lo` gives `hi` about 270 times in 300: {his}");
+    assert_eq!(nears.len(), 5, "every value of 10~2 comes up: {nears:?}");
     assert_eq!(chains_split, 0, "adjacent same characters share their object");
     assert!(uniques_split > 50, "UNIQUE cells differ about half the time: {uniques_split} of 300");
     assert!(shifted > 100, "SHIFT moves the item most of the time: {shifted} of 300");
@@ -249,4 +261,83 @@ fn objects_are_deterministic_and_on_walkable_cells_in_the_default_pack() {
         }
     }
     assert_eq!(kinds.len(), 6, "every kind of object appears: {kinds:?}");
+}
+
+const TRAPS: &str = r#"
+[[trap]]
+tag = "cap"
+category = "explosive"
+rating = 1
+[[trap]]
+tag = "charge"
+category = "explosive"
+rating = 3
+[[trap]]
+tag = "mine"
+category = "explosive"
+rating = 6
+[[trap]]
+tag = "bell"
+category = "alarm"
+rating = 2
+[[trap]]
+tag = "pit"
+rating = 4
+"#;
+
+/// A pack whose one prefab draws an explosive trap `E`, any trap `T` and an
+/// explosive trap one level out of depth `R`.
+fn trap_pack() -> Pack {
+    let prefab = "prefab hall\nstyle: feature\nterrain:\n#####\n#...#\n##+##\nrefs:\n.....\n.E.T.\n.....\n";
+    let defs = "E trap category:explosive\nT trap any\nR trap category:explosive RATING=+1\n";
+    let prefab = prefab.replace(".E.T.", ".ERT.");
+    let files = [
+        ("pack.toml", "name = \"t\"\ndefault_map_type = \"m\"\n".to_string()),
+        ("palette.toml", "[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"+\" = \"door\"\n".to_string()),
+        ("catalog/all.toml", TRAPS.to_string()),
+        ("prefabs/hall.txt", prefab),
+        ("prefabs/hall.def", defs.to_string()),
+        ("maps/m.toml", MAP.to_string()),
+    ];
+    let files = files.into_iter().map(|(p, t)| SourceFile { path: p.to_string(), bytes: t.into_bytes() }).collect();
+    Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+#[test]
+fn traps_are_chosen_by_category_and_depth() {
+    let pack = trap_pack();
+    let catalog = pack.catalog();
+    let defs = pack.definitions("hall").unwrap();
+    let mut seen = BTreeSet::new();
+    for seed in 0..200u64 {
+        let depth = 1 + (seed % 10) as u32;
+        let map = Generator::new(&pack, "m").unwrap().depth(depth).generate(seed).unwrap();
+        let traps: Vec<_> = map.objects().iter().filter(|o| o.kind == ObjectKind::Trap).collect();
+        assert_eq!(traps.len(), 3, "seed {seed}: {traps:?}");
+        for o in traps {
+            let glyph = defs.lines[o.definition.as_ref().unwrap().line as usize].line.glyph;
+            let tag = o.tag.as_deref().unwrap();
+            let trap = catalog.traps().iter().find(|t| t.tag == tag).unwrap();
+            // Rated at most the depth (plus RATING=+N) and within two levels of
+            // the best such trap of its pool.
+            let target = depth + u32::from(glyph == 'R');
+            assert!(trap.rating <= target, "seed {seed} depth {depth}: `{tag}` is rated {}", trap.rating);
+            let pool = catalog
+                .traps()
+                .iter()
+                .filter(|t| glyph == 'T' || t.category.as_deref() == Some("explosive"))
+                .filter(|t| t.rating <= target);
+            let best = pool.map(|t| t.rating).max().unwrap();
+            assert!(trap.rating >= best.min(target.saturating_sub(2)), "seed {seed} depth {depth}: `{tag}`");
+            if glyph != 'T' {
+                assert_eq!(trap.category.as_deref(), Some("explosive"), "seed {seed}: `{tag}`");
+            }
+            seen.insert((glyph, tag.to_string()));
+        }
+    }
+    // Every explosive comes up at some depth, and `any` reaches beyond them.
+    for tag in ["cap", "charge", "mine"] {
+        assert!(seen.contains(&('E', tag.to_string())), "{seen:?}");
+    }
+    assert!(seen.iter().any(|(g, t)| *g == 'T' && (t == "bell" || t == "pit")), "{seen:?}");
 }

@@ -3,12 +3,14 @@
 //! `catalog/*.toml` files list entities (robots, creatures: tag, classes,
 //! categories, rating), items (category, rating, prototype, faulty variant, which
 //! entities carry them), props and machines (size, interactive, tier), traps
-//! (rating) and debris — any kind in any file. Reading checks every value and every
+//! (category, rating), debris and the game keywords definition lines may write per
+//! kind ([`super::keywords`]) — any kind in any file. Reading checks every value and every
 //! cross-reference (a faulty variant that is an item, carriers that are entities,
 //! tags unique per kind) and reports every problem at its `file:line:col`. The
 //! [`Catalog`] answers what the objects stage asks: an entity of a class for a
 //! depth, an item of a category for a depth, what an entity carries.
 
+use super::keywords::{Allowed, GameKeywords};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
 use crate::format::def::{DefLine, Pick};
 use crate::format::parse_toml;
@@ -194,6 +196,10 @@ pub struct Trap {
     pub name: String,
     /// The depth it belongs to, 1–20.
     pub rating: u32,
+    /// Its category (`explosive`, `alarm`...), which `trap category:NAME` picks
+    /// from; `None` when the catalog gives none (then only `trap any` and its tag
+    /// pick it).
+    pub category: Option<String>,
 }
 
 /// Debris.
@@ -239,9 +245,16 @@ pub struct Catalog {
     item_glyphs: BTreeMap<String, char>,
     /// Where each glyph of items and debris comes from, in file order.
     pub(crate) glyph_sites: Vec<GlyphSite>,
+    /// The game keywords declared in `[keywords.KIND]` tables.
+    keywords: GameKeywords,
 }
 
 impl Catalog {
+    /// The game keywords the catalog declares (`[keywords.KIND]`).
+    pub fn keywords(&self) -> &GameKeywords {
+        &self.keywords
+    }
+
     /// The glyph `[item_glyphs]` gives items of `category`, if it gives one.
     pub fn category_glyph(&self, category: &str) -> Option<char> {
         self.item_glyphs.get(category).copied()
@@ -347,6 +360,31 @@ impl Catalog {
         self.items.iter().any(|i| i.category == category)
     }
 
+    /// True when some trap has `category`.
+    pub fn has_trap_category(&self, category: &str) -> bool {
+        self.traps.iter().any(|t| t.category.as_deref() == Some(category))
+    }
+
+    /// The ratings of the objects of `kind` that `category:NAME` (or `any`, with
+    /// `None`) could pick at some depth: items (not faulty variants) or traps.
+    pub fn pickable_ratings(&self, kind: Kind, category: Option<&str>) -> Vec<u32> {
+        match kind {
+            Kind::Item => self
+                .items
+                .iter()
+                .filter(|i| category.is_none_or(|c| i.category == c) && !self.is_faulty_variant(&i.tag))
+                .map(|i| i.rating)
+                .collect(),
+            Kind::Trap => self
+                .traps
+                .iter()
+                .filter(|t| category.is_none_or(|c| t.category.as_deref() == Some(c)))
+                .map(|t| t.rating)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The entities of `class` (and `category`, if given) that suit `depth`: those
     /// of the highest rating at or below it. With `fallback`, the weakest of the
     /// class when none is at or below the depth. In file order.
@@ -404,6 +442,7 @@ impl Catalog {
                 let rating = match kind {
                     Kind::Entity => self.entity(tag).map(|e| e.rating),
                     Kind::Item => self.item(tag).map(|i| i.rating),
+                    Kind::Trap => self.traps.iter().find(|t| t.tag == *tag).map(|t| t.rating),
                     _ => None,
                 };
                 vec![Candidate { tag, rating, faulty: None }]
@@ -416,9 +455,30 @@ impl Catalog {
             Pick::CarriedBy(carrier) => {
                 self.items.iter().filter(|i| i.carried_by.iter().any(|c| c == carrier)).map(item).collect()
             }
+            Pick::Category(c) if kind == Kind::Trap => self.traps_near(Some(c), line, depth),
+            Pick::Any if kind == Kind::Trap => self.traps_near(None, line, depth),
             Pick::Category(c) => self.items_near(Some(c), line, depth),
             Pick::Any => self.items_near(None, line, depth),
         }
+    }
+
+    /// The traps of `category` (any with `None`) near `depth`, as items are: rated
+    /// at most the depth plus RATING=+N and at least two levels below it (or the
+    /// best rated below that).
+    fn traps_near(&self, category: Option<&str>, line: &DefLine, depth: u32) -> Vec<Candidate<'_>> {
+        let target = depth.saturating_add(line.rating_bonus());
+        let pool: Vec<&Trap> = self
+            .traps
+            .iter()
+            .filter(|t| category.is_none_or(|c| t.category.as_deref() == Some(c)))
+            .filter(|t| t.rating <= target)
+            .collect();
+        let Some(best) = pool.iter().map(|t| t.rating).max() else { return Vec::new() };
+        let floor = best.min(target.saturating_sub(ITEM_BAND));
+        pool.into_iter()
+            .filter(|t| t.rating >= floor)
+            .map(|t| Candidate { tag: &t.tag, rating: Some(t.rating), faulty: None })
+            .collect()
     }
 
     /// The items of `category` (any with `None`) near `depth`; see [`Catalog::candidates`].
@@ -469,6 +529,9 @@ struct CatalogFile {
     /// Item category -> the glyph its items are drawn with.
     #[serde(default)]
     item_glyphs: BTreeMap<Spanned<String>, Spanned<String>>,
+    /// Kind -> game keyword -> what it takes.
+    #[serde(default)]
+    keywords: BTreeMap<Spanned<String>, BTreeMap<Spanned<String>, Spanned<String>>>,
 }
 
 #[derive(Deserialize)]
@@ -534,6 +597,8 @@ struct TrapFile {
     #[serde(default)]
     name: Option<String>,
     rating: Spanned<u32>,
+    #[serde(default)]
+    category: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -677,6 +742,61 @@ fn read_glyph(
     Some(c)
 }
 
+/// Reads one file's `[keywords.KIND]` tables into `keywords`: each kind one of
+/// the five, each name upper case and not built in, each declaration one of
+/// [`Allowed`]'s forms, each name declared once per kind across files.
+fn read_keywords(
+    tables: &BTreeMap<Spanned<String>, BTreeMap<Spanned<String>, Spanned<String>>>,
+    keywords: &mut GameKeywords,
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    declared_at: &mut BTreeMap<(Kind, String), Location>,
+    invalid: &mut dyn FnMut(std::ops::Range<usize>, String),
+) {
+    for (kind_name, table) in tables {
+        let Some(kind) = Kind::parse(kind_name.get_ref()) else {
+            let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+            invalid(
+                kind_name.span(),
+                format!("`[keywords.{}]` is not a kind; kinds are {}", kind_name.get_ref(), names.join(", ")),
+            );
+            continue;
+        };
+        let mut entries: Vec<_> = table.iter().collect();
+        entries.sort_by_key(|(k, _)| k.span().start);
+        for (name, spec) in entries {
+            let n = name.get_ref();
+            let upper = n.starts_with(|c: char| c.is_ascii_uppercase())
+                && n.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            if !upper || crate::format::def::BUILT_IN_KEYWORDS.contains(&n.as_str()) {
+                invalid(
+                    name.span(),
+                    format!("`{n}` cannot be declared: game keywords are upper case and not one of the built-in ones"),
+                );
+                continue;
+            }
+            let Some(allowed) = Allowed::parse(spec.get_ref()) else {
+                invalid(
+                    spec.span(),
+                    format!(
+                        "`{}` is not what a keyword takes: write \"yes|no\" (words), \"1..9\" (integers), \"*\" (any value) or \"\" (no value)",
+                        spec.get_ref()
+                    ),
+                );
+                continue;
+            };
+            if let Some(first) = declared_at.get(&(kind, n.clone())) {
+                invalid(
+                    name.span(),
+                    format!("{} keyword `{n}` is declared twice (the first is at {first})", kind.name()),
+                );
+                continue;
+            }
+            declared_at.insert((kind, n.clone()), at(name.span()));
+            keywords.declare(kind, n, allowed);
+        }
+    }
+}
+
 /// An item's references to check once every file is read: where its tag is, its
 /// faulty variant, its carriers (each located), and its tag.
 type ItemRefs = (Location, Option<String>, Vec<(Location, String)>, String);
@@ -704,6 +824,8 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
     // `[item_glyphs]` entries: category, glyph, where the key and the value are.
     let mut category_glyphs: Vec<(String, char, Location, Location)> = Vec::new();
     let mut all_parsed = true;
+    // Where each game keyword was first declared, per kind.
+    let mut declared_at: BTreeMap<(Kind, String), Location> = BTreeMap::new();
     for &(file, text) in files {
         let raw: CatalogFile = match parse_toml(file, text) {
             Ok(raw) => raw,
@@ -814,7 +936,14 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             let tr = tr.get_ref();
             let t = tag(Kind::Trap, &tr.tag, &mut invalid);
             let rating = rating(&tr.rating, &mut invalid);
-            catalog.traps.push(Trap { name: tr.name.clone().unwrap_or_else(|| t.clone()), tag: t, rating });
+            let category = tr.category.as_ref().map(|c| {
+                let word = c.get_ref();
+                if word.is_empty() || !word.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-') {
+                    invalid(c.span(), format!("trap category `{word}` may only use letters, digits, `_` and `-`"));
+                }
+                word.clone()
+            });
+            catalog.traps.push(Trap { name: tr.name.clone().unwrap_or_else(|| t.clone()), tag: t, rating, category });
         }
         for d in &raw.debris {
             let d = d.get_ref();
@@ -833,6 +962,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
                 glyph: glyph.unwrap_or(DEBRIS_GLYPH),
             });
         }
+        read_keywords(&raw.keywords, &mut catalog.keywords, &at, &mut declared_at, &mut invalid);
         // `[item_glyphs]`, in the order written.
         let mut entries: Vec<(&Spanned<String>, &Spanned<String>)> = raw.item_glyphs.iter().collect();
         entries.sort_by_key(|(k, _)| k.span().start);
@@ -1068,6 +1198,32 @@ glyph = "€"
             "b.toml:2:1: invalid: a second glyph for item category `utilty` (the first is at a.toml:3:1)",
         ] {
             assert!(all.contains(expected), "missing {expected:?} in\n{all}");
+        }
+    }
+
+    #[test]
+    fn keyword_declarations_are_read_and_checked() {
+        let good = "[keywords.prop]\nLIT = \"yes|no\"\nLIGHT = \"1..9\"\n";
+        let c = read(&[("a.toml", good)]).unwrap();
+        assert!(c.keywords().declares(Kind::Prop) && !c.keywords().declares(Kind::Trap));
+        assert_eq!(c.keywords().allowed(Kind::Prop, "LIGHT"), Some(&Allowed::Numbers(1, 9)));
+        let bad = "[keywords.machine]\nX = \"\"\n[keywords.trap]\nlit = \"yes\"\nSHIFT = \"*\"\nFUSE = \"9..1\"\n";
+        let twice = "[keywords.prop]\nLIT = \"*\"\n";
+        let all: Vec<String> = read(&[("a.toml", good), ("b.toml", bad), ("c.toml", twice)])
+            .unwrap_err()
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        let expected = [
+            "b.toml:1:11: invalid: `[keywords.machine]` is not a kind",
+            "b.toml:4:1: invalid: `lit` cannot be declared",
+            "b.toml:5:1: invalid: `SHIFT` cannot be declared",
+            "b.toml:6:8: invalid: `9..1` is not what a keyword takes",
+            "c.toml:2:1: invalid: prop keyword `LIT` is declared twice (the first is at a.toml:2:1)",
+        ];
+        assert_eq!(all.len(), expected.len(), "{all:?}");
+        for e in expected {
+            assert!(all.iter().any(|a| a.starts_with(e)), "missing {e:?} in {all:?}");
         }
     }
 

@@ -3,10 +3,12 @@
 //! Every `prefabs/**/NAME.def` is read with [`crate::format::def`] and each line
 //! checked: its kind, every alternative it may pick (a tag of that kind, an entity
 //! class that has a member at every depth the prefabs using it can appear at, an
-//! item category, the carrier of some item), and its keywords (the built-in ones
-//! with their values and the picks they apply to; upper-case game keywords pass
-//! through). Then the references: a character a prefab draws and its definitions
-//! leave out, a definition no prefab draws, a prefab with references and no
+//! item or trap category with something rated at those depths, the carrier of
+//! some item), and its keywords (the built-in ones with their values and the
+//! picks they apply to; game keywords against what the catalog's
+//! `[keywords.KIND]` declares, when it declares that kind: a value it does not
+//! allow is an error, an undeclared keyword a warning). Then the references: a
+//! character a prefab draws and its definitions leave out, a definition no prefab draws, a prefab with references and no
 //! definitions. Every problem is located at its `file:line:col`; a line that did
 //! not load is not reported again where a prefab draws its character. The conventions of
 //! seed 000 (upper case props and traps, lower case entities, digits items,
@@ -15,6 +17,7 @@
 
 use super::catalog::{Catalog, Kind, MAX_RATING};
 use super::index::PrefabIndex;
+use super::keywords::KeywordProblem;
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::{self, BUILT_IN_KEYWORDS, DefLine, Keyword, Pick, Value};
 use crate::format::suggest;
@@ -162,6 +165,32 @@ pub(crate) fn lint(defs: &BTreeMap<String, Definitions>) -> Vec<Error> {
                     )),
                 );
             }
+        }
+    }
+    warnings
+}
+
+/// Warnings for game keywords a line writes that the catalog does not declare
+/// for its kind (only kinds with a `[keywords.KIND]` table are checked): a typo,
+/// or a declaration to add.
+pub(crate) fn lint_keywords(defs: &BTreeMap<String, Definitions>, catalog: &Catalog) -> Vec<Error> {
+    let mut warnings = Vec::new();
+    for line in defs.values().flat_map(|d| &d.lines) {
+        for k in &line.line.keywords {
+            let Some(KeywordProblem::Unknown(closest)) = catalog.keywords().check(line.kind, k) else { continue };
+            let at = Location::at(line.location.file.clone(), line.location.line, k.col);
+            let help = match closest {
+                Some(c) => format!("did you mean `{c}`?"),
+                None => format!("declare it in the catalog's `[keywords.{}]`, or fix its name", line.kind.name()),
+            };
+            warnings.push(
+                Error::at(
+                    ErrorKind::Lint,
+                    at,
+                    format!("the catalog declares no {} keyword `{}`", line.kind.name(), k.name),
+                )
+                .with_help(help),
+            );
         }
     }
     warnings
@@ -396,10 +425,25 @@ impl LineCheck<'_> {
                     if !catalog.has_item_category(cat) {
                         self.invalid(col, format!("no item has category `{cat}`"), None);
                     } else {
-                        self.items_at_depths(col, Some(cat), depths);
+                        self.picks_at_depths(col, kind, Some(cat), depths);
                     }
                 }
-                (Pick::Any, Kind::Item) => self.items_at_depths(col, None, depths),
+                (Pick::Category(cat), Kind::Trap) => {
+                    if !catalog.has_trap_category(cat) {
+                        let mut known: Vec<&str> =
+                            catalog.traps().iter().filter_map(|t| t.category.as_deref()).collect();
+                        known.sort_unstable();
+                        known.dedup();
+                        let help = suggest(cat, known.iter().copied()).map_or_else(
+                            || format!("trap categories are {}", known.join(", ")),
+                            |s| format!("did you mean `{s}`?"),
+                        );
+                        self.invalid(col, format!("no trap has category `{cat}`"), Some(help));
+                    } else {
+                        self.picks_at_depths(col, kind, Some(cat), depths);
+                    }
+                }
+                (Pick::Any, Kind::Item | Kind::Trap) => self.picks_at_depths(col, kind, None, depths),
                 (Pick::CarriedBy(carrier), Kind::Item) => {
                     if !catalog.items().iter().any(|i| i.carried_by.iter().any(|c| c == carrier)) {
                         self.invalid(col, format!("no item is carried by `{carrier}`"), None);
@@ -408,9 +452,8 @@ impl LineCheck<'_> {
                 (pick, kind) => {
                     let what = match pick {
                         Pick::Class(_) => "`class:` picks entities",
-                        Pick::Category(_) | Pick::CarriedBy(_) | Pick::Any => {
-                            "`category:`, `carried-by:` and `any` pick items"
-                        }
+                        Pick::Category(_) | Pick::Any => "`category:` and `any` pick items and traps",
+                        Pick::CarriedBy(_) => "`carried-by:` picks items",
                         Pick::Tag(_) => "",
                     };
                     self.invalid(col, format!("{what}, not {}", kind.name()), None);
@@ -419,24 +462,25 @@ impl LineCheck<'_> {
         }
     }
 
-    /// Reports the first depth at which no item of `category` (any with `None`) is
-    /// rated at or below it (raised by RATING=+N): the pick would place nothing.
-    fn items_at_depths(&mut self, col: u32, category: Option<&str>, depths: &BTreeSet<u32>) {
+    /// Reports the first depth at which no item or trap (`kind`) of `category`
+    /// (any with `None`) is rated at or below it (raised by RATING=+N): the pick
+    /// would place nothing.
+    fn picks_at_depths(&mut self, col: u32, kind: Kind, category: Option<&str>, depths: &BTreeSet<u32>) {
         let Some(catalog) = self.catalog else { return };
         let bonus = self.line.rating_bonus();
-        let lowest = catalog
-            .items()
-            .iter()
-            .filter(|i| category.is_none_or(|c| i.category == c) && !catalog.is_faulty_variant(&i.tag))
-            .map(|i| i.rating)
-            .min();
-        let Some(lowest) = lowest else { return };
+        let Some(lowest) = catalog.pickable_ratings(kind, category).into_iter().min() else { return };
         if let Some(&d) = depths.iter().find(|&&d| d.saturating_add(bonus) < lowest) {
-            let what = category.map_or("no item".to_string(), |c| format!("no item of category `{c}`"));
+            let what = match category {
+                Some(c) => format!("no {} of category `{c}`", kind.name()),
+                None => format!("no {}", kind.name()),
+            };
             self.invalid(
                 col,
                 format!("{what} is rated at or below depth {d}, where a prefab using this file can appear"),
-                Some("add a lower-rated item to the catalog, or keep the prefab's encounter deeper".into()),
+                Some(format!(
+                    "add a lower-rated {} to the catalog, or keep the prefab's encounter deeper",
+                    kind.name()
+                )),
             );
         }
     }
@@ -444,8 +488,10 @@ impl LineCheck<'_> {
     fn keywords(&mut self, kind: Kind) {
         let class_pick = self.line.picks.iter().any(|(p, _)| matches!(p, Pick::Class(_)));
         // Item keywords steer the choice of an item, so they need a pick that chooses.
-        let item_pick =
-            kind == Kind::Item && self.line.picks.iter().any(|(p, _)| matches!(p, Pick::Category(_) | Pick::Any));
+        let chooses = self.line.picks.iter().any(|(p, _)| matches!(p, Pick::Category(_) | Pick::Any));
+        let item_pick = kind == Kind::Item && chooses;
+        // RATING=+N also steers a trap chosen by category.
+        let rated_pick = (kind == Kind::Item || kind == Kind::Trap) && chooses;
         for (i, k) in self.line.keywords.iter().enumerate() {
             if self.line.keywords[..i].iter().any(|e| e.name == k.name) {
                 self.invalid(k.col, format!("{} is given twice", k.name), None);
@@ -466,7 +512,7 @@ impl LineCheck<'_> {
                 },
                 "PROTOTYPE" | "NEVERFAULTY" => needs(item_pick, "items chosen by `category:` or `any`"),
                 "RATING" => match &k.value {
-                    _ if !item_pick => Some("RATING applies to items chosen by `category:` or `any`".into()),
+                    _ if !rated_pick => Some("RATING applies to items and traps chosen by `category:` or `any`".into()),
                     Some(Value::One(v))
                         if v.strip_prefix('+').and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| n <= MAX_RATING) =>
                     {
@@ -481,6 +527,10 @@ impl LineCheck<'_> {
                     .contains(&k.name.as_str())
                     .then(|| "see the README's definition file table".to_string());
                 self.invalid(k.col, message, help);
+            }
+            if let Some(KeywordProblem::Value(message)) = self.catalog.and_then(|c| c.keywords().check(kind, k)) {
+                let help = format!("the catalog's `[keywords.{}]` says what it takes", kind.name());
+                self.invalid(k.col, message, Some(help));
             }
         }
     }

@@ -83,6 +83,11 @@ pub struct Furnishing {
     pub interactive_types: Vec<(String, u32)>,
     /// `tier_depths[k]` is the depth from which tier `k + 1` is placed.
     pub tier_depths: Vec<u32>,
+    /// Where the tiers are decided, for warnings about a missing tier: the
+    /// `tier_depths` value, else the `[furnishing.interactive]` table, else the
+    /// terminals' `type`, else the `[furnishing]` section (`None` only for rules
+    /// built in code).
+    pub tier_depths_at: Option<Location>,
     /// Themed sets of non-interactive machines with weights; each area draws one.
     pub sets: Vec<(String, u32)>,
     /// Chance (percent) that one member of a filler array is a different machine of
@@ -130,6 +135,7 @@ impl Furnishing {
             caves: [0; 6],
             interactive_types: Vec::new(),
             tier_depths: vec![1],
+            tier_depths_at: None,
             sets: Vec::new(),
             odd_one_chance: 0,
             filler_groups: DEFAULT_FILLER_GROUPS,
@@ -519,6 +525,11 @@ pub(crate) fn read(
         StrewnDebris { count, tags }
     });
 
+    let tier_span = match &f.interactive {
+        Some(i) => i.get_ref().tier_depths.as_ref().map_or(i.span(), Spanned::span),
+        None => f.terminals.as_ref().map_or(section.clone(), |t| t.get_ref().machine_type.span()),
+    };
+    let tier_depths_at = Some(at(tier_span));
     let furnishing = Furnishing {
         padding,
         spacing,
@@ -530,6 +541,7 @@ pub(crate) fn read(
         caves,
         interactive_types,
         tier_depths,
+        tier_depths_at,
         sets: machine_sets,
         odd_one_chance,
         filler_groups,
@@ -574,7 +586,8 @@ pub(crate) fn lint(file: &str, f: &Furnishing, catalog: &Catalog) -> Vec<Error> 
                 ),
                 None => "add a [[prop]] of this type".to_string(),
             };
-            warnings.push(Error::at(ErrorKind::Lint, Location::file(file), message).with_help(help));
+            let at = f.tier_depths_at.clone().unwrap_or_else(|| Location::file(file));
+            warnings.push(Error::at(ErrorKind::Lint, at, message).with_help(help));
         }
     }
     warnings

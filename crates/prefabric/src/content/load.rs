@@ -120,6 +120,9 @@ impl Loaded {
         let (definitions, def_errors) = defs::read(&def_files, checked_catalog, &index, depths.as_ref(), limits);
         problems.extend(def_errors);
         let mut warnings = defs::lint(&definitions);
+        if let Some(catalog) = checked_catalog {
+            warnings.extend(defs::lint_keywords(&definitions, catalog));
+        }
         if let Some(palette) = &palette {
             warnings.extend(defs::lint_palette(&definitions, palette));
             warnings.extend(art_lint(&catalog, palette, &catalog_files));

@@ -27,6 +27,7 @@ pub mod encounters;
 pub mod furnishing;
 mod glyphs;
 mod index;
+pub mod keywords;
 mod load;
 pub mod maptype;
 pub mod pathways;

@@ -15,8 +15,17 @@
 //!           @loot   2     item    carried-by:hauler_mk2
 //!           @loot   2     item    any                          30%:PROTOTYPE
 //!                   T     trap    arc_mine                     ARMED=yes|no DELAY=2..5
+//!                   E     trap    category:explosive|any       RATING=+1
 //!                   %     debris  scrap_heap
 //! ```
+//!
+//! Keywords are randomised per placement (seed 000's "keyword randomization
+//! modifiers", in our own words). Two prefixes decide whether a keyword applies at
+//! all: `30%:NAME` (with that chance) and `?:NAME` (a coin flip, short for
+//! `50%:`), rolled once per line and placed prefab. Four value forms pick its
+//! value per object: `a|b|c` (one, uniformly), `a*3|b` (one by weight, 1-1000,
+//! unweighted values weigh 1), `lo..hi` (an integer in the range) and `v~d` (an
+//! integer within `d` of `v`, `5~2` being 3 to 7); numbers stay within ±1000000.
 //!
 //! This module checks only the syntax, and knows nothing of catalogs: every piece
 //! keeps its line and column so [`crate::content`] can report what the catalog
@@ -33,11 +42,11 @@ pub enum Pick {
     Tag(String),
     /// An entity of this class, chosen for the depth.
     Class(String),
-    /// An item of this category, chosen for the depth.
+    /// An item (or, on a trap line, a trap) of this category, chosen for the depth.
     Category(String),
     /// An item the entity with this tag would carry.
     CarriedBy(String),
-    /// Any item, chosen for the depth.
+    /// Any item (or, on a trap line, any trap), chosen for the depth.
     Any,
 }
 
@@ -63,9 +72,51 @@ pub enum Value {
     OneOf(Vec<String>),
     /// An integer in this inclusive range, picked at random.
     Range(i64, i64),
+    /// An integer within the second of the first (`5~2`: 3 to 7), picked at random.
+    Around(i64, i64),
+    /// One of these, picked at random by weight (`yes*3|no`: `yes` three times
+    /// in four).
+    Weighted(Vec<(String, u32)>),
 }
 
-/// A keyword as written: `NAME`, `NAME=VALUE`, with an optional `P%:` prefix.
+impl Value {
+    /// The inclusive range an [`Value::Around`] or [`Value::Range`] value is
+    /// drawn from; `None` for the others.
+    pub fn bounds(&self) -> Option<(i64, i64)> {
+        match *self {
+            Value::Range(lo, hi) => Some((lo, hi)),
+            Value::Around(v, d) => Some((v - d, v + d)),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Value {
+    /// The value as a definition file writes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::One(v) => write!(f, "{v}"),
+            Value::OneOf(vs) => write!(f, "{}", vs.join("|")),
+            Value::Range(lo, hi) => write!(f, "{lo}..{hi}"),
+            Value::Around(v, d) => write!(f, "{v}~{d}"),
+            Value::Weighted(vs) => {
+                let parts: Vec<String> =
+                    vs.iter().map(|(v, w)| if *w == 1 { v.clone() } else { format!("{v}*{w}") }).collect();
+                write!(f, "{}", parts.join("|"))
+            }
+        }
+    }
+}
+
+/// The largest weight a value of a weighted list may carry.
+pub const MAX_VALUE_WEIGHT: u32 = 1000;
+
+/// The largest magnitude of a number in a keyword's value (`lo..hi`, `v~d`), so
+/// every draw fits in 32 bits.
+pub const MAX_VALUE_NUMBER: i64 = 1_000_000;
+
+/// A keyword as written: `NAME`, `NAME=VALUE`, with an optional `P%:` or `?:`
+/// (50%) prefix.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Keyword {
     /// Its name, upper case.
@@ -87,9 +138,7 @@ impl std::fmt::Display for Keyword {
         write!(f, "{}", self.name)?;
         match &self.value {
             None => Ok(()),
-            Some(Value::One(v)) => write!(f, "={v}"),
-            Some(Value::OneOf(vs)) => write!(f, "={}", vs.join("|")),
-            Some(Value::Range(lo, hi)) => write!(f, "={lo}..{hi}"),
+            Some(v) => write!(f, "={v}"),
         }
     }
 }
@@ -330,6 +379,7 @@ fn pick(alt: &str) -> Option<Pick> {
 
 fn keyword(t: &str, col: u32) -> Result<Keyword, Fault> {
     let (chance, rest) = match t.split_once("%:") {
+        _ if t.starts_with("?:") => (50, &t[2..]),
         Some((p, rest)) => (
             percent(p).ok_or((
                 col,
@@ -351,7 +401,7 @@ fn keyword(t: &str, col: u32) -> Result<Keyword, Fault> {
         return Err((
             col,
             format!("`{name}` is not a keyword"),
-            Some("keywords are upper case, like SHIFT=2,1 or UNIQUE; the object goes in the column before them".into()),
+            Some("keywords are upper case, like SHIFT=2,1 or UNIQUE, with an optional chance `30%:` or coin flip `?:` before them; the object goes in the column before them".into()),
         ));
     }
     let value = match value {
@@ -360,20 +410,42 @@ fn keyword(t: &str, col: u32) -> Result<Keyword, Fault> {
         Some(v) => Some(parse_value(v).ok_or((
             col,
             format!("`{v}` is not a value for `{name}`"),
-            Some("a value is a word, `a|b|c` (one of them) or `lo..hi` (a number in the range)".into()),
+            Some(
+                "a value is a word, `a|b|c` (one of them), `a*3|b` (one of them by weight, 1-1000), `lo..hi` (a number in the range) or `v~d` (a number within d of v), numbers up to ±1000000"
+                    .into(),
+            ),
         ))?),
     };
     Ok(Keyword { name: name.to_string(), value, chance, col })
 }
 
 fn parse_value(v: &str) -> Option<Value> {
+    let number = |n: &str| n.parse::<i64>().ok().filter(|n| n.abs() <= MAX_VALUE_NUMBER);
     if let Some((lo, hi)) = v.split_once("..") {
-        let (lo, hi) = (lo.parse::<i64>().ok()?, hi.parse::<i64>().ok()?);
+        let (lo, hi) = (number(lo)?, number(hi)?);
         return (lo <= hi).then_some(Value::Range(lo, hi));
     }
+    if let Some((mid, spread)) = v.split_once('~') {
+        let (mid, spread) = (number(mid)?, number(spread)?);
+        let fits = spread >= 0 && (mid - spread).abs() <= MAX_VALUE_NUMBER && (mid + spread).abs() <= MAX_VALUE_NUMBER;
+        return fits.then_some(Value::Around(mid, spread));
+    }
     if v.contains('|') {
-        let parts: Vec<String> = v.split('|').map(str::to_string).collect();
-        return parts.iter().all(|p| !p.is_empty()).then_some(Value::OneOf(parts));
+        let parts: Vec<&str> = v.split('|').collect();
+        if parts.iter().any(|p| p.is_empty()) {
+            return None;
+        }
+        if !parts.iter().any(|p| p.contains('*')) {
+            return Some(Value::OneOf(parts.into_iter().map(str::to_string).collect()));
+        }
+        let weighted = |p: &str| -> Option<(String, u32)> {
+            let (value, weight) = match p.rsplit_once('*') {
+                Some((value, w)) => (value, w.parse::<u32>().ok().filter(|w| (1..=MAX_VALUE_WEIGHT).contains(w))?),
+                None => (p, 1),
+            };
+            (!value.is_empty()).then(|| (value.to_string(), weight))
+        };
+        return parts.into_iter().map(weighted).collect::<Option<Vec<_>>>().map(Value::Weighted);
     }
     Some(Value::One(v.to_string()))
 }
@@ -430,6 +502,37 @@ mod tests {
         assert!(e[5].starts_with("d.def:6:1: syntax error: `150%` is not a chance"), "{e:?}");
         assert!(e[6].starts_with("d.def:7:10: syntax error: keyword `K` has `=` but no value"), "{e:?}");
         assert!(e[7].starts_with("d.def:8:10: syntax error: `5..2` is not a value for `K`"), "{e:?}");
+    }
+
+    #[test]
+    fn keyword_prefixes_and_value_forms() {
+        let l = &ok("a entity x ?:ALERT LIGHT=5~2 ARMED=yes*3|no MOOD=calm|angry*2 DEPTH=-4~0\n")[0];
+        assert_eq!(l.keywords[0], Keyword { name: "ALERT".into(), value: None, chance: 50, col: 12 });
+        assert_eq!(l.keywords[1].value, Some(Value::Around(5, 2)));
+        assert_eq!(l.keywords[1].value.as_ref().unwrap().bounds(), Some((3, 7)));
+        assert_eq!(l.keywords[2].value, Some(Value::Weighted(vec![("yes".into(), 3), ("no".into(), 1)])));
+        assert_eq!(l.keywords[3].value, Some(Value::Weighted(vec![("calm".into(), 1), ("angry".into(), 2)])));
+        assert_eq!(l.keywords[4].value.as_ref().unwrap().bounds(), Some((-4, -4)));
+        let written: Vec<String> = l.keywords.iter().map(|k| k.to_string()).collect();
+        assert_eq!(written, ["50%:ALERT", "LIGHT=5~2", "ARMED=yes*3|no", "MOOD=calm|angry*2", "DEPTH=-4~0"]);
+        let e = errs(
+            "a entity x K=5~-1\nb entity x K=yes*0|no\nc entity x K=yes*|no\nd entity x K=*2|no\ne entity x K=1..2000000\nf entity x ?PROTO\n",
+        );
+        assert_eq!(e.len(), 6, "{e:?}");
+        for (i, (col, what)) in [
+            (12, "`5~-1` is not a value for `K`"),
+            (12, "`yes*0|no`"),
+            (12, "`yes*|no`"),
+            (12, "`*2|no`"),
+            (12, "`1..2000000`"),
+            (12, "`?PROTO` is not a keyword"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let line = i + 1;
+            assert!(e[i].starts_with(&format!("d.def:{line}:{col}: syntax error: ")) && e[i].contains(what), "{e:?}");
+        }
     }
 
     #[test]

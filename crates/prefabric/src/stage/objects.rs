@@ -6,7 +6,8 @@
 //! group is chosen, each line passes its chance or not, and each reference cell
 //! takes the object its line picks — a tag, an entity of a class for the depth
 //! (STRONG one level up, FALLBACK to the weakest), an item of a category or carried
-//! by an entity or any item near the depth (PROTOTYPE, NEVERFAULTY, RATING=+N).
+//! by an entity or any item near the depth (PROTOTYPE, NEVERFAULTY, RATING=+N), a
+//! trap of a category or any trap near the depth.
 //! Cardinally adjacent cells with the same character share one random choice
 //! unless the line says UNIQUE. SHIFT moves an object within its box onto a free
 //! cell of the prefab its kind may stand on. Game keywords come out with their
@@ -17,7 +18,7 @@
 use crate::content::Pack;
 use crate::content::catalog::{Catalog, FAULTY_PERCENT, Kind};
 use crate::content::defs::Definitions;
-use crate::format::def::{BUILT_IN_KEYWORDS, DefLine, Keyword, Pick, Value};
+use crate::format::def::{BUILT_IN_KEYWORDS, DefLine, Keyword, MAX_VALUE_NUMBER, Pick, Value};
 use crate::geom::{Dir, Point, Rect};
 use crate::grid::Grid;
 use crate::map::{DefinitionUse, Map, Object, ObjectKind};
@@ -234,21 +235,33 @@ fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, take
 }
 
 /// The game keywords of a line (built-in ones are the stage's; chances were rolled
-/// for the line), with values picked from lists and ranges.
+/// for the line), with values picked from lists (by weight when given), ranges and
+/// spreads.
 fn game_keywords(keywords: &[Keyword], rng: &mut Rng) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
     for k in keywords.iter().filter(|k| !BUILT_IN_KEYWORDS.contains(&k.name.as_str())) {
-        let value = match &k.value {
-            None => None,
-            Some(Value::One(v)) => Some(v.clone()),
-            Some(Value::OneOf(vs)) => rng.pick(vs).cloned(),
-            Some(Value::Range(lo, hi)) => {
-                // Ranges as written are small; clamp so the draw stays in i32.
-                let (lo, hi) = ((*lo).clamp(-1_000_000, 1_000_000) as i32, (*hi).clamp(-1_000_000, 1_000_000) as i32);
-                Some(rng.range(lo, hi).to_string())
-            }
-        };
+        let value = k.value.as_ref().and_then(|v| picked_value(v, rng));
         out.push((k.name.clone(), value));
     }
     out
+}
+
+/// One draw of a keyword's value: itself, one of a list (uniformly or by weight),
+/// or a number of a range or spread.
+fn picked_value(value: &Value, rng: &mut Rng) -> Option<String> {
+    match value {
+        Value::One(v) => Some(v.clone()),
+        Value::OneOf(vs) => rng.pick(vs).cloned(),
+        Value::Weighted(vs) => {
+            let weights: Vec<u32> = vs.iter().map(|(_, w)| *w).collect();
+            rng.weighted(&weights).map(|i| vs[i].0.clone())
+        }
+        Value::Range(..) | Value::Around(..) => {
+            // The parser keeps numbers within ±MAX_VALUE_NUMBER; clamp anyway so
+            // the draw stays in i32.
+            let (lo, hi) = value.bounds()?;
+            let clamp = |n: i64| n.clamp(-MAX_VALUE_NUMBER, MAX_VALUE_NUMBER) as i32;
+            Some(rng.range(clamp(lo), clamp(hi)).to_string())
+        }
+    }
 }

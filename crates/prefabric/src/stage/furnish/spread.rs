@@ -242,3 +242,86 @@ fn ways_in(map: &Map, id: RegionId) -> u32 {
     }
     neighbours.len() as u32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Furnishing;
+    use crate::content::catalog::Catalog;
+    use crate::content::furnishing::Count;
+    use crate::map::{FloorKind, Terrain};
+
+    /// A crossing of four one-cell corridors in a junction of `size`x`size`
+    /// cells at the centre of a 21x21 map; the corridors run to the map's edges
+    /// but one.
+    fn crossing(size: i32) -> Map {
+        let mut map = Map::new(1, "t", 1, 21, 21);
+        let lo = 10 - size / 2;
+        let junction = Rect::new(lo, lo, size, size);
+        let corridors = [Rect::new(1, 10, lo - 1, 1), Rect::new(lo + size, 10, 20 - lo - size, 1)];
+        let corridors =
+            corridors.into_iter().chain([Rect::new(10, 1, 1, lo - 1), Rect::new(10, lo + size, 1, 20 - lo - size)]);
+        for (kind, rect) in corridors.map(|r| (RegionKind::Corridor, r)).chain([(RegionKind::Junction, junction)]) {
+            let id = map.add_region(kind, rect);
+            for p in rect.points() {
+                map.terrain[p] = Terrain::floor(FloorKind::Corridor);
+                map.region_of[p] = id;
+            }
+            map.regions[id as usize].area = (rect.width * rect.height) as u32;
+        }
+        map
+    }
+
+    /// The four corridor ends, each reachable from the first over passable cells.
+    fn ends_connected(map: &Map) -> bool {
+        let ends = [Point::new(1, 10), Point::new(19, 10), Point::new(10, 1), Point::new(10, 19)];
+        let mut seen = vec![ends[0]];
+        let mut k = 0;
+        while k < seen.len() {
+            let p = seen[k];
+            for d in crate::geom::Dir::ALL {
+                let q = p + d.delta();
+                if map.is_passable(q) && !seen.contains(&q) {
+                    seen.push(q);
+                }
+            }
+            k += 1;
+        }
+        ends.iter().all(|e| seen.contains(e))
+    }
+
+    fn terminal_catalog() -> Catalog {
+        let toml = "[[prop]]\ntag = \"post\"\ninteractive = true\ntype = \"terminal\"\nart = [\"≡\"]\n";
+        crate::content::catalog::read(&[("c.toml", toml)]).unwrap()
+    }
+
+    #[test]
+    fn a_four_way_junction_takes_a_terminal_in_a_corner_and_keeps_its_paths() {
+        let catalog = terminal_catalog();
+        let rules = Furnishing::plain();
+        for seed in 0..20 {
+            let mut map = crossing(3);
+            assert_eq!(ways_in(&map, 4), 4, "four corridors meet in the junction");
+            let mut f = Furnisher::new(&map, &catalog, &rules, seed);
+            f.terminals(&mut map, Count { lo: 1, hi: 1 }, "terminal");
+            let placed: Vec<Point> = map.objects.iter().map(|o| o.cells[0].0).collect();
+            assert_eq!(placed.len(), 1, "seed {seed}");
+            // A corner of the junction: against two walls, off all four mouths.
+            let p = placed[0];
+            assert!([9, 11].contains(&p.x) && [9, 11].contains(&p.y), "seed {seed}: {p}");
+            assert!(ends_connected(&map), "seed {seed}: the terminal at {p} cut the crossing");
+        }
+    }
+
+    #[test]
+    fn a_one_cell_crossing_takes_no_terminal() {
+        let catalog = terminal_catalog();
+        let rules = Furnishing::plain();
+        let mut map = crossing(1);
+        assert_eq!(ways_in(&map, 4), 4);
+        let mut f = Furnisher::new(&map, &catalog, &rules, 1);
+        f.terminals(&mut map, Count { lo: 1, hi: 1 }, "terminal");
+        assert!(map.objects.is_empty(), "a terminal there would block every way through");
+        assert!(ends_connected(&map));
+    }
+}
