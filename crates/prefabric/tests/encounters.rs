@@ -192,9 +192,34 @@ category = "fluff"
 prefabs = ["fixed"]
 "#;
 
+const SECRET: &str = r#"
+width = 64
+height = 40
+[tunnelers]
+room_chance = 60
+[[starts]]
+at = "centre"
+[encounters]
+count = [3, 6]
+[[encounters.pool]]
+id = "stash"
+weight = "common"
+category = "reward"
+prefabs = ["encl3", "encl5"]
+door = "secret"
+[[encounters.pool]]
+id = "wide_stash"
+weight = "common"
+category = "reward"
+prefabs = ["encl3"]
+door = "secret"
+door_width = 2
+"#;
+
 fn pack() -> Pack {
     let files = [
         ("maps/facing.toml", FACING),
+        ("maps/secret.toml", SECRET),
         ("pack.toml", "name = \"t\"\ndefault_map_type = \"limits\"\n"),
         ("palette.toml", PALETTE),
         ("prefabs/p.txt", PREFABS),
@@ -571,4 +596,26 @@ fn halls_take_encounters_placed_anywhere_inside() {
     // Materials halls have several ways through, so only the styles placed
     // anywhere inside fit them; a few of its encounters are.
     assert!(in_halls >= 5, "only {in_halls} encounters went into halls over 200 seeds");
+}
+
+#[test]
+fn secret_door_encounters_hide_their_rooms_and_keep_maps_connected() {
+    let pack = pack();
+    let generator = Generator::new(&pack, "secret").unwrap();
+    let mut hidden = 0;
+    for seed in 0..200 {
+        // Generation validates connectivity: secret doors are walkable.
+        let map = generator.generate(seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        for (id, i) in encounters(&map) {
+            let region = map.prefabs()[i].region.expect("an encounter fills a region");
+            let doors = &map.regions()[region as usize].doors;
+            assert!(!doors.is_empty(), "seed {seed}: `{id}` has no door");
+            for d in doors {
+                let role = map.terrain()[d.at].role;
+                assert_eq!(role, prefabric::Role::SecretDoor, "seed {seed}: `{id}`'s door at {} is {role:?}", d.at);
+            }
+            hidden += 1;
+        }
+    }
+    assert!(hidden >= 200, "only {hidden} secret-door encounters over 200 seeds");
 }

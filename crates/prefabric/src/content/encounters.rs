@@ -34,6 +34,9 @@ pub enum DoorChange {
     Open,
     /// Remove the door and the whole front wall (what the cubby style does).
     Front,
+    /// Turn the doorway into secret doors, which look like wall until found
+    /// (a hidden room holding a reward).
+    Secret,
 }
 
 /// How many doors a room must have for an encounter.
@@ -305,12 +308,13 @@ pub(crate) fn read(
             None | Some(("keep", _)) => DoorChange::Keep,
             Some(("open", _)) => DoorChange::Open,
             Some(("front", _)) => DoorChange::Front,
+            Some(("secret", _)) => DoorChange::Secret,
             Some((other, span)) => {
                 invalid(
                     span,
                     format!("unknown door change `{other}`"),
                     Some(
-                        "write \"keep\", \"open\" (remove the door) or \"front\" (remove the whole front wall)".into(),
+                        "write \"keep\", \"open\" (remove the door), \"secret\" (make it a secret door) or \"front\" (remove the whole front wall)".into(),
                     ),
                 );
                 DoorChange::Keep

@@ -712,6 +712,7 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
         match e.door {
             DoorChange::Keep => {}
             DoorChange::Open => open_doorway(map, &door),
+            DoorChange::Secret => hide_doorway(map, &door),
             DoorChange::Front => {
                 remove_front(map, &door, rect);
                 doors = front_cells(door.side, rect).map(|at| Door { at, side: door.side }).collect();
@@ -876,6 +877,16 @@ fn open_doorway(map: &mut Map, door: &Doorway) {
     for p in door.cells() {
         if map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor)) {
             map.terrain[p] = Terrain::new(Role::Floor(FloorKind::Room));
+        }
+    }
+}
+
+/// Turns every cell of the doorway into a secret door: the room behind it looks
+/// walled off until found. Secret doors are walkable, so the map stays connected.
+fn hide_doorway(map: &mut Map, door: &Doorway) {
+    for p in door.cells() {
+        if !map.is_protected(p) {
+            map.terrain[p] = Terrain::new(Role::SecretDoor);
         }
     }
 }
