@@ -619,3 +619,63 @@ fn secret_door_encounters_hide_their_rooms_and_keep_maps_connected() {
     }
     assert!(hidden >= 200, "only {hidden} secret-door encounters over 200 seeds");
 }
+
+const SHARED_POOL: &str = r#"
+description = "Salvage found on any floor."
+[[pool]]
+id = "crate"
+weight = "common"
+category = "reward"
+prefabs = ["encl3"]
+
+[[pool]]
+id = "debris"
+weight = "uncommon"
+category = "fluff"
+prefabs = ["acc2"]
+"#;
+
+const INCLUDES: &str = r#"
+width = 64
+height = 40
+[[starts]]
+at = "centre"
+[encounters]
+count = [2, 4]
+include = ["salvage"]
+[[encounters.pool]]
+id = "own"
+weight = "rare"
+category = "danger"
+prefabs = ["acc2"]
+[[encounters.pool]]
+id = "crate"
+weight = "frequent"
+category = "risk-reward"
+prefabs = ["encl5"]
+"#;
+
+#[test]
+fn a_map_type_includes_a_shared_pool_and_its_own_entries_replace_included_ones() {
+    let files = [
+        ("pack.toml", "name = \"t\"\ndefault_map_type = \"inc\"\n"),
+        ("palette.toml", PALETTE),
+        ("prefabs/p.txt", PREFABS),
+        ("encounters/salvage.toml", SHARED_POOL),
+        ("maps/inc.toml", INCLUDES),
+    ];
+    let files = files.iter().map(|(p, t)| SourceFile { path: p.to_string(), bytes: t.as_bytes().to_vec() }).collect();
+    let pack = Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    let pool = pack.map_type("inc").unwrap().encounters.as_ref().unwrap();
+    let ids: Vec<&str> = pool.pool.iter().map(|e| e.id.as_str()).collect();
+    // Included entries first, in their file's order; the override takes its place.
+    assert_eq!(ids, ["crate", "debris", "own"]);
+    let (crate_, debris) = (&pool.pool[0], &pool.pool[1]);
+    // The whole entry is replaced: weight, category and prefabs are the map type's.
+    assert_eq!((crate_.weight_word.as_str(), crate_.prefabs.as_slice()), ("frequent", &["encl5".to_string()][..]));
+    assert_eq!(crate_.category, prefabric::Category::RiskReward);
+    assert!(crate_.location.to_string().starts_with("t/maps/inc.toml:"), "{}", crate_.location);
+    assert!(debris.location.to_string().starts_with("t/encounters/salvage.toml:"), "{}", debris.location);
+    let map = Generator::new(&pack, "inc").unwrap().generate(1).unwrap();
+    assert!(!encounters(&map).is_empty());
+}

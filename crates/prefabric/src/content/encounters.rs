@@ -11,6 +11,11 @@
 //! marks; centered prefabs lead out through an edge cell or a link mark, embedded
 //! ones through their bottom row or a link mark), and reports every problem at its
 //! place in the file.
+//!
+//! Pools may be shared between map types: `encounters/<name>.toml` holds a
+//! `[[pool]]` list read and checked once, and a map type's `include = ["name"]`
+//! adds its entries before the map type's own; an own entry with the id of an
+//! included one replaces that entry whole.
 
 use super::index::PrefabIndex;
 use super::values::IntRange;
@@ -22,6 +27,7 @@ use crate::grid::Grid;
 pub use crate::map::Category;
 use crate::prefab::{Prefab, Style};
 use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use toml::Spanned;
 
@@ -122,7 +128,42 @@ pub struct EncounterPool {
 pub(crate) struct PoolFile {
     count: Spanned<CountFile>,
     #[serde(default)]
+    include: Vec<Spanned<String>>,
+    #[serde(default)]
     pool: Vec<Spanned<EncounterFile>>,
+}
+
+/// A shared pool file, `encounters/<name>.toml`, as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SharedPoolFile {
+    /// What the pool is for, in a sentence (for the designer; not used).
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: String,
+    #[serde(default)]
+    pool: Vec<Spanned<EncounterFile>>,
+}
+
+/// The pack's shared encounter pools, read and checked once.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SharedPools {
+    /// Pools that loaded, by name (the file's stem), in file order.
+    pub loaded: BTreeMap<String, Vec<Encounter>>,
+    /// Pools whose file did not load: including one reports nothing more.
+    pub broken: BTreeSet<String>,
+}
+
+/// What reading a pool checks against: the pack's parts loaded before map types.
+pub(crate) struct PoolContext<'a, 'p> {
+    /// The pack's weight words.
+    pub words: &'a WeightWords,
+    /// The pack's prefabs.
+    pub prefabs: &'a PrefabIndex<'p>,
+    /// The shared pools a map type may include.
+    pub shared: &'a SharedPools,
+    /// Most encounters one pool may hold.
+    pub max_encounters: u32,
 }
 
 #[derive(Deserialize)]
@@ -167,31 +208,138 @@ enum CountFile {
 /// Most encounters a map type may ask for.
 const MAX_COUNT: u32 = 1000;
 
-/// Reads and checks a pool. `at` turns a span into a location; `prefabs` finds
-/// the prefabs it names.
+/// Reads and checks a map type's pool: its included shared pools, then its own
+/// entries, an own entry replacing an included one of its id. `at` turns a span
+/// into a location.
 pub(crate) fn read(
     raw: &PoolFile,
     at: &dyn Fn(std::ops::Range<usize>) -> Location,
-    words: &WeightWords,
-    prefabs: &PrefabIndex<'_>,
-    max_encounters: u32,
+    cx: &PoolContext<'_, '_>,
     errors: &mut Vec<Error>,
 ) -> EncounterPool {
+    let own = read_entries(&raw.pool, at, cx, errors);
+    let pool = merge(raw, own, at, cx, errors);
+    let (lo, hi) = match raw.count.get_ref() {
+        CountFile::One(n) => (*n, *n),
+        CountFile::Two([lo, hi]) => (*lo, *hi),
+    };
+    let count = if lo > hi || hi > MAX_COUNT {
+        let message = format!("count [{lo}, {hi}] must be a range within 0..={MAX_COUNT}, smaller number first");
+        errors.push(Error::at(ErrorKind::Invalid, at(raw.count.span()), message));
+        (0, 0)
+    } else {
+        (lo, hi)
+    };
+    EncounterPool { count, pool }
+}
+
+/// Reads and checks a shared pool file, `encounters/<name>.toml`.
+pub(crate) fn read_shared(file: &str, source: &str, cx: &PoolContext<'_, '_>) -> Result<Vec<Encounter>, Vec<Error>> {
+    let raw: SharedPoolFile = crate::format::parse_toml(file, source).map_err(|e| vec![e])?;
+    let lines = crate::error::LineIndex::new(source);
+    let at = |span: std::ops::Range<usize>| lines.locate(file, source, span.start);
+    let mut errors = Vec::new();
+    let pool = read_entries(&raw.pool, &at, cx, &mut errors);
+    if errors.is_empty() { Ok(pool) } else { Err(errors) }
+}
+
+/// The included pools' entries in the order included, then the map type's own;
+/// an own entry whose id an included pool has takes that entry's place. A pool
+/// included twice or not in the pack, and an id two included pools define (and
+/// the map type does not), are errors at the include.
+fn merge(
+    raw: &PoolFile,
+    own: Vec<Encounter>,
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    cx: &PoolContext<'_, '_>,
+    errors: &mut Vec<Error>,
+) -> Vec<Encounter> {
+    let mut merged: Vec<Encounter> = Vec::new();
+    // Which included pool each merged entry came from.
+    let mut from: Vec<&str> = Vec::new();
+    for (i, inc) in raw.include.iter().enumerate() {
+        let name = inc.get_ref().as_str();
+        let error =
+            |message: String, help: String| Error::at(ErrorKind::Invalid, at(inc.span()), message).with_help(help);
+        if raw.include[..i].iter().any(|other| other.get_ref() == name) {
+            errors.push(error(format!("pool `{name}` is included twice"), "remove the second mention".into()));
+            continue;
+        }
+        let Some(entries) = cx.shared.loaded.get(name) else {
+            if !cx.shared.broken.contains(name) {
+                let names = cx.shared.loaded.keys().chain(&cx.shared.broken).map(String::as_str);
+                let help = match suggest(name, names) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!(
+                        "shared pools are the files under encounters/, named without .toml: add encounters/{name}.toml, or remove `{name}` from `include`"
+                    ),
+                };
+                errors.push(error(format!("no encounter pool named `{name}` in the pack"), help));
+            }
+            continue;
+        };
+        for e in entries {
+            match merged.iter().position(|m| m.id == e.id) {
+                Some(k) if !own.iter().any(|o| o.id == e.id) => errors.push(error(
+                    format!("pools `{}` and `{name}` both define encounter `{}`", from[k], e.id),
+                    format!("rename one of them, or give this map type its own `{}` entry, which replaces both", e.id),
+                )),
+                Some(_) => {}
+                None => {
+                    merged.push(e.clone());
+                    from.push(name);
+                }
+            }
+        }
+    }
+    for e in own {
+        match merged.iter().position(|m| m.id == e.id) {
+            Some(k) => merged[k] = e,
+            None => merged.push(e),
+        }
+    }
+    if merged.len() > cx.max_encounters as usize
+        && let Some(first) = raw.include.first()
+    {
+        errors.push(
+            Error::at(
+                ErrorKind::Invalid,
+                at(first.span()),
+                format!(
+                    "with its included pools the encounter pool holds {} encounters; a map type may have at most {}",
+                    merged.len(),
+                    cx.max_encounters
+                ),
+            )
+            .with_help("include fewer pools, or raise Limits::max_encounters in code loading the pack"),
+        );
+    }
+    merged
+}
+
+/// Reads and checks the entries of one file's pool, each id once.
+fn read_entries(
+    entries: &[Spanned<EncounterFile>],
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    cx: &PoolContext<'_, '_>,
+    errors: &mut Vec<Error>,
+) -> Vec<Encounter> {
+    let (words, prefabs, max_encounters) = (cx.words, cx.prefabs, cx.max_encounters);
     let mut pool = Vec::new();
-    if let Some(beyond) = raw.pool.get(max_encounters as usize) {
+    if let Some(beyond) = entries.get(max_encounters as usize) {
         errors.push(
             Error::at(
                 ErrorKind::Invalid,
                 at(beyond.span()),
                 format!(
                     "the encounter pool holds {} encounters; a map type may have at most {max_encounters}, and this is encounter {}",
-                    raw.pool.len(),
+                    entries.len(),
                     max_encounters as u64 + 1
                 ),
             )
             .with_help("merge encounters that differ only in their prefabs (one encounter lists them all), or split the map type; code loading a pack can raise Limits::max_encounters"),
         );
-        return EncounterPool { count: (0, 0), pool };
+        return pool;
     }
     let mut invalid = |span: std::ops::Range<usize>, message: String, help: Option<String>| {
         let mut e = Error::at(ErrorKind::Invalid, at(span), message);
@@ -202,11 +350,15 @@ pub(crate) fn read(
     };
     // A set, so a pool of many thousand encounters loads in linear time.
     let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-    for entry in &raw.pool {
+    for entry in entries {
         let e = entry.get_ref();
         let id = e.id.get_ref();
         if !seen.insert(id.as_str()) {
-            invalid(e.id.span(), format!("a second encounter with id `{id}`"), None);
+            invalid(
+                e.id.span(),
+                format!("a second encounter with id `{id}` in this file"),
+                Some("ids are unique in a file: rename one, or merge the two entries".into()),
+            );
         }
         if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
             invalid(e.id.span(), format!("encounter id `{id}` may only use letters, digits, `_` and `-`"), None);
@@ -392,18 +544,7 @@ pub(crate) fn read(
             location: at(entry.span()),
         });
     }
-    let (lo, hi) = match raw.count.get_ref() {
-        CountFile::One(n) => (*n, *n),
-        CountFile::Two([lo, hi]) => (*lo, *hi),
-    };
-    let count = if lo > hi || hi > MAX_COUNT {
-        let message = format!("count [{lo}, {hi}] must be a range within 0..={MAX_COUNT}, smaller number first");
-        errors.push(Error::at(ErrorKind::Invalid, at(raw.count.span()), message));
-        (0, 0)
-    } else {
-        (lo, hi)
-    };
-    EncounterPool { count, pool }
+    pool
 }
 
 fn style_help(style: Style) -> &'static str {

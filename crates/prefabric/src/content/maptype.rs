@@ -11,7 +11,7 @@
 use super::catalog::Catalog;
 use super::caves::{self, CavesFile, CavesParams};
 use super::chain::{self, ChainFile, ChainParams, PieceContext};
-use super::encounters::{self, EncounterPool, PoolFile, check_cave_openings};
+use super::encounters::{self, EncounterPool, PoolContext, PoolFile, SharedPools, check_cave_openings};
 use super::furnishing::{self, Furnishing, FurnishingFile};
 use super::index::PrefabIndex;
 use super::pathways::{self, PathwaysFile, PathwaysParams};
@@ -415,17 +415,27 @@ struct RectFile {
     rect: Spanned<[i32; 4]>,
 }
 
-/// Reads and checks one map type. `prefabs` finds the prefabs it names; furnishing
-/// names are checked against `catalog` when it loaded.
+/// What a map type is checked against: the pack's parts read before map types.
+pub(crate) struct Parts<'a, 'p> {
+    /// Finds the prefabs it names.
+    pub prefabs: &'a PrefabIndex<'p>,
+    /// The pack's weight words.
+    pub words: &'a WeightWords,
+    /// The catalog, when it loaded: furnishing names are checked against it.
+    pub catalog: Option<&'a Catalog>,
+    /// The shared encounter pools it may include.
+    pub shared: &'a SharedPools,
+}
+
+/// Reads and checks one map type against the pack's `parts`.
 pub(crate) fn read(
     file: &str,
     name: &str,
     source: &str,
     limits: &Limits,
-    prefabs: &PrefabIndex<'_>,
-    words: &WeightWords,
-    catalog: Option<&Catalog>,
+    parts: &Parts<'_, '_>,
 ) -> Result<MapType, Vec<Error>> {
+    let (prefabs, words, catalog, shared) = (parts.prefabs, parts.words, parts.catalog, parts.shared);
     let raw: MapTypeFile = parse_toml(file, source).map_err(|e| vec![e])?;
     let mut c = Checker { file, source, lines: LineIndex::new(source), errors: Vec::new() };
 
@@ -472,8 +482,8 @@ pub(crate) fn read(
         c.invalid(span, "every feature variant has weight 0, so none can be chosen".to_string(), None);
     }
     let at = |span: std::ops::Range<usize>| c.lines.locate(file, source, span.start);
-    let encounters =
-        raw.encounters.as_ref().map(|p| encounters::read(p, &at, words, prefabs, limits.max_encounters, &mut c.errors));
+    let pool_cx = PoolContext { words, prefabs, shared, max_encounters: limits.max_encounters };
+    let encounters = raw.encounters.as_ref().map(|p| encounters::read(p, &at, &pool_cx, &mut c.errors));
     let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
     if c.errors.is_empty() {
         Ok(MapType {
