@@ -690,6 +690,20 @@ pub struct EncounterSkip {
     pub reason: SkipReason,
 }
 
+/// An object-only encounter placed in a map (seed 000's encounters without a
+/// prefab): which, where, and the objects it scattered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectEncounter {
+    /// The encounter's id.
+    pub id: String,
+    /// What it is for the player.
+    pub category: Category,
+    /// The room, hall or cavern its objects are in.
+    pub region: RegionId,
+    /// Its objects: indices into [`Map::objects`].
+    pub objects: Vec<usize>,
+}
+
 /// A feature placement the features stage skipped for a map (an optional
 /// one that fit nowhere), and why (the trace says the same in words).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -802,6 +816,7 @@ pub struct Map {
     pub(crate) feature_variant: Option<String>,
     pub(crate) layout: LayoutStats,
     pub(crate) skipped: Vec<EncounterSkip>,
+    pub(crate) object_encounters: Vec<ObjectEncounter>,
     /// For each encounter placed, every one of its prefabs that fitted where it
     /// went (the one drawn among them), so `check` can tell an alternative that
     /// never fits from one chance passed over.
@@ -828,6 +843,7 @@ impl Map {
             feature_variant: None,
             layout: LayoutStats::default(),
             skipped: Vec::new(),
+            object_encounters: Vec::new(),
             alternatives_fit: Vec::new(),
             feature_skips: Vec::new(),
             furnishing: FurnishingSummary::default(),
@@ -932,6 +948,12 @@ impl Map {
     /// What the layout stage made: which generator, and its counts.
     pub fn layout_stats(&self) -> &LayoutStats {
         &self.layout
+    }
+
+    /// The object-only encounters placed, in the order they were (encounters
+    /// with a prefab are in [`Map::prefabs`], tagged with their encounter).
+    pub fn object_encounters(&self) -> &[ObjectEncounter] {
+        &self.object_encounters
     }
 
     /// The encounters taken out of the running without being placed, in the

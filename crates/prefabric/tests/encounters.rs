@@ -417,7 +417,8 @@ fn check_pool_limits(pack: &Pack, map_type: &str, map: &Map, depth: u32, world: 
     openings_lead_to_corridors(pack, map_type, map, depth)?;
     let pool = pack.map_type(map_type).unwrap().encounters.as_ref().unwrap();
     let placed = encounters(map);
-    let count = |id: &str| placed.iter().filter(|(e, _)| *e == id).count() as u32;
+    let scattered = |id: &str| map.object_encounters().iter().filter(|e| e.id == id).count();
+    let count = |id: &str| (placed.iter().filter(|(e, _)| *e == id).count() + scattered(id)) as u32;
     for e in &pool.pool {
         let n = count(&e.id);
         if n == 0 {
@@ -526,6 +527,7 @@ fn the_default_pool_keeps_its_limits_at_every_depth() {
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         common::walled(&map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         placed_ids.extend(encounters(&map).into_iter().map(|(id, _)| id.to_string()));
+        placed_ids.extend(map.object_encounters().iter().map(|e| e.id.clone()));
     }
     let pool = pack.map_type("materials").unwrap().encounters.as_ref().unwrap();
     assert!(pool.pool.len() >= 12, "at least 12 encounters");
@@ -678,4 +680,75 @@ fn a_map_type_includes_a_shared_pool_and_its_own_entries_replace_included_ones()
     assert!(debris.location.to_string().starts_with("t/encounters/salvage.toml:"), "{}", debris.location);
     let map = Generator::new(&pack, "inc").unwrap().generate(1).unwrap();
     assert!(!encounters(&map).is_empty());
+}
+
+/// The embedded pack with the salvage pool included by every map type that has
+/// encounters, so its object-only encounters meet maps of every generator.
+fn salvage_everywhere() -> Pack {
+    let mut files = Pack::embedded_files();
+    for f in files.iter_mut().filter(|f| f.path == "maps/hotel.toml" || f.path == "maps/catacombs.toml") {
+        let text = String::from_utf8(f.bytes.clone()).unwrap();
+        assert!(text.contains("\n[encounters]\n"), "{} has an [encounters] section", f.path);
+        f.bytes = text.replace("\n[encounters]\n", "\n[encounters]\ninclude = [\"salvage\"]\n").into_bytes();
+    }
+    Pack::from_files("content/default", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+#[test]
+fn object_only_encounters_scatter_on_free_floor_in_maps_of_every_generator() {
+    let pack = salvage_everywhere();
+    for map_type in ["materials", "mines", "hotel", "catacombs"] {
+        let generator = Generator::new(&pack, map_type).unwrap();
+        let mut scattered = 0;
+        for seed in 0..100u64 {
+            let depth = 1 + (seed % 4) as u32;
+            // Generation validates: connected, objects on walkable cells, one per cell.
+            let map =
+                generator.clone().depth(depth).generate(seed).unwrap_or_else(|e| panic!("{map_type} {seed}: {e}"));
+            for placed in map.object_encounters() {
+                let pool = pack.map_type(map_type).unwrap().encounters.as_ref().unwrap();
+                let e = pool.pool.iter().find(|e| e.id == placed.id).expect("an encounter of the pool");
+                let (lo, hi) = e.objects.iter().fold((0, 0), |(lo, hi), o| (lo + o.count.0, hi + o.count.1));
+                let n = placed.objects.len() as u32;
+                assert!((lo..=hi).contains(&n), "{map_type} {seed}: `{}` placed {n} objects, not {lo}-{hi}", e.id);
+                for &k in &placed.objects {
+                    let object = &map.objects()[k];
+                    let at = object.cells[0].0;
+                    let why = format!("{map_type} seed {seed}: `{}`'s {:?} at {at}", e.id, object.tag);
+                    assert_eq!(map.region_at(at).map(|r| r.id), Some(placed.region), "{why} is outside its region");
+                    assert!(matches!(map.terrain()[at].role, prefabric::Role::Floor(_)), "{why} is not on floor");
+                    assert!(!map.prefabs().iter().any(|p| p.bounds.contains(at)), "{why} is inside a prefab");
+                    for d in Dir::ALL {
+                        let role = map.terrain().get(at + d.delta()).map(|t| t.role);
+                        let door = matches!(
+                            role,
+                            Some(
+                                prefabric::Role::Door
+                                    | prefabric::Role::SecretDoor
+                                    | prefabric::Role::StairsUp
+                                    | prefabric::Role::StairsDown
+                            )
+                        );
+                        assert!(!door, "{why} stands beside a door or stairs");
+                    }
+                }
+                scattered += 1;
+            }
+        }
+        assert!(scattered >= 30, "{map_type}: only {scattered} object-only encounters over 100 seeds");
+    }
+}
+
+#[test]
+fn object_only_encounters_are_deterministic_and_counted_per_world() {
+    let pack = salvage_everywhere();
+    let generator = Generator::new(&pack, "mines").unwrap().depth(3);
+    let a = generator.generate(11).unwrap();
+    let b = generator.generate(11).unwrap();
+    assert_eq!(a.object_encounters(), b.object_encounters());
+    assert_eq!(a.objects(), b.objects());
+    let (_, world) = generator.generate_in(11, &World::new()).unwrap();
+    for placed in a.object_encounters() {
+        assert!(world.placed(&placed.id) >= 1, "`{}` is not counted in the world", placed.id);
+    }
 }

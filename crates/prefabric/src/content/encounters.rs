@@ -17,10 +17,13 @@
 //! adds its entries before the map type's own; an own entry with the id of an
 //! included one replaces that entry whole.
 
+use super::catalog::{Catalog, Kind, MAX_RATING};
+use super::defs;
 use super::index::PrefabIndex;
 use super::values::IntRange;
 pub use super::values::{DEFAULT_WEIGHT_WORDS, WeightWords};
 use crate::error::{Error, ErrorKind, Location};
+use crate::format::def::{self, DefLine};
 use crate::format::suggest;
 use crate::geom::{Dir, Point};
 use crate::grid::Grid;
@@ -87,8 +90,11 @@ pub struct Encounter {
     /// centered in or embedded beside caverns.
     pub style: Style,
     /// Alternative prefabs (the first that fits a room is not preferred: one of
-    /// those that fit is drawn).
+    /// those that fit is drawn); empty for an object-only encounter.
     pub prefabs: Vec<String>,
+    /// What an object-only encounter (no prefab: seed 000's "random" encounters)
+    /// scatters over the free floor of a room, hall or cavern; empty otherwise.
+    pub objects: Vec<EncounterObject>,
     /// Depths it may appear at, inclusive.
     pub depth: Option<IntRange>,
     /// Most times in one map.
@@ -107,6 +113,21 @@ pub struct Encounter {
     pub door: DoorChange,
     /// Widen the door to this many cells (1 leaves it as it is).
     pub door_width: u8,
+    /// Where it is written.
+    pub location: Location,
+}
+
+/// One line of an object-only encounter's `objects`: a definition line without
+/// a reference character, and how many objects it places.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncounterObject {
+    /// The line as written (alternatives, keywords, chance), checked against the
+    /// catalog at the encounter's depths.
+    pub line: DefLine,
+    /// Its kind.
+    pub kind: Kind,
+    /// How many it places, drawn from this inclusive range.
+    pub count: (u32, u32),
     /// Where it is written.
     pub location: Location,
 }
@@ -164,6 +185,8 @@ pub(crate) struct PoolContext<'a, 'p> {
     pub shared: &'a SharedPools,
     /// Most encounters one pool may hold.
     pub max_encounters: u32,
+    /// The catalog object-only encounters pick from, when it loaded.
+    pub catalog: Option<&'a Catalog>,
 }
 
 #[derive(Deserialize)]
@@ -172,7 +195,10 @@ struct EncounterFile {
     id: Spanned<String>,
     weight: Spanned<String>,
     category: Spanned<String>,
-    prefabs: Spanned<Vec<String>>,
+    #[serde(default)]
+    prefabs: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    objects: Option<Spanned<Vec<Spanned<String>>>>,
     #[serde(default)]
     style: Option<Spanned<String>>,
     #[serde(default)]
@@ -348,6 +374,8 @@ fn read_entries(
         }
         errors.push(e);
     };
+    // Problems of object lines, which the catalog check reports whole.
+    let mut object_errors: Vec<Error> = Vec::new();
     // A set, so a pool of many thousand encounters loads in linear time.
     let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     for entry in entries {
@@ -385,17 +413,77 @@ fn read_entries(
             Category::Fluff
         });
 
+        let mut max_of = |v: &Option<Spanned<u32>>, what: &str| match v {
+            Some(n) if *n.get_ref() == 0 => {
+                invalid(n.span(), format!("{what} 0 means never; use weight = \"never\" instead"), None);
+                None
+            }
+            Some(n) => Some(*n.get_ref()),
+            None => None,
+        };
+        let max_per_map = max_of(&e.max_per_map, "max_per_map");
+        let max_per_world = max_of(&e.max_per_world, "max_per_world");
+        let mut encounter = Encounter {
+            id: id.clone(),
+            weight_word: e.weight.get_ref().clone(),
+            weight,
+            category,
+            style: Style::Accessible,
+            prefabs: Vec::new(),
+            objects: Vec::new(),
+            depth: e.depth,
+            max_per_map,
+            max_per_world,
+            group: e.group.clone(),
+            doors: DoorLimit { min: 0, max: u32::MAX },
+            min_area: e.min_area.as_ref().map_or(0, |a| *a.get_ref()),
+            resize: e.resize.as_ref().is_none_or(|r| *r.get_ref()),
+            door: DoorChange::Keep,
+            door_width: 1,
+            location: at(entry.span()),
+        };
+        let (prefab_names, prefabs_span) = match (&e.prefabs, &e.objects) {
+            (Some(p), Some(o)) => {
+                invalid(
+                    o.span(),
+                    "give `prefabs` (hand-made rooms) or `objects` (things scattered over a room), not both".into(),
+                    Some("objects of a prefab are drawn on its refs layer and defined in its .def file".into()),
+                );
+                (p.get_ref().as_slice(), p.span())
+            }
+            (Some(p), None) => (p.get_ref().as_slice(), p.span()),
+            (None, Some(o)) => {
+                if let Some(span) = prefab_only_key(e) {
+                    invalid(
+                        span,
+                        "an object-only encounter scatters its objects over a room, hall or cavern as it is: `style`, `doors`, `max_doors`, `resize`, `door` and `door_width` apply to prefab encounters".into(),
+                        Some("remove it; `min_area = N` asks for an area of at least N cells".into()),
+                    );
+                }
+                encounter.objects = read_objects(o, at, &encounter, cx.catalog, &mut object_errors);
+                pool.push(encounter);
+                continue;
+            }
+            (None, None) => {
+                invalid(
+                    e.id.span(),
+                    format!("encounter `{id}` has neither `prefabs` nor `objects`"),
+                    Some("list its alternative prefabs, e.g. prefabs = [\"vault_small\"], or what it scatters, e.g. objects = [\"item category:material x2-4\"]".into()),
+                );
+                continue;
+            }
+        };
         let mut alternatives: Vec<&Prefab> = Vec::new();
-        if e.prefabs.get_ref().is_empty() {
-            invalid(e.prefabs.span(), "`prefabs` lists no prefab".into(), None);
+        if prefab_names.is_empty() {
+            invalid(prefabs_span.clone(), "`prefabs` lists no prefab".into(), None);
         }
-        for name in e.prefabs.get_ref() {
+        for name in prefab_names {
             match prefabs.get(name) {
                 Some(p) => alternatives.push(p),
                 None => {
                     if let Some((message, help)) = prefabs.unknown_name(name, "check the prefab's name under prefabs/")
                     {
-                        invalid(e.prefabs.span(), message, Some(help));
+                        invalid(prefabs_span.clone(), message, Some(help));
                     }
                 }
             }
@@ -416,7 +504,7 @@ fn read_entries(
         };
         for p in &alternatives {
             if let Err((message, help)) = check_prefab(p, style) {
-                invalid(e.prefabs.span(), format!("prefab `{}` {message}", p.name()), Some(help.into()));
+                invalid(prefabs_span.clone(), format!("prefab `{}` {message}", p.name()), Some(help.into()));
             }
         }
 
@@ -515,36 +603,69 @@ fn read_entries(
             }
             door = DoorChange::Front;
         }
-        let mut max_of = |v: &Option<Spanned<u32>>, what: &str| match v {
-            Some(n) if *n.get_ref() == 0 => {
-                invalid(n.span(), format!("{what} 0 means never; use weight = \"never\" instead"), None);
-                None
-            }
-            Some(n) => Some(*n.get_ref()),
-            None => None,
-        };
-        let max_per_map = max_of(&e.max_per_map, "max_per_map");
-        let max_per_world = max_of(&e.max_per_world, "max_per_world");
-        pool.push(Encounter {
-            id: id.clone(),
-            weight_word: e.weight.get_ref().clone(),
-            weight,
-            category,
-            style,
-            prefabs: e.prefabs.get_ref().clone(),
-            depth: e.depth,
-            max_per_map,
-            max_per_world,
-            group: e.group.clone(),
-            doors,
-            min_area: e.min_area.as_ref().map_or(0, |a| *a.get_ref()),
-            resize: e.resize.as_ref().is_none_or(|r| *r.get_ref()),
-            door,
-            door_width,
-            location: at(entry.span()),
-        });
+        pool.push(Encounter { style, prefabs: prefab_names.to_vec(), doors, door, door_width, ..encounter });
     }
+    errors.extend(object_errors);
     pool
+}
+
+/// The span of the first key given that only prefab encounters take, if any.
+fn prefab_only_key(e: &EncounterFile) -> Option<std::ops::Range<usize>> {
+    let spans = [
+        e.style.as_ref().map(|s| s.span()),
+        e.doors.as_ref().map(|s| s.span()),
+        e.max_doors.as_ref().map(|s| s.span()),
+        e.resize.as_ref().map(|s| s.span()),
+        e.door.as_ref().map(|s| s.span()),
+        e.door_width.as_ref().map(|s| s.span()),
+    ];
+    spans.into_iter().flatten().min_by_key(|s| s.start)
+}
+
+/// Reads an object-only encounter's `objects`, each line checked as a definition
+/// file's line is, at every depth the encounter may appear at.
+fn read_objects(
+    raw: &Spanned<Vec<Spanned<String>>>,
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    e: &Encounter,
+    catalog: Option<&Catalog>,
+    errors: &mut Vec<Error>,
+) -> Vec<EncounterObject> {
+    if raw.get_ref().is_empty() {
+        errors.push(Error::at(ErrorKind::Invalid, at(raw.span()), "`objects` lists no object").with_help(
+            "write what it scatters, e.g. objects = [\"entity class:swarmer x2-4\", \"item category:material\"]",
+        ));
+    }
+    // Ratings stop at MAX_RATING, so deeper levels choose as it does.
+    let cap = |v: i32| (v.max(1) as u32).min(MAX_RATING);
+    let depths: BTreeSet<u32> = e.depth.map_or(1..=MAX_RATING, |d| cap(d.lo)..=cap(d.hi)).collect();
+    let mut out = Vec::new();
+    for text in raw.get_ref() {
+        // The string's text starts one column after its opening quote.
+        let quote = at(text.span());
+        let parsed = def::parse_object(text.get_ref(), quote.line, quote.col + 1);
+        let object = match parsed {
+            Ok(o) => o,
+            Err((col, message, help)) => {
+                let mut error = Error::at(ErrorKind::Syntax, Location::at(&quote.file, quote.line, col), message);
+                if let Some(h) = help {
+                    error = error.with_help(h);
+                }
+                errors.push(error);
+                continue;
+            }
+        };
+        let Some(kind) = defs::check_line(&quote.file, &object.line, catalog, &depths, errors) else { continue };
+        if let Some(k) = object.line.keywords.iter().find(|k| k.name == "SHIFT") {
+            let location = Location::at(&quote.file, quote.line, k.col);
+            errors.push(
+                Error::at(ErrorKind::Invalid, location, "SHIFT moves an object from where a prefab draws it")
+                    .with_help("an encounter's objects are already scattered over free floor: remove it"),
+            );
+        }
+        out.push(EncounterObject { line: object.line, kind, count: object.count, location: quote });
+    }
+    out
 }
 
 fn style_help(style: Style) -> &'static str {

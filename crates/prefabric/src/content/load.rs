@@ -107,7 +107,7 @@ impl Loaded {
             _ => WeightWords::unknown(),
         };
 
-        let shared = read_shared_pools(&texts, limits, &index, &weight_words, &mut problems);
+        let shared = read_shared_pools(&texts, limits, &index, &weight_words, checked_catalog, &mut problems);
         let parts = maptype::Parts { prefabs: &index, words: &weight_words, catalog: checked_catalog, shared: &shared };
         let (map_types, map_files, all_maps_read) = read_map_types(&texts, limits, &parts, &mut problems);
 
@@ -300,10 +300,12 @@ fn read_shared_pools(
     limits: &Limits,
     prefabs: &PrefabIndex<'_>,
     words: &WeightWords,
+    catalog: Option<&Catalog>,
     problems: &mut Problems,
 ) -> SharedPools {
     let mut shared = SharedPools::default();
-    let cx = PoolContext { words, prefabs, shared: &SharedPools::default(), max_encounters: limits.max_encounters };
+    let none = SharedPools::default();
+    let cx = PoolContext { words, prefabs, shared: &none, max_encounters: limits.max_encounters, catalog };
     for t in texts.iter().filter(|t| t.path.starts_with("encounters/") && t.path.ends_with(".toml")) {
         let Some(stem) = t.path.strip_prefix("encounters/").and_then(|p| p.strip_suffix(".toml")) else { continue };
         if stem.contains('/') {

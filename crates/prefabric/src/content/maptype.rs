@@ -482,7 +482,7 @@ pub(crate) fn read(
         c.invalid(span, "every feature variant has weight 0, so none can be chosen".to_string(), None);
     }
     let at = |span: std::ops::Range<usize>| c.lines.locate(file, source, span.start);
-    let pool_cx = PoolContext { words, prefabs, shared, max_encounters: limits.max_encounters };
+    let pool_cx = PoolContext { words, prefabs, shared, max_encounters: limits.max_encounters, catalog };
     let encounters = raw.encounters.as_ref().map(|p| encounters::read(p, &at, &pool_cx, &mut c.errors));
     let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
     if c.errors.is_empty() {

@@ -158,6 +158,8 @@ pub(crate) fn run(
     };
     map.trace.push("encounters", Outcome::Note, format!("aiming for {target} encounters in {places}"));
     let mut total = 0u32;
+    // Regions object-only encounters took, in the order they were.
+    let mut scattered: Vec<RegionId> = Vec::new();
     if let Some(i) = forced.encounter {
         // A preview's encounter goes first, as the alternative it names if any,
         // and its failure is the generation's.
@@ -172,6 +174,9 @@ pub(crate) fn run(
         }
         let mut fit_rng = fit_stream(0, i);
         let outcome = match caverns.as_mut() {
+            _ if !e.objects.is_empty() => {
+                scatter(map, pack, e, &mut rooms, caverns.as_mut(), &mut scattered, &mut fit_rng)
+            }
             Some(caverns) if e.style.joins_caverns() => in_cavern(map, pack, &chosen, caverns, &mut fit_rng),
             _ => {
                 let mut row = vec![UNKNOWN; rooms.len()];
@@ -230,6 +235,9 @@ pub(crate) fn run(
         let e = &pool.pool[i];
         let mut fit_rng = fit_stream(total, i);
         let outcome = match caverns.as_mut() {
+            _ if !e.objects.is_empty() => {
+                scatter(map, pack, e, &mut rooms, caverns.as_mut(), &mut scattered, &mut fit_rng)
+            }
             Some(caverns) if e.style.joins_caverns() => in_cavern(map, pack, e, caverns, &mut fit_rng),
             _ => {
                 let row = &mut memo.known[i * rooms.len()..(i + 1) * rooms.len()];
@@ -255,6 +263,30 @@ pub(crate) fn run(
                 skip(map, &e.id, why, &reason);
             }
         }
+    }
+    Ok(())
+}
+
+/// Places object-only encounter `e` in a region no other encounter has, and
+/// keeps later prefab encounters off it: its room or hall is used, and no
+/// cavern prefab may cover its objects.
+fn scatter(
+    map: &mut Map,
+    pack: &Pack,
+    e: &Encounter,
+    rooms: &mut [Room],
+    caverns: Option<&mut Caverns>,
+    scattered: &mut Vec<RegionId>,
+    rng: &mut Rng,
+) -> Result<(), (SkipReason, String)> {
+    let region = super::scatter::place(map, pack, e, scattered, rng)?;
+    scattered.push(region);
+    for room in rooms.iter_mut().filter(|r| r.region == region) {
+        room.used = true;
+    }
+    if let (Some(caverns), Some(placed)) = (caverns, map.object_encounters.last()) {
+        let cells = placed.objects.iter().flat_map(|&k| map.objects[k].cells.iter().map(|c| c.0));
+        caverns.keep_off(cells);
     }
     Ok(())
 }

@@ -14,6 +14,7 @@ pub(crate) mod encounters;
 pub(crate) mod features;
 pub(crate) mod furnish;
 pub(crate) mod objects;
+pub(crate) mod scatter;
 pub(crate) mod validate;
 
 use crate::content::{MapType, Pack};
