@@ -46,11 +46,15 @@ pub enum Role {
     StairsUp,
     /// Stairs leading down (the way on).
     StairsDown,
+    /// General stairs, drawn in prefabs only: a staircase whose direction is
+    /// not fixed, or that may not be needed. After the encounters each becomes
+    /// stairs up, stairs down or floor, as the map type's `stairs` count says.
+    Stairs,
 }
 
 impl Role {
     /// Every role, in a fixed order (see [`Role::index`]).
-    pub const ALL: [Role; 12] = [
+    pub const ALL: [Role; 13] = [
         Role::Earth,
         Role::Blocked,
         Role::Wall,
@@ -63,6 +67,7 @@ impl Role {
         Role::SecretDoor,
         Role::StairsUp,
         Role::StairsDown,
+        Role::Stairs,
     ];
 
     /// Position in [`Role::ALL`].
@@ -80,12 +85,13 @@ impl Role {
             Role::SecretDoor => 9,
             Role::StairsUp => 10,
             Role::StairsDown => 11,
+            Role::Stairs => 12,
         }
     }
 
     /// The name used in palettes and JSON: `earth`, `blocked`, `wall`, `room`,
     /// `hall`, `corridor`, `junction`, `cave`, `door`, `secret_door`, `stairs_up`,
-    /// `stairs_down`.
+    /// `stairs_down`, `stairs`.
     pub const fn name(self) -> &'static str {
         match self {
             Role::Earth => "earth",
@@ -100,6 +106,7 @@ impl Role {
             Role::SecretDoor => "secret_door",
             Role::StairsUp => "stairs_up",
             Role::StairsDown => "stairs_down",
+            Role::Stairs => "stairs",
         }
     }
 

@@ -259,6 +259,23 @@ pub struct WeightedGenerator {
     pub weight: u32,
 }
 
+/// How many stairs each way a map gets: general stairs (`stairs` cells in
+/// prefabs) become stairs up and down until these counts are met, and the rest
+/// floor. Stairs drawn with a fixed direction always stay and count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StairsCount {
+    /// Staircases up.
+    #[serde(default)]
+    pub up: u32,
+    /// Staircases down.
+    #[serde(default)]
+    pub down: u32,
+}
+
+/// Most staircases a map type may ask for each way.
+const MAX_STAIRS: u32 = 100;
+
 /// A validated map type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MapType {
@@ -281,6 +298,9 @@ pub struct MapType {
     pub encounters: Option<EncounterPool>,
     /// How rooms, halls and junctions are furnished, if they are.
     pub furnishing: Option<Furnishing>,
+    /// How many stairs up and down general stairs are trimmed to; without it
+    /// every general staircase becomes stairs down.
+    pub stairs: Option<StairsCount>,
     /// The file it was read from.
     pub file: String,
 }
@@ -312,6 +332,8 @@ struct MapTypeFile {
     encounters: Option<PoolFile>,
     #[serde(default)]
     furnishing: Option<Spanned<FurnishingFile>>,
+    #[serde(default)]
+    stairs: Option<Spanned<StairsCount>>,
 }
 
 /// `generator = "name"` or `generator = { name = weight, ... }`.
@@ -485,6 +507,17 @@ pub(crate) fn read(
     let pool_cx = PoolContext { words, prefabs, shared, max_encounters: limits.max_encounters, catalog };
     let encounters = raw.encounters.as_ref().map(|p| encounters::read(p, &at, &pool_cx, &mut c.errors));
     let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
+    let stairs = raw.stairs.as_ref().map(|s| {
+        let n = *s.get_ref();
+        if n.up > MAX_STAIRS || n.down > MAX_STAIRS {
+            c.invalid(
+                s.span(),
+                format!("stairs up = {}, down = {}: at most {MAX_STAIRS} each way", n.up, n.down),
+                None,
+            );
+        }
+        n
+    });
     if c.errors.is_empty() {
         Ok(MapType {
             name: name.to_string(),
@@ -496,6 +529,7 @@ pub(crate) fn read(
             variants,
             encounters,
             furnishing,
+            stairs,
             file: file.to_string(),
         })
     } else {

@@ -69,7 +69,7 @@ pub enum ColourChannel {
 
 /// The colour each role has unless `[colours]` says otherwise. Earth is Cogmind's
 /// brown; don't-care is REXPaint's transparent magenta.
-const DEFAULT_COLOURS: [(Role, Rgb); 12] = [
+const DEFAULT_COLOURS: [(Role, Rgb); 13] = [
     (Role::Earth, Rgb::new(0x7f, 0x4f, 0x24)),
     (Role::Blocked, Rgb::new(0x30, 0x30, 0x30)),
     (Role::Wall, Rgb::new(0x8c, 0x8c, 0x8c)),
@@ -82,6 +82,7 @@ const DEFAULT_COLOURS: [(Role, Rgb); 12] = [
     (Role::SecretDoor, Rgb::new(0x80, 0x40, 0x40)),
     (Role::StairsUp, Rgb::new(0x10, 0x90, 0x90)),
     (Role::StairsDown, Rgb::new(0x10, 0x60, 0x90)),
+    (Role::Stairs, Rgb::new(0x10, 0x78, 0x78)),
 ];
 
 #[derive(Deserialize)]
@@ -127,6 +128,7 @@ const fn fallback_glyph(role: Role) -> char {
         Role::SecretDoor => '=',
         Role::StairsUp => '<',
         Role::StairsDown => '>',
+        Role::Stairs => '≷',
     }
 }
 

@@ -27,6 +27,7 @@ fn colour(role: Role, in_prefab: bool) -> u8 {
         (Role::SecretDoor, _) => 166,
         (Role::StairsUp, _) => 51,
         (Role::StairsDown, _) => 201,
+        (Role::Stairs, _) => 45,
     }
 }
 
