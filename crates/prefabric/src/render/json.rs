@@ -94,8 +94,9 @@ struct ObjectJson<'a> {
     /// Every cell as `[x, y, glyph]`.
     cells: Vec<(i32, i32, char)>,
     prefab: Option<usize>,
-    /// The name of the prefab it came from, or `furnishing`.
-    source: Option<&'a str>,
+    /// The name of the prefab it came from, `furnishing`, or `encounter:ID` for
+    /// an object-only encounter's.
+    source: Option<std::borrow::Cow<'a, str>>,
     /// Game keywords as `[name, value]`, value `null` for flags.
     keywords: &'a [(String, Option<String>)],
     /// True when walkers cannot pass its cells (machines).
@@ -255,8 +256,13 @@ fn object_json<'a>(o: &'a Object, map: &'a Map, pack: &'a Pack) -> ObjectJson<'a
         cells: o.cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect(),
         prefab: o.prefab,
         source: match o.furnishing {
-            Some(_) => Some("furnishing"),
-            None => o.prefab.and_then(|i| map.prefabs().get(i)).map(|p| p.name.as_str()),
+            Some(_) => Some("furnishing".into()),
+            None => o.prefab.and_then(|i| map.prefabs().get(i)).map(|p| p.name.as_str().into()).or_else(|| {
+                let scattered = |e: &&crate::map::ObjectEncounter| {
+                    e.objects.iter().any(|&k| map.objects().get(k).is_some_and(|x| std::ptr::eq(x, o)))
+                };
+                map.object_encounters().iter().find(scattered).map(|e| format!("encounter:{}", e.id).into())
+            }),
         },
         keywords: &o.keywords,
         blocks: o.blocks(),
