@@ -47,9 +47,19 @@ struct MapJson<'a> {
     prefabs: Vec<PrefabJson<'a>>,
     links: Vec<LinkJson>,
     objects: Vec<ObjectJson<'a>>,
+    /// Object-only encounters: which, where, and their objects (indices into `objects`).
+    object_encounters: Vec<ObjectEncounterJson<'a>>,
     /// The trace, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     trace: Option<Vec<EventJson<'a>>>,
+}
+
+#[derive(Serialize)]
+struct ObjectEncounterJson<'a> {
+    id: &'a str,
+    category: &'static str,
+    region: u32,
+    objects: &'a [usize],
 }
 
 #[derive(Serialize)]
@@ -227,6 +237,16 @@ fn document(map: &Map, pack: &Pack, trace: Option<&Trace>) -> String {
             })
             .collect(),
         objects: map.objects().iter().map(|o| object_json(o, map, pack)).collect(),
+        object_encounters: map
+            .object_encounters()
+            .iter()
+            .map(|e| ObjectEncounterJson {
+                id: &e.id,
+                category: e.category.name(),
+                region: e.region,
+                objects: &e.objects,
+            })
+            .collect(),
         trace: trace.map(|t| {
             t.events()
                 .iter()
