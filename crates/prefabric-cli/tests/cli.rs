@@ -418,6 +418,7 @@ fn world_writes_levels_and_the_world_state() {
             serde_json::from_str(&std::fs::read_to_string(dir.join(format!("level-0{level}.json"))).unwrap()).unwrap();
         assert_eq!(doc["depth"], level);
         counted += doc["prefabs"].as_array().unwrap().iter().filter(|p| p["stage"] == "encounter").count();
+        counted += doc["object_encounters"].as_array().unwrap().len();
     }
     assert_eq!(world.encounters().map(|(_, n)| n as usize).sum::<usize>(), counted);
     // Carrying on from the saved world continues its level count.

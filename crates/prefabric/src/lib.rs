@@ -67,8 +67,8 @@ pub use grid::Grid;
 pub use limits::Limits;
 pub use map::{
     DefinitionUse, Door, EncounterSkip, EncounterTag, FeatureSkip, FloorKind, FurnishPart, Furnished,
-    FurnishingSummary, LinkKind, Map, Object, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionKind, Role,
-    SkipReason, Stage, Terrain,
+    FurnishingSummary, LinkKind, Map, Object, ObjectEncounter, ObjectKind, PlacedLink, PlacedPrefab, Region,
+    RegionKind, Role, SkipReason, Stage, Terrain,
 };
 pub use prefab::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style};
 pub use rng::Rng;

@@ -50,11 +50,15 @@ pub enum Role {
     /// Nothing walks or digs through it, but it is open to sight, so no wall is
     /// raised around it: a pool, a moat, a flooded shaft.
     Liquid,
+    /// General stairs, drawn in prefabs only: a staircase whose direction is
+    /// not fixed, or that may not be needed. After the encounters each becomes
+    /// stairs up, stairs down or floor, as the map type's `stairs` count says.
+    Stairs,
 }
 
 impl Role {
     /// Every role, in a fixed order (see [`Role::index`]).
-    pub const ALL: [Role; 13] = [
+    pub const ALL: [Role; 14] = [
         Role::Earth,
         Role::Blocked,
         Role::Wall,
@@ -68,6 +72,7 @@ impl Role {
         Role::StairsUp,
         Role::StairsDown,
         Role::Liquid,
+        Role::Stairs,
     ];
 
     /// Position in [`Role::ALL`].
@@ -86,12 +91,13 @@ impl Role {
             Role::StairsUp => 10,
             Role::StairsDown => 11,
             Role::Liquid => 12,
+            Role::Stairs => 13,
         }
     }
 
     /// The name used in palettes and JSON: `earth`, `blocked`, `wall`, `room`,
     /// `hall`, `corridor`, `junction`, `cave`, `door`, `secret_door`, `stairs_up`,
-    /// `stairs_down`, `liquid`.
+    /// `stairs_down`, `liquid`, `stairs`.
     pub const fn name(self) -> &'static str {
         match self {
             Role::Earth => "earth",
@@ -107,6 +113,7 @@ impl Role {
             Role::StairsUp => "stairs_up",
             Role::StairsDown => "stairs_down",
             Role::Liquid => "liquid",
+            Role::Stairs => "stairs",
         }
     }
 
@@ -698,6 +705,20 @@ pub struct EncounterSkip {
     pub reason: SkipReason,
 }
 
+/// An object-only encounter placed in a map (seed 000's encounters without a
+/// prefab): which, where, and the objects it scattered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectEncounter {
+    /// The encounter's id.
+    pub id: String,
+    /// What it is for the player.
+    pub category: Category,
+    /// The room, hall or cavern its objects are in.
+    pub region: RegionId,
+    /// Its objects: indices into [`Map::objects`].
+    pub objects: Vec<usize>,
+}
+
 /// A feature placement the features stage skipped for a map (an optional
 /// one that fit nowhere), and why (the trace says the same in words).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -810,6 +831,7 @@ pub struct Map {
     pub(crate) feature_variant: Option<String>,
     pub(crate) layout: LayoutStats,
     pub(crate) skipped: Vec<EncounterSkip>,
+    pub(crate) object_encounters: Vec<ObjectEncounter>,
     /// For each encounter placed, every one of its prefabs that fitted where it
     /// went (the one drawn among them), so `check` can tell an alternative that
     /// never fits from one chance passed over.
@@ -836,6 +858,7 @@ impl Map {
             feature_variant: None,
             layout: LayoutStats::default(),
             skipped: Vec::new(),
+            object_encounters: Vec::new(),
             alternatives_fit: Vec::new(),
             feature_skips: Vec::new(),
             furnishing: FurnishingSummary::default(),
@@ -940,6 +963,12 @@ impl Map {
     /// What the layout stage made: which generator, and its counts.
     pub fn layout_stats(&self) -> &LayoutStats {
         &self.layout
+    }
+
+    /// The object-only encounters placed, in the order they were (encounters
+    /// with a prefab are in [`Map::prefabs`], tagged with their encounter).
+    pub fn object_encounters(&self) -> &[ObjectEncounter] {
+        &self.object_encounters
     }
 
     /// The encounters taken out of the running without being placed, in the

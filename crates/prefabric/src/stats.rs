@@ -533,6 +533,15 @@ impl MapTypeStats {
                 p.maps += 1;
             }
         }
+        for placed in map.object_encounters() {
+            if let Some(e) = self.encounters.get_mut(&placed.id) {
+                e.placed += 1;
+                if !encounters_in_map.contains(&placed.id.as_str()) {
+                    encounters_in_map.push(&placed.id);
+                    e.maps += 1;
+                }
+            }
+        }
         for object in map.objects() {
             let Some(used) = &object.definition else { continue };
             let line = self.definitions.get_mut(&used.defs).and_then(|d| d.lines.get_mut(used.line as usize));

@@ -62,11 +62,10 @@ impl World {
         // Saturating: a world read from a file may already hold huge counts, and a
         // count that wrapped to 0 would let a unique encounter appear again.
         next.levels = next.levels.saturating_add(1);
-        for placed in map.prefabs() {
-            if let Some(tag) = &placed.encounter {
-                let n = next.encounters.entry(tag.id.clone()).or_insert(0);
-                *n = n.saturating_add(1);
-            }
+        let tagged = map.prefabs().iter().filter_map(|p| p.encounter.as_ref().map(|t| &t.id));
+        for id in tagged.chain(map.object_encounters().iter().map(|e| &e.id)) {
+            let n = next.encounters.entry(id.clone()).or_insert(0);
+            *n = n.saturating_add(1);
         }
         next
     }

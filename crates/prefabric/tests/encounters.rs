@@ -192,9 +192,34 @@ category = "fluff"
 prefabs = ["fixed"]
 "#;
 
+const SECRET: &str = r#"
+width = 64
+height = 40
+[tunnelers]
+room_chance = 60
+[[starts]]
+at = "centre"
+[encounters]
+count = [3, 6]
+[[encounters.pool]]
+id = "stash"
+weight = "common"
+category = "reward"
+prefabs = ["encl3", "encl5"]
+door = "secret"
+[[encounters.pool]]
+id = "wide_stash"
+weight = "common"
+category = "reward"
+prefabs = ["encl3"]
+door = "secret"
+door_width = 2
+"#;
+
 fn pack() -> Pack {
     let files = [
         ("maps/facing.toml", FACING),
+        ("maps/secret.toml", SECRET),
         ("pack.toml", "name = \"t\"\ndefault_map_type = \"limits\"\n"),
         ("palette.toml", PALETTE),
         ("prefabs/p.txt", PREFABS),
@@ -392,7 +417,8 @@ fn check_pool_limits(pack: &Pack, map_type: &str, map: &Map, depth: u32, world: 
     openings_lead_to_corridors(pack, map_type, map, depth)?;
     let pool = pack.map_type(map_type).unwrap().encounters.as_ref().unwrap();
     let placed = encounters(map);
-    let count = |id: &str| placed.iter().filter(|(e, _)| *e == id).count() as u32;
+    let scattered = |id: &str| map.object_encounters().iter().filter(|e| e.id == id).count();
+    let count = |id: &str| (placed.iter().filter(|(e, _)| *e == id).count() + scattered(id)) as u32;
     for e in &pool.pool {
         let n = count(&e.id);
         if n == 0 {
@@ -501,6 +527,7 @@ fn the_default_pool_keeps_its_limits_at_every_depth() {
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         common::walled(&map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         placed_ids.extend(encounters(&map).into_iter().map(|(id, _)| id.to_string()));
+        placed_ids.extend(map.object_encounters().iter().map(|e| e.id.clone()));
     }
     let pool = pack.map_type("materials").unwrap().encounters.as_ref().unwrap();
     assert!(pool.pool.len() >= 12, "at least 12 encounters");
@@ -571,4 +598,257 @@ fn halls_take_encounters_placed_anywhere_inside() {
     // Materials halls have several ways through, so only the styles placed
     // anywhere inside fit them; a few of its encounters are.
     assert!(in_halls >= 5, "only {in_halls} encounters went into halls over 200 seeds");
+}
+
+#[test]
+fn secret_door_encounters_hide_their_rooms_and_keep_maps_connected() {
+    let pack = pack();
+    let generator = Generator::new(&pack, "secret").unwrap();
+    let mut hidden = 0;
+    for seed in 0..200 {
+        // Generation validates connectivity: secret doors are walkable.
+        let map = generator.generate(seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        for (id, i) in encounters(&map) {
+            let region = map.prefabs()[i].region.expect("an encounter fills a region");
+            let doors = &map.regions()[region as usize].doors;
+            assert!(!doors.is_empty(), "seed {seed}: `{id}` has no door");
+            for d in doors {
+                let role = map.terrain()[d.at].role;
+                assert_eq!(role, prefabric::Role::SecretDoor, "seed {seed}: `{id}`'s door at {} is {role:?}", d.at);
+            }
+            hidden += 1;
+        }
+    }
+    assert!(hidden >= 200, "only {hidden} secret-door encounters over 200 seeds");
+}
+
+const SHARED_POOL: &str = r#"
+description = "Salvage found on any floor."
+[[pool]]
+id = "crate"
+weight = "common"
+category = "reward"
+prefabs = ["encl3"]
+
+[[pool]]
+id = "debris"
+weight = "uncommon"
+category = "fluff"
+prefabs = ["acc2"]
+"#;
+
+const INCLUDES: &str = r#"
+width = 64
+height = 40
+[[starts]]
+at = "centre"
+[encounters]
+count = [2, 4]
+include = ["salvage"]
+[[encounters.pool]]
+id = "own"
+weight = "rare"
+category = "danger"
+prefabs = ["acc2"]
+[[encounters.pool]]
+id = "crate"
+weight = "frequent"
+category = "risk-reward"
+prefabs = ["encl5"]
+"#;
+
+#[test]
+fn a_map_type_includes_a_shared_pool_and_its_own_entries_replace_included_ones() {
+    let files = [
+        ("pack.toml", "name = \"t\"\ndefault_map_type = \"inc\"\n"),
+        ("palette.toml", PALETTE),
+        ("prefabs/p.txt", PREFABS),
+        ("encounters/salvage.toml", SHARED_POOL),
+        ("maps/inc.toml", INCLUDES),
+    ];
+    let files = files.iter().map(|(p, t)| SourceFile { path: p.to_string(), bytes: t.as_bytes().to_vec() }).collect();
+    let pack = Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    let pool = pack.map_type("inc").unwrap().encounters.as_ref().unwrap();
+    let ids: Vec<&str> = pool.pool.iter().map(|e| e.id.as_str()).collect();
+    // Included entries first, in their file's order; the override takes its place.
+    assert_eq!(ids, ["crate", "debris", "own"]);
+    let (crate_, debris) = (&pool.pool[0], &pool.pool[1]);
+    // The whole entry is replaced: weight, category and prefabs are the map type's.
+    assert_eq!((crate_.weight_word.as_str(), crate_.prefabs.as_slice()), ("frequent", &["encl5".to_string()][..]));
+    assert_eq!(crate_.category, prefabric::Category::RiskReward);
+    assert!(crate_.location.to_string().starts_with("t/maps/inc.toml:"), "{}", crate_.location);
+    assert!(debris.location.to_string().starts_with("t/encounters/salvage.toml:"), "{}", debris.location);
+    let map = Generator::new(&pack, "inc").unwrap().generate(1).unwrap();
+    assert!(!encounters(&map).is_empty());
+}
+
+/// The embedded pack with the salvage pool included by every map type that has
+/// encounters, so its object-only encounters meet maps of every generator.
+fn salvage_everywhere() -> Pack {
+    let mut files = Pack::embedded_files();
+    for f in files.iter_mut().filter(|f| f.path == "maps/hotel.toml" || f.path == "maps/catacombs.toml") {
+        let text = String::from_utf8(f.bytes.clone()).unwrap();
+        assert!(text.contains("\n[encounters]\n"), "{} has an [encounters] section", f.path);
+        f.bytes = text.replace("\n[encounters]\n", "\n[encounters]\ninclude = [\"salvage\"]\n").into_bytes();
+    }
+    Pack::from_files("content/default", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+#[test]
+fn object_only_encounters_scatter_on_free_floor_in_maps_of_every_generator() {
+    let pack = salvage_everywhere();
+    for map_type in ["materials", "mines", "hotel", "catacombs"] {
+        let generator = Generator::new(&pack, map_type).unwrap();
+        let mut scattered = 0;
+        for seed in 0..100u64 {
+            let depth = 1 + (seed % 4) as u32;
+            // Generation validates: connected, objects on walkable cells, one per cell.
+            let map =
+                generator.clone().depth(depth).generate(seed).unwrap_or_else(|e| panic!("{map_type} {seed}: {e}"));
+            for placed in map.object_encounters() {
+                let pool = pack.map_type(map_type).unwrap().encounters.as_ref().unwrap();
+                let e = pool.pool.iter().find(|e| e.id == placed.id).expect("an encounter of the pool");
+                let (lo, hi) = e.objects.iter().fold((0, 0), |(lo, hi), o| (lo + o.count.0, hi + o.count.1));
+                let n = placed.objects.len() as u32;
+                assert!((lo..=hi).contains(&n), "{map_type} {seed}: `{}` placed {n} objects, not {lo}-{hi}", e.id);
+                for &k in &placed.objects {
+                    let object = &map.objects()[k];
+                    let at = object.cells[0].0;
+                    let why = format!("{map_type} seed {seed}: `{}`'s {:?} at {at}", e.id, object.tag);
+                    assert_eq!(map.region_at(at).map(|r| r.id), Some(placed.region), "{why} is outside its region");
+                    assert!(matches!(map.terrain()[at].role, prefabric::Role::Floor(_)), "{why} is not on floor");
+                    assert!(!map.prefabs().iter().any(|p| p.bounds.contains(at)), "{why} is inside a prefab");
+                    for d in Dir::ALL {
+                        let role = map.terrain().get(at + d.delta()).map(|t| t.role);
+                        let door = matches!(
+                            role,
+                            Some(
+                                prefabric::Role::Door
+                                    | prefabric::Role::SecretDoor
+                                    | prefabric::Role::StairsUp
+                                    | prefabric::Role::StairsDown
+                            )
+                        );
+                        assert!(!door, "{why} stands beside a door or stairs");
+                    }
+                }
+                scattered += 1;
+            }
+        }
+        assert!(scattered >= 30, "{map_type}: only {scattered} object-only encounters over 100 seeds");
+    }
+}
+
+#[test]
+fn object_only_encounters_are_deterministic_and_counted_per_world() {
+    let pack = salvage_everywhere();
+    let generator = Generator::new(&pack, "mines").unwrap().depth(3);
+    let a = generator.generate(11).unwrap();
+    let b = generator.generate(11).unwrap();
+    assert_eq!(a.object_encounters(), b.object_encounters());
+    assert_eq!(a.objects(), b.objects());
+    let (_, world) = generator.generate_in(11, &World::new()).unwrap();
+    for placed in a.object_encounters() {
+        assert!(world.placed(&placed.id) >= 1, "`{}` is not counted in the world", placed.id);
+    }
+}
+
+/// The staircases of `role` in `map`: its 4-connected groups of cells.
+fn staircases(map: &Map, role: prefabric::Role) -> usize {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut groups = 0;
+    for p in map.bounds().points() {
+        if map.terrain()[p].role != role || !seen.insert((p.x, p.y)) {
+            continue;
+        }
+        groups += 1;
+        let mut stack = vec![p];
+        while let Some(q) = stack.pop() {
+            for d in Dir::ALL {
+                let n = q + d.delta();
+                if map.terrain().get(n).is_some_and(|t| t.role == role) && seen.insert((n.x, n.y)) {
+                    stack.push(n);
+                }
+            }
+        }
+    }
+    groups
+}
+
+#[test]
+fn general_stairs_are_trimmed_to_the_mines_count_over_200_seeds() {
+    use prefabric::Role;
+    let pack = Pack::embedded().unwrap();
+    let generator = Generator::new(&pack, "mines").unwrap();
+    let count = pack.map_type("mines").unwrap().stairs.expect("the mines count their stairs");
+    let (mut full, mut trimmed) = (0, 0);
+    for seed in 0..200 {
+        let map = generator.generate(seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(staircases(&map, Role::Stairs), 0, "seed {seed}: general stairs left");
+        let (up, down) = (staircases(&map, Role::StairsUp) as u32, staircases(&map, Role::StairsDown) as u32);
+        let short = map.trace().events().iter().any(|e| e.message.contains("too few staircases"));
+        assert_eq!(up, count.up, "seed {seed}");
+        if short {
+            assert!(down < count.down, "seed {seed}: traced as short with {down} down");
+        } else {
+            assert_eq!(down, count.down, "seed {seed}");
+            full += 1;
+        }
+        trimmed += map.trace().events().iter().filter(|e| e.message.ends_with("became floor (not needed)")).count();
+    }
+    assert!(full >= 100, "only {full} of 200 maps got their count");
+    assert!(trimmed >= 20, "only {trimmed} surplus staircases turned to floor");
+}
+
+const STAIRS_PREFABS: &str = "\
+prefab landing
+style: accessible
+terrain:
+...
+.S.
+...
+";
+
+const STAIRS_COUNTED: &str = r#"
+width = 64
+height = 40
+stairs = { up = 1, down = 1 }
+[tunnelers]
+room_chance = 60
+[[starts]]
+at = "centre"
+[encounters]
+count = 6
+[[encounters.pool]]
+id = "landing"
+weight = "common"
+category = "fluff"
+prefabs = ["landing"]
+"#;
+
+#[test]
+fn general_stairs_meet_the_count_or_all_go_down_without_one() {
+    use prefabric::Role;
+    let uncounted = STAIRS_COUNTED.replace("stairs = { up = 1, down = 1 }\n", "");
+    let files = [
+        ("pack.toml", "name = \"t\"\ndefault_map_type = \"counted\"\n".to_string()),
+        ("palette.toml", format!("{PALETTE}\"S\" = \"stairs\"\n")),
+        ("prefabs/p.txt", STAIRS_PREFABS.to_string()),
+        ("maps/counted.toml", STAIRS_COUNTED.to_string()),
+        ("maps/uncounted.toml", uncounted),
+    ];
+    let files = files.iter().map(|(p, t)| SourceFile { path: p.to_string(), bytes: t.as_bytes().to_vec() }).collect();
+    let pack = Pack::from_files("t", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    for seed in 0..50 {
+        let map = Generator::new(&pack, "counted").unwrap().generate(seed).unwrap();
+        let landings = encounters(&map).len();
+        assert!(landings >= 2, "seed {seed}: only {landings} landings");
+        let counts = [Role::Stairs, Role::StairsUp, Role::StairsDown].map(|r| staircases(&map, r));
+        assert_eq!(counts, [0, 1, 1], "seed {seed}: general, up, down");
+        let again = Generator::new(&pack, "counted").unwrap().generate(seed).unwrap();
+        assert_eq!(map.terrain().cells(), again.terrain().cells(), "seed {seed}: not deterministic");
+        let map = Generator::new(&pack, "uncounted").unwrap().generate(seed).unwrap();
+        let counts = [Role::Stairs, Role::StairsUp, Role::StairsDown].map(|r| staircases(&map, r));
+        assert_eq!(counts, [0, 0, encounters(&map).len()], "seed {seed}: without a count all go down");
+    }
 }

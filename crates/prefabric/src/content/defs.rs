@@ -138,6 +138,23 @@ pub(crate) fn read(
     (defs, errors)
 }
 
+/// Checks one line outside a definition file (an object-only encounter's object)
+/// as a definition file's line is checked: its kind, its picks at `depths` when
+/// the catalog loaded, and its keywords. Returns its kind when that is known.
+pub(crate) fn check_line(
+    file: &str,
+    line: &DefLine,
+    catalog: Option<&Catalog>,
+    depths: &BTreeSet<u32>,
+    errors: &mut Vec<Error>,
+) -> Option<Kind> {
+    let mut c = LineCheck { file, line, catalog, errors };
+    let kind = c.kind()?;
+    c.picks(kind, depths);
+    c.keywords(kind);
+    Some(kind)
+}
+
 /// Warnings for lines whose character breaks seed 000's convention: lower case for
 /// entities, digits for items, upper case for props and traps, punctuation for
 /// debris.

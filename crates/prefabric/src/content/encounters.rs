@@ -11,17 +11,26 @@
 //! marks; centered prefabs lead out through an edge cell or a link mark, embedded
 //! ones through their bottom row or a link mark), and reports every problem at its
 //! place in the file.
+//!
+//! Pools may be shared between map types: `encounters/<name>.toml` holds a
+//! `[[pool]]` list read and checked once, and a map type's `include = ["name"]`
+//! adds its entries before the map type's own; an own entry with the id of an
+//! included one replaces that entry whole.
 
+use super::catalog::{Catalog, Kind, MAX_RATING};
+use super::defs;
 use super::index::PrefabIndex;
 use super::values::IntRange;
 pub use super::values::{DEFAULT_WEIGHT_WORDS, WeightWords};
 use crate::error::{Error, ErrorKind, Location};
+use crate::format::def::{self, DefLine};
 use crate::format::suggest;
 use crate::geom::{Dir, Point};
 use crate::grid::Grid;
 pub use crate::map::Category;
 use crate::prefab::{Prefab, Style};
 use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use toml::Spanned;
 
@@ -34,6 +43,9 @@ pub enum DoorChange {
     Open,
     /// Remove the door and the whole front wall (what the cubby style does).
     Front,
+    /// Turn the doorway into secret doors, which look like wall until found
+    /// (a hidden room holding a reward).
+    Secret,
 }
 
 /// How many doors a room must have for an encounter.
@@ -78,8 +90,11 @@ pub struct Encounter {
     /// centered in or embedded beside caverns.
     pub style: Style,
     /// Alternative prefabs (the first that fits a room is not preferred: one of
-    /// those that fit is drawn).
+    /// those that fit is drawn); empty for an object-only encounter.
     pub prefabs: Vec<String>,
+    /// What an object-only encounter (no prefab: seed 000's "random" encounters)
+    /// scatters over the free floor of a room, hall or cavern; empty otherwise.
+    pub objects: Vec<EncounterObject>,
     /// Depths it may appear at, inclusive.
     pub depth: Option<IntRange>,
     /// Most times in one map.
@@ -102,6 +117,21 @@ pub struct Encounter {
     pub location: Location,
 }
 
+/// One line of an object-only encounter's `objects`: a definition line without
+/// a reference character, and how many objects it places.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncounterObject {
+    /// The line as written (alternatives, keywords, chance), checked against the
+    /// catalog at the encounter's depths.
+    pub line: DefLine,
+    /// Its kind.
+    pub kind: Kind,
+    /// How many it places, drawn from this inclusive range.
+    pub count: (u32, u32),
+    /// Where it is written.
+    pub location: Location,
+}
+
 /// The encounters of a map type and how many to place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncounterPool {
@@ -119,7 +149,44 @@ pub struct EncounterPool {
 pub(crate) struct PoolFile {
     count: Spanned<CountFile>,
     #[serde(default)]
+    include: Vec<Spanned<String>>,
+    #[serde(default)]
     pool: Vec<Spanned<EncounterFile>>,
+}
+
+/// A shared pool file, `encounters/<name>.toml`, as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SharedPoolFile {
+    /// What the pool is for, in a sentence (for the designer; not used).
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: String,
+    #[serde(default)]
+    pool: Vec<Spanned<EncounterFile>>,
+}
+
+/// The pack's shared encounter pools, read and checked once.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SharedPools {
+    /// Pools that loaded, by name (the file's stem), in file order.
+    pub loaded: BTreeMap<String, Vec<Encounter>>,
+    /// Pools whose file did not load: including one reports nothing more.
+    pub broken: BTreeSet<String>,
+}
+
+/// What reading a pool checks against: the pack's parts loaded before map types.
+pub(crate) struct PoolContext<'a, 'p> {
+    /// The pack's weight words.
+    pub words: &'a WeightWords,
+    /// The pack's prefabs.
+    pub prefabs: &'a PrefabIndex<'p>,
+    /// The shared pools a map type may include.
+    pub shared: &'a SharedPools,
+    /// Most encounters one pool may hold.
+    pub max_encounters: u32,
+    /// The catalog object-only encounters pick from, when it loaded.
+    pub catalog: Option<&'a Catalog>,
 }
 
 #[derive(Deserialize)]
@@ -128,7 +195,10 @@ struct EncounterFile {
     id: Spanned<String>,
     weight: Spanned<String>,
     category: Spanned<String>,
-    prefabs: Spanned<Vec<String>>,
+    #[serde(default)]
+    prefabs: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    objects: Option<Spanned<Vec<Spanned<String>>>>,
     #[serde(default)]
     style: Option<Spanned<String>>,
     #[serde(default)]
@@ -164,31 +234,138 @@ enum CountFile {
 /// Most encounters a map type may ask for.
 const MAX_COUNT: u32 = 1000;
 
-/// Reads and checks a pool. `at` turns a span into a location; `prefabs` finds
-/// the prefabs it names.
+/// Reads and checks a map type's pool: its included shared pools, then its own
+/// entries, an own entry replacing an included one of its id. `at` turns a span
+/// into a location.
 pub(crate) fn read(
     raw: &PoolFile,
     at: &dyn Fn(std::ops::Range<usize>) -> Location,
-    words: &WeightWords,
-    prefabs: &PrefabIndex<'_>,
-    max_encounters: u32,
+    cx: &PoolContext<'_, '_>,
     errors: &mut Vec<Error>,
 ) -> EncounterPool {
+    let own = read_entries(&raw.pool, at, cx, errors);
+    let pool = merge(raw, own, at, cx, errors);
+    let (lo, hi) = match raw.count.get_ref() {
+        CountFile::One(n) => (*n, *n),
+        CountFile::Two([lo, hi]) => (*lo, *hi),
+    };
+    let count = if lo > hi || hi > MAX_COUNT {
+        let message = format!("count [{lo}, {hi}] must be a range within 0..={MAX_COUNT}, smaller number first");
+        errors.push(Error::at(ErrorKind::Invalid, at(raw.count.span()), message));
+        (0, 0)
+    } else {
+        (lo, hi)
+    };
+    EncounterPool { count, pool }
+}
+
+/// Reads and checks a shared pool file, `encounters/<name>.toml`.
+pub(crate) fn read_shared(file: &str, source: &str, cx: &PoolContext<'_, '_>) -> Result<Vec<Encounter>, Vec<Error>> {
+    let raw: SharedPoolFile = crate::format::parse_toml(file, source).map_err(|e| vec![e])?;
+    let lines = crate::error::LineIndex::new(source);
+    let at = |span: std::ops::Range<usize>| lines.locate(file, source, span.start);
+    let mut errors = Vec::new();
+    let pool = read_entries(&raw.pool, &at, cx, &mut errors);
+    if errors.is_empty() { Ok(pool) } else { Err(errors) }
+}
+
+/// The included pools' entries in the order included, then the map type's own;
+/// an own entry whose id an included pool has takes that entry's place. A pool
+/// included twice or not in the pack, and an id two included pools define (and
+/// the map type does not), are errors at the include.
+fn merge(
+    raw: &PoolFile,
+    own: Vec<Encounter>,
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    cx: &PoolContext<'_, '_>,
+    errors: &mut Vec<Error>,
+) -> Vec<Encounter> {
+    let mut merged: Vec<Encounter> = Vec::new();
+    // Which included pool each merged entry came from.
+    let mut from: Vec<&str> = Vec::new();
+    for (i, inc) in raw.include.iter().enumerate() {
+        let name = inc.get_ref().as_str();
+        let error =
+            |message: String, help: String| Error::at(ErrorKind::Invalid, at(inc.span()), message).with_help(help);
+        if raw.include[..i].iter().any(|other| other.get_ref() == name) {
+            errors.push(error(format!("pool `{name}` is included twice"), "remove the second mention".into()));
+            continue;
+        }
+        let Some(entries) = cx.shared.loaded.get(name) else {
+            if !cx.shared.broken.contains(name) {
+                let names = cx.shared.loaded.keys().chain(&cx.shared.broken).map(String::as_str);
+                let help = match suggest(name, names) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!(
+                        "shared pools are the files under encounters/, named without .toml: add encounters/{name}.toml, or remove `{name}` from `include`"
+                    ),
+                };
+                errors.push(error(format!("no encounter pool named `{name}` in the pack"), help));
+            }
+            continue;
+        };
+        for e in entries {
+            match merged.iter().position(|m| m.id == e.id) {
+                Some(k) if !own.iter().any(|o| o.id == e.id) => errors.push(error(
+                    format!("pools `{}` and `{name}` both define encounter `{}`", from[k], e.id),
+                    format!("rename one of them, or give this map type its own `{}` entry, which replaces both", e.id),
+                )),
+                Some(_) => {}
+                None => {
+                    merged.push(e.clone());
+                    from.push(name);
+                }
+            }
+        }
+    }
+    for e in own {
+        match merged.iter().position(|m| m.id == e.id) {
+            Some(k) => merged[k] = e,
+            None => merged.push(e),
+        }
+    }
+    if merged.len() > cx.max_encounters as usize
+        && let Some(first) = raw.include.first()
+    {
+        errors.push(
+            Error::at(
+                ErrorKind::Invalid,
+                at(first.span()),
+                format!(
+                    "with its included pools the encounter pool holds {} encounters; a map type may have at most {}",
+                    merged.len(),
+                    cx.max_encounters
+                ),
+            )
+            .with_help("include fewer pools, or raise Limits::max_encounters in code loading the pack"),
+        );
+    }
+    merged
+}
+
+/// Reads and checks the entries of one file's pool, each id once.
+fn read_entries(
+    entries: &[Spanned<EncounterFile>],
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    cx: &PoolContext<'_, '_>,
+    errors: &mut Vec<Error>,
+) -> Vec<Encounter> {
+    let (words, prefabs, max_encounters) = (cx.words, cx.prefabs, cx.max_encounters);
     let mut pool = Vec::new();
-    if let Some(beyond) = raw.pool.get(max_encounters as usize) {
+    if let Some(beyond) = entries.get(max_encounters as usize) {
         errors.push(
             Error::at(
                 ErrorKind::Invalid,
                 at(beyond.span()),
                 format!(
                     "the encounter pool holds {} encounters; a map type may have at most {max_encounters}, and this is encounter {}",
-                    raw.pool.len(),
+                    entries.len(),
                     max_encounters as u64 + 1
                 ),
             )
             .with_help("merge encounters that differ only in their prefabs (one encounter lists them all), or split the map type; code loading a pack can raise Limits::max_encounters"),
         );
-        return EncounterPool { count: (0, 0), pool };
+        return pool;
     }
     let mut invalid = |span: std::ops::Range<usize>, message: String, help: Option<String>| {
         let mut e = Error::at(ErrorKind::Invalid, at(span), message);
@@ -197,13 +374,19 @@ pub(crate) fn read(
         }
         errors.push(e);
     };
+    // Problems of object lines, which the catalog check reports whole.
+    let mut object_errors: Vec<Error> = Vec::new();
     // A set, so a pool of many thousand encounters loads in linear time.
     let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-    for entry in &raw.pool {
+    for entry in entries {
         let e = entry.get_ref();
         let id = e.id.get_ref();
         if !seen.insert(id.as_str()) {
-            invalid(e.id.span(), format!("a second encounter with id `{id}`"), None);
+            invalid(
+                e.id.span(),
+                format!("a second encounter with id `{id}` in this file"),
+                Some("ids are unique in a file: rename one, or merge the two entries".into()),
+            );
         }
         if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
             invalid(e.id.span(), format!("encounter id `{id}` may only use letters, digits, `_` and `-`"), None);
@@ -230,17 +413,77 @@ pub(crate) fn read(
             Category::Fluff
         });
 
+        let mut max_of = |v: &Option<Spanned<u32>>, what: &str| match v {
+            Some(n) if *n.get_ref() == 0 => {
+                invalid(n.span(), format!("{what} 0 means never; use weight = \"never\" instead"), None);
+                None
+            }
+            Some(n) => Some(*n.get_ref()),
+            None => None,
+        };
+        let max_per_map = max_of(&e.max_per_map, "max_per_map");
+        let max_per_world = max_of(&e.max_per_world, "max_per_world");
+        let mut encounter = Encounter {
+            id: id.clone(),
+            weight_word: e.weight.get_ref().clone(),
+            weight,
+            category,
+            style: Style::Accessible,
+            prefabs: Vec::new(),
+            objects: Vec::new(),
+            depth: e.depth,
+            max_per_map,
+            max_per_world,
+            group: e.group.clone(),
+            doors: DoorLimit { min: 0, max: u32::MAX },
+            min_area: e.min_area.as_ref().map_or(0, |a| *a.get_ref()),
+            resize: e.resize.as_ref().is_none_or(|r| *r.get_ref()),
+            door: DoorChange::Keep,
+            door_width: 1,
+            location: at(entry.span()),
+        };
+        let (prefab_names, prefabs_span) = match (&e.prefabs, &e.objects) {
+            (Some(p), Some(o)) => {
+                invalid(
+                    o.span(),
+                    "give `prefabs` (hand-made rooms) or `objects` (things scattered over a room), not both".into(),
+                    Some("objects of a prefab are drawn on its refs layer and defined in its .def file".into()),
+                );
+                (p.get_ref().as_slice(), p.span())
+            }
+            (Some(p), None) => (p.get_ref().as_slice(), p.span()),
+            (None, Some(o)) => {
+                if let Some(span) = prefab_only_key(e) {
+                    invalid(
+                        span,
+                        "an object-only encounter scatters its objects over a room, hall or cavern as it is: `style`, `doors`, `max_doors`, `resize`, `door` and `door_width` apply to prefab encounters".into(),
+                        Some("remove it; `min_area = N` asks for an area of at least N cells".into()),
+                    );
+                }
+                encounter.objects = read_objects(o, at, &encounter, cx.catalog, &mut object_errors);
+                pool.push(encounter);
+                continue;
+            }
+            (None, None) => {
+                invalid(
+                    e.id.span(),
+                    format!("encounter `{id}` has neither `prefabs` nor `objects`"),
+                    Some("list its alternative prefabs, e.g. prefabs = [\"vault_small\"], or what it scatters, e.g. objects = [\"item category:material x2-4\"]".into()),
+                );
+                continue;
+            }
+        };
         let mut alternatives: Vec<&Prefab> = Vec::new();
-        if e.prefabs.get_ref().is_empty() {
-            invalid(e.prefabs.span(), "`prefabs` lists no prefab".into(), None);
+        if prefab_names.is_empty() {
+            invalid(prefabs_span.clone(), "`prefabs` lists no prefab".into(), None);
         }
-        for name in e.prefabs.get_ref() {
+        for name in prefab_names {
             match prefabs.get(name) {
                 Some(p) => alternatives.push(p),
                 None => {
                     if let Some((message, help)) = prefabs.unknown_name(name, "check the prefab's name under prefabs/")
                     {
-                        invalid(e.prefabs.span(), message, Some(help));
+                        invalid(prefabs_span.clone(), message, Some(help));
                     }
                 }
             }
@@ -261,7 +504,7 @@ pub(crate) fn read(
         };
         for p in &alternatives {
             if let Err((message, help)) = check_prefab(p, style) {
-                invalid(e.prefabs.span(), format!("prefab `{}` {message}", p.name()), Some(help.into()));
+                invalid(prefabs_span.clone(), format!("prefab `{}` {message}", p.name()), Some(help.into()));
             }
         }
 
@@ -305,12 +548,13 @@ pub(crate) fn read(
             None | Some(("keep", _)) => DoorChange::Keep,
             Some(("open", _)) => DoorChange::Open,
             Some(("front", _)) => DoorChange::Front,
+            Some(("secret", _)) => DoorChange::Secret,
             Some((other, span)) => {
                 invalid(
                     span,
                     format!("unknown door change `{other}`"),
                     Some(
-                        "write \"keep\", \"open\" (remove the door) or \"front\" (remove the whole front wall)".into(),
+                        "write \"keep\", \"open\" (remove the door), \"secret\" (make it a secret door) or \"front\" (remove the whole front wall)".into(),
                     ),
                 );
                 DoorChange::Keep
@@ -359,47 +603,69 @@ pub(crate) fn read(
             }
             door = DoorChange::Front;
         }
-        let mut max_of = |v: &Option<Spanned<u32>>, what: &str| match v {
-            Some(n) if *n.get_ref() == 0 => {
-                invalid(n.span(), format!("{what} 0 means never; use weight = \"never\" instead"), None);
-                None
-            }
-            Some(n) => Some(*n.get_ref()),
-            None => None,
-        };
-        let max_per_map = max_of(&e.max_per_map, "max_per_map");
-        let max_per_world = max_of(&e.max_per_world, "max_per_world");
-        pool.push(Encounter {
-            id: id.clone(),
-            weight_word: e.weight.get_ref().clone(),
-            weight,
-            category,
-            style,
-            prefabs: e.prefabs.get_ref().clone(),
-            depth: e.depth,
-            max_per_map,
-            max_per_world,
-            group: e.group.clone(),
-            doors,
-            min_area: e.min_area.as_ref().map_or(0, |a| *a.get_ref()),
-            resize: e.resize.as_ref().is_none_or(|r| *r.get_ref()),
-            door,
-            door_width,
-            location: at(entry.span()),
-        });
+        pool.push(Encounter { style, prefabs: prefab_names.to_vec(), doors, door, door_width, ..encounter });
     }
-    let (lo, hi) = match raw.count.get_ref() {
-        CountFile::One(n) => (*n, *n),
-        CountFile::Two([lo, hi]) => (*lo, *hi),
-    };
-    let count = if lo > hi || hi > MAX_COUNT {
-        let message = format!("count [{lo}, {hi}] must be a range within 0..={MAX_COUNT}, smaller number first");
-        errors.push(Error::at(ErrorKind::Invalid, at(raw.count.span()), message));
-        (0, 0)
-    } else {
-        (lo, hi)
-    };
-    EncounterPool { count, pool }
+    errors.extend(object_errors);
+    pool
+}
+
+/// The span of the first key given that only prefab encounters take, if any.
+fn prefab_only_key(e: &EncounterFile) -> Option<std::ops::Range<usize>> {
+    let spans = [
+        e.style.as_ref().map(|s| s.span()),
+        e.doors.as_ref().map(|s| s.span()),
+        e.max_doors.as_ref().map(|s| s.span()),
+        e.resize.as_ref().map(|s| s.span()),
+        e.door.as_ref().map(|s| s.span()),
+        e.door_width.as_ref().map(|s| s.span()),
+    ];
+    spans.into_iter().flatten().min_by_key(|s| s.start)
+}
+
+/// Reads an object-only encounter's `objects`, each line checked as a definition
+/// file's line is, at every depth the encounter may appear at.
+fn read_objects(
+    raw: &Spanned<Vec<Spanned<String>>>,
+    at: &dyn Fn(std::ops::Range<usize>) -> Location,
+    e: &Encounter,
+    catalog: Option<&Catalog>,
+    errors: &mut Vec<Error>,
+) -> Vec<EncounterObject> {
+    if raw.get_ref().is_empty() {
+        errors.push(Error::at(ErrorKind::Invalid, at(raw.span()), "`objects` lists no object").with_help(
+            "write what it scatters, e.g. objects = [\"entity class:swarmer x2-4\", \"item category:material\"]",
+        ));
+    }
+    // Ratings stop at MAX_RATING, so deeper levels choose as it does.
+    let cap = |v: i32| (v.max(1) as u32).min(MAX_RATING);
+    let depths: BTreeSet<u32> = e.depth.map_or(1..=MAX_RATING, |d| cap(d.lo)..=cap(d.hi)).collect();
+    let mut out = Vec::new();
+    for text in raw.get_ref() {
+        // The string's text starts one column after its opening quote.
+        let quote = at(text.span());
+        let parsed = def::parse_object(text.get_ref(), quote.line, quote.col + 1);
+        let object = match parsed {
+            Ok(o) => o,
+            Err((col, message, help)) => {
+                let mut error = Error::at(ErrorKind::Syntax, Location::at(&quote.file, quote.line, col), message);
+                if let Some(h) = help {
+                    error = error.with_help(h);
+                }
+                errors.push(error);
+                continue;
+            }
+        };
+        let Some(kind) = defs::check_line(&quote.file, &object.line, catalog, &depths, errors) else { continue };
+        if let Some(k) = object.line.keywords.iter().find(|k| k.name == "SHIFT") {
+            let location = Location::at(&quote.file, quote.line, k.col);
+            errors.push(
+                Error::at(ErrorKind::Invalid, location, "SHIFT moves an object from where a prefab draws it")
+                    .with_help("an encounter's objects are already scattered over free floor: remove it"),
+            );
+        }
+        out.push(EncounterObject { line: object.line, kind, count: object.count, location: quote });
+    }
+    out
 }
 
 fn style_help(style: Style) -> &'static str {

@@ -12,6 +12,7 @@
 
 use super::catalog::{self, Catalog};
 use super::defs::{self, Definitions};
+use super::encounters::{self, PoolContext, SharedPools};
 use super::glyphs::{art_lint, catalog_lint, palette_lint};
 use super::index::PrefabIndex;
 use super::values::WeightWords;
@@ -106,8 +107,9 @@ impl Loaded {
             _ => WeightWords::unknown(),
         };
 
-        let (map_types, map_files, all_maps_read) =
-            read_map_types(&texts, limits, &index, &weight_words, checked_catalog, &mut problems);
+        let shared = read_shared_pools(&texts, limits, &index, &weight_words, checked_catalog, &mut problems);
+        let parts = maptype::Parts { prefabs: &index, words: &weight_words, catalog: checked_catalog, shared: &shared };
+        let (map_types, map_files, all_maps_read) = read_map_types(&texts, limits, &parts, &mut problems);
 
         // Definition files, checked at every depth their prefabs can appear at — as
         // far as the map types that place them loaded.
@@ -293,14 +295,52 @@ fn weight_words(p: &PackFile, f: &TextFile<'_>, problems: &mut Problems) -> Weig
     WeightWords::with(custom)
 }
 
+/// The shared encounter pools under `encounters/` (`encounters/<name>.toml`),
+/// each read and checked once; the names of those that did not load are kept so
+/// a map type including one reports nothing more.
+fn read_shared_pools(
+    texts: &[TextFile<'_>],
+    limits: &Limits,
+    prefabs: &PrefabIndex<'_>,
+    words: &WeightWords,
+    catalog: Option<&Catalog>,
+    problems: &mut Problems,
+) -> SharedPools {
+    let mut shared = SharedPools::default();
+    let none = SharedPools::default();
+    let cx = PoolContext { words, prefabs, shared: &none, max_encounters: limits.max_encounters, catalog };
+    for t in texts.iter().filter(|t| t.path.starts_with("encounters/") && t.path.ends_with(".toml")) {
+        let Some(stem) = t.path.strip_prefix("encounters/").and_then(|p| p.strip_suffix(".toml")) else { continue };
+        if stem.contains('/') {
+            continue;
+        }
+        if !stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            problems.push(Error::at(
+                ErrorKind::Invalid,
+                Location::file(t.label.clone()),
+                format!("encounter pool name `{stem}` may only use letters, digits, `_` and `-`"),
+            ));
+            continue;
+        }
+        match encounters::read_shared(&t.label, t.text, &cx) {
+            Ok(pool) => {
+                shared.loaded.insert(stem.to_string(), pool);
+            }
+            Err(errors) => {
+                problems.extend(errors);
+                shared.broken.insert(stem.to_string());
+            }
+        }
+    }
+    shared
+}
+
 /// The map types under `maps/` that loaded, the names of every map type file
 /// (loaded or not), and whether every one of them loaded.
 fn read_map_types<'f>(
     texts: &'f [TextFile<'_>],
     limits: &Limits,
-    prefabs: &PrefabIndex<'_>,
-    words: &WeightWords,
-    catalog: Option<&Catalog>,
+    parts: &maptype::Parts<'_, '_>,
     problems: &mut Problems,
 ) -> (BTreeMap<String, MapType>, Vec<&'f str>, bool) {
     let mut map_types = BTreeMap::new();
@@ -324,7 +364,7 @@ fn read_map_types<'f>(
             continue;
         }
         map_files.push(stem);
-        match maptype::read(&t.label, stem, t.text, limits, prefabs, words, catalog) {
+        match maptype::read(&t.label, stem, t.text, limits, parts) {
             Ok(m) => {
                 map_types.insert(stem.to_string(), m);
             }

@@ -11,7 +11,7 @@
 use super::catalog::Catalog;
 use super::caves::{self, CavesFile, CavesParams};
 use super::chain::{self, ChainFile, ChainParams, PieceContext};
-use super::encounters::{self, EncounterPool, PoolFile, check_cave_openings};
+use super::encounters::{self, EncounterPool, PoolContext, PoolFile, SharedPools, check_cave_openings};
 use super::furnishing::{self, Furnishing, FurnishingFile};
 use super::index::PrefabIndex;
 use super::pathways::{self, PathwaysFile, PathwaysParams};
@@ -260,6 +260,23 @@ pub struct WeightedGenerator {
     pub weight: u32,
 }
 
+/// How many stairs each way a map gets: general stairs (`stairs` cells in
+/// prefabs) become stairs up and down until these counts are met, and the rest
+/// floor. Stairs drawn with a fixed direction always stay and count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StairsCount {
+    /// Staircases up.
+    #[serde(default)]
+    pub up: u32,
+    /// Staircases down.
+    #[serde(default)]
+    pub down: u32,
+}
+
+/// Most staircases a map type may ask for each way.
+const MAX_STAIRS: u32 = 100;
+
 /// A validated map type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MapType {
@@ -285,6 +302,9 @@ pub struct MapType {
     /// The terrain variants its dug floors and raised walls take, and its
     /// pools (empty: plain terrain).
     pub theme: Theme,
+    /// How many stairs up and down general stairs are trimmed to; without it
+    /// every general staircase becomes stairs down.
+    pub stairs: Option<StairsCount>,
     /// The file it was read from.
     pub file: String,
 }
@@ -318,6 +338,7 @@ struct MapTypeFile {
     furnishing: Option<Spanned<FurnishingFile>>,
     #[serde(default)]
     theme: Option<ThemeFile>,
+    stairs: Option<Spanned<StairsCount>>,
 }
 
 /// `generator = "name"` or `generator = { name = weight, ... }`.
@@ -421,17 +442,27 @@ struct RectFile {
     rect: Spanned<[i32; 4]>,
 }
 
-/// Reads and checks one map type. `prefabs` finds the prefabs it names; furnishing
-/// names are checked against `catalog` when it loaded.
+/// What a map type is checked against: the pack's parts read before map types.
+pub(crate) struct Parts<'a, 'p> {
+    /// Finds the prefabs it names.
+    pub prefabs: &'a PrefabIndex<'p>,
+    /// The pack's weight words.
+    pub words: &'a WeightWords,
+    /// The catalog, when it loaded: furnishing names are checked against it.
+    pub catalog: Option<&'a Catalog>,
+    /// The shared encounter pools it may include.
+    pub shared: &'a SharedPools,
+}
+
+/// Reads and checks one map type against the pack's `parts`.
 pub(crate) fn read(
     file: &str,
     name: &str,
     source: &str,
     limits: &Limits,
-    prefabs: &PrefabIndex<'_>,
-    words: &WeightWords,
-    catalog: Option<&Catalog>,
+    parts: &Parts<'_, '_>,
 ) -> Result<MapType, Vec<Error>> {
+    let (prefabs, words, catalog, shared) = (parts.prefabs, parts.words, parts.catalog, parts.shared);
     let raw: MapTypeFile = parse_toml(file, source).map_err(|e| vec![e])?;
     let mut c = Checker { file, source, lines: LineIndex::new(source), errors: Vec::new() };
 
@@ -478,10 +509,21 @@ pub(crate) fn read(
         c.invalid(span, "every feature variant has weight 0, so none can be chosen".to_string(), None);
     }
     let at = |span: std::ops::Range<usize>| c.lines.locate(file, source, span.start);
-    let encounters =
-        raw.encounters.as_ref().map(|p| encounters::read(p, &at, words, prefabs, limits.max_encounters, &mut c.errors));
+    let pool_cx = PoolContext { words, prefabs, shared, max_encounters: limits.max_encounters, catalog };
+    let encounters = raw.encounters.as_ref().map(|p| encounters::read(p, &at, &pool_cx, &mut c.errors));
     let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
     let theme = raw.theme.as_ref().map_or_else(Theme::default, |t| theme::read(t, &at, words, &mut c.errors));
+    let stairs = raw.stairs.as_ref().map(|s| {
+        let n = *s.get_ref();
+        if n.up > MAX_STAIRS || n.down > MAX_STAIRS {
+            c.invalid(
+                s.span(),
+                format!("stairs up = {}, down = {}: at most {MAX_STAIRS} each way", n.up, n.down),
+                None,
+            );
+        }
+        n
+    });
     if c.errors.is_empty() {
         Ok(MapType {
             name: name.to_string(),
@@ -494,6 +536,7 @@ pub(crate) fn read(
             encounters,
             furnishing,
             theme,
+            stairs,
             file: file.to_string(),
         })
     } else {

@@ -15,6 +15,7 @@
 //! prefabs/**/*.xp  REXPaint prefabs, one per file, named by file stem
 //! prefabs/**/*.toml  the header (tags, transforms, style) of the .xp of that name
 //! maps/*.toml      map types, named by file stem (with [encounters], [furnishing])
+//! encounters/*.toml  shared encounter pools a map type's [encounters] includes by stem
 //! prefabs/**/*.def definition files: what reference characters stand for
 //! catalog/*.toml   entities, items, props, traps and debris
 //! ```

@@ -27,6 +27,9 @@
 //! unweighted values weigh 1), `lo..hi` (an integer in the range) and `v~d` (an
 //! integer within `d` of `v`, `5~2` being 3 to 7); numbers stay within ±1000000.
 //!
+//! Object-only encounters write the same lines without the character and with a
+//! count, `[chance%] KIND WHAT [KEYWORD...] [xN | xLO-HI]` ([`parse_object`]).
+//!
 //! This module checks only the syntax, and knows nothing of catalogs: every piece
 //! keeps its line and column so [`crate::content`] can report what the catalog
 //! rejects at the right place. Lines are limited in number and length by
@@ -352,6 +355,97 @@ fn parse_line(raw: &str, line: u32) -> Result<DefLine, Fault> {
     Ok(DefLine { line, chance, group, glyph, glyph_col, kind: (kind.to_string(), kind_col), picks, keywords })
 }
 
+/// Most objects one line of an object-only encounter may place.
+pub const MAX_OBJECT_COUNT: u32 = 50;
+
+/// An object line of an object-only encounter, as written in a map type's or
+/// shared pool's `objects = [...]`: a definition line without its reference
+/// character, and with a count — `[chance%] KIND WHAT [KEYWORD...] [xN | xLO-HI]`,
+/// e.g. `entity class:swarmer STRONG x2-4`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectLine {
+    /// The line, its reference character a space (nothing draws it).
+    pub line: DefLine,
+    /// How many objects it places, drawn from this inclusive range (1 without a count).
+    pub count: (u32, u32),
+}
+
+/// Reads one object line. `line` and `col` are where its text starts in the file:
+/// columns in the result and in errors count from there. An error is its column,
+/// what is wrong and a hint.
+pub fn parse_object(raw: &str, line: u32, col: u32) -> Result<ObjectLine, (u32, String, Option<String>)> {
+    let shift = |c: u32| col + c - 1;
+    let help_line = "an object reads `[chance%] KIND WHAT [KEYWORD...] [xN or xLO-HI]`, e.g. `entity class:guard x2-4`";
+    let toks: Vec<(&str, u32)> = tokens(raw).into_iter().map(|(t, c)| (t, shift(c))).collect();
+    let mut it = toks.iter().copied().peekable();
+    let mut chance = 100u8;
+    if let Some(&(t, c)) = it.peek()
+        && let Some(p) = t.strip_suffix('%')
+    {
+        chance =
+            percent(p).ok_or((c, format!("`{t}` is not a chance"), Some("write a chance as 0% to 100%".into())))?;
+        it.next();
+    }
+    let Some((kind, kind_col)) = it.next() else {
+        return Err((col, "the object line is empty".into(), Some(help_line.into())));
+    };
+    if kind.starts_with('@') {
+        let help = "groups choose among a definition file's lines; give the encounter's alternatives as separate encounters in one `group`";
+        return Err((kind_col, format!("`{kind}`: object lines have no groups"), Some(help.into())));
+    }
+    let Some((what, what_col)) = it.next() else {
+        return Err((kind_col, format!("`{kind}` says what kind but not which object"), Some(help_line.into())));
+    };
+    let mut picks = Vec::new();
+    let mut at = what_col;
+    for alt in what.split('|') {
+        let p = pick(alt).ok_or((
+            at,
+            format!("`{alt}` is not a tag or a pick"),
+            Some(
+                "write a tag, `class:NAME`, `category:NAME`, `carried-by:TAG` or `any`, alternatives joined by `|`"
+                    .into(),
+            ),
+        ))?;
+        picks.push((p, at));
+        at += alt.chars().count() as u32 + 1;
+    }
+    let mut keywords = Vec::new();
+    let mut count = None;
+    for (t, c) in it {
+        if let Some(n) = t.strip_prefix('x').filter(|n| n.starts_with(|ch: char| ch.is_ascii_digit())) {
+            if count.is_some() {
+                return Err((c, format!("`{t}`: the count is given twice"), None));
+            }
+            count = Some(object_count(n).ok_or((
+                c,
+                format!("`{t}` is not a count"),
+                Some(format!("write xN or xLO-HI, from 1 up to {MAX_OBJECT_COUNT}, smaller number first, e.g. x2-4")),
+            ))?);
+            continue;
+        }
+        keywords.push(keyword(t, c)?);
+    }
+    let line = DefLine {
+        line,
+        chance,
+        group: None,
+        glyph: ' ',
+        glyph_col: col,
+        kind: (kind.to_string(), kind_col),
+        picks,
+        keywords,
+    };
+    Ok(ObjectLine { line, count: count.unwrap_or((1, 1)) })
+}
+
+/// `N` or `LO-HI` (the text after `x`) within 1..=[`MAX_OBJECT_COUNT`].
+fn object_count(n: &str) -> Option<(u32, u32)> {
+    let (lo, hi) = n.split_once('-').unwrap_or((n, n));
+    let (lo, hi) = (lo.parse::<u32>().ok()?, hi.parse::<u32>().ok()?);
+    (1 <= lo && lo <= hi && hi <= MAX_OBJECT_COUNT).then_some((lo, hi))
+}
+
 fn percent(p: &str) -> Option<u8> {
     p.parse::<u8>().ok().filter(|v| *v <= 100)
 }
@@ -462,6 +556,26 @@ mod tests {
 
     fn errs(src: &str) -> Vec<String> {
         parse("d.def", src, &Limits::default()).1.iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn reads_object_lines_with_counts_at_their_columns() {
+        // The text starts at column 12 of line 7.
+        let o = parse_object("40% entity class:swarmer|sentry_mk1 STRONG x2-4", 7, 12).unwrap();
+        assert_eq!((o.line.line, o.line.chance, o.count), (7, 40, (2, 4)));
+        assert_eq!(o.line.kind, ("entity".to_string(), 16));
+        assert_eq!(o.line.picks, [(Pick::Class("swarmer".into()), 23), (Pick::Tag("sentry_mk1".into()), 37)]);
+        assert_eq!(o.line.keywords[0].name, "STRONG");
+        assert_eq!(parse_object("item any", 1, 1).unwrap().count, (1, 1));
+        assert_eq!(parse_object("debris scrap_heap x3", 1, 1).unwrap().count, (3, 3));
+        let err = |src: &str| parse_object(src, 1, 1).unwrap_err();
+        assert_eq!(err("item any x4-2").0, 10);
+        assert!(err("item any x0").1.contains("`x0` is not a count"));
+        assert!(err("item any x2 x3").1.contains("given twice"));
+        assert!(err("@loot item any").1.contains("no groups"));
+        assert!(err("entity").1.contains("not which object"));
+        assert!(err("").1.contains("empty"));
+        assert!(err("item Bad!").1.contains("not a tag or a pick"));
     }
 
     #[test]

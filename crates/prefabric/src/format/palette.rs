@@ -69,7 +69,7 @@ pub enum ColourChannel {
 
 /// The colour each role has unless `[colours]` says otherwise. Earth is Cogmind's
 /// brown; don't-care is REXPaint's transparent magenta.
-const DEFAULT_COLOURS: [(Role, Rgb); 13] = [
+const DEFAULT_COLOURS: [(Role, Rgb); 14] = [
     (Role::Earth, Rgb::new(0x7f, 0x4f, 0x24)),
     (Role::Blocked, Rgb::new(0x30, 0x30, 0x30)),
     (Role::Wall, Rgb::new(0x8c, 0x8c, 0x8c)),
@@ -83,6 +83,7 @@ const DEFAULT_COLOURS: [(Role, Rgb); 13] = [
     (Role::StairsUp, Rgb::new(0x10, 0x90, 0x90)),
     (Role::StairsDown, Rgb::new(0x10, 0x60, 0x90)),
     (Role::Liquid, Rgb::new(0x1e, 0x50, 0xb4)),
+    (Role::Stairs, Rgb::new(0x10, 0x78, 0x78)),
 ];
 
 #[derive(Deserialize)]
@@ -129,6 +130,7 @@ const fn fallback_glyph(role: Role) -> char {
         Role::StairsUp => '<',
         Role::StairsDown => '>',
         Role::Liquid => '~',
+        Role::Stairs => '≷',
     }
 }
 

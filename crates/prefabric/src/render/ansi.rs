@@ -28,6 +28,7 @@ fn colour(role: Role, in_prefab: bool) -> u8 {
         (Role::StairsUp, _) => 51,
         (Role::StairsDown, _) => 201,
         (Role::Liquid, _) => 27,
+        (Role::Stairs, _) => 45,
     }
 }
 

@@ -47,9 +47,19 @@ struct MapJson<'a> {
     prefabs: Vec<PrefabJson<'a>>,
     links: Vec<LinkJson>,
     objects: Vec<ObjectJson<'a>>,
+    /// Object-only encounters: which, where, and their objects (indices into `objects`).
+    object_encounters: Vec<ObjectEncounterJson<'a>>,
     /// The trace, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     trace: Option<Vec<EventJson<'a>>>,
+}
+
+#[derive(Serialize)]
+struct ObjectEncounterJson<'a> {
+    id: &'a str,
+    category: &'static str,
+    region: u32,
+    objects: &'a [usize],
 }
 
 #[derive(Serialize)]
@@ -94,8 +104,9 @@ struct ObjectJson<'a> {
     /// Every cell as `[x, y, glyph]`.
     cells: Vec<(i32, i32, char)>,
     prefab: Option<usize>,
-    /// The name of the prefab it came from, or `furnishing`.
-    source: Option<&'a str>,
+    /// The name of the prefab it came from, `furnishing`, or `encounter:ID` for
+    /// an object-only encounter's.
+    source: Option<std::borrow::Cow<'a, str>>,
     /// Game keywords as `[name, value]`, value `null` for flags.
     keywords: &'a [(String, Option<String>)],
     /// True when walkers cannot pass its cells (machines).
@@ -226,6 +237,16 @@ fn document(map: &Map, pack: &Pack, trace: Option<&Trace>) -> String {
             })
             .collect(),
         objects: map.objects().iter().map(|o| object_json(o, map, pack)).collect(),
+        object_encounters: map
+            .object_encounters()
+            .iter()
+            .map(|e| ObjectEncounterJson {
+                id: &e.id,
+                category: e.category.name(),
+                region: e.region,
+                objects: &e.objects,
+            })
+            .collect(),
         trace: trace.map(|t| {
             t.events()
                 .iter()
@@ -255,8 +276,13 @@ fn object_json<'a>(o: &'a Object, map: &'a Map, pack: &'a Pack) -> ObjectJson<'a
         cells: o.cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect(),
         prefab: o.prefab,
         source: match o.furnishing {
-            Some(_) => Some("furnishing"),
-            None => o.prefab.and_then(|i| map.prefabs().get(i)).map(|p| p.name.as_str()),
+            Some(_) => Some("furnishing".into()),
+            None => o.prefab.and_then(|i| map.prefabs().get(i)).map(|p| p.name.as_str().into()).or_else(|| {
+                let scattered = |e: &&crate::map::ObjectEncounter| {
+                    e.objects.iter().any(|&k| map.objects().get(k).is_some_and(|x| std::ptr::eq(x, o)))
+                };
+                map.object_encounters().iter().find(scattered).map(|e| format!("encounter:{}", e.id).into())
+            }),
         },
         keywords: &o.keywords,
         blocks: o.blocks(),

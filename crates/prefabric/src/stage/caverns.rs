@@ -239,6 +239,11 @@ impl Caverns {
         }
     }
 
+    /// Keeps every later prefab off `cells` (objects an encounter scattered).
+    pub fn keep_off(&mut self, cells: impl Iterator<Item = Point>) {
+        self.taken.extend(cells.map(|p| Rect::new(p.x, p.y, 1, 1)));
+    }
+
     /// Says the map changed outside these placements (a room embedding), so the
     /// tables must be read again.
     pub fn invalidate(&mut self) {

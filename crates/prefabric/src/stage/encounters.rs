@@ -158,6 +158,8 @@ pub(crate) fn run(
     };
     map.trace.push("encounters", Outcome::Note, format!("aiming for {target} encounters in {places}"));
     let mut total = 0u32;
+    // Regions object-only encounters took, in the order they were.
+    let mut scattered: Vec<RegionId> = Vec::new();
     if let Some(i) = forced.encounter {
         // A preview's encounter goes first, as the alternative it names if any,
         // and its failure is the generation's.
@@ -172,6 +174,9 @@ pub(crate) fn run(
         }
         let mut fit_rng = fit_stream(0, i);
         let outcome = match caverns.as_mut() {
+            _ if !e.objects.is_empty() => {
+                scatter(map, pack, e, &mut rooms, caverns.as_mut(), &mut scattered, &mut fit_rng)
+            }
             Some(caverns) if e.style.joins_caverns() => in_cavern(map, pack, &chosen, caverns, &mut fit_rng),
             _ => {
                 let mut row = vec![UNKNOWN; rooms.len()];
@@ -230,6 +235,9 @@ pub(crate) fn run(
         let e = &pool.pool[i];
         let mut fit_rng = fit_stream(total, i);
         let outcome = match caverns.as_mut() {
+            _ if !e.objects.is_empty() => {
+                scatter(map, pack, e, &mut rooms, caverns.as_mut(), &mut scattered, &mut fit_rng)
+            }
             Some(caverns) if e.style.joins_caverns() => in_cavern(map, pack, e, caverns, &mut fit_rng),
             _ => {
                 let row = &mut memo.known[i * rooms.len()..(i + 1) * rooms.len()];
@@ -255,6 +263,30 @@ pub(crate) fn run(
                 skip(map, &e.id, why, &reason);
             }
         }
+    }
+    Ok(())
+}
+
+/// Places object-only encounter `e` in a region no other encounter has, and
+/// keeps later prefab encounters off it: its room or hall is used, and no
+/// cavern prefab may cover its objects.
+fn scatter(
+    map: &mut Map,
+    pack: &Pack,
+    e: &Encounter,
+    rooms: &mut [Room],
+    caverns: Option<&mut Caverns>,
+    scattered: &mut Vec<RegionId>,
+    rng: &mut Rng,
+) -> Result<(), (SkipReason, String)> {
+    let region = super::scatter::place(map, pack, e, scattered, rng)?;
+    scattered.push(region);
+    for room in rooms.iter_mut().filter(|r| r.region == region) {
+        room.used = true;
+    }
+    if let (Some(caverns), Some(placed)) = (caverns, map.object_encounters.last()) {
+        let cells = placed.objects.iter().flat_map(|&k| map.objects[k].cells.iter().map(|c| c.0));
+        caverns.keep_off(cells);
     }
     Ok(())
 }
@@ -712,6 +744,7 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
         match e.door {
             DoorChange::Keep => {}
             DoorChange::Open => open_doorway(map, &door),
+            DoorChange::Secret => hide_doorway(map, &door),
             DoorChange::Front => {
                 remove_front(map, &door, rect);
                 doors = front_cells(door.side, rect).map(|at| Door { at, side: door.side }).collect();
@@ -876,6 +909,16 @@ fn open_doorway(map: &mut Map, door: &Doorway) {
     for p in door.cells() {
         if map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor)) {
             map.terrain[p] = Terrain::new(Role::Floor(FloorKind::Room));
+        }
+    }
+}
+
+/// Turns every cell of the doorway into a secret door: the room behind it looks
+/// walled off until found. Secret doors are walkable, so the map stays connected.
+fn hide_doorway(map: &mut Map, door: &Doorway) {
+    for p in door.cells() {
+        if !map.is_protected(p) {
+            map.terrain[p] = Terrain::new(Role::SecretDoor);
         }
     }
 }

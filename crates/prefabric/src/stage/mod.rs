@@ -14,6 +14,8 @@ pub(crate) mod encounters;
 pub(crate) mod features;
 pub(crate) mod furnish;
 pub(crate) mod objects;
+pub(crate) mod scatter;
+pub(crate) mod stairs;
 pub(crate) mod theme;
 pub(crate) mod validate;
 
@@ -302,12 +304,15 @@ impl Generation<'_> {
         Ok(stats)
     }
 
-    /// Stage 3: embeds the map type's encounters into the layout's rooms.
+    /// Stage 3: embeds the map type's encounters into the layout's rooms, then
+    /// turns general stairs into stairs up, down or floor to meet the map
+    /// type's `stairs` count.
     pub fn encounters(&mut self) -> Result<(), Error> {
-        match &self.map_type.encounters {
-            Some(pool) => encounters::run(&mut self.map, self.pack, pool, &self.forced, &self.world, self.stream_seed),
-            None => Ok(()),
+        if let Some(pool) = &self.map_type.encounters {
+            encounters::run(&mut self.map, self.pack, pool, &self.forced, &self.world, self.stream_seed)?;
         }
+        stairs::run(&mut self.map, self.map_type.stairs, self.stream_seed);
+        Ok(())
     }
 
     /// Stage 4: furnishes rooms, halls and junctions with machines, stockpiles and

@@ -157,7 +157,7 @@ fn resolve(
     out
 }
 
-fn object_kind(kind: Kind) -> ObjectKind {
+pub(crate) fn object_kind(kind: Kind) -> ObjectKind {
     match kind {
         Kind::Entity => ObjectKind::Entity,
         Kind::Item => ObjectKind::Item,
@@ -189,7 +189,13 @@ fn chain_of(refs: &[RefMark], at: &Grid<Option<usize>>, i: usize) -> Vec<usize> 
 
 /// The catalog tag a line picks at `depth` and the index of the alternative
 /// that gave it, or `None` when nothing qualifies.
-fn pick_tag(catalog: &Catalog, kind: Kind, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<(String, u32)> {
+pub(crate) fn pick_tag(
+    catalog: &Catalog,
+    kind: Kind,
+    line: &DefLine,
+    depth: u32,
+    rng: &mut Rng,
+) -> Option<(String, u32)> {
     let alternative = rng.index(line.picks.len())?;
     let tag = tag_of(catalog, kind, &line.picks[alternative].0, line, depth, rng)?;
     Some((tag, alternative as u32))
@@ -237,7 +243,7 @@ fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, take
 /// The game keywords of a line (built-in ones are the stage's; chances were rolled
 /// for the line), with values picked from lists (by weight when given), ranges and
 /// spreads.
-fn game_keywords(keywords: &[Keyword], rng: &mut Rng) -> Vec<(String, Option<String>)> {
+pub(crate) fn game_keywords(keywords: &[Keyword], rng: &mut Rng) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
     for k in keywords.iter().filter(|k| !BUILT_IN_KEYWORDS.contains(&k.name.as_str())) {
         let value = k.value.as_ref().and_then(|v| picked_value(v, rng));

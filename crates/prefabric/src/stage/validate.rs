@@ -40,6 +40,12 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
             if expected.role == Role::Earth || map.terrain[p] == expected || prefab.is_link_path(source) {
                 continue;
             }
+            // General stairs become stairs up, down or floor.
+            if expected.role == Role::Stairs
+                && matches!(map.terrain[p].role, Role::StairsUp | Role::StairsDown | Role::Floor(_))
+            {
+                continue;
+            }
             return Err(fail(
                 map,
                 format!("prefab `{}` was changed at {}: {} became {}", placed.name, p, expected, map.terrain[p]),

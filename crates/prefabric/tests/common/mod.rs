@@ -44,7 +44,8 @@ pub fn connected(map: &Map) -> Result<(), String> {
 }
 
 /// Every placed prefab still holds its cells, except earth (diggable by design),
-/// don't-care cells and the ways out of its links; its non-earth cells are protected.
+/// don't-care cells and the ways out of its links, and general stairs, which
+/// become stairs up, down or floor; its non-earth cells are protected.
 pub fn prefabs_intact(map: &Map, pack: &Pack) -> Result<(), String> {
     for placed in map.prefabs() {
         let prefab = pack.prefab(&placed.name).ok_or(format!("unknown prefab {}", placed.name))?;
@@ -60,7 +61,10 @@ pub fn prefabs_intact(map: &Map, pack: &Pack) -> Result<(), String> {
             }
             let p = origin + local;
             let got = map.terrain_at(p);
-            if got != Some(expected) {
+            let resolved = |t: prefabric::Terrain| matches!(t.role, Role::StairsUp | Role::StairsDown | Role::Floor(_));
+            if expected.role == Role::Stairs && got.is_some_and(resolved) {
+                // Still protected, as every other cell of the prefab.
+            } else if got != Some(expected) {
                 return Err(format!("{} changed at {p}: expected {expected}, found {got:?}", placed.name));
             }
             if !map.is_protected(p) {
