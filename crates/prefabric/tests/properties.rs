@@ -74,7 +74,12 @@ fn blocked_barriers_and_the_map_edge_are_never_dug() {
             .iter()
             .find(|v| Some(v.name.as_str()) == map.feature_variant())
             .expect("variant recorded");
-        for barrier in &variant.barriers {
+        for (barrier, &chance) in variant.barriers.iter().zip(&variant.barrier_chances) {
+            // An optional barrier left out says so in the trace.
+            let left_out = format!("optional barrier {barrier} ({chance}% of maps) left out");
+            if chance < 100 && map.trace().events().iter().any(|e| e.message == left_out) {
+                continue;
+            }
             for p in barrier.points() {
                 assert_eq!(
                     map.terrain_at(p).map(|t| t.role),
@@ -130,6 +135,40 @@ fn regions_are_open_rectangles_with_doors_on_their_walls() {
             }
         }
     }
+}
+
+#[test]
+fn optional_barriers_are_raised_on_about_their_share_of_maps() {
+    // The materials plaza's middle wall is raised on 70% of its maps: raised,
+    // every cell of it is BLOCKED; left out, the tunnelers may dig through.
+    let pack = pack();
+    let generator = Generator::new(&pack, "materials")
+        .expect("materials exists")
+        .preview(&prefabric::Preview { variant: Some("plaza".into()), ..Default::default() })
+        .expect("materials has the plaza");
+    let variant = generator.map_type().variants.iter().find(|v| v.name == "plaza").expect("the plaza");
+    let (wall, chance) = (variant.barriers[0], variant.barrier_chances[0]);
+    assert_eq!(chance, 70);
+    let (mut raised, mut dug_through) = (0, 0);
+    const PLAZAS: u64 = 100;
+    for seed in 0..PLAZAS {
+        let map = generator.generate(seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let said = |verb: &str| {
+            let message = format!("optional barrier {wall} (70% of maps) {verb}");
+            map.trace().events().iter().any(|e| e.message == message)
+        };
+        let blocked = wall.points().all(|p| map.terrain_at(p).map(|t| t.role) == Some(Role::Blocked));
+        assert!(said("raised") != said("left out"), "seed {seed}: the trace says what became of the wall once");
+        if said("raised") {
+            assert!(blocked, "seed {seed}: the wall was raised but is not BLOCKED throughout");
+            raised += 1;
+        } else {
+            assert!(!blocked, "seed {seed}: the wall was left out but stands");
+            dug_through += usize::from(wall.points().any(|p| map.is_walkable(p)));
+        }
+    }
+    assert!((55..=85).contains(&raised), "raised on {raised} of {PLAZAS} maps, not about 70");
+    assert!(dug_through > 0, "where the wall is left out, no tunnel ever crossed its line");
 }
 
 #[test]

@@ -217,6 +217,9 @@ pub struct FeatureVariant {
     pub prefabs: Vec<PrefabPlacement>,
     /// BLOCKED rectangles no tunnel crosses.
     pub barriers: Vec<Rect>,
+    /// For each barrier, the chance (percent) it is raised on a map: 100 for a
+    /// barrier the variant always has, less for an optional one.
+    pub barrier_chances: Vec<u32>,
     /// Rectangles where games should not spawn.
     pub spawn_blocks: Vec<Rect>,
     /// Extra tunneler starts.
@@ -440,6 +443,9 @@ fn yes() -> bool {
 #[serde(deny_unknown_fields)]
 struct RectFile {
     rect: Spanned<[i32; 4]>,
+    /// Barriers only: the chance (percent) the barrier is raised on a map.
+    #[serde(default)]
+    chance: Option<Spanned<i64>>,
 }
 
 /// What a map type is checked against: the pack's parts read before map types.
@@ -803,11 +809,60 @@ impl Checker<'_> {
             }
             out
         };
-        let barriers = rects(&raw.barriers, "barrier");
+        // Each barrier alone, so its chance stays with it when a rectangle is
+        // out of the map and left out.
+        let checked: Vec<Option<Rect>> =
+            raw.barriers.iter().map(|r| rects(std::slice::from_ref(r), "barrier").pop()).collect();
         let spawn_blocks = rects(&raw.spawn_blocks, "spawn block");
+        let (barriers, barrier_chances): (Vec<Rect>, Vec<u32>) = checked
+            .into_iter()
+            .zip(self.barrier_chances(raw))
+            .filter_map(|(rect, chance)| rect.map(|r| (r, chance)))
+            .unzip();
+        // Prefabs are checked against the barriers always raised; an optional
+        // one may or may not be in their way.
+        let always: Vec<Rect> =
+            barriers.iter().zip(&barrier_chances).filter(|&(_, &c)| c == 100).map(|(&b, _)| b).collect();
         let starts = raw.starts.iter().map(|s| self.start(s, size, start_width)).collect();
-        let placements = raw.prefabs.iter().filter_map(|p| self.placement(p, size, &barriers, prefabs)).collect();
-        FeatureVariant { name, weight: raw.weight, prefabs: placements, barriers, spawn_blocks, starts }
+        let placements = raw.prefabs.iter().filter_map(|p| self.placement(p, size, &always, prefabs)).collect();
+        FeatureVariant {
+            name,
+            weight: raw.weight,
+            prefabs: placements,
+            barriers,
+            barrier_chances,
+            spawn_blocks,
+            starts,
+        }
+    }
+
+    /// Each barrier's chance, in order, 100 when not given; a spawn block's
+    /// is an error (it is always marked).
+    fn barrier_chances(&mut self, raw: &VariantFile) -> Vec<u32> {
+        for r in &raw.spawn_blocks {
+            if let Some(c) = &r.chance {
+                self.invalid(
+                    c.span(),
+                    "a spawn block is always marked; `chance` is for barriers".into(),
+                    Some("remove `chance`, or make it a [[variants.barriers]] entry".into()),
+                );
+            }
+        }
+        let mut chances = Vec::new();
+        for r in &raw.barriers {
+            let chance = match &r.chance {
+                None => 100,
+                Some(c) if (1..=100).contains(c.get_ref()) => *c.get_ref() as u32,
+                Some(c) => {
+                    let message =
+                        format!("barrier chance {} must be 1-100 (percent of maps that raise it)", c.get_ref());
+                    self.invalid(c.span(), message, Some("leave `chance` out for a barrier every map has".into()));
+                    100
+                }
+            };
+            chances.push(chance);
+        }
+        chances
     }
 
     fn placement(

@@ -100,9 +100,20 @@ fn place_variant(
     forced: &Forced,
     seed: u64,
 ) -> Result<(), Error> {
-    for barrier in &variant.barriers {
-        for p in barrier.points() {
-            map.terrain.set(p, Terrain::new(Role::Blocked));
+    let mut barrier_rng = Rng::stream(seed, "features", "barriers");
+    for (barrier, &chance) in variant.barriers.iter().zip(&variant.barrier_chances) {
+        // Every barrier draws, optional or not, so adding one leaves the
+        // others' draws alone.
+        let raised = barrier_rng.below(100) < chance;
+        if chance < 100 {
+            let (outcome, verb) = if raised { (Outcome::Chose, "raised") } else { (Outcome::Skipped, "left out") };
+            let message = format!("optional barrier {barrier} ({chance}% of maps) {verb}");
+            map.trace.push_at("features", outcome, *barrier, message);
+        }
+        if raised {
+            for p in barrier.points() {
+                map.terrain.set(p, Terrain::new(Role::Blocked));
+            }
         }
     }
     let mut keys = StreamKeys::default();
