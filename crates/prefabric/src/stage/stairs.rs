@@ -76,6 +76,11 @@ pub(crate) fn run(map: &mut Map, count: Option<StairsCount>, seed: u64) {
 /// The 4-connected groups of `role` cells, each in reading order, the groups in
 /// the reading order of their first cell.
 fn staircases(map: &Map, role: Role) -> Vec<Vec<Point>> {
+    // Most maps have no general stairs at all: one pass over the flat cells
+    // says so before any grid is made.
+    if !map.terrain.cells().iter().any(|t| t.role == role) {
+        return Vec::new();
+    }
     let mut seen = crate::grid::Grid::new(map.width(), map.height(), false);
     let mut out = Vec::new();
     for p in map.bounds().points() {

@@ -54,7 +54,7 @@ fn style_floors(map: &mut Map, floors: &[FloorStyles], rng: &mut Rng) {
         let Some(kind) = floor_of(region.kind) else { continue };
         let Some(k) = floors.iter().position(|f| f.regions.contains(&region.kind)) else { continue };
         let (styles, plain) = (&floors[k], Terrain::floor(kind));
-        let own = draws[k].pick(rng).map_or(plain, |i| styles.styles[i].0);
+        let own = draws[k].pick(rng.next_u32()).map_or(plain, |i| styles.styles[i].0);
         if own == plain && styles.scatter.is_empty() {
             continue;
         }
@@ -80,7 +80,7 @@ fn scattered(scatter: &[(Terrain, u32)], rng: &mut Rng) -> Option<Terrain> {
     if scatter.is_empty() {
         return None;
     }
-    let roll = rng.below(100);
+    let roll = scale(rng.next_u32(), 100);
     let mut below = 0;
     for &(t, pct) in scatter {
         below += pct;
@@ -101,26 +101,37 @@ fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
     const NONE: u8 = u8::MAX;
     let mut above = vec![NONE; w];
     let mut row = vec![NONE; w];
-    let plain = Terrain::new(Role::Wall);
-    // Flat rows rather than points: this visits every cell of the map.
+    // This visits every cell of the map, and walls lie scattered among them, so
+    // each row's candidates are first gathered into bit words without a branch
+    // per cell (a branch there mispredicts on every wall), then visited by their
+    // set bits.
     for (cells, masks) in map.terrain.cells_mut().chunks_mut(w).zip(map.masks.cells().chunks(w)) {
-        let mut west = NONE;
-        for (x, (cell, &m)) in cells.iter_mut().zip(masks).enumerate() {
-            let mut took = NONE;
-            if *cell == plain && m & mask::PROTECTED == 0 {
+        row.fill(NONE);
+        for start in (0..w).step_by(64) {
+            let end = (start + 64).min(w);
+            let mut word = 0u64;
+            for (i, (cell, &m)) in cells[start..end].iter().zip(&masks[start..end]).enumerate() {
+                // `&`, not `&&`: each test is a flag, so no branch is taken.
+                let candidate = (cell.role == Role::Wall) & (cell.variant == 0) & (m & mask::PROTECTED == 0);
+                word |= u64::from(candidate) << i;
+            }
+            while word != 0 {
+                let x = start + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let west = if x > 0 { row[x - 1] } else { NONE };
                 let before = if west != NONE { west } else { above[x] };
-                let style = if before != NONE && rng.percent(walls.clump) {
+                // One draw per wall cell decides both the seam and the style.
+                let bits = rng.next_u64();
+                let style = if before != NONE && scale(bits as u32, 100) < walls.clump {
                     Some(before)
                 } else {
-                    draw.pick(rng).map(|i| i as u8)
+                    draw.pick((bits >> 32) as u32).map(|i| i as u8)
                 };
                 if let Some(i) = style {
-                    took = i;
-                    *cell = walls.styles[i as usize].0;
+                    row[x] = i;
+                    cells[x] = walls.styles[i as usize].0;
                 }
             }
-            row[x] = took;
-            west = took;
         }
         std::mem::swap(&mut above, &mut row);
     }
@@ -144,15 +155,23 @@ impl Draw {
         Draw { totals }
     }
 
-    /// The index of a style, drawn by weight; `None` when every weight is 0.
-    fn pick(&self, rng: &mut Rng) -> Option<usize> {
+    /// The index of a style chosen by weight with 32 random `bits`; `None`
+    /// when every weight is 0.
+    fn pick(&self, bits: u32) -> Option<usize> {
         let total = *self.totals.last()?;
         if total == 0 {
             return None;
         }
-        let roll = rng.below(total);
+        let roll = scale(bits, total);
         Some(self.totals.partition_point(|&t| t <= roll))
     }
+}
+
+/// `bits` scaled to `0..n` by multiplying and shifting: one draw, no rejection
+/// loop. Its bias, under `n / 2^32`, is nothing on a wall's style; the theme draws
+/// for tens of thousands of cells per map, so the draw is kept this cheap.
+fn scale(bits: u32, n: u32) -> u32 {
+    ((u64::from(bits) * u64::from(n)) >> 32) as u32
 }
 
 /// Lays pools, with buffers kept between regions.
