@@ -276,6 +276,9 @@ pub struct LayoutStats {
     pub boxed_in: u32,
     /// Tunnelers that stopped by digging into open space.
     pub joins: u32,
+    /// Tunnelers: the most rows of rock one dug through to join its own network
+    /// by chance (kept within `join_distance`).
+    pub longest_chance_join: u32,
     /// Corridors dug to join networks the generator left apart.
     pub fallback_paths: u32,
     /// Tunnelers: rooms entered through an anteroom.

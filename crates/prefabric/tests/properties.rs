@@ -171,6 +171,49 @@ fn optional_barriers_are_raised_on_about_their_share_of_maps() {
     assert!(dug_through > 0, "where the wall is left out, no tunnel ever crossed its line");
 }
 
+/// The default pack with `line` added to materials' `[tunnelers]`.
+fn materials_with(line: &str) -> Pack {
+    let mut files = common::default_pack_files();
+    let maps = files.iter_mut().find(|f| f.path == "maps/materials.toml").expect("materials.toml");
+    let text = String::from_utf8(maps.bytes.clone()).expect("UTF-8");
+    maps.bytes = text.replacen("[tunnelers]\n", &format!("[tunnelers]\n{line}\n"), 1).into_bytes();
+    Pack::from_files("default", files, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+#[test]
+fn a_short_join_distance_keeps_tunnelers_from_digging_far_to_their_own_network() {
+    // With a join distance of two rows, no tunnel joins its own network by
+    // chance through more rock than that; without one, some dig farther; every
+    // map still holds (connected).
+    let longest = |pack: &Pack| -> u32 {
+        let generator = Generator::new(pack, "materials").expect("materials exists");
+        (0..40)
+            .map(|seed| {
+                let map = generator.generate(seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                common::connected(&map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                map.layout_stats().longest_chance_join
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    let (near, free) = (longest(&materials_with("join_distance = 2")), longest(&materials_with("join_distance = 0")));
+    assert!(near <= 2, "a chance join dug {near} rows with join_distance 2");
+    assert!(free > 2, "without a limit the longest chance join was {free} rows: the test shows nothing");
+    let err = Pack::from_files(
+        "default",
+        {
+            let mut files = common::default_pack_files();
+            let maps = files.iter_mut().find(|f| f.path == "maps/materials.toml").expect("materials.toml");
+            let text = String::from_utf8(maps.bytes.clone()).expect("UTF-8");
+            maps.bytes = text.replacen("[tunnelers]\n", "[tunnelers]\njoin_distance = 60\n", 1).into_bytes();
+            files
+        },
+        prefabric::Limits::default(),
+    )
+    .expect_err("a join distance of 60 is refused");
+    assert!(err.to_string().contains("join_distance must be 0-50"), "{err}");
+}
+
 #[test]
 fn maps_have_a_way_in_and_a_way_out() {
     let pack = pack();

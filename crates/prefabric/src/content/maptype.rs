@@ -106,6 +106,10 @@ pub struct TunnelerParams {
     pub share_walls: bool,
     /// Chance to dig into open space of the same network when meeting it.
     pub join_chance: Percent,
+    /// Most rows of rock a tunneler digs through to join its own network by
+    /// chance (DungeonMaker's join distance); 0 for no limit. Other networks
+    /// are always joined, however far.
+    pub join_distance: u8,
     /// Chance that a room's door is secret.
     pub secret_door_chance: Percent,
     /// Keep starting tunnelers from existing corridors until this share of the map
@@ -154,6 +158,7 @@ impl Default for TunnelerParams {
             hall_width: IntRange::new(11, 19),
             hall_depth: IntRange::new(9, 15),
             join_chance: Percent(35),
+            join_distance: 0,
             secret_door_chance: Percent(0),
             fill_target: Percent(32),
             min_open: Percent(15),
@@ -711,6 +716,7 @@ impl Checker<'_> {
         bad(v.max_tunnelers >= 1 && v.max_tunnelers <= 100_000, "max_tunnelers must be 1-100000");
         bad(v.min_open <= v.fill_target, "min_open is larger than fill_target");
         bad(v.edge_margin <= 20, "edge_margin must be 0-20");
+        bad(v.join_distance <= 50, "join_distance must be 0-50 (0: no limit)");
         bad(v.min_halls <= 100, "min_halls must be 0-100");
         bad(v.last_chance <= 100, "last_chance must be 0-100");
         bad((-50..=50).contains(&v.turn_drift), "turn_drift must be -50 to 50");

@@ -357,9 +357,14 @@ impl Digger<'_, '_> {
             let foreign = self.c.find(other) != self.c.find(t.region);
             // Meeting its own network with nothing to dig in between adds nothing.
             let stuck = clear < w + 1 && clear > 0;
-            if foreign || stuck || (clear > 0 && self.rng.percent(self.p.join_chance.0)) {
+            let near = self.p.join_distance == 0 || clear <= i32::from(self.p.join_distance);
+            let by_chance = !foreign && !stuck;
+            if foreign || stuck || (clear > 0 && near && self.rng.percent(self.p.join_chance.0)) {
                 self.join(t, clear + 1, other);
                 self.stats.joins += 1;
+                if by_chance {
+                    self.stats.longest_chance_join = self.stats.longest_chance_join.max(clear as u32);
+                }
                 return false;
             }
         }
