@@ -76,27 +76,36 @@ pub(crate) fn run(map: &mut Map, count: Option<StairsCount>, seed: u64) {
 /// The 4-connected groups of `role` cells, each in reading order, the groups in
 /// the reading order of their first cell.
 fn staircases(map: &Map, role: Role) -> Vec<Vec<Point>> {
-    // Most maps have no general stairs at all: one pass over the flat cells
-    // says so before any grid is made.
-    if !map.terrain.cells().iter().any(|t| t.role == role) {
-        return Vec::new();
-    }
-    let mut seen = crate::grid::Grid::new(map.width(), map.height(), false);
+    // Stairs are a handful of cells: gather them in one pass over the flat
+    // cells (in reading order, so sorted for a binary search), then group them
+    // among themselves, without a grid the size of the map.
+    let w = map.width();
+    let cells: Vec<Point> = map
+        .terrain
+        .cells()
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.role == role)
+        .map(|(i, _)| Point::new(i as i32 % w, i as i32 / w))
+        .collect();
+    let at = |p: Point| cells.binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x)).ok();
+    let mut seen = vec![false; cells.len()];
     let mut out = Vec::new();
-    for p in map.bounds().points() {
-        if seen[p] || map.terrain[p].role != role {
+    for start in 0..cells.len() {
+        if seen[start] {
             continue;
         }
-        seen[p] = true;
-        let mut group = vec![p];
+        seen[start] = true;
+        let mut group = vec![cells[start]];
         let mut k = 0;
         while k < group.len() {
             let q = group[k];
             for d in Dir::ALL {
-                let n = q + d.delta();
-                if map.terrain_at(n).is_some_and(|t| t.role == role) && !seen[n] {
-                    seen[n] = true;
-                    group.push(n);
+                if let Some(j) = at(q + d.delta())
+                    && !seen[j]
+                {
+                    seen[j] = true;
+                    group.push(cells[j]);
                 }
             }
             k += 1;
