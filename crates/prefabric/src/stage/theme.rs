@@ -10,8 +10,9 @@
 //! stay intact; floor and wall styles keep each cell's role, so walkability,
 //! regions and objects are unchanged by them; a pool keeps a ring of floor
 //! between itself and the region's walls and doors, covers no object or machine
-//! and nothing within two cells of a placed prefab, and is undone unless the region's walkable cells stay as connected as they
-//! were, so every way through stays open.
+//! and nothing within two cells of a placed prefab, and is undone unless the
+//! region's walkable cells stay as connected as they were, so every way through
+//! stays open.
 
 use crate::content::theme::{FloorStyles, Pools, Theme, WallStyles, floor_of};
 use crate::geom::{Point, Rect};
