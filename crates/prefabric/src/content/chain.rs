@@ -450,12 +450,7 @@ impl SectionReader<'_> {
         let span = a.span();
         let f = a.get_ref();
         // Asking for auto-rooms means wanting them: the weight defaults to 1.
-        let weight = f.weight.as_ref().map_or(default_weight.max(1), |w| {
-            cx.words.resolve(w.get_ref()).unwrap_or_else(|(message, help)| {
-                self.invalid(w.span(), message, help);
-                0
-            })
-        });
+        let weight = f.weight.as_ref().map_or(default_weight.max(1), |w| self.weight(w, cx.words));
         let kinds = self.number(&f.kinds, "auto_rooms kinds", 1..=64, 6) as u32;
         let width = f.width.unwrap_or(default.width);
         let height = f.height.unwrap_or(default.height);

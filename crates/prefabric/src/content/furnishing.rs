@@ -306,13 +306,6 @@ impl SectionReader<'_> {
         Count { lo: lo as u32, hi: hi as u32 }
     }
 
-    fn weight(&mut self, w: &Spanned<WeightFile>, words: &WeightWords) -> u32 {
-        words.resolve(w.get_ref()).unwrap_or_else(|(message, help)| {
-            self.invalid(w.span(), message, help);
-            0
-        })
-    }
-
     /// The weights of the six compositions, and where each is written.
     fn compositions(
         &mut self,

@@ -309,19 +309,7 @@ fn read_shared_pools(
     let mut shared = SharedPools::default();
     let none = SharedPools::default();
     let cx = PoolContext { words, prefabs, shared: &none, max_encounters: limits.max_encounters, catalog };
-    for t in texts.iter().filter(|t| t.path.starts_with("encounters/") && t.path.ends_with(".toml")) {
-        let Some(stem) = t.path.strip_prefix("encounters/").and_then(|p| p.strip_suffix(".toml")) else { continue };
-        if stem.contains('/') {
-            continue;
-        }
-        if !stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-            problems.push(Error::at(
-                ErrorKind::Invalid,
-                Location::file(t.label.clone()),
-                format!("encounter pool name `{stem}` may only use letters, digits, `_` and `-`"),
-            ));
-            continue;
-        }
+    for (stem, t) in named_files(texts, "encounters/", "encounter pool", problems) {
         match encounters::read_shared(&t.label, t.text, &cx) {
             Ok(pool) => {
                 shared.loaded.insert(stem.to_string(), pool);
@@ -333,6 +321,35 @@ fn read_shared_pools(
         }
     }
     shared
+}
+
+/// The `.toml` files directly in `folder` (deeper folders are the designer's
+/// own), each with its name: the file name without `.toml`. A name with other
+/// characters than letters, digits, `_` and `-` is reported as a problem and
+/// its file left out; `what` says what the files are.
+fn named_files<'t, 'f>(
+    texts: &'t [TextFile<'f>],
+    folder: &str,
+    what: &str,
+    problems: &mut Problems,
+) -> Vec<(&'f str, &'t TextFile<'f>)> {
+    let mut named = Vec::new();
+    for t in texts {
+        let Some(stem) = t.path.strip_prefix(folder).and_then(|p| p.strip_suffix(".toml")) else { continue };
+        if stem.contains('/') {
+            continue;
+        }
+        if !stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            problems.push(Error::at(
+                ErrorKind::Invalid,
+                Location::file(t.label.clone()),
+                format!("{what} name `{stem}` may only use letters, digits, `_` and `-`"),
+            ));
+            continue;
+        }
+        named.push((stem, t));
+    }
+    named
 }
 
 /// The map types under `maps/` that loaded, the names of every map type file
@@ -348,21 +365,7 @@ fn read_map_types<'f>(
     // its own and must not also make the default map type look missing.
     let mut map_files: Vec<&str> = Vec::new();
     let mut all_read = true;
-    for t in texts.iter().filter(|t| t.path.starts_with("maps/") && t.path.ends_with(".toml")) {
-        let Some(stem) = t.path.strip_prefix("maps/").and_then(|p| p.strip_suffix(".toml")) else { continue };
-        if stem.contains('/') {
-            // Map types live directly under maps/; deeper folders are the
-            // designer's own.
-            continue;
-        }
-        if !stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-            problems.push(Error::at(
-                ErrorKind::Invalid,
-                Location::file(t.label.clone()),
-                format!("map type name `{stem}` may only use letters, digits, `_` and `-`"),
-            ));
-            continue;
-        }
+    for (stem, t) in named_files(texts, "maps/", "map type", problems) {
         map_files.push(stem);
         match maptype::read(&t.label, stem, t.text, limits, parts) {
             Ok(m) => {

@@ -6,6 +6,7 @@
 //! of it in their modules. A value out of range is reported once and replaced by
 //! its default, so one mistake never hides the next.
 
+use super::values::{WeightFile, WeightWords};
 use crate::error::{Error, ErrorKind, Location};
 use toml::Spanned;
 
@@ -36,6 +37,15 @@ impl SectionReader<'_> {
     /// The section's name as its prefix gives it: `chain` for `[chain]: `.
     pub fn section(&self) -> &'static str {
         self.prefix.trim_start_matches('[').trim_end_matches(": ").trim_end_matches(']')
+    }
+
+    /// A weight written as a number or one of the pack's weight words; 0 after
+    /// an error.
+    pub fn weight(&mut self, w: &Spanned<WeightFile>, words: &WeightWords) -> u32 {
+        words.resolve(w.get_ref()).unwrap_or_else(|(message, help)| {
+            self.invalid(w.span(), message, help);
+            0
+        })
     }
 
     /// A number in `range`, or `default` when absent (and after an error).

@@ -221,10 +221,7 @@ impl SectionReader<'_> {
     ) -> Vec<(Terrain, u32)> {
         let mut out = Vec::new();
         for (name, w) in table {
-            let weight = words.resolve(w.get_ref()).unwrap_or_else(|(message, help)| {
-                self.invalid(w.span(), message, help);
-                0
-            });
+            let weight = self.weight(w, words);
             if let Some(t) = self.themed_terrain(name, what, &fits) {
                 out.push((t, weight));
             }
