@@ -2,6 +2,8 @@
 //!
 //! * `generate/materials` — the whole pipeline for a 200x200 materials map
 //!   (features, layout, validation), seeds cycling so no one map dominates.
+//! * `generate/materials_untraced` — the same, with the trace switched off
+//!   ([`Generator::trace`]): what a game pays per map when nobody reads `--explain`.
 //! * `layout/materials` — the tunneler layout alone, on maps whose features stage
 //!   ran outside the timed part.
 //! * `encounters/materials` — embedding the materials encounter pool into a
@@ -215,6 +217,15 @@ fn benches(c: &mut Criterion) {
     let pack = Pack::embedded().expect("the embedded pack is valid");
     let generator = Generator::new(&pack, "materials").expect("materials exists");
     pipeline_and_layout(c, &pack, "materials");
+    // The same maps as games make them in bulk, with no one reading the trace.
+    let untraced = Generator::new(&pack, "materials").expect("materials exists").trace(false);
+    let mut seed = 0;
+    c.bench_function("generate/materials_untraced", |b| {
+        b.iter(|| {
+            seed = (seed + 1) % SEEDS;
+            black_box(untraced.generate(seed).expect("the map generates"))
+        })
+    });
 
     stages(c, &pack, "materials");
     stage(c, &generator, "objects/materials", 4, |g| g.objects());

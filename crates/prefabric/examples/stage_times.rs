@@ -2,7 +2,10 @@
 //! of one map type, run stage by stage through the public API (first attempts
 //! only; a seed whose attempt fails is counted and left out).
 //!
-//! `cargo run --release -p prefabric --example stage_times -- MAP_TYPE [SEEDS] [PACK_DIR]`
+//! `cargo run --release -p prefabric --example stage_times -- MAP_TYPE [SEEDS] [PACK_DIR] [--no-trace]`
+//!
+//! `--no-trace` times the stages as maps are made when nobody reads the trace
+//! ([`Generator::trace`]).
 
 use prefabric::{Generator, Pack};
 use std::time::Instant;
@@ -10,9 +13,11 @@ use std::time::Instant;
 const STAGES: [&str; 7] = ["features", "layout", "encounters", "furnish", "objects", "theme", "validate"];
 
 fn main() {
-    let map_type = std::env::args().nth(1).unwrap_or_else(|| "mines".to_string());
-    let seeds: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(500);
-    let pack = match std::env::args().nth(3) {
+    let traced = !std::env::args().any(|a| a == "--no-trace");
+    let args: Vec<String> = std::env::args().filter(|a| a != "--no-trace").collect();
+    let map_type = args.get(1).cloned().unwrap_or_else(|| "mines".to_string());
+    let seeds: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(500);
+    let pack = match args.get(3) {
         Some(dir) => Pack::load(std::path::Path::new(&dir)),
         None => Pack::embedded(),
     };
@@ -20,10 +25,12 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2);
     });
-    let generator = Generator::new(&pack, &map_type).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2);
-    });
+    let generator = Generator::new(&pack, &map_type)
+        .unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(2);
+        })
+        .trace(traced);
     let mut total = [0f64; STAGES.len()];
     let (mut timed, mut failed) = (0u32, 0u32);
     for seed in 0..seeds {

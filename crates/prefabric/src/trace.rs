@@ -6,6 +6,11 @@
 //! not fit) carries that rectangle as its place. The trace is what `--explain`
 //! prints, what `--format json` lists with `--explain`, and what the HTML viewer's
 //! timeline steps through; it is never read back by a later stage.
+//!
+//! A trace may be switched off ([`crate::Generator::trace`]) when nobody will
+//! read it: it then records nothing, and stages skip writing their messages, so
+//! generating many maps does not pay for text no one sees. Whether it is on never
+//! changes a map.
 
 use crate::geom::Rect;
 use std::fmt;
@@ -55,12 +60,42 @@ impl fmt::Display for Event {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Trace {
     events: Vec<Event>,
+    /// Records nothing.
+    off: bool,
 }
 
 impl Trace {
+    /// A trace that records nothing.
+    pub(crate) fn off() -> Trace {
+        Trace { events: Vec::new(), off: true }
+    }
+
+    /// True when events are recorded: stages write costly messages only then.
+    pub fn is_on(&self) -> bool {
+        !self.off
+    }
+
     /// Appends an event.
     pub fn push(&mut self, stage: &'static str, outcome: Outcome, message: impl Into<String>) {
+        if self.off {
+            return;
+        }
         self.events.push(Event { stage, outcome, message: message.into(), place: None });
+    }
+
+    /// Appends an event about one part of the map whose message is written only
+    /// when the trace is on.
+    pub(crate) fn push_with(
+        &mut self,
+        stage: &'static str,
+        outcome: Outcome,
+        place: impl Into<Option<Rect>>,
+        message: impl FnOnce() -> String,
+    ) {
+        if self.off {
+            return;
+        }
+        self.events.push(Event { stage, outcome, message: message(), place: place.into() });
     }
 
     /// Appends an event about one part of the map.
@@ -72,6 +107,9 @@ impl Trace {
         place: impl Into<Option<Rect>>,
         message: impl Into<String>,
     ) {
+        if self.off {
+            return;
+        }
         self.events.push(Event { stage, outcome, message: message.into(), place: place.into() });
     }
 

@@ -85,19 +85,16 @@ pub(crate) fn run(
     };
     if generators.len() > 1 {
         let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
-        map.trace.push(
-            "layout",
-            Outcome::Chose,
-            format!("generator `{}` (weight {} of {total})", generator.name(), weights[chosen]),
-        );
+        map.trace.push_with("layout", Outcome::Chose, None, || {
+            format!("generator `{}` (weight {} of {total})", generator.name(), weights[chosen])
+        });
     }
     let stats = match generator {
         LayoutGenerator::Tunnelers(params) => {
             let stats = tunnelers::dig(map, params, starts, seed)?;
-            map.trace.push(
+            map.trace.push_at(
                 "layout",
-                Outcome::Note,
-                format!(
+                Outcome::Note, None, format!(
                     "{} tunnelers took {} steps ({} died of age, {} boxed in, {} joined open space); {} last-chance halls; {} anterooms; {} rooms and corridors grown to share a wall; {} fallback corridors; {} of {} cells open",
                     stats.tunnelers,
                     stats.steps,
@@ -110,8 +107,7 @@ pub(crate) fn run(
                     stats.fallback_paths,
                     stats.open_cells,
                     map.width() as i64 * map.height() as i64
-                ),
-            );
+                ));
             stats
         }
         LayoutGenerator::Chain(params) => match prepared.chains.get(chosen) {

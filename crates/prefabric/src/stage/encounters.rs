@@ -156,7 +156,7 @@ pub(crate) fn run(
         Some(c) => format!("{free_rooms} rooms{halls} and {} caverns", c.list.len()),
         None => format!("{free_rooms} rooms{halls}"),
     };
-    map.trace.push("encounters", Outcome::Note, format!("aiming for {target} encounters in {places}"));
+    map.trace.push_with("encounters", Outcome::Note, None, || format!("aiming for {target} encounters in {places}"));
     let mut total = 0u32;
     // Regions object-only encounters took, in the order they were.
     let mut scattered: Vec<RegionId> = Vec::new();
@@ -199,12 +199,9 @@ pub(crate) fn run(
             )
             .with_help("its rooms or caverns are too few or too small here: try other seeds, a smaller alternative, or the encounter's `doors` and `min_area`"));
         }
-        map.trace.push_at(
-            "encounters",
-            Outcome::Chose,
-            map.prefabs.last().map(|p| p.bounds),
-            format!("encounter `{}` placed first, forced by the preview", e.id),
-        );
+        map.trace.push_with("encounters", Outcome::Chose, map.prefabs.last().map(|p| p.bounds), || {
+            format!("encounter `{}` placed first, forced by the preview", e.id)
+        });
         placed[i] += 1;
         total += 1;
         retire_after_placing(map, pool, i, &placed, world, &mut alive);
@@ -225,11 +222,9 @@ pub(crate) fn run(
         // The slot's winner among those still in the running: tickets stay the
         // same within a slot, so a failed try falls to the runner-up.
         let Some(i) = ranking.iter().copied().find(|&i| alive[i]) else {
-            map.trace.push(
-                "encounters",
-                Outcome::Note,
-                format!("no eligible encounter left after {total} of {target}"),
-            );
+            map.trace.push_with("encounters", Outcome::Note, None, || {
+                format!("no eligible encounter left after {total} of {target}")
+            });
             break;
         };
         let e = &pool.pool[i];
@@ -293,7 +288,7 @@ fn scatter(
 
 /// Takes encounter `id` out of the running: traced, and recorded with `why`.
 fn skip(map: &mut Map, id: &str, why: SkipReason, reason: &str) {
-    map.trace.push("encounters", Outcome::Skipped, format!("encounter `{id}`: {reason}"));
+    map.trace.push_with("encounters", Outcome::Skipped, None, || format!("encounter `{id}`: {reason}"));
     map.skipped.push(EncounterSkip { id: id.to_string(), reason: why });
 }
 
@@ -394,10 +389,7 @@ fn in_cavern(
                             placed.passages.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
                         ),
                     };
-                    map.trace.push_at(
-                        "encounters",
-                        Outcome::Chose,
-                        map.prefabs[placed.index].bounds,
+                    map.trace.push_with("encounters", Outcome::Chose, map.prefabs[placed.index].bounds, || {
                         format!(
                             "encounter `{}` ({}, {}) as `{}` {transform} {how} at ({}, {}){passages}",
                             e.id,
@@ -406,8 +398,8 @@ fn in_cavern(
                             prefab.name(),
                             at.x,
                             at.y
-                        ),
-                    );
+                        )
+                    });
                     return Ok(());
                 }
                 Err(m) => best = best.max(m),
@@ -753,15 +745,12 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
         if e.door_width > 1 && e.door != DoorChange::Front {
             match widen(map, &door, rect, e.door_width, rng) {
                 Some(added) => doors.extend(added.into_iter().map(|at| Door { at, side: door.side })),
-                None => map.trace.push_at(
-                    "encounters",
-                    Outcome::Note,
-                    rect,
+                None => map.trace.push_with("encounters", Outcome::Note, rect, || {
                     format!(
                         "encounter `{}`: no room to widen its door to {} cells; kept it as it was",
                         e.id, e.door_width
-                    ),
-                ),
+                    )
+                }),
             }
         }
         if !e.resize {

@@ -46,17 +46,15 @@ pub(crate) fn run(
         let index = forced.variant.unwrap_or_else(|| rng.weighted(&weights).unwrap_or(0));
         let variant = &map_type.variants[index];
         map.feature_variant = Some(variant.name.clone());
-        map.trace.push(
-            "features",
-            Outcome::Chose,
+        map.trace.push_with("features", Outcome::Chose, None, || {
             format!(
                 "feature variant `{}` (weight {} of {}){}",
                 variant.name,
                 variant.weight,
                 weights.iter().map(|&w| u64::from(w)).sum::<u64>(),
                 if forced.variant.is_some() { ", forced by the preview" } else { "" }
-            ),
-        );
+            )
+        });
         place_variant(map, pack, variant, forced, seed)?;
         specs.extend(variant.starts.iter().map(|s| (variant.name.as_str(), s)));
     }
@@ -66,11 +64,9 @@ pub(crate) fn run(
         let mut rng = Rng::stream(seed, "features/start", &keys.next(format!("{owner}/{}", spec.anchor)));
         match resolve_start(map, spec, &starts, &mut rng) {
             Some(start) => starts.push(start),
-            None => map.trace.push(
-                "features",
-                Outcome::Skipped,
-                format!("tunneler start {} at {}: no diggable spot within its jitter", i + 1, spec.anchor),
-            ),
+            None => map.trace.push_with("features", Outcome::Skipped, None, || {
+                format!("tunneler start {} at {}: no diggable spot within its jitter", i + 1, spec.anchor)
+            }),
         }
     }
     Ok(starts)
@@ -107,8 +103,9 @@ fn place_variant(
         let raised = barrier_rng.below(100) < chance;
         if chance < 100 {
             let (outcome, verb) = if raised { (Outcome::Chose, "raised") } else { (Outcome::Skipped, "left out") };
-            let message = format!("optional barrier {barrier} ({chance}% of maps) {verb}");
-            map.trace.push_at("features", outcome, *barrier, message);
+            map.trace.push_with("features", outcome, *barrier, || {
+                format!("optional barrier {barrier} ({chance}% of maps) {verb}")
+            });
         }
         if raised {
             for p in barrier.points() {
@@ -136,7 +133,7 @@ fn place_variant(
                 return Err(Error::new(ErrorKind::Generation, format!("{what}: {reason}"))
                     .with_help("other features, barriers or the map's edge leave no room: widen its jitter, move its anchor, or mark it `required = false`"));
             }
-            map.trace.push("features", Outcome::Skipped, format!("{what}: {reason}"));
+            map.trace.push_with("features", Outcome::Skipped, None, || format!("{what}: {reason}"));
             map.feature_skips.push(FeatureSkip { prefabs: names.iter().map(|n| n.to_string()).collect(), reason: key });
         }
     }
@@ -199,12 +196,9 @@ pub(crate) fn after_layout(
                     }
                 }
                 let how = if style == Style::Centered { "centred in" } else { "sunk into the wall of" };
-                map.trace.push_at(
-                    "features",
-                    Outcome::Chose,
-                    map.prefabs[placed.index].bounds,
-                    format!("prefab `{}` {transform} {how} cavern {cavern} at ({}, {})", prefab.name(), at.x, at.y),
-                );
+                map.trace.push_with("features", Outcome::Chose, map.prefabs[placed.index].bounds, || {
+                    format!("prefab `{}` {transform} {how} cavern {cavern} at ({}, {})", prefab.name(), at.x, at.y)
+                });
             }
             Err((why, _)) if placement.required || forced.holds(placement) => {
                 return Err(Error::new(ErrorKind::Generation, format!("{what} found no cavern: {why}")).with_help(
@@ -212,7 +206,7 @@ pub(crate) fn after_layout(
                 ));
             }
             Err((why, key)) => {
-                map.trace.push("features", Outcome::Skipped, format!("{what}: {why}"));
+                map.trace.push_with("features", Outcome::Skipped, None, || format!("{what}: {why}"));
                 let prefabs = names.iter().map(|n| n.to_string()).collect();
                 map.feature_skips.push(FeatureSkip { prefabs, reason: format!("found no cavern: {key}") });
             }
@@ -287,12 +281,9 @@ fn place_one(
             }
         } else {
             place(map, &oriented, at, transform, placement.spawn_block);
-            map.trace.push_at(
-                "features",
-                Outcome::Chose,
-                map.prefabs.last().map(|p| p.bounds),
-                format!("prefab `{}` {} at ({}, {})", prefab.name(), transform, at.x, at.y),
-            );
+            map.trace.push_with("features", Outcome::Chose, map.prefabs.last().map(|p| p.bounds), || {
+                format!("prefab `{}` {} at ({}, {})", prefab.name(), transform, at.x, at.y)
+            });
             return Ok(());
         }
     }

@@ -79,6 +79,8 @@ pub struct Generator<'p> {
     map_type: &'p MapType,
     depth: u32,
     forced: Forced,
+    /// Whether maps record their trace.
+    trace: bool,
     /// What the layout builds from, made once and shared by every generation.
     prepared: Arc<layout::Prepared>,
 }
@@ -105,7 +107,7 @@ impl<'p> Generator<'p> {
             .with_help(help));
         };
         let prepared = Arc::new(layout::Prepared::new(pack, &mt.generators, mt.width));
-        Ok(Generator { pack, map_type: mt, depth: 1, forced: Forced::default(), prepared })
+        Ok(Generator { pack, map_type: mt, depth: 1, forced: Forced::default(), trace: true, prepared })
     }
 
     /// Forces the pieces `preview` names into every map; an error, with the
@@ -173,6 +175,14 @@ impl<'p> Generator<'p> {
         self
     }
 
+    /// Whether maps record their trace (default on): what `--explain` prints and
+    /// the viewer's timeline shows. Off, [`Map::trace`] is empty and generation
+    /// is faster; the maps are the same. [`Generator::attempts`] always traces.
+    pub fn trace(mut self, on: bool) -> Generator<'p> {
+        self.trace = on;
+        self
+    }
+
     /// The map type.
     pub fn map_type(&self) -> &'p MapType {
         self.map_type
@@ -192,7 +202,9 @@ impl<'p> Generator<'p> {
         for attempt in 0..ATTEMPTS {
             let mut g = self.start_in(seed, attempt, world);
             for (i, f) in failures.iter().enumerate() {
-                g.map.trace.push("generate", Outcome::Note, format!("attempt {} failed: {}", i + 1, f.message()));
+                g.map.trace.push_with("generate", Outcome::Note, None, || {
+                    format!("attempt {} failed: {}", i + 1, f.message())
+                });
             }
             match g.run_all() {
                 Ok(()) => {
@@ -234,6 +246,7 @@ impl<'p> Generator<'p> {
         let mut out = Vec::new();
         for attempt in 0..ATTEMPTS {
             let mut g = self.start(seed, attempt);
+            g.map.trace = Trace::default();
             let result = g.run_all();
             let failed = result.is_err();
             out.push((g.map.trace, result.err()));
@@ -254,7 +267,10 @@ impl<'p> Generator<'p> {
     pub fn start_in(&self, seed: u64, attempt: u32, world: &World) -> Generation<'p> {
         let stream_seed =
             if attempt == 0 { seed } else { Rng::stream_n(seed, "generate/attempt", u64::from(attempt)).next_u64() };
-        let map = Map::new(seed, &self.map_type.name, self.depth, self.map_type.width, self.map_type.height);
+        let mut map = Map::new(seed, &self.map_type.name, self.depth, self.map_type.width, self.map_type.height);
+        if !self.trace {
+            map.trace = Trace::off();
+        }
         Generation {
             pack: self.pack,
             map_type: self.map_type,

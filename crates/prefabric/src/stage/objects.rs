@@ -45,12 +45,9 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
         map.objects.extend(objects);
         if count > 0 {
             let name = map.prefabs[index].name.clone();
-            map.trace.push_at(
-                "objects",
-                Outcome::Chose,
-                bounds,
-                format!("{count} object{} in prefab `{name}` from {}", if count == 1 { "" } else { "s" }, defs.file),
-            );
+            map.trace.push_with("objects", Outcome::Chose, bounds, || {
+                format!("{count} object{} in prefab `{name}` from {}", if count == 1 { "" } else { "s" }, defs.file)
+            });
         }
     }
 }

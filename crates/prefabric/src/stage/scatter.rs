@@ -107,16 +107,17 @@ fn scatter(map: &mut Map, pack: &Pack, e: &Encounter, id: RegionId, counts: &[u3
     }
     let region = &map.regions[id as usize];
     let bounds = region.bounds;
-    let message = format!(
-        "encounter `{}` ({}, {}) scattered {} object{} over {} {id}",
-        e.id,
-        e.category,
-        e.weight_word,
-        placed.len(),
-        if placed.len() == 1 { "" } else { "s" },
-        region.kind.name()
-    );
-    map.trace.push_at("encounters", Outcome::Chose, bounds, message);
+    map.trace.push_with("encounters", Outcome::Chose, bounds, || {
+        format!(
+            "encounter `{}` ({}, {}) scattered {} object{} over {} {id}",
+            e.id,
+            e.category,
+            e.weight_word,
+            placed.len(),
+            if placed.len() == 1 { "" } else { "s" },
+            region.kind.name()
+        )
+    });
     map.object_encounters.push(ObjectEncounter { id: e.id.clone(), category: e.category, region: id, objects: placed });
 }
 

@@ -32,11 +32,9 @@ pub(crate) fn run(map: &mut Map, count: Option<StairsCount>, seed: u64) {
         for cells in &general {
             set(map, cells, Terrain::new(Role::StairsDown));
         }
-        map.trace.push(
-            "encounters",
-            Outcome::Note,
-            format!("stairs: {n} general staircases became stairs down (no `stairs` count)"),
-        );
+        map.trace.push_with("encounters", Outcome::Note, None, || {
+            format!("stairs: {n} general staircases became stairs down (no `stairs` count)")
+        });
         return;
     };
     Rng::stream(seed, "stairs", "order").shuffle(&mut general);
@@ -52,7 +50,9 @@ pub(crate) fn run(map: &mut Map, count: Option<StairsCount>, seed: u64) {
             (Terrain::new(Role::Floor(floor_kind(map, at))), "floor (not needed)")
         };
         set(map, cells, terrain);
-        map.trace.push("encounters", Outcome::Chose, format!("stairs: general staircase at {at} became {what}"));
+        map.trace.push_with("encounters", Outcome::Chose, None, || {
+            format!("stairs: general staircase at {at} became {what}")
+        });
     }
     let (got_up, got_down) =
         (fixed_up + general.len().min(up) as u32, fixed_down + general.len().saturating_sub(up).min(down) as u32);
@@ -76,18 +76,20 @@ pub(crate) fn run(map: &mut Map, count: Option<StairsCount>, seed: u64) {
 /// The 4-connected groups of `role` cells, each in reading order, the groups in
 /// the reading order of their first cell.
 fn staircases(map: &Map, role: Role) -> Vec<Vec<Point>> {
-    // Stairs are a handful of cells: gather them in one pass over the flat
-    // cells (in reading order, so sorted for a binary search), then group them
-    // among themselves, without a grid the size of the map.
-    let w = map.width();
-    let cells: Vec<Point> = map
-        .terrain
-        .cells()
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.role == role)
-        .map(|(i, _)| Point::new(i as i32 % w, i as i32 / w))
-        .collect();
+    // Only prefabs draw stairs, so only their rectangles are read: a handful of
+    // cells gathered in reading order (sorted for a binary search), then grouped
+    // among themselves, without a pass over the whole map or a grid its size.
+    let (w, h) = (map.width(), map.height());
+    let mut cells: Vec<Point> = Vec::new();
+    for b in map.prefabs.iter().map(|placed| placed.bounds) {
+        let (x0, x1) = (b.x.max(0), b.right().min(w));
+        for y in b.y.max(0)..b.bottom().min(h) {
+            let row = &map.terrain.cells()[(y * w + x0) as usize..(y * w + x1.max(x0)) as usize];
+            cells.extend(row.iter().zip(x0..).filter(|(t, _)| t.role == role).map(|(_, x)| Point::new(x, y)));
+        }
+    }
+    cells.sort_unstable_by_key(|q| (q.y, q.x));
+    cells.dedup();
     let at = |p: Point| cells.binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x)).ok();
     let mut seen = vec![false; cells.len()];
     let mut out = Vec::new();

@@ -41,7 +41,7 @@ pub(crate) fn run(map: &mut Map, theme: &Theme, seed: u64) {
         for pools in &theme.pools {
             let count = laid.lay(map, pools, &mut rng);
             let name = pools.terrain;
-            map.trace.push("theme", Outcome::Note, format!("laid {count} pools of {name}"));
+            map.trace.push_with("theme", Outcome::Note, None, || format!("laid {count} pools of {name}"));
         }
     }
 }

@@ -134,10 +134,9 @@ pub(super) fn build(map: &mut Map, params: &CavesParams, seed: u64) -> Result<La
     let open_cells = c.open_cells;
     let total = c.map.width() as i64 * c.map.height() as i64;
     let links = &stats.link_lengths;
-    c.map.trace.push(
+    c.map.trace.push_with(
         "layout",
-        Outcome::Note,
-        format!(
+        Outcome::Note, None, || format!(
             "caves: the automaton left {} open areas; {} pockets filled in, {} passages dug to join the rest; {} feature links joined by passages of {} cells; {} caverns and {} passages; {} of {total} cells open",
             stats.caverns_before_joining,
             stats.pockets_removed,
@@ -151,8 +150,7 @@ pub(super) fn build(map: &mut Map, params: &CavesParams, seed: u64) -> Result<La
             stats.caverns,
             stats.passages,
             open_cells
-        ),
-    );
+        ));
     Ok(LayoutStats { generator: "caves", fallback_paths, open_cells, caves: Some(stats), ..LayoutStats::default() })
 }
 

@@ -154,10 +154,9 @@ pub(super) fn build(map: &mut Map, prepared: &Prepared, params: &ChainParams, se
     let open_cells = carver.open_cells;
     let lengths = &stats.hallway_lengths;
     let mean = if lengths.is_empty() { 0.0 } else { lengths.iter().sum::<u32>() as f64 / lengths.len() as f64 };
-    carver.map.trace.push(
+    carver.map.trace.push_at(
         "layout",
-        Outcome::Note,
-        format!(
+        Outcome::Note, None, format!(
             "chain placed {} of {} prefabs in {} tries ({} scrapped{}); {} hallways, {:.1} cells long on average; extra connections: {} flanked, {} facing, {} corner; {} overlay rooms; {} of {} cells open",
             stats.placed,
             stats.target,
@@ -172,8 +171,7 @@ pub(super) fn build(map: &mut Map, prepared: &Prepared, params: &ChainParams, se
             stats.overlays,
             open_cells,
             carver.map.width() as i64 * carver.map.height() as i64
-        ),
-    );
+        ));
     Ok(LayoutStats { generator: "chain", fallback_paths, open_cells, chain: Some(stats), ..LayoutStats::default() })
 }
 
@@ -278,8 +276,9 @@ impl<'c, 'm> Chain<'c, 'm> {
             let at = Point::new(at.x.clamp(m, (size.0 - w - m).max(m)), at.y.clamp(m, (size.1 - h - m).max(m)));
             if self.fits(shape, at, None).is_ok() {
                 self.place(entry, shape, at, None);
-                let message = format!("start: `{}` {} at ({}, {})", entry.label, shape.transform, at.x, at.y);
-                self.c.map.trace.push_at("layout", Outcome::Chose, Rect::new(at.x, at.y, w, h), message);
+                self.c.map.trace.push_with("layout", Outcome::Chose, Rect::new(at.x, at.y, w, h), || {
+                    format!("start: `{}` {} at ({}, {})", entry.label, shape.transform, at.x, at.y)
+                });
                 if let Some(i) = from_pool {
                     pool.add(i);
                 }
@@ -325,8 +324,9 @@ impl<'c, 'm> Chain<'c, 'm> {
                 self.stats.scrapped += 1;
             }
         };
-        let message = format!("chain stopped with {} of {} prefabs placed: {why}", self.stats.placed, p.target);
-        self.c.map.trace.push("layout", Outcome::Note, message);
+        self.c.map.trace.push_with("layout", Outcome::Note, None, || {
+            format!("chain stopped with {} of {} prefabs placed: {why}", self.stats.placed, p.target)
+        });
         match pool.short() {
             Some(i) => Err(Error::new(
                 ErrorKind::Generation,

@@ -294,10 +294,9 @@ pub(super) fn build(
     let open_cells = carver.open_cells;
     let lengths = &stats.hallway_lengths;
     let mean = if lengths.is_empty() { 0.0 } else { lengths.iter().sum::<u32>() as f64 / lengths.len() as f64 };
-    carver.map.trace.push(
+    carver.map.trace.push_at(
         "layout",
-        Outcome::Note,
-        format!(
+        Outcome::Note, None, format!(
             "pathways placed {} of {} rooms and {} hallway prefabs in {} tries ({} did not fit, {} rolled back{}); {} hallways, {:.1} cells long on average, {} merged into another; {} second connections ({} forced), {} loops; {} secret doors; {} of {} cells open",
             stats.rooms,
             stats.target,
@@ -315,8 +314,7 @@ pub(super) fn build(
             stats.secret_doors,
             open_cells,
             carver.map.width() as i64 * carver.map.height() as i64
-        ),
-    );
+        ));
     Ok(LayoutStats { generator: "pathways", open_cells, pathways: Some(stats), ..LayoutStats::default() })
 }
 
@@ -585,8 +583,9 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                     self.stats.merges += u32::from(dug.merged_at.is_some());
                     let feature = &self.c.map.prefabs[link.prefab].name;
                     let how = how_joined(&self.placed[target].describe(), &dug);
-                    let message = format!("feature `{feature}`'s link at {}: {how}", link.at);
-                    self.c.map.trace.push("layout", Outcome::Chose, message);
+                    self.c.map.trace.push_with("layout", Outcome::Chose, None, || {
+                        format!("feature `{feature}`'s link at {}: {how}", link.at)
+                    });
                 }
                 None => {
                     let feature = self.c.map.prefabs[link.prefab].name.clone();
@@ -792,11 +791,12 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         let Some(primary) = joined else {
             self.rollback(placed_before);
             self.stats.rollbacks += 1;
-            let message = format!(
-                "{what} `{}` {} at ({}, {}){cut} rolled back: no path from its doorways to a room near it",
-                entry.label, entry.shapes[s].transform, origin.x, origin.y
-            );
-            self.c.map.trace.push_at("layout", Outcome::Skipped, shape_rect, message);
+            self.c.map.trace.push_with("layout", Outcome::Skipped, shape_rect, || {
+                format!(
+                    "{what} `{}` {} at ({}, {}){cut} rolled back: no path from its doorways to a room near it",
+                    entry.label, entry.shapes[s].transform, origin.x, origin.y
+                )
+            });
             return false;
         };
         if covered > 0 && self.all_connected() {
@@ -804,11 +804,12 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         } else if covered > 0 {
             self.rollback(placed_before);
             self.stats.rollbacks += 1;
-            let message = format!(
-                "{what} `{}` {} at ({}, {}){cut} rolled back: it cut a hallway something depended on",
-                entry.label, entry.shapes[s].transform, origin.x, origin.y
-            );
-            self.c.map.trace.push_at("layout", Outcome::Skipped, shape_rect, message);
+            self.c.map.trace.push_with("layout", Outcome::Skipped, shape_rect, || {
+                format!(
+                    "{what} `{}` {} at ({}, {}){cut} rolled back: it cut a hallway something depended on",
+                    entry.label, entry.shapes[s].transform, origin.x, origin.y
+                )
+            });
             return false;
         }
         // The room stays. Doorways opened onto the hallways it covers beyond the
@@ -832,11 +833,12 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             self.stats.hallway_prefabs += 1;
         }
         let after = if self.slot_tries > 1 { format!(" (try {})", self.slot_tries) } else { String::new() };
-        let message = format!(
-            "{what} `{}` {} at ({}, {}){after}{cut}: {how}",
-            entry.label, entry.shapes[s].transform, origin.x, origin.y
-        );
-        self.c.map.trace.push_at("layout", Outcome::Chose, shape_rect, message);
+        self.c.map.trace.push_with("layout", Outcome::Chose, shape_rect, || {
+            format!(
+                "{what} `{}` {} at ({}, {}){after}{cut}: {how}",
+                entry.label, entry.shapes[s].transform, origin.x, origin.y
+            )
+        });
         if kind == Kind::Room {
             let first = primary.map(|(t, _)| t);
             self.second_connection(id, first);
@@ -896,11 +898,12 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         let target = if long || s.to_nearest { near.first().copied() } else { self.rng.pick(&near).copied() };
         let free = self.placed[id as usize].doorways.iter().any(|d| !d.opened && self.usable(d, Allow::default()));
         let (Some(target), true) = (target, free) else {
-            let message = format!(
-                "{}: no second connection: no free doorway or no other room",
-                self.placed[id as usize].describe()
-            );
-            self.c.map.trace.push("layout", Outcome::Skipped, message);
+            self.c.map.trace.push_with("layout", Outcome::Skipped, None, || {
+                format!(
+                    "{}: no second connection: no free doorway or no other room",
+                    self.placed[id as usize].describe()
+                )
+            });
             return;
         };
         let why = if long {
@@ -929,18 +932,18 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
         match self.connect(id, None, target, Allow::default()) {
             Some((_, dug)) if dug.merged_at.is_some_and(|p| own.contains(&(self.index(p) as u32))) => {
                 self.rollback(self.placed.len());
-                let message = format!(
-                    "second connection from {from} to {to} ({why}) dropped: it only ran back into its own hallway"
-                );
-                self.c.map.trace.push("layout", Outcome::Skipped, message);
+                self.c.map.trace.push_with("layout", Outcome::Skipped, None, || {
+                    format!(
+                        "second connection from {from} to {to} ({why}) dropped: it only ran back into its own hallway"
+                    )
+                });
             }
             Some((_, dug)) if dug.length > detour_limit(dug.doors) => {
                 self.rollback(self.placed.len());
-                let message = format!(
+                self.c.map.trace.push_with("layout", Outcome::Skipped, None, || format!(
                     "second connection from {from} to {to} ({why}) dropped: its {}-cell hallway is a detour, more than twice the way between its doorways",
                     dug.length
-                );
-                self.c.map.trace.push("layout", Outcome::Skipped, message);
+                ));
             }
             Some((_, dug)) => {
                 self.stats.hallway_lengths.push(dug.length);
@@ -949,12 +952,14 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
                 self.stats.forced += u32::from(long);
                 self.stats.loops += 1;
                 let how = how_joined(&to, &dug);
-                let message = format!("second connection from {from} ({why}): {how}");
-                self.c.map.trace.push("layout", Outcome::Chose, message);
+                self.c.map.trace.push_with("layout", Outcome::Chose, None, || {
+                    format!("second connection from {from} ({why}): {how}")
+                });
             }
             None => {
-                let message = format!("second connection from {from} to {to} ({why}): no path");
-                self.c.map.trace.push("layout", Outcome::Skipped, message);
+                self.c.map.trace.push_with("layout", Outcome::Skipped, None, || {
+                    format!("second connection from {from} to {to} ({why}): no path")
+                });
             }
         }
         self.undo.clear();
@@ -1358,11 +1363,12 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             let Some(d) = r.doorways.iter().find(|d| d.opened) else { continue };
             self.secret.push(d.at);
             self.stats.secret_doors += 1;
-            let message = format!(
-                "`{}`: a dead end {} cells down its hallway; its doorway at {} is a secret door",
-                r.label, r.hallway, d.at
-            );
-            self.c.map.trace.push_at("layout", Outcome::Chose, Rect::new(d.at.x, d.at.y, 1, 1), message);
+            self.c.map.trace.push_with("layout", Outcome::Chose, Rect::new(d.at.x, d.at.y, 1, 1), || {
+                format!(
+                    "`{}`: a dead end {} cells down its hallway; its doorway at {} is a secret door",
+                    r.label, r.hallway, d.at
+                )
+            });
         }
     }
 }

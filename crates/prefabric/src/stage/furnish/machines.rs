@@ -21,8 +21,9 @@ impl<'a> Furnisher<'a> {
     pub(super) fn interactive(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
         let weights: Vec<u32> = self.rules.interactive_types.iter().map(|(_, w)| *w).collect();
         let Some(t) = rng.weighted(&weights) else {
-            let why = format!("{}: interactive machine: no type has a weight", area.name);
-            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+            map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
+                format!("{}: interactive machine: no type has a weight", area.name)
+            });
             return;
         };
         let machine_type = &self.rules.interactive_types[t].0;
@@ -43,16 +44,17 @@ impl<'a> Furnisher<'a> {
                             tried.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
                         )
                     };
-                    let message = format!(
-                        "{}: interactive `{}` ({machine_type}, tier {}){instead} {turn} at ({}, {}){}",
-                        area.name,
-                        prop.tag,
-                        prop.tier,
-                        rect.x,
-                        rect.y,
-                        pushed.describe()
-                    );
-                    map.trace.push_at("furnishing", Outcome::Chose, area.inner, message);
+                    map.trace.push_with("furnishing", Outcome::Chose, area.inner, || {
+                        format!(
+                            "{}: interactive `{}` ({machine_type}, tier {}){instead} {turn} at ({}, {}){}",
+                            area.name,
+                            prop.tag,
+                            prop.tier,
+                            rect.x,
+                            rect.y,
+                            pushed.describe()
+                        )
+                    });
                     return;
                 }
                 Err(tally) => {
@@ -63,12 +65,11 @@ impl<'a> Furnisher<'a> {
                 }
             }
         }
-        let why = format!(
+        map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || format!(
             "{}: interactive {machine_type}: no machine of tier {tier} or below has a place on the inner rectangle's edge ({})",
             area.name,
             describe_misfits(&misfits)
-        );
-        map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+        ));
     }
 
     /// A place for a `size` footprint on the edge of the area's inner rectangle,
@@ -151,14 +152,15 @@ impl<'a> Furnisher<'a> {
         };
         let Some(n) = (rules.stockpile_items.lo.max(1)..=n).rev().find(|&k| fits(k)) else {
             let (w, h) = pile_size(rules.stockpile_items.lo.max(1));
-            let why = format!(
-                "{}: stockpile: even {} items ({w}x{h}) do not fit the {}x{} inner rectangle",
-                area.name,
-                rules.stockpile_items.lo.max(1),
-                area.inner.width,
-                area.inner.height
-            );
-            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+            map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
+                format!(
+                    "{}: stockpile: even {} items ({w}x{h}) do not fit the {}x{} inner rectangle",
+                    area.name,
+                    rules.stockpile_items.lo.max(1),
+                    area.inner.width,
+                    area.inner.height
+                )
+            });
             return;
         };
         let (w, h) = pile_size(n);
@@ -174,8 +176,9 @@ impl<'a> Furnisher<'a> {
         rng.shuffle(&mut order);
         let chosen: Vec<&Item> = order.iter().take(kinds as usize).map(|&i| pool[i]).collect();
         if chosen.is_empty() {
-            let why = format!("{}: stockpile: no item suits depth {}", area.name, self.depth);
-            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+            map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
+                format!("{}: stockpile: no item suits depth {}", area.name, self.depth)
+            });
             return;
         }
         match self.against_edge(map, area, size, false, false, rng) {
@@ -191,7 +194,9 @@ impl<'a> Furnisher<'a> {
                 let mut next = cells.into_iter();
                 let mut names = Vec::new();
                 for (item, &count) in chosen.iter().zip(&counts) {
-                    names.push(format!("{count} `{}`", item.tag));
+                    if map.trace.is_on() {
+                        names.push(format!("{count} `{}`", item.tag));
+                    }
                     for p in next.by_ref().take(count as usize) {
                         let furnished =
                             Furnished { part: FurnishPart::Stockpile, region: Some(area.id), pile: Some(pile) };
@@ -200,10 +205,7 @@ impl<'a> Furnisher<'a> {
                 }
                 self.tally.stockpiles += 1;
                 self.tally.stockpile_items += n;
-                map.trace.push_at(
-                    "furnishing",
-                    Outcome::Chose,
-                    area.inner,
+                map.trace.push_with("furnishing", Outcome::Chose, area.inner, || {
                     format!(
                         "{}: stockpile of {} at ({}, {}){}",
                         area.name,
@@ -211,17 +213,18 @@ impl<'a> Furnisher<'a> {
                         rect.x,
                         rect.y,
                         pushed.describe()
-                    ),
-                );
+                    )
+                });
             }
             Err(tally) => {
-                let why = format!(
-                    "{}: stockpile of {}: no place on the inner rectangle's edge ({})",
-                    area.name,
-                    count_of(n, "item", "items"),
-                    describe_misfits(&tally)
-                );
-                map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+                map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
+                    format!(
+                        "{}: stockpile of {}: no place on the inner rectangle's edge ({})",
+                        area.name,
+                        count_of(n, "item", "items"),
+                        describe_misfits(&tally)
+                    )
+                });
             }
         }
     }
@@ -231,8 +234,9 @@ impl<'a> Furnisher<'a> {
     fn draw_set(&self, map: &mut Map, area: &Area<'_>, part: &str, rng: &mut Rng) -> Option<&'a str> {
         let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
         let Some(s) = rng.weighted(&weights) else {
-            let message = format!("{}: {part}: no set has a weight", area.name);
-            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, message);
+            map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
+                format!("{}: {part}: no set has a weight", area.name)
+            });
             return None;
         };
         Some(self.rules.sets[s].0.as_str())
@@ -267,8 +271,9 @@ impl<'a> Furnisher<'a> {
             laid += 1;
         }
         if laid == 0 {
-            let why = format!("{}: filler: no machine of set `{set}` fits the free floor", area.name);
-            map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+            map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
+                format!("{}: filler: no machine of set `{set}` fits the free floor", area.name)
+            });
         }
     }
 
@@ -400,6 +405,10 @@ impl<'a> Furnisher<'a> {
         }
         self.tally.fillers += placed;
         let dropped: u32 = misfits.iter().sum();
+        let outcome = if placed > 0 { Outcome::Chose } else { Outcome::Skipped };
+        if !map.trace.is_on() {
+            return;
+        }
         let mut message = format!(
             "{}: filler of set `{set}`: a {nx}x{ny} array of `{}` {turn} at ({}, {}) in the free {}x{} at ({}, {}): {placed} placed",
             area.name, prop.tag, origin.x, origin.y, free.width, free.height, free.x, free.y
@@ -410,7 +419,6 @@ impl<'a> Furnisher<'a> {
         if let Some(tag) = swapped {
             message.push_str(&format!(", one swapped for `{tag}`"));
         }
-        let outcome = if placed > 0 { Outcome::Chose } else { Outcome::Skipped };
         map.trace.push_at("furnishing", outcome, area.inner, message);
     }
 

@@ -58,6 +58,10 @@ mod cell {
     pub const TAKEN: u8 = 2;
     /// Just inside a way into an area: no machine or stockpile may stand here.
     pub const CLEAR: u8 = 4;
+    /// Walkable terrain of any kind (doors and stairs too).
+    pub const WALKABLE: u8 = 8;
+    /// A door, secret or not.
+    pub const DOOR: u8 = 16;
 }
 
 /// Why a footprint cannot be used.
@@ -127,8 +131,9 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
     let areas = f.areas(map);
     for (weights, kind) in [(&rules.halls, "halls"), (&rules.rooms, "rooms")] {
         if weights.iter().all(|&w| w == 0) {
-            let note = format!("{kind} are not furnished: no composition for {kind} has a weight");
-            map.trace.push("furnishing", Outcome::Note, note);
+            map.trace.push_with("furnishing", Outcome::Note, None, || {
+                format!("{kind} are not furnished: no composition for {kind} has a weight")
+            });
         }
     }
     let of_kind = |kind: RegionKind| areas.iter().filter(|&&id| map.regions[id as usize].kind == kind).count();
@@ -136,17 +141,15 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
         0 => String::new(),
         n => format!(", {n} caverns"),
     };
-    map.trace.push(
-        "furnishing",
-        Outcome::Note,
+    map.trace.push_with("furnishing", Outcome::Note, None, || {
         format!(
             "{} halls{caverns} and {} rooms to furnish; interactive machines: {}; stockpiles: {}",
             of_kind(RegionKind::Hall),
             of_kind(RegionKind::Room),
             limit(rules.max_interactive),
             limit(rules.max_stockpiles),
-        ),
-    );
+        )
+    });
     let total = areas.len();
     for id in areas {
         f.furnish_area(map, id);
@@ -162,12 +165,10 @@ pub(crate) fn run(map: &mut Map, catalog: &Catalog, rules: &Furnishing, seed: u6
     }
     let t = &f.tally;
     let debris = if rules.debris.is_some() { format!(", {} pieces of debris", t.debris) } else { String::new() };
-    map.trace.push("furnishing", Outcome::Note,
-        format!(
+    map.trace.push_with("furnishing", Outcome::Note, None, || format!(
             "{} of {total} areas drew a composition that places something; placed {} interactive machines, {} filler machines, {} stockpiles of {} items, {} terminals, {} loose items{debris}",
             t.areas, t.interactive, t.fillers, t.stockpiles, t.stockpile_items, t.terminals, t.items
-        ),
-    );
+        ));
 }
 
 /// Records that the per-map limit `name` turned a placement away.
@@ -196,7 +197,10 @@ fn open_floor(map: &Map) -> Vec<u8> {
         .zip(map.masks.cells())
         .map(|(t, &m)| {
             let held = m & (mask::PROTECTED | mask::SPAWN_BLOCKED | mask::SOLID) != 0;
-            if matches!(t.role, Role::Floor(_)) && !held { cell::OPEN } else { 0 }
+            let open = if matches!(t.role, Role::Floor(_)) && !held { cell::OPEN } else { 0 };
+            let walkable = if t.role.is_walkable() { cell::WALKABLE } else { 0 };
+            let door = if matches!(t.role, Role::Door | Role::SecretDoor) { cell::DOOR } else { 0 };
+            open | walkable | door
         })
         .collect();
     for placed in &map.prefabs {
@@ -285,19 +289,21 @@ impl Furnisher<'_> {
     fn mark_ways_in(&mut self, map: &Map, id: RegionId) {
         let bounds = map.regions[id as usize].bounds;
         let (w, h) = (map.width(), map.height());
-        let (terrain, region_of) = (map.terrain.cells(), map.region_of.cells());
-        // Read by index, not by point: every cell of every furnished area asks.
-        let way_in = |x: i32, y: i32| {
+        let region_of = map.region_of.cells();
+        // Read by index from the flags the stage set up, not by point: every
+        // cell of every furnished area asks.
+        let way_in = |flags: &[u8], x: i32, y: i32| {
             let j = (y * w + x) as usize;
             (0..w).contains(&x)
                 && (0..h).contains(&y)
-                && (matches!(terrain[j].role, Role::Door | Role::SecretDoor)
-                    || terrain[j].role.is_walkable() && region_of[j] != id)
+                && (flags[j] & cell::DOOR != 0 || flags[j] & cell::WALKABLE != 0 && region_of[j] != id)
         };
         for y in bounds.y..bounds.bottom() {
             for x in bounds.x..bounds.right() {
                 let i = (y * w + x) as usize;
-                if region_of[i] == id && (way_in(x, y - 1) || way_in(x + 1, y) || way_in(x, y + 1) || way_in(x - 1, y))
+                let f = &self.flags;
+                if region_of[i] == id
+                    && (way_in(f, x, y - 1) || way_in(f, x + 1, y) || way_in(f, x, y + 1) || way_in(f, x - 1, y))
                 {
                     self.flags[i] |= cell::CLEAR;
                 }
@@ -317,15 +323,16 @@ impl Furnisher<'_> {
         };
         // Every area's notes start with its name: written once, with room for
         // the note, so the notes cost no regrowth.
-        let mut name = String::with_capacity(80);
-        let _ = write!(name, "{} {id} ({}x{} at {}, {})", kind.name(), bounds.width, bounds.height, bounds.x, bounds.y);
+        let mut name = String::new();
+        if map.trace.is_on() {
+            name.reserve(80);
+            let _ =
+                write!(name, "{} {id} ({}x{} at {}, {})", kind.name(), bounds.width, bounds.height, bounds.x, bounds.y);
+        }
         let Some(c) = rng.weighted(weights) else {
-            map.trace.push_at(
-                "furnishing",
-                Outcome::Skipped,
-                bounds,
-                format!("{name}: no composition for {}s has a weight", kind.name()),
-            );
+            map.trace.push_with("furnishing", Outcome::Skipped, bounds, || {
+                format!("{name}: no composition for {}s has a weight", kind.name())
+            });
             return;
         };
         let mut composition = Composition::ALL[c];
@@ -334,17 +341,20 @@ impl Furnisher<'_> {
         if composition == Composition::Stockpiles
             && let Some(max) = self.rules.max_stockpiles.filter(|&max| self.tally.stockpiles >= max)
         {
-            let why = format!("{name}: stockpiles: max_stockpiles {max} reached; a filler of machines instead");
-            map.trace.push_at("furnishing", Outcome::Skipped, bounds, why);
+            map.trace.push_with("furnishing", Outcome::Skipped, bounds, || {
+                format!("{name}: stockpiles: max_stockpiles {max} reached; a filler of machines instead")
+            });
             limit_hit(map, "max_stockpiles");
             composition = Composition::Machines;
         }
-        let mut chose = String::with_capacity(name.len() + 32);
-        chose.push_str(&name);
-        chose.push_str(": composition `");
-        chose.push_str(composition.name());
-        chose.push('`');
-        map.trace.push_at("furnishing", Outcome::Chose, bounds, chose);
+        map.trace.push_with("furnishing", Outcome::Chose, bounds, || {
+            let mut chose = String::with_capacity(name.len() + 32);
+            chose.push_str(&name);
+            chose.push_str(": composition `");
+            chose.push_str(composition.name());
+            chose.push('`');
+            chose
+        });
         let before = map.objects.len();
         self.furnish_with(map, id, composition, &name, &mut rng);
         let placed = (map.objects.len() - before) as u32;
@@ -363,15 +373,17 @@ impl Furnisher<'_> {
         let open = kind == RegionKind::Cave;
         let inner = if open { bounds } else { bounds.expand(-self.rules.padding) };
         if inner.width <= 0 || inner.height <= 0 {
-            let why = format!("{name}: no inner rectangle is left inside a padding of {}", self.rules.padding);
-            map.trace.push_at("furnishing", Outcome::Skipped, bounds, why);
+            map.trace.push_with("furnishing", Outcome::Skipped, bounds, || {
+                format!("{name}: no inner rectangle is left inside a padding of {}", self.rules.padding)
+            });
             return;
         }
         let area = Area { id, inner, name, open };
         if composition.has_interactive() {
             if let Some(max) = self.rules.max_interactive.filter(|&max| self.tally.interactive >= max) {
-                let why = format!("{name}: interactive machine: max_interactive {max} reached");
-                map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+                map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
+                    format!("{name}: interactive machine: max_interactive {max} reached")
+                });
                 limit_hit(map, "max_interactive");
             } else {
                 self.interactive(map, &area, rng);
@@ -381,8 +393,9 @@ impl Furnisher<'_> {
             let n = range(rng, self.rules.stockpiles_per_area);
             for _ in 0..n {
                 if let Some(max) = self.rules.max_stockpiles.filter(|&max| self.tally.stockpiles >= max) {
-                    let why = format!("{name}: stockpile: max_stockpiles {max} reached");
-                    map.trace.push_at("furnishing", Outcome::Skipped, area.inner, why);
+                    map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
+                        format!("{name}: stockpile: max_stockpiles {max} reached")
+                    });
                     limit_hit(map, "max_stockpiles");
                     break;
                 }
@@ -433,16 +446,20 @@ impl Furnisher<'_> {
         // A cell 4-adjacent to `rect`: in its ring, not on a corner.
         let beside = |p: Point| ring.contains(p) && !rect.contains(p) && shares_a_side(rect, p);
         let open = |p: Point| !rect.contains(p) && map.is_passable(p);
-        let mut first = None;
-        let mut count = 0u32;
+        // One walk around the ring: the passable cells beside `rect`, and
+        // whether the passable ring cells form one run.
+        let (mut first, mut count) = (None, 0u32);
+        let mut ring_runs = RingRuns::default();
         for p in rect.ring() {
-            if beside(p) && open(p) {
+            let passable = map.is_passable(p);
+            ring_runs.step(passable);
+            if passable && shares_a_side(rect, p) {
                 count += 1;
                 first.get_or_insert(p);
             }
         }
         let Some(first) = first else { return true };
-        if count == 1 || ring_is_one_run(map, rect) {
+        if count == 1 || ring_runs.is_one_run() {
             return true;
         }
         let local = |p: Point| ((p.y - window.y) * window.width + (p.x - window.x)) as usize;
@@ -498,32 +515,38 @@ fn describe_misfits(tally: &[u32; 4]) -> String {
     if parts.is_empty() { "it is larger than the inner rectangle".to_string() } else { parts.join(", ") }
 }
 
-/// True when the passable cells of the ring just outside `rect` form one unbroken
-/// run around it: then they all reach each other along the ring itself, and a
-/// machine on `rect` cuts no path. Most places in open floor are settled here
-/// without a search.
-fn ring_is_one_run(map: &Map, rect: Rect) -> bool {
-    let mut runs = 0;
-    let mut gaps = 0;
-    let mut last: Option<bool> = None;
-    let mut first: Option<bool> = None;
-    for p in rect.ring() {
-        let open = map.is_passable(p);
-        first.get_or_insert(open);
-        if last != Some(open) {
-            if open {
-                runs += 1;
+/// The runs of passable cells met walking once around a machine's ring: when
+/// they form at most one run around it, they all reach each other along the
+/// ring itself, and a machine there cuts no path. Most places in open floor are
+/// settled so, without a search.
+#[derive(Default)]
+struct RingRuns {
+    runs: u32,
+    gaps: u32,
+    first: Option<bool>,
+    last: Option<bool>,
+}
+
+impl RingRuns {
+    /// The next cell of the walk.
+    fn step(&mut self, passable: bool) {
+        self.first.get_or_insert(passable);
+        if self.last != Some(passable) {
+            if passable {
+                self.runs += 1;
             } else {
-                gaps += 1;
+                self.gaps += 1;
             }
         }
-        last = Some(open);
+        self.last = Some(passable);
     }
-    // A run that wraps from the ring's end back to its start was counted twice.
-    if first == Some(true) && last == Some(true) && gaps > 0 {
-        runs -= 1;
+
+    /// True when the passable cells formed at most one run.
+    fn is_one_run(&self) -> bool {
+        // A run that wraps from the walk's end back to its start was counted twice.
+        let wraps = self.first == Some(true) && self.last == Some(true) && self.gaps > 0;
+        self.runs - u32::from(wraps) <= 1
     }
-    runs <= 1
 }
 
 /// True on a door or secret door.

@@ -65,8 +65,12 @@ impl Furnisher<'_> {
             strewn += 1;
         }
         self.tally.debris += strewn;
-        let note = format!("debris: {strewn} of {wanted} pieces strewn beside the walls");
-        map.trace.push("furnishing", if strewn < wanted { Outcome::Skipped } else { Outcome::Chose }, note);
+        map.trace.push_with(
+            "furnishing",
+            if strewn < wanted { Outcome::Skipped } else { Outcome::Chose },
+            None,
+            || format!("debris: {strewn} of {wanted} pieces strewn beside the walls"),
+        );
     }
 
     /// Terminals in the junctions with the most ways in, one per junction.
@@ -94,17 +98,17 @@ impl Furnisher<'_> {
                     let cells = art_cells(prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Terminal, id));
                     placed += 1;
-                    let message = format!(
-                        "terminal `{}` (tier {}) at ({}, {}) in junction {id}, which has {ways} ways in",
-                        prop.tag, prop.tier, rect.x, rect.y
-                    );
-                    map.trace.push_at("furnishing", Outcome::Chose, rect, message);
+                    map.trace.push_with("furnishing", Outcome::Chose, rect, || {
+                        format!(
+                            "terminal `{}` (tier {}) at ({}, {}) in junction {id}, which has {ways} ways in",
+                            prop.tag, prop.tier, rect.x, rect.y
+                        )
+                    });
                 }
                 None => {
-                    let why = format!(
+                    map.trace.push_with("furnishing", Outcome::Skipped, None, || format!(
                         "junction {id} ({ways} ways in): no cell against a wall, off the corridor mouths, where a {machine_type} of tier {tier} or below blocks no path"
-                    );
-                    map.trace.push("furnishing", Outcome::Skipped, why);
+                    ));
                 }
             }
         }
@@ -179,8 +183,9 @@ impl Furnisher<'_> {
         let pool = item_pool(self.catalog, self.depth, categories);
         let Some(weakest) = pool.iter().map(|i| i.rating).min() else {
             if wanted > 0 {
-                let why = format!("loose items: no item suits depth {}", self.depth);
-                map.trace.push("furnishing", Outcome::Skipped, why);
+                map.trace.push_with("furnishing", Outcome::Skipped, None, || {
+                    format!("loose items: no item suits depth {}", self.depth)
+                });
             }
             return;
         };
@@ -205,15 +210,16 @@ impl Furnisher<'_> {
             let furnished = Furnished { part: FurnishPart::Item, region, pile: None };
             self.place(map, item_object(item, p, furnished));
             self.tally.items += 1;
-            let message = format!(
-                "item `{}` (rating {}) at ({}, {}): seclusion {}, the most secluded of {draws} cells drawn",
-                item.tag,
-                item.rating,
-                p.x,
-                p.y,
-                if most == u32::MAX { "unreached".to_string() } else { most.to_string() }
-            );
-            map.trace.push_at("furnishing", Outcome::Chose, Rect::new(p.x, p.y, 1, 1), message);
+            map.trace.push_with("furnishing", Outcome::Chose, Rect::new(p.x, p.y, 1, 1), || {
+                format!(
+                    "item `{}` (rating {}) at ({}, {}): seclusion {}, the most secluded of {draws} cells drawn",
+                    item.tag,
+                    item.rating,
+                    p.x,
+                    p.y,
+                    if most == u32::MAX { "unreached".to_string() } else { most.to_string() }
+                )
+            });
         }
     }
 }
