@@ -316,13 +316,16 @@ fn stranded(p: &Prefab, areas: &Grid<u32>, rest: &Grid<bool>, u: &Unit<'_>) -> O
         let area_has_floor = |q: Point| rest.bounds().points().any(|r| rest[r] && areas[r] == areas[q]);
         if let Some(&q) = left.iter().find(|&&q| !seen.contains(&q) && area_has_floor(q)) {
             let o = placed_now.unwrap_or(u.first());
-            let when = match placed_now {
-                Some(o) => format!("with `{}` ({}x{}) there", o.tag, o.size.0, o.size.1),
-                None => "when nothing is placed there".to_string(),
+            let what = match placed_now {
+                Some(o) => format!("place `{}` ({}x{})", o.tag, o.size.0, o.size.1),
+                None => "stay empty".to_string(),
             };
             let message = format!(
-                "{}: {when}, the floor left free at x={} y={} cannot reach the rest of the prefab's floor",
-                placed(u, o, p),
+                "reference `{}` at x={} y={} of prefab `{}` may {what}, and then the floor at x={} y={} cannot reach the rest of the prefab's floor",
+                u.glyph,
+                u.at.x,
+                u.at.y,
+                p.name(),
                 q.x,
                 q.y
             );

@@ -717,6 +717,33 @@ mod tests {
     }
 
     #[test]
+    fn machine_lines_name_one_tag_with_no_chance_group_or_shift() {
+        let lines = ok("W machine winch_drum LOAD=ore\nP prop parts_press SHIFT=1,0\n");
+        assert!(lines[0].names_machine() && !lines[1].names_machine());
+        assert_eq!(lines[0].picks, [(Pick::Tag("winch_drum".into()), 11)]);
+        assert_eq!(lines[0].keywords[0].name, "LOAD");
+        let e = errs(
+            "50% A machine winch_drum\n@g B machine winch_drum\nC machine winch_drum|ore_skip\nD machine class:guard\nE machine winch_drum SHIFT=1\nF machine winch_drum UNIQUE\n",
+        );
+        assert_eq!(e.len(), 6, "{e:?}");
+        for (i, (col, what)) in [
+            (1, "machine `A` has a chance"),
+            (1, "machine `B` has a group"),
+            (22, "machine `C` has more than one name"),
+            (11, "machine `D` is named by `class:guard`, not a tag"),
+            (22, "machine `E` cannot take SHIFT"),
+            (22, "machine `F` cannot take UNIQUE"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let line = i + 1;
+            assert!(e[i].starts_with(&format!("d.def:{line}:{col}: syntax error: {what}")), "{e:?}");
+        }
+        assert!(e[0].contains("help: a `machine` line names a machine drawn in the prefab"), "{e:?}");
+    }
+
+    #[test]
     fn limits_stop_long_files_and_lines() {
         let limits = Limits { max_def_lines: 2, ..Limits::default() };
         let (lines, errors) = parse("d.def", "a item x\nb item x\nc item x\nd item x\n", &limits);

@@ -53,21 +53,37 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
         let mut rng = Rng::stream(seed, "objects", &format!("{}#{index}", placed.name));
         let lines = enabled_lines(defs, &mut rng);
         let (objects, names) = resolve(map, pack.catalog(), depth, &place, defs, &lines, index, &mut rng);
-        let count = objects.len() + names.len();
+        let count = objects.len();
+        let machines = machine_notes(&objects, &names);
         for object in objects {
             map.add_object(object);
         }
         name_machines(map, index, names);
-        if count > 0 {
+        if count > 0 || !machines.is_empty() {
             let name = map.prefabs[index].name.clone();
+            let plural = if count == 1 { "" } else { "s" };
             map.trace.push_at(
                 "objects",
                 Outcome::Chose,
                 bounds,
-                format!("{count} object{} in prefab `{name}` from {}", if count == 1 { "" } else { "s" }, defs.file),
+                format!("{count} object{plural} in prefab `{name}` from {}{machines}", defs.file),
             );
         }
     }
+}
+
+/// What the trace says of a prefab's machines: those its lines placed and the
+/// drawn ones they named, with where each stands (empty without any).
+fn machine_notes(objects: &[Object], names: &[Name]) -> String {
+    let mut notes = Vec::new();
+    for o in objects.iter().filter(|o| o.kind == ObjectKind::Machine) {
+        let at = o.cells[0].0;
+        notes.push(format!("machine `{}` at ({}, {})", o.tag.as_deref().unwrap_or("?"), at.x, at.y));
+    }
+    for n in names {
+        notes.push(format!("drawn machine at ({}, {}) named `{}`", n.cell.x, n.cell.y, n.tag));
+    }
+    if notes.is_empty() { String::new() } else { format!(": {}", notes.join(", ")) }
 }
 
 /// A placed prefab as the stage sees it: as drawn, as placed, and where.
