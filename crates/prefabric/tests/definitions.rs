@@ -100,7 +100,8 @@ fn the_readme_definition_example_parses() {
     let block = section.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
     let (lines, errors) = prefabric::format::def::parse("README.md", block, &Limits::default());
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(lines.len(), 9);
+    assert_eq!(lines.len(), 11);
+    assert!(lines[10].names_machine() && !lines[9].names_machine());
     let terminal = lines.iter().find(|l| l.glyph == 'T').unwrap();
     let written: Vec<String> = terminal.keywords.iter().map(|k| k.to_string()).collect();
     assert_eq!(written, ["50%:ACTIVE", "LIGHT=5~1", "MODE=idle*3|busy"]);
