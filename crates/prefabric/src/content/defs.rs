@@ -9,7 +9,12 @@
 //! `[keywords.KIND]` declares, when it declares that kind: a value it does not
 //! allow is an error, an undeclared keyword a warning). Then the references: a
 //! character a prefab draws and its definitions leave out, a definition no prefab draws, a prefab with references and no
-//! definitions. Every problem is located at its `file:line:col`; a line that did
+//! definitions. A `machine` line names a drawn machine: its tag must be a prop
+//! that is a machine, its reference must lie on a machine drawn on the prefab's
+//! machine layer (and only such references may), and no machine is named twice;
+//! the footprints of machines `prop` lines place are checked in every prefab using
+//! the file (`footprints.rs`), and object-only encounters may not scatter
+//! machines. Every problem is located at its `file:line:col`; a line that did
 //! not load is not reported again where a prefab draws its character. The conventions of
 //! seed 000 (upper case props and traps, lower case entities, digits items,
 //! punctuation debris) are a lint: lines that break them are reported as

@@ -27,7 +27,7 @@ use crate::map::{Role, Style};
 use crate::prefab::Prefab;
 
 /// One footprint a line may place on a reference cell.
-struct Option_<'d> {
+struct Footprint<'d> {
     size: (u8, u8),
     line: &'d Definition,
     col: u32,
@@ -38,7 +38,7 @@ struct Option_<'d> {
 struct Unit<'d> {
     at: Point,
     glyph: char,
-    options: Vec<Option_<'d>>,
+    options: Vec<Footprint<'d>>,
     /// True when some draw leaves the cell without a machine.
     may_be_free: bool,
     /// Every cell some option covers.
@@ -46,11 +46,11 @@ struct Unit<'d> {
 }
 
 impl Unit<'_> {
-    fn first(&self) -> &Option_<'_> {
+    fn first(&self) -> &Footprint<'_> {
         &self.options[0]
     }
 
-    fn locate(&self, o: &Option_<'_>) -> Location {
+    fn locate(&self, o: &Footprint<'_>) -> Location {
         Location::at(o.line.location.file.clone(), o.line.line.line, o.col)
     }
 }
@@ -88,7 +88,7 @@ pub(crate) fn check(d: &Definitions, p: &Prefab, catalog: &Catalog) -> Vec<Error
 /// The unit of reference cell `at` drawn as `glyph`: the footprints its lines
 /// may place, or `None` when none of them places a machine.
 fn unit_at(d: &Definitions, at: Point, glyph: char) -> Option<Unit<'_>> {
-    let mut options: Vec<Option_<'_>> = Vec::new();
+    let mut options: Vec<Footprint<'_>> = Vec::new();
     let mut may_be_free = false;
     let lines = d.lines.iter().filter(|l| l.line.glyph == glyph && !l.line.names_machine());
     for l in lines {
@@ -102,7 +102,7 @@ fn unit_at(d: &Definitions, at: Point, glyph: char) -> Option<Unit<'_>> {
             match (size, pick) {
                 (Some(size), Pick::Tag(tag)) => {
                     if !options.iter().any(|o| o.size == *size) {
-                        options.push(Option_ { size: *size, line: l, col: *col, tag });
+                        options.push(Footprint { size: *size, line: l, col: *col, tag });
                     }
                 }
                 _ => may_be_free = true,
@@ -135,7 +135,7 @@ fn union(unit: &Unit<'_>) -> Vec<Point> {
 }
 
 /// Why footprint `o` cannot stand where `unit` puts it in prefab `p`, if it cannot.
-fn misfit(unit: &Unit<'_>, o: &Option_<'_>, p: &Prefab, machine: &Grid<bool>, catalog: &Catalog) -> Option<Error> {
+fn misfit(unit: &Unit<'_>, o: &Footprint<'_>, p: &Prefab, machine: &Grid<bool>, catalog: &Catalog) -> Option<Error> {
     let problem = cells_of(unit.at, o.size).find_map(|q| {
         let why = match p.cells().get(q) {
             None => "runs past the prefab's edge".to_string(),
@@ -170,7 +170,7 @@ fn misfit(unit: &Unit<'_>, o: &Option_<'_>, p: &Prefab, machine: &Grid<bool>, ca
 }
 
 /// How an error names a footprint: the machine, its size and where it starts.
-fn placed(unit: &Unit<'_>, o: &Option_<'_>, p: &Prefab) -> String {
+fn placed(unit: &Unit<'_>, o: &Footprint<'_>, p: &Prefab) -> String {
     format!(
         "machine `{}` ({}x{}) drawn as `{}` at x={} y={} of prefab `{}`",
         o.tag,
