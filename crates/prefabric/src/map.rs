@@ -508,7 +508,9 @@ pub struct EncounterTag {
 /// What kind of thing an [`Object`] is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ObjectKind {
-    /// A machine: a prop of one or more cells drawn as line art.
+    /// A machine: a prop of one or more cells drawn as line art, which blocks
+    /// walkers — drawn on a prefab's machine layer (named by a `machine` line or
+    /// not), placed by furnishing, or a catalog machine a definition line places.
     Machine,
     /// A robot or creature from the catalog.
     Entity,
@@ -543,7 +545,8 @@ impl ObjectKind {
 pub struct Object {
     /// What it is.
     pub kind: ObjectKind,
-    /// Its catalog tag; `None` for a generic machine drawn in a prefab.
+    /// Its catalog tag; `None` for a machine drawn in a prefab that no `machine`
+    /// line of its definition file names.
     pub tag: Option<String>,
     /// Its cells in map coordinates and the glyph drawn on each, in reading order.
     pub cells: Vec<(Point, char)>,
@@ -553,8 +556,8 @@ pub struct Object {
     pub keywords: Vec<(String, Option<String>)>,
     /// For an object the furnishing stage placed: which of its steps, and where.
     pub furnishing: Option<Furnished>,
-    /// For an object a reference character stands for: the definition line
-    /// and alternative that picked it.
+    /// For an object a reference character stands for, or a drawn machine a
+    /// `machine` line names: the definition line and alternative that picked it.
     pub definition: Option<DefinitionUse>,
 }
 

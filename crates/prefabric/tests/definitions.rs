@@ -100,7 +100,8 @@ fn the_readme_definition_example_parses() {
     let block = section.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
     let (lines, errors) = prefabric::format::def::parse("README.md", block, &Limits::default());
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(lines.len(), 9);
+    assert_eq!(lines.len(), 11);
+    assert!(lines[10].names_machine() && !lines[9].names_machine());
     let terminal = lines.iter().find(|l| l.glyph == 'T').unwrap();
     let written: Vec<String> = terminal.keywords.iter().map(|k| k.to_string()).collect();
     assert_eq!(written, ["50%:ACTIVE", "LIGHT=5~1", "MODE=idle*3|busy"]);
@@ -145,4 +146,76 @@ fn game_keywords_are_checked_against_the_catalogs_declarations() {
         err.contains("posts.def:1:35: invalid: CHARGE=90..120 can give 120: CHARGE takes an integer from 0 to 100"),
         "{err}"
     );
+}
+
+const MACHINES: &str = r#"
+[[entity]]
+tag = "drone"
+classes = ["worker"]
+rating = 1
+[[prop]]
+tag = "press"
+size = [2, 2]
+[[prop]]
+tag = "bench"
+size = [3, 1]
+[[prop]]
+tag = "lamp"
+[[prop]]
+tag = "console"
+interactive = true
+type = "terminal"
+"#;
+
+/// A pack of one prefab `room` (drawn by `prefab`, the header given) whose
+/// definition file is `defs`.
+fn machine_pack(prefab: &str, defs: &str) -> Result<Pack, String> {
+    let map = "width = 40\nheight = 30\n[[starts]]\nat = \"centre\"\n[encounters]\ncount = 1\n[[encounters.pool]]\nid = \"bots\"\nweight = \"common\"\ncategory = \"fluff\"\nobjects = [\"entity drone\"]\n";
+    let palette = format!("{PALETTE}\"+\" = \"door\"\n");
+    let files = [
+        ("pack.toml", "name = \"d\"\ndefault_map_type = \"m\"\n".to_string()),
+        ("palette.toml", palette),
+        ("catalog/all.toml", MACHINES.to_string()),
+        ("prefabs/room.txt", format!("prefab room\ntransforms: none\n{prefab}")),
+        ("prefabs/room.def", defs.to_string()),
+        ("maps/m.toml", map.to_string()),
+    ];
+    let files = files.into_iter().map(|(p, t)| SourceFile { path: p.into(), bytes: t.into_bytes() }).collect();
+    Pack::from_files("d", files, Limits::default()).map_err(|p| p.to_string())
+}
+
+#[test]
+fn machine_footprints_are_checked_over_every_alternative_and_chance() {
+    let room = |refs: &str| format!("terrain:\n#######\n#.....#\n#.....#\n#.....#\n#.....#\n###+###\nrefs:\n{refs}");
+    let open = room(".......\n.......\n..P....\n.......\n.......\n.......\n");
+    // In open floor, a press, a press or a bench, or a press half the time all fit.
+    for defs in ["P prop press\n", "P prop press|bench\n", "50% P prop press\n", "P prop press|lamp\n"] {
+        machine_pack(&open, defs).unwrap_or_else(|e| panic!("{defs}: {e}"));
+    }
+    // A bench from (1, 3) overlaps the press from (2, 2), though neither covers
+    // the other's reference.
+    let err =
+        machine_pack(&room(".......\n.......\n..P....\n.Q.....\n.......\n.......\n"), "P prop press\nQ prop bench\n")
+            .unwrap_err();
+    assert!(
+        err.contains("room.def:2:8: invalid: machine `bench` (3x1) drawn as `Q` at x=1 y=3 of prefab `room` may overlap the footprint of `press` drawn as `P` at x=2 y=2"),
+        "{err}"
+    );
+    // A link's way out, and a machine drawn on the machine layer.
+    let linked = "terrain:\n#######\n#.....#\n#.....#\n#.....#\n#.....#\n###+###\nlinks:\n.......\n.......\n.......\n.......\n...1...\n.......\nmachines:\n.......\n.....│.\n.......\n.......\n.......\n.......\nrefs:\n.......\n...B...\n.......\n..P....\n.......\n.......\n";
+    let err = machine_pack(linked, "P prop press\nB prop bench\n").unwrap_err();
+    assert!(err.contains("room.def:1:8: invalid: machine `press` (2x2) drawn as `P` at x=2 y=3 of prefab `room` covers a link's way out at x=3 y=4"), "{err}");
+    assert!(err.contains("room.def:2:8: invalid: machine `bench` (3x1) drawn as `B` at x=3 y=1 of prefab `room` covers a machine drawn there at x=5 y=1"), "{err}");
+    // Two presses side by side across the room's middle cut it in two when both
+    // stand; the error names the line that completes the cut.
+    let wall = room(".......\n.......\n.P.Q...\n.......\n.......\n.......\n");
+    assert!(machine_pack(&wall, "P prop press\nQ prop press\n").is_ok(), "a gap at x=5 keeps the floor whole");
+    let wall = room(".......\n.......\n.P.Q.R.\n.......\n.......\n.......\n");
+    let err = machine_pack(&wall, "P prop press\nQ prop press\nR prop console\n").unwrap_err();
+    assert!(
+        err.contains("room.def:3:8: invalid: machine `console` (1x1) drawn as `R` at x=5 y=2 of prefab `room`, together with the other machines the file places there, cuts the prefab's floor in two"),
+        "{err}"
+    );
+    // Half the time, the console is not there: the floor is still cut when it is.
+    assert!(machine_pack(&wall, "P prop press\nQ prop press\n50% R prop console\n").is_err());
 }

@@ -64,8 +64,19 @@ fn prefabs_and_objects_name_the_lines_they_were_written_on() {
             );
             assert!(written.contains(d["pick"].as_str().unwrap()), "{what}: {file}:{line} `{written}` lacks {d:?}");
             assert!(int(&d["alternative"]) < int(&d["alternatives"]), "{what}: {d:?}");
-            // Items and debris are drawn with their catalog glyphs, the rest
-            // with the reference character.
+            // Items and debris are drawn with their catalog glyphs, machines
+            // with their art over their footprint, the rest with the reference
+            // character.
+            if o["kind"] == "machine" {
+                // A drawn machine a `machine` line names keeps its drawn cells.
+                let named = written.split_whitespace().any(|w| w == "machine");
+                let prop = pack.catalog().prop(o["tag"].as_str().unwrap()).unwrap();
+                let cells = usize::from(prop.size.0) * usize::from(prop.size.1);
+                assert!(o["blocks"] == true && (named || o["cells"].as_array().unwrap().len() == cells), "{what}: {o}");
+                assert!(o["name"].is_string(), "{what}: a catalog entry has a name: {o}");
+                definitions += 1;
+                continue;
+            }
             let drawn = match o["kind"].as_str().unwrap() {
                 kind @ ("item" | "debris") => {
                     let kind = prefabric::content::catalog::Kind::parse(kind).unwrap();

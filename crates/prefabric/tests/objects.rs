@@ -2,10 +2,14 @@
 //! resolve by depth (STRONG one level up, FALLBACK to the weakest), chains of the
 //! same character share one choice unless UNIQUE, SHIFT stays inside its box and on
 //! free floor, one line per group is used, chances and keyword values hold; items
-//! and debris are drawn with their catalog glyphs, not their reference characters.
+//! and debris are drawn with their catalog glyphs, not their reference characters;
+//! machines definition lines place keep their footprint whole on floor, within
+//! their box when shifted, and drawn machines `machine` lines name carry the tag.
+
+mod common;
 
 use prefabric::content::SourceFile;
-use prefabric::{Generator, Limits, Map, ObjectKind, Pack, Point};
+use prefabric::{Generator, Limits, Map, ObjectKind, Pack, Point, Role};
 use std::collections::BTreeSet;
 
 const CATALOG: &str = r#"
@@ -249,9 +253,13 @@ fn objects_are_deterministic_and_on_walkable_cells_in_the_default_pack() {
                     assert!(o.furnishing.is_some() || scattered(k), "seed {seed}: {o:?}");
                 }
             }
-            if o.kind == ObjectKind::Machine && o.furnishing.is_some() {
+            if o.kind == ObjectKind::Machine && (o.furnishing.is_some() || o.definition.is_some()) {
                 let tag = o.tag.as_deref().unwrap();
-                assert!(pack.catalog().has(prefabric::content::catalog::Kind::Prop, tag), "{o:?}");
+                assert!(pack.catalog().prop(tag).is_some_and(|p| p.blocks()), "{o:?}");
+            }
+            // A prop that is a machine blocks wherever it is placed.
+            if o.kind == ObjectKind::Prop {
+                assert!(!pack.catalog().prop(o.tag.as_deref().unwrap()).unwrap().blocks(), "{o:?}");
             }
             if o.kind != ObjectKind::Machine {
                 let kind = prefabric::content::catalog::Kind::parse(o.kind.name()).unwrap();
@@ -265,7 +273,9 @@ fn objects_are_deterministic_and_on_walkable_cells_in_the_default_pack() {
             assert_eq!(again.objects(), map.objects());
         }
     }
-    assert_eq!(kinds.len(), 6, "every kind of object appears: {kinds:?}");
+    // The materials floors' definition files place only props that are machines
+    // (terminals, crates), so every other kind appears.
+    assert_eq!(kinds.len(), 5, "every kind of object but plain props appears: {kinds:?}");
 }
 
 const TRAPS: &str = r#"
@@ -345,4 +355,81 @@ fn traps_are_chosen_by_category_and_depth() {
         assert!(seen.contains(&('E', tag.to_string())), "{seen:?}");
     }
     assert!(seen.iter().any(|(g, t)| *g == 'T' && (t == "bell" || t == "pit")), "{seen:?}");
+}
+
+/// Over 200 seeds each of the catacombs (a bier placed whole with SHIFT=2,0, a
+/// sarcophagus and an idol drawn and named) and the mines (a drawn core drill
+/// named, terminals that are machines): every machine a `prop` line places keeps
+/// its whole footprint, its catalog size turned or not, on floor, blocks, and a
+/// shifted one stays within its box of a reference cell drawn with its
+/// character; every drawn machine a `machine` line names carries the line's tag
+/// over the machine drawn there; and every map stays connected.
+#[test]
+fn definition_machines_stay_whole_on_floor_within_their_box_and_named_ones_carry_their_tag() {
+    use prefabric::format::def::Pick;
+    let pack = Pack::embedded().unwrap();
+    let (mut placed, mut moved, mut named) = (0, 0, 0);
+    for map_type in ["catacombs", "mines"] {
+        let generator = Generator::new(&pack, map_type).unwrap();
+        for seed in 0..200u64 {
+            let map = generator.generate(seed).unwrap();
+            let at = format!("{map_type} seed {seed}");
+            common::connected(&map).unwrap_or_else(|e| panic!("{at}: {e}"));
+            for o in map.objects() {
+                let Some(d) = &o.definition else { continue };
+                let line = &pack.definitions(&d.defs).unwrap().lines[d.line as usize].line;
+                let index = o.prefab.expect("a definition object belongs to a prefab");
+                let placement = &map.prefabs()[index];
+                let oriented = pack.prefab(&placement.name).unwrap().transformed(placement.transform);
+                let origin = Point::new(placement.bounds.x, placement.bounds.y);
+                if line.names_machine() {
+                    let Some((Pick::Tag(tag), _)) = line.picks.first() else { panic!("{at}: {line:?}") };
+                    assert_eq!(o.tag.as_deref(), Some(tag.as_str()), "{at}");
+                    assert_eq!(o.kind, ObjectKind::Machine, "{at}");
+                    let drawn = oriented
+                        .machines()
+                        .iter()
+                        .any(|m| m.cells().iter().map(|&(p, g)| (origin + p, g)).eq(o.cells.iter().copied()));
+                    assert!(drawn, "{at}: named machine {o:?} is not one drawn in `{}`", placement.name);
+                    named += 1;
+                    continue;
+                }
+                if o.kind != ObjectKind::Machine {
+                    continue;
+                }
+                let prop = pack.catalog().prop(o.tag.as_deref().unwrap()).unwrap();
+                assert!(o.blocks() && prop.blocks(), "{at}: {o:?}");
+                // The whole footprint: a full rectangle of the prop's size, turned or not.
+                let (xs, ys) = (o.cells.iter().map(|c| c.0.x), o.cells.iter().map(|c| c.0.y));
+                let (x0, x1, y0, y1) =
+                    (xs.clone().min().unwrap(), xs.max().unwrap(), ys.clone().min().unwrap(), ys.max().unwrap());
+                let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+                let (pw, ph) = (i32::from(prop.size.0), i32::from(prop.size.1));
+                assert!((w, h) == (pw, ph) || (w, h) == (ph, pw), "{at}: {o:?} is not {pw}x{ph}");
+                assert_eq!(o.cells.len() as i32, w * h, "{at}: {o:?}");
+                for &(p, _) in &o.cells {
+                    let floor = map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Floor(_)));
+                    assert!(floor && placement.bounds.contains(p), "{at}: {o:?} off the prefab's floor at {p}");
+                }
+                // Within the box: some reference cell of its character lies inside
+                // the footprint widened by the SHIFT reach.
+                let reach = match line.value_of("SHIFT").map(|v| v.split_once(',').unwrap_or((v, v))) {
+                    Some((x, y)) => (x.parse::<i32>().unwrap(), y.parse::<i32>().unwrap()),
+                    None => (0, 0),
+                };
+                let refs: Vec<Point> =
+                    oriented.refs().iter().filter(|r| r.glyph == line.glyph).map(|r| origin + r.at).collect();
+                let within = |r: &Point| {
+                    (x0 - reach.0..=x1 + reach.0).contains(&r.x) && (y0 - reach.1..=y1 + reach.1).contains(&r.y)
+                };
+                assert!(refs.iter().any(within), "{at}: {o:?} left the box of its `{}` references", line.glyph);
+                placed += 1;
+                let covers_its_ref = refs.iter().any(|r| o.cells.iter().any(|c| c.0 == *r));
+                moved += usize::from(line.has("SHIFT") && !covers_its_ref);
+            }
+        }
+    }
+    assert!(placed > 100, "{placed} machines placed by definition lines");
+    assert!(moved > 5, "SHIFT moves a bier off its reference now and then: {moved}");
+    assert!(named > 50, "{named} drawn machines named");
 }

@@ -8,7 +8,8 @@
 //! cross-reference (a faulty variant that is an item, carriers that are entities,
 //! tags unique per kind) and reports every problem at its `file:line:col`. The
 //! [`Catalog`] answers what the objects stage asks: an entity of a class for a
-//! depth, an item of a category for a depth, what an entity carries.
+//! depth, an item of a category for a depth, what an entity carries, and whether
+//! a prop is a machine that blocks walkers ([`Prop::blocks`]).
 
 use super::keywords::{Allowed, GameKeywords};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
@@ -138,6 +139,15 @@ pub struct Prop {
 }
 
 impl Prop {
+    /// True when it is a machine, which blocks walkers wherever it is placed: one
+    /// furnishing places (it has a `type` or a `set`), or one covering more than
+    /// one cell. Furnishing, definition files and a prefab's named machine-layer
+    /// machines all place it as [`crate::map::ObjectKind::Machine`]; the other
+    /// props stand on floor a walker may cross.
+    pub fn blocks(&self) -> bool {
+        self.size != (1, 1) || self.machine_type.is_some() || self.set.is_some()
+    }
+
     /// The glyph drawn at `(x, y)` of its unturned footprint.
     pub fn glyph(&self, x: i32, y: i32) -> char {
         let w = i32::from(self.size.0);

@@ -9,7 +9,12 @@
 //! `[keywords.KIND]` declares, when it declares that kind: a value it does not
 //! allow is an error, an undeclared keyword a warning). Then the references: a
 //! character a prefab draws and its definitions leave out, a definition no prefab draws, a prefab with references and no
-//! definitions. Every problem is located at its `file:line:col`; a line that did
+//! definitions. A `machine` line names a drawn machine: its tag must be a prop
+//! that is a machine, its reference must lie on a machine drawn on the prefab's
+//! machine layer (and only such references may), and no machine is named twice;
+//! the footprints of machines `prop` lines place are checked in every prefab using
+//! the file (`footprints.rs`), and object-only encounters may not scatter
+//! machines. Every problem is located at its `file:line:col`; a line that did
 //! not load is not reported again where a prefab draws its character. The conventions of
 //! seed 000 (upper case props and traps, lower case entities, digits items,
 //! punctuation debris) are a lint: lines that break them are reported as
@@ -33,6 +38,10 @@ pub struct Definition {
     pub kind: Kind,
     /// Where it is written.
     pub location: Location,
+    /// For each alternative of the line, the footprint (width, height, as drawn)
+    /// of the catalog machine it places, which blocks walkers; `None` for an
+    /// object that does not block, and on a `machine` line, which places nothing.
+    pub footprints: Vec<Option<(u8, u8)>>,
 }
 
 /// A definition file: what each reference character stands for.
@@ -103,12 +112,13 @@ pub(crate) fn read(
         let mut checked = Vec::new();
         for line in lines {
             let location = Location::at(file.clone(), line.line, line.glyph_col);
-            let mut c = LineCheck { file, line: &line, catalog, errors: &mut errors };
+            let mut c = LineCheck { file, line: &line, catalog, errors: &mut errors, in_prefab: true };
             match c.kind() {
                 Some(kind) => {
                     c.picks(kind, &at_depths);
                     c.keywords(kind);
-                    checked.push(Definition { line, kind, location });
+                    let footprints = footprints(&line, kind, catalog);
+                    checked.push(Definition { line, kind, location, footprints });
                 }
                 None => {
                     if let Some(glyphs) = broken.entry(name.clone()).or_insert_with(|| Some(BTreeSet::new())) {
@@ -135,7 +145,27 @@ pub(crate) fn read(
         defs.insert(name.clone(), Definitions { name, file: file.clone(), lines: checked });
     }
     errors.extend(check_references(&defs, prefabs, &broken));
+    if let Some(catalog) = catalog {
+        for d in defs.values() {
+            for p in prefabs.prefabs().iter().filter(|p| p.defs_name() == d.name && !p.refs().is_empty()) {
+                errors.extend(super::footprints::check(d, p, catalog));
+            }
+        }
+    }
     (defs, errors)
+}
+
+/// The footprint of the catalog machine each alternative of a `prop` line
+/// places (`None` for a prop that does not block, and for every other kind).
+fn footprints(line: &DefLine, kind: Kind, catalog: Option<&Catalog>) -> Vec<Option<(u8, u8)>> {
+    let placed = kind == Kind::Prop && !line.names_machine();
+    line.picks
+        .iter()
+        .map(|(pick, _)| match (pick, catalog) {
+            (Pick::Tag(t), Some(c)) if placed => c.prop(t).filter(|p| p.blocks()).map(|p| p.size),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Checks one line outside a definition file (an object-only encounter's object)
@@ -148,10 +178,11 @@ pub(crate) fn check_line(
     depths: &BTreeSet<u32>,
     errors: &mut Vec<Error>,
 ) -> Option<Kind> {
-    let mut c = LineCheck { file, line, catalog, errors };
+    let mut c = LineCheck { file, line, catalog, errors, in_prefab: false };
     let kind = c.kind()?;
     c.picks(kind, depths);
     c.keywords(kind);
+    c.scattered_machines(kind);
     Some(kind)
 }
 
@@ -290,18 +321,41 @@ fn check_references(
         let mut missing: Vec<char> = Vec::new();
         for r in p.refs() {
             used.insert(r.glyph);
-            if p.machines().iter().any(|m| m.cells().iter().any(|c| c.0 == r.at)) {
-                errors.push(Error::at(
-                    ErrorKind::Invalid,
-                    p.origin().clone(),
-                    format!(
-                        "prefab `{}` draws reference `{}` on a machine at x={} y={}",
-                        p.name(),
-                        r.glyph,
-                        r.at.x,
-                        r.at.y
-                    ),
-                ));
+            let naming = d.lines.iter().find(|l| l.line.glyph == r.glyph && l.line.names_machine());
+            let on_machine = p.machines().iter().any(|m| m.cells().iter().any(|c| c.0 == r.at));
+            match (on_machine, naming) {
+                (true, None) => errors.push(
+                    Error::at(
+                        ErrorKind::Invalid,
+                        p.origin().clone(),
+                        format!(
+                            "prefab `{}` draws reference `{}` on a machine at x={} y={}",
+                            p.name(),
+                            r.glyph,
+                            r.at.x,
+                            r.at.y
+                        ),
+                    )
+                    .with_help(format!(
+                        "objects stand beside machines; to name the machine, define `{}` as `machine TAG`",
+                        r.glyph
+                    )),
+                ),
+                (false, Some(l)) => errors.push(
+                    Error::at(
+                        ErrorKind::Invalid,
+                        l.location.clone(),
+                        format!(
+                            "machine `{}` names a drawn machine, but prefab `{}` draws it at x={} y={} where no machine is drawn",
+                            r.glyph,
+                            p.name(),
+                            r.at.x,
+                            r.at.y
+                        ),
+                    )
+                    .with_help("draw the character over a cell of the machine it names, or place the prop with a `prop` line"),
+                ),
+                _ => {}
             }
             let terrain = p.cells()[r.at];
             let misplaced = d
@@ -330,6 +384,7 @@ fn check_references(
                 missing.push(r.glyph);
             }
         }
+        errors.extend(named_twice(d, p));
         match broken.get(&d.name) {
             Some(None) => missing.clear(),
             Some(Some(glyphs)) => missing.retain(|g| !glyphs.contains(g)),
@@ -373,11 +428,49 @@ fn check_references(
     errors
 }
 
+/// Drawn machines of prefab `p` that two references of `machine` lines name.
+fn named_twice(d: &Definitions, p: &crate::prefab::Prefab) -> Vec<Error> {
+    let mut errors = Vec::new();
+    let naming = |glyph: char| d.lines.iter().find(|l| l.line.glyph == glyph && l.line.names_machine());
+    for m in p.machines() {
+        let names: Vec<(&crate::prefab::RefMark, &Definition)> = p
+            .refs()
+            .iter()
+            .filter(|r| m.cells().iter().any(|c| c.0 == r.at))
+            .filter_map(|r| naming(r.glyph).map(|l| (r, l)))
+            .collect();
+        if let [(first, _), (second, line), ..] = names.as_slice() {
+            errors.push(
+                Error::at(
+                    ErrorKind::Invalid,
+                    line.location.clone(),
+                    format!(
+                        "prefab `{}` names its machine at x={} y={} twice: `{}` at x={} y={} and `{}` at x={} y={}",
+                        p.name(),
+                        m.anchor().x,
+                        m.anchor().y,
+                        first.glyph,
+                        first.at.x,
+                        first.at.y,
+                        second.glyph,
+                        second.at.x,
+                        second.at.y
+                    ),
+                )
+                .with_help("a drawn machine is one prop: draw one `machine` reference on it"),
+            );
+        }
+    }
+    errors
+}
+
 struct LineCheck<'a> {
     file: &'a str,
     line: &'a DefLine,
     catalog: Option<&'a Catalog>,
     errors: &'a mut Vec<Error>,
+    /// True for a definition file's line; false for an object-only encounter's.
+    in_prefab: bool,
 }
 
 impl LineCheck<'_> {
@@ -391,9 +484,23 @@ impl LineCheck<'_> {
 
     fn kind(&mut self) -> Option<Kind> {
         let (text, col) = (&self.line.kind.0, self.line.kind.1);
+        if self.line.names_machine() {
+            if self.in_prefab {
+                return Some(Kind::Prop);
+            }
+            self.invalid(
+                col,
+                "object lines cannot name a machine".into(),
+                Some("`machine` names a machine drawn in a prefab; scatter props with `prop`".into()),
+            );
+            return None;
+        }
         let kind = Kind::parse(text);
         if kind.is_none() {
-            let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+            let mut names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+            if self.in_prefab {
+                names.push(def::MACHINE_KIND);
+            }
             let help = match suggest(text, names.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!("kinds are {}", names.join(", ")),
@@ -417,6 +524,12 @@ impl LineCheck<'_> {
                                 format!("did you mean `{s}`?")
                             });
                         self.invalid(col, format!("no {} tagged `{tag}` in the catalog", kind.name()), Some(help));
+                    } else if self.line.names_machine() && catalog.prop(tag).is_some_and(|p| !p.blocks()) {
+                        self.invalid(
+                            col,
+                            format!("prop `{tag}` is not a machine, so a drawn machine cannot be named after it"),
+                            Some(format!("machines have a `type` or a `set`, or cover more than one cell; name the machine after one, or place `{tag}` with a `prop` line")),
+                        );
                     }
                 }
                 (Pick::Class(class), Kind::Entity) => {
@@ -475,6 +588,23 @@ impl LineCheck<'_> {
                     };
                     self.invalid(col, format!("{what}, not {}", kind.name()), None);
                 }
+            }
+        }
+    }
+
+    /// Reports a prop an object-only encounter would scatter that is a machine:
+    /// scattered objects stand on floor a walker may cross, and a machine blocks.
+    fn scattered_machines(&mut self, kind: Kind) {
+        let Some(catalog) = self.catalog.filter(|_| kind == Kind::Prop) else { return };
+        for (pick, col) in &self.line.picks {
+            if let Pick::Tag(tag) = pick
+                && catalog.prop(tag).is_some_and(|p| p.blocks())
+            {
+                self.invalid(
+                    *col,
+                    format!("prop `{tag}` is a machine, which blocks walkers, and object lines only scatter objects that do not"),
+                    Some(format!("place `{tag}` from a prefab's definition file, where its footprint is checked")),
+                );
             }
         }
     }

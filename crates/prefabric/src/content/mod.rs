@@ -25,6 +25,7 @@ pub mod caves;
 pub mod chain;
 pub mod defs;
 pub mod encounters;
+mod footprints;
 pub mod furnishing;
 mod glyphs;
 mod index;

@@ -17,7 +17,19 @@
 //!                   T     trap    arc_mine                     ARMED=yes|no DELAY=2..5
 //!                   E     trap    category:explosive|any       RATING=+1
 //!                   %     debris  scrap_heap
+//!                   P     prop    parts_press                  SHIFT=1,0
+//!                   W     machine winch_drum                   LOAD=ore
 //! ```
+//!
+//! A `prop` line whose prop is a machine (one with a `type` or `set`, or larger
+//! than one cell) places its art with the reference cell as the top-left corner of
+//! its footprint in the prefab as drawn (the footprint and art turn with the
+//! prefab), as one object that blocks walkers; SHIFT moves it whole. A `machine`
+//! line instead names a machine drawn on the prefab's machine layer: its character
+//! is drawn on the refs layer over one cell of that machine, which keeps its drawn
+//! art and becomes the catalog prop the line names, with the line's game keywords.
+//! A drawn machine is always there, where it is drawn, so a `machine` line has no
+//! chance, no group, exactly one tag and no SHIFT or UNIQUE.
 //!
 //! Keywords are randomised per placement (seed 000's "keyword randomization
 //! modifiers", in our own words). Two prefixes decide whether a keyword applies at
@@ -159,13 +171,17 @@ pub struct DefLine {
     pub glyph: char,
     /// Column of the reference character.
     pub glyph_col: u32,
-    /// The kind as written (`entity`, `item`, `prop`, `trap`, `debris`) and its column.
+    /// The kind as written (`entity`, `item`, `prop`, `trap`, `debris`, or
+    /// `machine` to name a drawn machine) and its column.
     pub kind: (String, u32),
     /// The alternatives of the `what` column, each with its column.
     pub picks: Vec<(Pick, u32)>,
     /// Keywords, in order.
     pub keywords: Vec<Keyword>,
 }
+
+/// The kind of a line that names a drawn machine.
+pub const MACHINE_KIND: &str = "machine";
 
 /// Keywords the objects stage understands; any other upper-case keyword is the
 /// game's own and is passed through.
@@ -189,6 +205,12 @@ impl DefLine {
             Some(Value::One(v)) => Some(v),
             _ => None,
         }
+    }
+
+    /// True for a `machine` line: it names a machine drawn on the prefab's
+    /// machine layer rather than placing an object.
+    pub fn names_machine(&self) -> bool {
+        self.kind.0 == MACHINE_KIND
     }
 
     /// How many levels out of depth `RATING=+N` asks for (0 without it).
@@ -352,7 +374,52 @@ fn parse_line(raw: &str, line: u32) -> Result<DefLine, Fault> {
     for (t, col) in it {
         keywords.push(keyword(t, col)?);
     }
-    Ok(DefLine { line, chance, group, glyph, glyph_col, kind: (kind.to_string(), kind_col), picks, keywords })
+    let line = DefLine { line, chance, group, glyph, glyph_col, kind: (kind.to_string(), kind_col), picks, keywords };
+    if line.names_machine() {
+        machine_line(&line, &toks)?;
+    }
+    Ok(line)
+}
+
+/// Checks what a `machine` line may not have: a chance, a group, more than one
+/// alternative or one that is not a tag, SHIFT or UNIQUE.
+fn machine_line(line: &DefLine, toks: &[(&str, u32)]) -> Result<(), Fault> {
+    let glyph = line.glyph;
+    let always = "a `machine` line names a machine drawn in the prefab, which is always there";
+    if line.chance < 100 || line.group.is_some() {
+        let what = if line.chance < 100 { "a chance" } else { "a group" };
+        return Err((
+            toks[0].1,
+            format!("machine `{glyph}` has {what}"),
+            Some(format!("{always}: remove it, or place a catalog machine with a `prop` line instead")),
+        ));
+    }
+    match line.picks.as_slice() {
+        [(Pick::Tag(_), _)] => {}
+        [_, (_, col), ..] => {
+            return Err((
+                *col,
+                format!("machine `{glyph}` has more than one name"),
+                Some("a drawn machine is one catalog prop: write one tag".into()),
+            ));
+        }
+        [(pick, col)] => {
+            return Err((
+                *col,
+                format!("machine `{glyph}` is named by `{pick}`, not a tag"),
+                Some("name a drawn machine after one catalog prop by its tag, e.g. `W machine winch_drum`".into()),
+            ));
+        }
+        [] => {}
+    }
+    if let Some(k) = line.keywords.iter().find(|k| k.name == "SHIFT" || k.name == "UNIQUE") {
+        return Err((
+            k.col,
+            format!("machine `{glyph}` cannot take {}", k.name),
+            Some(format!("{always}, where it is drawn, and is one object")),
+        ));
+    }
+    Ok(())
 }
 
 /// Most objects one line of an object-only encounter may place.
@@ -647,6 +714,33 @@ mod tests {
             let line = i + 1;
             assert!(e[i].starts_with(&format!("d.def:{line}:{col}: syntax error: ")) && e[i].contains(what), "{e:?}");
         }
+    }
+
+    #[test]
+    fn machine_lines_name_one_tag_with_no_chance_group_or_shift() {
+        let lines = ok("W machine winch_drum LOAD=ore\nP prop parts_press SHIFT=1,0\n");
+        assert!(lines[0].names_machine() && !lines[1].names_machine());
+        assert_eq!(lines[0].picks, [(Pick::Tag("winch_drum".into()), 11)]);
+        assert_eq!(lines[0].keywords[0].name, "LOAD");
+        let e = errs(
+            "50% A machine winch_drum\n@g B machine winch_drum\nC machine winch_drum|ore_skip\nD machine class:guard\nE machine winch_drum SHIFT=1\nF machine winch_drum UNIQUE\n",
+        );
+        assert_eq!(e.len(), 6, "{e:?}");
+        for (i, (col, what)) in [
+            (1, "machine `A` has a chance"),
+            (1, "machine `B` has a group"),
+            (22, "machine `C` has more than one name"),
+            (11, "machine `D` is named by `class:guard`, not a tag"),
+            (22, "machine `E` cannot take SHIFT"),
+            (22, "machine `F` cannot take UNIQUE"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let line = i + 1;
+            assert!(e[i].starts_with(&format!("d.def:{line}:{col}: syntax error: {what}")), "{e:?}");
+        }
+        assert!(e[0].contains("help: a `machine` line names a machine drawn in the prefab"), "{e:?}");
     }
 
     #[test]

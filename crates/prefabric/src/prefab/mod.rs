@@ -95,7 +95,8 @@ pub(crate) fn link_ground(mark: Point, dir: Dir, kind: LinkKind, prefab: Rect) -
 }
 
 /// A machine drawn on the machine layer: one 4-connected group of glyph cells that
-/// the game treats as a single prop (Cogmind's hand-drawn gray machines).
+/// the game treats as a single prop (Cogmind's hand-drawn gray machines), named
+/// after a catalog prop when a `machine` line's reference is drawn over it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Machine {
     /// Its cells and their glyphs, in reading order; never empty.
@@ -283,7 +284,8 @@ impl Prefab {
     }
 
     /// Its machines as map objects, for the prefab placed with its top-left corner
-    /// at `at` as placed prefab `index`.
+    /// at `at` as placed prefab `index`; untagged until the objects stage gives
+    /// those its definition file's `machine` lines name their catalog tag.
     pub(crate) fn machine_objects(&self, at: Point, index: usize) -> impl Iterator<Item = Object> + '_ {
         self.machines.iter().map(move |machine| Object {
             kind: ObjectKind::Machine,

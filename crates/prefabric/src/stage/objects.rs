@@ -14,15 +14,26 @@
 //! values picked. Every object stands on floor (traps may sit on doors), which the
 //! pack checked for the cells drawn. Items and debris are drawn with the glyph the
 //! catalog gives them; entities, props and traps with their reference character.
+//!
+//! A prop that is a machine ([`crate::content::catalog::Prop::blocks`]) becomes a
+//! blocking [`ObjectKind::Machine`] drawn with its art over its footprint, the
+//! reference cell its top-left in the prefab as drawn, footprint and art turned
+//! with the prefab; the pack checked every footprint a line may place keeps the
+//! prefab's floor whole ([`crate::content`]'s footprint check). A shifted machine
+//! moves whole, after everything else of its prefab stands, by an offset of its box
+//! whose footprint lies on free floor and keeps the floor around it one area, else
+//! stays where drawn. A `machine` line gives the drawn machine under its reference
+//! cell its tag and game keywords instead of placing an object.
 
 use crate::content::Pack;
 use crate::content::catalog::{Catalog, FAULTY_PERCENT, Kind};
 use crate::content::defs::Definitions;
 use crate::format::def::{BUILT_IN_KEYWORDS, DefLine, Keyword, MAX_VALUE_NUMBER, Pick, Value};
-use crate::geom::{Dir, Point, Rect};
+use crate::geom::{Dir, Point, Rect, Transform};
 use crate::grid::Grid;
-use crate::map::{DefinitionUse, Map, Object, ObjectKind};
+use crate::map::{DefinitionUse, Map, Object, ObjectKind, Role, mask};
 use crate::prefab::RefMark;
+use crate::prefab::art;
 use crate::rng::Rng;
 use crate::trace::Outcome;
 
@@ -37,17 +48,93 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
         }
         let Some(defs) = pack.definitions(prefab.defs_name()) else { continue };
         let oriented = prefab.transformed(placed.transform);
+        let place = Placement { prefab, oriented: &oriented, transform: placed.transform, bounds: placed.bounds };
         let bounds = placed.bounds;
         let mut rng = Rng::stream(seed, "objects", &format!("{}#{index}", placed.name));
         let lines = enabled_lines(defs, &mut rng);
-        let objects = resolve(map, pack.catalog(), depth, &oriented, bounds, defs, &lines, index, &mut rng);
+        let (objects, names) = resolve(map, pack.catalog(), depth, &place, defs, &lines, index, &mut rng);
         let count = objects.len();
-        map.objects.extend(objects);
-        if count > 0 {
-            let name = map.prefabs[index].name.clone();
+        let machines = if map.trace.is_on() { machine_notes(&objects, &names) } else { String::new() };
+        for object in objects {
+            map.add_object(object);
+        }
+        name_machines(map, index, names);
+        if count > 0 || !machines.is_empty() {
+            let plural = if count == 1 { "" } else { "s" };
+            let name = &map.prefabs[index].name;
             map.trace.push_with("objects", Outcome::Chose, bounds, || {
-                format!("{count} object{} in prefab `{name}` from {}", if count == 1 { "" } else { "s" }, defs.file)
+                format!("{count} object{plural} in prefab `{name}` from {}{machines}", defs.file)
             });
+        }
+    }
+}
+
+/// What the trace says of a prefab's machines: those its lines placed and the
+/// drawn ones they named, with where each stands (empty without any).
+fn machine_notes(objects: &[Object], names: &[Name]) -> String {
+    let mut notes = Vec::new();
+    for o in objects.iter().filter(|o| o.kind == ObjectKind::Machine) {
+        let at = o.cells[0].0;
+        notes.push(format!("machine `{}` at ({}, {})", o.tag.as_deref().unwrap_or("?"), at.x, at.y));
+    }
+    for n in names {
+        notes.push(format!("drawn machine at ({}, {}) named `{}`", n.cell.x, n.cell.y, n.tag));
+    }
+    if notes.is_empty() { String::new() } else { format!(": {}", notes.join(", ")) }
+}
+
+/// A placed prefab as the stage sees it: as drawn, as placed, and where.
+struct Placement<'p> {
+    prefab: &'p crate::prefab::Prefab,
+    oriented: &'p crate::prefab::Prefab,
+    transform: Transform,
+    bounds: Rect,
+}
+
+impl Placement<'_> {
+    /// The map cells of a `size` footprint whose top-left, in the prefab as drawn,
+    /// is the reference cell drawn at `at` (placed prefab coordinates), each with
+    /// its cell of the footprint as drawn, in reading order of the map.
+    fn footprint(&self, at: Point, size: (u8, u8)) -> Vec<(Point, Point)> {
+        let t = self.transform;
+        let (w, h) = (self.prefab.width(), self.prefab.height());
+        let (tw, th) = t.apply_size(w, h);
+        let drawn = t.inverse().apply_point(at, tw, th);
+        let origin = Point::new(self.bounds.x, self.bounds.y);
+        let mut cells = Vec::with_capacity(usize::from(size.0) * usize::from(size.1));
+        for y in 0..i32::from(size.1) {
+            for x in 0..i32::from(size.0) {
+                let source = Point::new(x, y);
+                cells.push((origin + t.apply_point(drawn + source, w, h), source));
+            }
+        }
+        cells.sort_by_key(|(p, _)| (p.y, p.x));
+        cells
+    }
+}
+
+/// A `machine` line's name for the drawn machine under its reference cell.
+struct Name {
+    cell: Point,
+    tag: String,
+    keywords: Vec<(String, Option<String>)>,
+    definition: DefinitionUse,
+}
+
+/// Gives each drawn machine of placed prefab `index` that a `machine` line names
+/// its tag, keywords and definition (the pack checked a machine lies under each).
+fn name_machines(map: &mut Map, index: usize, names: Vec<Name>) {
+    for name in names {
+        let machine = map.objects.iter_mut().find(|o| {
+            o.prefab == Some(index)
+                && o.kind == ObjectKind::Machine
+                && o.definition.is_none()
+                && o.cells.iter().any(|c| c.0 == name.cell)
+        });
+        if let Some(m) = machine {
+            m.tag = Some(name.tag);
+            m.keywords = name.keywords;
+            m.definition = Some(name.definition);
         }
     }
 }
@@ -79,19 +166,20 @@ fn enabled_lines(defs: &Definitions, rng: &mut Rng) -> Vec<bool> {
     enabled
 }
 
-/// The objects of one placed prefab.
+/// The objects of one placed prefab, and the names `machine` lines give its
+/// drawn machines.
 #[allow(clippy::too_many_arguments)]
 fn resolve(
     map: &Map,
     catalog: &Catalog,
     depth: u32,
-    oriented: &crate::prefab::Prefab,
-    bounds: Rect,
+    place: &Placement<'_>,
     defs: &Definitions,
     enabled: &[bool],
     index: usize,
     rng: &mut Rng,
-) -> Vec<Object> {
+) -> (Vec<Object>, Vec<Name>) {
+    let (oriented, bounds) = (place.oriented, place.bounds);
     let origin = Point::new(bounds.x, bounds.y);
     let refs = oriented.refs();
     // Which reference cells were given their object, and the tag and alternative each got.
@@ -120,14 +208,29 @@ fn resolve(
     let mut taken: Vec<Point> =
         map.objects.iter().flat_map(|o| o.cells.iter().map(|c| c.0)).filter(|&p| bounds.contains(p)).collect();
     taken.extend(refs.iter().map(|r| origin + r.at));
+    let line_of =
+        |r: &RefMark| (0..defs.lines.len()).find(|&k| lines[k].is_some() && defs.lines[k].line.glyph == r.glyph);
+    // Every cell a multi-cell machine may cover is kept from shifted objects.
+    for r in refs {
+        let Some(li) = line_of(r) else { continue };
+        for &size in defs.lines[li].footprints.iter().flatten().filter(|s| **s != (1, 1)) {
+            taken.extend(place.footprint(r.at, size).into_iter().map(|(p, _)| p));
+        }
+    }
     let mut out = Vec::new();
+    let mut names = Vec::new();
+    // Shifted machines, moved once everything else of the prefab stands.
+    let mut shifted: Vec<(Object, Point)> = Vec::new();
     for i in 0..refs.len() {
         let r = refs[i];
-        let Some(li) = (0..defs.lines.len()).find(|&k| lines[k].is_some() && defs.lines[k].line.glyph == r.glyph)
-        else {
-            continue;
-        };
+        let Some(li) = line_of(&r) else { continue };
         let (def, line) = (&defs.lines[li], lines[li].as_ref().unwrap_or(&defs.lines[li].line));
+        if let (true, Some((Pick::Tag(tag), _))) = (line.names_machine(), line.picks.first()) {
+            let definition = DefinitionUse { defs: defs.name.clone(), line: li as u32, alternative: 0 };
+            let keywords = game_keywords(&line.keywords, rng);
+            names.push(Name { cell: origin + r.at, tag: tag.clone(), keywords, definition });
+            continue;
+        }
         if chosen[i].is_none() {
             let unique = line.has("UNIQUE");
             let tag = pick_tag(catalog, def.kind, line, depth, rng);
@@ -138,6 +241,28 @@ fn resolve(
             }
         }
         let Some(Some((tag, alternative))) = chosen[i].clone() else { continue };
+        let size = def.footprints.get(alternative as usize).copied().flatten();
+        if let (Some(size), Some(prop)) = (size, catalog.prop(&tag)) {
+            let art = |source: Point| {
+                let g = prop.glyph(source.x, source.y);
+                if prop.rotate { art::turn(g, place.transform) } else { g }
+            };
+            let cells = place.footprint(r.at, size).into_iter().map(|(p, source)| (p, art(source))).collect();
+            let object = Object {
+                kind: ObjectKind::Machine,
+                tag: Some(tag),
+                cells,
+                prefab: Some(index),
+                keywords: game_keywords(&line.keywords, rng),
+                furnishing: None,
+                definition: Some(DefinitionUse { defs: defs.name.clone(), line: li as u32, alternative }),
+            };
+            match shift_box(line) {
+                Some(reach) if line.has("SHIFT") => shifted.push((object, reach)),
+                _ => out.push(object),
+            }
+            continue;
+        }
         let cell = shift(map, def.kind, line, origin + r.at, bounds, &taken, rng);
         taken.push(cell);
         let glyph = catalog.glyph_of(def.kind, &tag).unwrap_or(r.glyph);
@@ -151,7 +276,10 @@ fn resolve(
             definition: Some(DefinitionUse { defs: defs.name.clone(), line: li as u32, alternative }),
         });
     }
-    out
+    if !shifted.is_empty() {
+        shift_machines(map, place, &mut out, shifted, &taken, rng);
+    }
+    (out, names)
 }
 
 pub(crate) fn object_kind(kind: Kind) -> ObjectKind {
@@ -216,12 +344,8 @@ fn tag_of(catalog: &Catalog, kind: Kind, pick: &Pick, line: &DefLine, depth: u32
 /// Where a drawn object ends up: with SHIFT, a random free cell of the prefab within
 /// its box that its kind may stand on, else where it was drawn.
 fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, taken: &[Point], rng: &mut Rng) -> Point {
-    if !line.has("SHIFT") {
+    let Some(Point { x: sx, y: sy }) = shift_box(line).filter(|_| line.has("SHIFT")) else {
         return drawn;
-    }
-    let (sx, sy) = match line.value_of("SHIFT").map(|v| v.split_once(',').unwrap_or((v, v))) {
-        Some((x, y)) => (x.parse().unwrap_or(0), y.parse().unwrap_or(0)),
-        None => (0, 0),
     };
     // Every free cell of the box, the drawn one included; one of them, uniformly.
     // The box is at most 19x19, so listing it is cheap and needs no retry budget.
@@ -235,6 +359,99 @@ fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, take
         })
         .collect();
     rng.pick(&free).copied().unwrap_or(drawn)
+}
+
+/// How far SHIFT lets a line's objects move, across and down (`SHIFT` alone: 0, 0).
+fn shift_box(line: &DefLine) -> Option<Point> {
+    line.keyword("SHIFT")?;
+    Some(match line.value_of("SHIFT").map(|v| v.split_once(',').unwrap_or((v, v))) {
+        Some((x, y)) => Point::new(x.parse().unwrap_or(0), y.parse().unwrap_or(0)),
+        None => Point::new(0, 0),
+    })
+}
+
+/// Moves each shifted machine whole by one of the offsets its box allows whose
+/// footprint lies on free floor of the prefab, off links' ways out and other
+/// objects, and keeps the floor around it one area; one of them uniformly (the
+/// drawn place among them), else it stays where drawn. Every machine starts where
+/// it was drawn — where the pack checked that all of them together keep the floor
+/// whole — and moves in turn, so each move keeps it whole too.
+fn shift_machines(
+    map: &Map,
+    place: &Placement<'_>,
+    out: &mut Vec<Object>,
+    shifted: Vec<(Object, Point)>,
+    taken: &[Point],
+    rng: &mut Rng,
+) {
+    let bounds = place.bounds;
+    let origin = Point::new(bounds.x, bounds.y);
+    let mut blocked = Grid::new(bounds.width, bounds.height, false);
+    for p in bounds.points() {
+        blocked.set(p - origin, map.masks.get(p).is_some_and(|m| m & mask::SOLID != 0));
+    }
+    for p in out.iter().chain(shifted.iter().map(|(o, _)| o)).filter(|o| o.blocks()).flat_map(|o| &o.cells) {
+        blocked.set(p.0 - origin, true);
+    }
+    let mut moves: Vec<Point> = Vec::new();
+    for (mut object, reach) in shifted {
+        for c in &object.cells {
+            blocked.set(c.0 - origin, false);
+        }
+        moves.clear();
+        for dy in -reach.y..=reach.y {
+            for dx in -reach.x..=reach.x {
+                let by = Point::new(dx, dy);
+                if fits(map, place, &object.cells, by, &blocked, taken) {
+                    moves.push(by);
+                }
+            }
+        }
+        let by = rng.pick(&moves).copied().unwrap_or_default();
+        for c in &mut object.cells {
+            c.0 = c.0 + by;
+            blocked.set(c.0 - origin, true);
+        }
+        out.push(object);
+    }
+}
+
+/// True when `cells` moved by `by` stand on free floor of the placed prefab, off
+/// its links' ways out and every taken cell but their own, and the walkable free
+/// cells around them still reach each other inside the prefab.
+fn fits(
+    map: &Map,
+    place: &Placement<'_>,
+    cells: &[(Point, char)],
+    by: Point,
+    blocked: &Grid<bool>,
+    taken: &[Point],
+) -> bool {
+    let origin = Point::new(place.bounds.x, place.bounds.y);
+    let own = |p: Point| cells.iter().any(|c| c.0 == p);
+    let moved = |p: Point| own(p - by);
+    let on_floor = cells.iter().map(|c| c.0 + by).all(|p| {
+        place.bounds.contains(p)
+            && map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Floor(_)))
+            && !blocked[p - origin]
+            && (own(p) || !taken.contains(&p))
+            && !place.oriented.is_link_path(p - origin)
+    });
+    if !on_floor {
+        return false;
+    }
+    let open = |q: Point| {
+        let p = q + origin;
+        map.is_walkable(p) && !blocked[q] && !moved(p)
+    };
+    let beside: Vec<Point> = cells
+        .iter()
+        .flat_map(|c| Dir::ALL.map(|d| c.0 + by + d.delta() - origin))
+        .filter(|&q| blocked.contains(q) && open(q))
+        .collect();
+    let Some(&first) = beside.first() else { return true };
+    let seen = Grid::reachable(blocked.width(), blocked.height(), first, open);
+    beside.iter().all(|&q| seen[q])
 }
 
 /// The game keywords of a line (built-in ones are the stage's; chances were rolled

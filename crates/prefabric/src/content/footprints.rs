@@ -1,0 +1,338 @@
+//! The footprints of catalog machines a definition file places, checked in every
+//! prefab that uses the file.
+//!
+//! A `prop` line whose prop is a machine ([`crate::content::catalog::Prop::blocks`])
+//! covers a rectangle running right and down from its reference cell, and blocks
+//! walkers. For each prefab and each reference cell such a line may fill, every
+//! footprint its alternatives may place there (one per size; and none, when a
+//! chance, a group, or an alternative that does not block may leave the cell free)
+//! must lie inside the prefab on floor, off drawn machines, links' ways out and
+//! other references, off the footprints other cells may place, and — for a prop that
+//! may not turn — in a prefab that is never placed turned. Then the floor: the
+//! prefab's walkable cells (`?` too in a prefab embedded in a room, whose floor they
+//! are) without its drawn machines and without every cell any footprint may cover
+//! stay one area per area they were; and whatever each footprint leaves free, by its
+//! absence or by a smaller alternative, reaches that floor. So whichever
+//! alternatives, groups and chances a placement draws, no definition-placed machine
+//! cuts the prefab's floor: the check reasons over all of them, it does not sample.
+//! Every problem is reported at the definition line, naming the prefab and cell.
+
+use super::catalog::Catalog;
+use super::defs::{Definition, Definitions};
+use crate::error::{Error, ErrorKind, Location};
+use crate::format::def::Pick;
+use crate::geom::{Dir, Point, TransformSet};
+use crate::grid::Grid;
+use crate::map::{Role, Style};
+use crate::prefab::Prefab;
+
+/// One footprint a line may place on a reference cell.
+struct Footprint<'d> {
+    size: (u8, u8),
+    line: &'d Definition,
+    col: u32,
+    tag: &'d str,
+}
+
+/// A reference cell that a blocking machine may cover from.
+struct Unit<'d> {
+    at: Point,
+    glyph: char,
+    options: Vec<Footprint<'d>>,
+    /// True when some draw leaves the cell without a machine.
+    may_be_free: bool,
+    /// Every cell some option covers.
+    cells: Vec<Point>,
+}
+
+impl Unit<'_> {
+    fn first(&self) -> &Footprint<'_> {
+        &self.options[0]
+    }
+
+    fn locate(&self, o: &Footprint<'_>) -> Location {
+        Location::at(o.line.location.file.clone(), o.line.line.line, o.col)
+    }
+}
+
+/// Every problem the machines `d` places make in prefab `p`.
+pub(crate) fn check(d: &Definitions, p: &Prefab, catalog: &Catalog) -> Vec<Error> {
+    let mut errors = Vec::new();
+    let machine = machine_cells(p);
+    let mut units: Vec<Unit<'_>> = Vec::new();
+    for r in p.refs() {
+        let Some(mut unit) = unit_at(d, r.at, r.glyph) else { continue };
+        let mut ok = true;
+        for o in &unit.options {
+            if let Some(e) = misfit(&unit, o, p, &machine, catalog) {
+                errors.push(e);
+                ok = false;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        unit.cells = union(&unit);
+        if let Some(e) = overlap(&unit, &units, p) {
+            errors.push(e);
+            continue;
+        }
+        units.push(unit);
+    }
+    if errors.is_empty() && !units.is_empty() {
+        errors.extend(floor_problem(p, &machine, &units));
+    }
+    errors
+}
+
+/// The unit of reference cell `at` drawn as `glyph`: the footprints its lines
+/// may place, or `None` when none of them places a machine.
+fn unit_at(d: &Definitions, at: Point, glyph: char) -> Option<Unit<'_>> {
+    let mut options: Vec<Footprint<'_>> = Vec::new();
+    let mut may_be_free = false;
+    let lines = d.lines.iter().filter(|l| l.line.glyph == glyph && !l.line.names_machine());
+    for l in lines {
+        let shared_group = l
+            .line
+            .group
+            .as_ref()
+            .is_some_and(|g| d.lines.iter().any(|o| o.line.group.as_ref() == Some(g) && o.line.glyph != glyph));
+        may_be_free |= l.line.chance < 100 || shared_group;
+        for ((pick, col), size) in l.line.picks.iter().zip(&l.footprints) {
+            match (size, pick) {
+                (Some(size), Pick::Tag(tag)) => {
+                    if !options.iter().any(|o| o.size == *size) {
+                        options.push(Footprint { size: *size, line: l, col: *col, tag });
+                    }
+                }
+                _ => may_be_free = true,
+            }
+        }
+    }
+    (!options.is_empty()).then_some(Unit { at, glyph, options, may_be_free, cells: Vec::new() })
+}
+
+/// The cells of prefab `p` its drawn machines cover.
+fn machine_cells(p: &Prefab) -> Grid<bool> {
+    let mut grid = Grid::new(p.width(), p.height(), false);
+    for &(q, _) in p.machines().iter().flat_map(|m| m.cells()) {
+        grid.set(q, true);
+    }
+    grid
+}
+
+/// The cells of a `size` footprint whose top-left is `at`.
+fn cells_of(at: Point, size: (u8, u8)) -> impl Iterator<Item = Point> {
+    let (w, h) = (i32::from(size.0), i32::from(size.1));
+    (0..h).flat_map(move |y| (0..w).map(move |x| at + Point::new(x, y)))
+}
+
+fn union(unit: &Unit<'_>) -> Vec<Point> {
+    let mut cells: Vec<Point> = unit.options.iter().flat_map(|o| cells_of(unit.at, o.size)).collect();
+    cells.sort_by_key(|q| (q.y, q.x));
+    cells.dedup();
+    cells
+}
+
+/// Why footprint `o` cannot stand where `unit` puts it in prefab `p`, if it cannot.
+fn misfit(unit: &Unit<'_>, o: &Footprint<'_>, p: &Prefab, machine: &Grid<bool>, catalog: &Catalog) -> Option<Error> {
+    let problem = cells_of(unit.at, o.size).find_map(|q| {
+        let why = match p.cells().get(q) {
+            None => "runs past the prefab's edge".to_string(),
+            Some(None) => "would stand on `?` (don't care)".to_string(),
+            Some(Some(t)) if !matches!(t.role, Role::Floor(_)) => format!("would stand on {t}"),
+            _ if machine[q] => "covers a machine drawn there".to_string(),
+            _ if p.is_link_path(q) => "covers a link's way out".to_string(),
+            _ => match p.refs().iter().find(|r| r.at == q && r.at != unit.at) {
+                Some(r) => format!("covers reference `{}`", r.glyph),
+                None => return None,
+            },
+        };
+        Some((q, why))
+    });
+    if let Some((q, why)) = problem {
+        let message = format!("{} {why} at x={} y={}", placed(unit, o, p), q.x, q.y);
+        let help = "a machine's footprint runs right and down from its reference cell, on floor, clear of drawn machines, links' ways out and other references: move the reference or pick a smaller machine";
+        return Some(Error::at(ErrorKind::Invalid, unit.locate(o), message).with_help(help));
+    }
+    let pinned = catalog.prop(o.tag).is_some_and(|prop| !prop.rotate);
+    (pinned && o.size != (1, 1) && p.transforms() != TransformSet::IDENTITY).then(|| {
+        Error::at(
+            ErrorKind::Invalid,
+            unit.locate(o),
+            format!(
+                "{} may not turn (`rotate = false`) but the prefab may be placed turned or flipped",
+                placed(unit, o, p)
+            ),
+        )
+        .with_help("give the prefab `transforms: none`, or place a machine that may turn")
+    })
+}
+
+/// How an error names a footprint: the machine, its size and where it starts.
+fn placed(unit: &Unit<'_>, o: &Footprint<'_>, p: &Prefab) -> String {
+    format!(
+        "machine `{}` ({}x{}) drawn as `{}` at x={} y={} of prefab `{}`",
+        o.tag,
+        o.size.0,
+        o.size.1,
+        unit.glyph,
+        unit.at.x,
+        unit.at.y,
+        p.name()
+    )
+}
+
+/// An error when `unit`'s cells meet those of an earlier unit.
+fn overlap(unit: &Unit<'_>, earlier: &[Unit<'_>], p: &Prefab) -> Option<Error> {
+    let other = earlier.iter().find(|e| e.cells.iter().any(|q| unit.cells.contains(q)))?;
+    let o = unit.first();
+    let message = format!(
+        "{} may overlap the footprint of `{}` drawn as `{}` at x={} y={}",
+        placed(unit, o, p),
+        other.first().tag,
+        other.glyph,
+        other.at.x,
+        other.at.y
+    );
+    Some(
+        Error::at(ErrorKind::Invalid, unit.locate(o), message)
+            .with_help("two machines cannot share a cell: move one reference further away"),
+    )
+}
+
+/// The floor check: the walkable cells without every footprint keep each of
+/// their areas whole, and every cell a footprint may leave free reaches them.
+fn floor_problem(p: &Prefab, machine: &Grid<bool>, units: &[Unit<'_>]) -> Option<Error> {
+    let embedded = matches!(p.style(), Style::Enclosed | Style::Accessible | Style::Cubby);
+    let mut open = Grid::new(p.width(), p.height(), false);
+    for q in p.cells().bounds().points() {
+        let walkable = p.cells()[q].map_or(embedded, |t| t.role.is_walkable());
+        open.set(q, walkable && !machine[q]);
+    }
+    let areas = label(&open);
+    let mut rest = open.clone();
+    for q in units.iter().flat_map(|u| &u.cells) {
+        rest.set(*q, false);
+    }
+    if let Some((a, b)) = split(&areas, &rest) {
+        return Some(cut_error(p, &open, &areas, units, a, b));
+    }
+    units.iter().find_map(|u| stranded(p, &areas, &rest, u))
+}
+
+/// Labels the 4-connected areas of `open` cells (0 for a closed cell).
+fn label(open: &Grid<bool>) -> Grid<u32> {
+    let mut labels = Grid::new(open.width(), open.height(), 0u32);
+    let mut next = 0;
+    let mut stack = Vec::new();
+    for start in open.bounds().points() {
+        if !open[start] || labels[start] != 0 {
+            continue;
+        }
+        next += 1;
+        labels.set(start, next);
+        stack.push(start);
+        while let Some(q) = stack.pop() {
+            for d in Dir::ALL {
+                let n = q + d.delta();
+                if open.get(n) == Some(&true) && labels[n] == 0 {
+                    labels.set(n, next);
+                    stack.push(n);
+                }
+            }
+        }
+    }
+    labels
+}
+
+/// Two cells of `rest` in one area of `areas` that `rest` does not join.
+fn split(areas: &Grid<u32>, rest: &Grid<bool>) -> Option<(Point, Point)> {
+    let pieces = label(rest);
+    // For each area, the first piece seen in it and one of its cells.
+    let mut first: Vec<Option<(u32, Point)>> = Vec::new();
+    for q in rest.bounds().points().filter(|&q| rest[q]) {
+        let area = areas[q] as usize;
+        if first.len() <= area {
+            first.resize(area + 1, None);
+        }
+        match first[area] {
+            None => first[area] = Some((pieces[q], q)),
+            Some((piece, a)) if piece != pieces[q] => return Some((a, q)),
+            Some(_) => {}
+        }
+    }
+    None
+}
+
+/// The error for floor cut between `a` and `b`: at the first unit that cuts it
+/// alone, else at the last one, the units together.
+fn cut_error(p: &Prefab, open: &Grid<bool>, areas: &Grid<u32>, units: &[Unit<'_>], a: Point, b: Point) -> Error {
+    let alone = units.iter().find(|u| {
+        let mut rest = open.clone();
+        for q in &u.cells {
+            rest.set(*q, false);
+        }
+        split(areas, &rest).is_some()
+    });
+    let (unit, together) = match alone {
+        Some(u) => (u, ""),
+        None => (units.last().unwrap_or(&units[0]), ", together with the other machines the file places there,"),
+    };
+    let o = unit.first();
+    let message = format!(
+        "{}{together} cuts the prefab's floor in two: the floor at x={} y={} cannot reach the floor at x={} y={}",
+        placed(unit, o, p),
+        b.x,
+        b.y,
+        a.x,
+        a.y
+    );
+    Error::at(ErrorKind::Invalid, unit.locate(o), message).with_help(
+        "machines block walkers: move the reference so a way stays free around the machine, or pick a smaller one",
+    )
+}
+
+/// An error when a cell `u` may leave free (placing a smaller footprint, or
+/// none) cannot reach the rest of its area's floor.
+fn stranded(p: &Prefab, areas: &Grid<u32>, rest: &Grid<bool>, u: &Unit<'_>) -> Option<Error> {
+    let none = u.may_be_free.then_some(None);
+    for placed_now in u.options.iter().map(Some).chain(none) {
+        let covered = |q: &Point| placed_now.is_some_and(|o| cells_of(u.at, o.size).any(|c| c == *q));
+        let left: Vec<Point> = u.cells.iter().copied().filter(|q| !covered(q)).collect();
+        let reaches = |q: Point| Dir::ALL.iter().any(|d| rest.get(q + d.delta()) == Some(&true));
+        let mut seen: Vec<Point> = left.iter().copied().filter(|&q| reaches(q)).collect();
+        let mut k = 0;
+        while k < seen.len() {
+            let q = seen[k];
+            for d in Dir::ALL {
+                let n = q + d.delta();
+                if left.contains(&n) && !seen.contains(&n) {
+                    seen.push(n);
+                }
+            }
+            k += 1;
+        }
+        let area_has_floor = |q: Point| rest.bounds().points().any(|r| rest[r] && areas[r] == areas[q]);
+        if let Some(&q) = left.iter().find(|&&q| !seen.contains(&q) && area_has_floor(q)) {
+            let o = placed_now.unwrap_or(u.first());
+            let what = match placed_now {
+                Some(o) => format!("place `{}` ({}x{})", o.tag, o.size.0, o.size.1),
+                None => "stay empty".to_string(),
+            };
+            let message = format!(
+                "reference `{}` at x={} y={} of prefab `{}` may {what}, and then the floor at x={} y={} cannot reach the rest of the prefab's floor",
+                u.glyph,
+                u.at.x,
+                u.at.y,
+                p.name(),
+                q.x,
+                q.y
+            );
+            return Some(Error::at(ErrorKind::Invalid, u.locate(o), message).with_help(
+                "every footprint a line may place is checked, and the cells a smaller one (or none) leaves free must join the floor: move the reference or give the alternatives one size",
+            ));
+        }
+    }
+    None
+}
