@@ -14,6 +14,7 @@
 
 mod caves;
 mod chain;
+mod columns;
 mod pathways;
 mod shapes;
 mod tunnelers;
@@ -112,6 +113,10 @@ pub(crate) fn run(
                     map.width() as i64 * map.height() as i64
                 ),
             );
+            if params.columns.0 > 0 {
+                let note = format!("{} columns stand in {} corridors at least 5 wide", stats.columns, stats.colonnades);
+                map.trace.push("layout", Outcome::Note, note);
+            }
             stats
         }
         LayoutGenerator::Chain(params) => match prepared.chains.get(chosen) {
@@ -391,6 +396,23 @@ impl<'m> Carver<'m> {
         }
         self.open_cells += dug;
         self.map.regions[region as usize].area += dug;
+    }
+
+    /// Turns open cell `p` back into a lone wall of no region (a column): it no
+    /// longer counts in its region's area or among the open cells.
+    pub fn raise_column(&mut self, p: Point) {
+        let Some(i) = self.map.terrain.index_of(p) else { return };
+        if self.state[i] != OPEN {
+            return;
+        }
+        let region = self.map.region_of.cells()[i];
+        if let Some(r) = self.map.regions.get_mut(region as usize) {
+            r.area -= 1;
+        }
+        self.state[i] = SOLID;
+        self.open_cells -= 1;
+        self.map.terrain.cells_mut()[i] = Terrain::new(Role::Wall);
+        self.map.region_of.cells_mut()[i] = NO_REGION;
     }
 
     /// Records `at` as a way into `region` if it lies on the region's wall line.

@@ -141,7 +141,8 @@ pub fn default_pack_files() -> Vec<prefabric::content::SourceFile> {
 
 /// Regions describe the map: every walkable cell belongs to one, every door is
 /// walkable, and rooms, halls, corridors and junctions are rectangles of walkable
-/// cells (or pools of liquid).
+/// cells (or pools of liquid), except a corridor's columns: lone wall cells of no
+/// region whose 8 neighbours are all open.
 pub fn regions_consistent(map: &Map) -> Result<(), String> {
     use prefabric::RegionKind;
     if let Some(p) = map.bounds().points().find(|&p| map.is_walkable(p) && map.region_at(p).is_none()) {
@@ -155,7 +156,13 @@ pub fn regions_consistent(map: &Map) -> Result<(), String> {
             matches!(r.kind, RegionKind::Room | RegionKind::Hall | RegionKind::Corridor | RegionKind::Junction);
         // A theme's pools lie in rooms and halls: open to sight, not to walking.
         let open = |p| map.is_walkable(p) || map.terrain_at(p).is_some_and(|t| t.role == Role::Liquid);
-        if rectangle && let Some(p) = r.bounds.points().find(|&p| !open(p)) {
+        let column = |p: Point| {
+            r.kind == RegionKind::Corridor
+                && map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)
+                && map.region_at(p).is_none()
+                && (-1..=1).all(|dy| (-1..=1).all(|dx| (dx, dy) == (0, 0) || open(p + Point::new(dx, dy))))
+        };
+        if rectangle && let Some(p) = r.bounds.points().find(|&p| !open(p) && !column(p)) {
             return Err(format!("{} {} ({}) is not open at {p}", r.kind.name(), r.id, r.bounds));
         }
     }
