@@ -1,5 +1,5 @@
-//! Columns in wide tunnels (`[tunnelers] columns`): where they stand, and that
-//! a map type without them has none.
+//! Columns in wide tunnels (`[tunnelers] columns`): where they stand in the
+//! default pack's materials maps, and that a map type without them has none.
 
 mod common;
 
@@ -72,7 +72,7 @@ fn misplaced(map: &Map, p: Point) -> Option<String> {
 
 #[test]
 fn colonnades_stand_free_in_wide_materials_tunnels() {
-    let pack = materials_with("columns = 50").expect("loads");
+    let pack = Pack::embedded().expect("the embedded pack loads");
     let generator = Generator::new(&pack, "materials").expect("materials exists");
     let (mut maps_with, mut total) = (0, 0);
     for seed in 0..SEEDS {
