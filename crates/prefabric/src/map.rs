@@ -226,7 +226,8 @@ pub struct Region {
     pub laid_out_as: RegionKind,
     /// The smallest rectangle holding its cells. For rooms, halls, corridors and
     /// junctions every cell of the rectangle is open: floor, or a pool of liquid a
-    /// map type's theme laid.
+    /// map type's theme laid, or in a corridor a column: a lone wall cell whose 8
+    /// neighbours are all open, belonging to no region.
     pub bounds: Rect,
     /// Its doors and openings.
     pub doors: Vec<Door>,
@@ -287,6 +288,10 @@ pub struct LayoutStats {
     pub last_chance_halls: u32,
     /// Tunnelers: rooms grown by a row to share a wall with their neighbour.
     pub rooms_grown: u32,
+    /// Tunnelers: columns raised in wide corridors.
+    pub columns: u32,
+    /// Tunnelers: corridors that hold columns.
+    pub colonnades: u32,
     /// Walkable cells at the end.
     pub open_cells: u32,
     /// What the chain generator placed, when it made the layout.

@@ -110,6 +110,12 @@ pub struct TunnelerParams {
     /// chance (DungeonMaker's join distance); 0 for no limit. Other networks
     /// are always joined, however far.
     pub join_distance: u8,
+    /// Chance that a straight corridor at least 5 cells wide gets columns
+    /// (DungeonMaker's columns in wide tunnels): lone wall cells in a line down
+    /// its middle, or one cell in from each side when it is 7 or wider.
+    pub columns: Percent,
+    /// Cells from one column to the next along a corridor.
+    pub column_spacing: u8,
     /// Chance that a room's door is secret.
     pub secret_door_chance: Percent,
     /// Keep starting tunnelers from existing corridors until this share of the map
@@ -159,6 +165,8 @@ impl Default for TunnelerParams {
             hall_depth: IntRange::new(9, 15),
             join_chance: Percent(35),
             join_distance: 0,
+            columns: Percent(0),
+            column_spacing: 3,
             secret_door_chance: Percent(0),
             fill_target: Percent(32),
             min_open: Percent(15),
@@ -717,6 +725,7 @@ impl Checker<'_> {
         bad(v.min_open <= v.fill_target, "min_open is larger than fill_target");
         bad(v.edge_margin <= 20, "edge_margin must be 0-20");
         bad(v.join_distance <= 50, "join_distance must be 0-50 (0: no limit)");
+        bad((2..=9).contains(&v.column_spacing), "column_spacing must be 2-9");
         bad(v.min_halls <= 100, "min_halls must be 0-100");
         bad(v.last_chance <= 100, "last_chance must be 0-100");
         bad((-50..=50).contains(&v.turn_drift), "turn_drift must be -50 to 50");

@@ -14,6 +14,7 @@
 
 mod caves;
 mod chain;
+mod columns;
 mod pathways;
 mod shapes;
 mod tunnelers;
@@ -92,9 +93,9 @@ pub(crate) fn run(
     let stats = match generator {
         LayoutGenerator::Tunnelers(params) => {
             let stats = tunnelers::dig(map, params, starts, seed)?;
-            map.trace.push_at(
-                "layout",
-                Outcome::Note, None, format!(
+            let cells = map.width() as i64 * map.height() as i64;
+            map.trace.push_with("layout", Outcome::Note, None, || {
+                format!(
                     "{} tunnelers took {} steps ({} died of age, {} boxed in, {} joined open space); {} last-chance halls; {} anterooms; {} rooms and corridors grown to share a wall; {} fallback corridors; {} of {} cells open",
                     stats.tunnelers,
                     stats.steps,
@@ -106,8 +107,15 @@ pub(crate) fn run(
                     stats.rooms_grown,
                     stats.fallback_paths,
                     stats.open_cells,
-                    map.width() as i64 * map.height() as i64
-                ));
+                    cells
+                )
+            });
+            if params.columns.0 > 0 {
+                let (columns, colonnades) = (stats.columns, stats.colonnades);
+                map.trace.push_with("layout", Outcome::Note, None, || {
+                    format!("{columns} columns stand in {colonnades} corridors at least 5 wide")
+                });
+            }
             stats
         }
         LayoutGenerator::Chain(params) => match prepared.chains.get(chosen) {
@@ -387,6 +395,23 @@ impl<'m> Carver<'m> {
         }
         self.open_cells += dug;
         self.map.regions[region as usize].area += dug;
+    }
+
+    /// Turns open cell `p` back into a lone wall of no region (a column): it no
+    /// longer counts in its region's area or among the open cells.
+    pub fn raise_column(&mut self, p: Point) {
+        let Some(i) = self.map.terrain.index_of(p) else { return };
+        if self.state[i] != OPEN {
+            return;
+        }
+        let region = self.map.region_of.cells()[i];
+        if let Some(r) = self.map.regions.get_mut(region as usize) {
+            r.area -= 1;
+        }
+        self.state[i] = SOLID;
+        self.open_cells -= 1;
+        self.map.terrain.cells_mut()[i] = Terrain::new(Role::Wall);
+        self.map.region_of.cells_mut()[i] = NO_REGION;
     }
 
     /// Records `at` as a way into `region` if it lies on the region's wall line.

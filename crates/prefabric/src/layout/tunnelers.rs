@@ -10,14 +10,16 @@
 //! stops; one that meets its own network joins only by chance. Tunnelers die of age
 //! or when boxed in. When all are dead and too little of the map is open, filler
 //! tunnelers branch off existing corridors until the fill target or the budget is
-//! reached. Networks still apart are then joined by shortest corridors.
+//! reached. Rooms, halls and corridors may grow a row to share a wall.
+//! Networks still apart are then joined by shortest corridors, and last,
+//! corridors at least 5 wide may get columns (see `columns`).
 //!
 //! Geometry: a tunneler's head is its last dug row, `width` cells wide, listed from
 //! `left` (the cell on the left when facing `dir`). Row `k` ahead is the head moved
 //! `k` cells forward; cell `j` of a row is `j` cells to the right of its left end,
 //! so `j = -1` and `j = width` are the corridor's side margins.
 
-use super::{Carver, Cell, LayoutStats, Start};
+use super::{Carver, Cell, LayoutStats, Start, columns};
 use crate::content::maptype::{IntRange, RoomSize, TunnelerParams};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
@@ -132,6 +134,11 @@ pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed
     }
     let mut stats = d.stats;
     stats.fallback_paths = carver.connect_networks()?;
+    if params.columns.0 > 0 {
+        let mut rng = Rng::stream(seed, "layout", "columns");
+        let done = columns::raise(&mut carver, params.columns.0, i32::from(params.column_spacing), &mut rng);
+        (stats.columns, stats.colonnades) = (done.columns, done.corridors);
+    }
     carver.raise_walls();
     let open_cells = carver.open_cells;
     let area = carver.interior().area().max(1);

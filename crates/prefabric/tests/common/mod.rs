@@ -148,9 +148,23 @@ pub fn default_pack_files() -> Vec<prefabric::content::SourceFile> {
     files
 }
 
+/// True when `p` is walkable, or a pool of liquid a theme laid.
+pub fn open(map: &Map, p: Point) -> bool {
+    map.is_walkable(p) || map.terrain_at(p).is_some_and(|t| t.role == Role::Liquid)
+}
+
+/// True when `p` is a column: a lone wall cell of no region whose 8 neighbours
+/// are all open.
+pub fn is_column(map: &Map, p: Point) -> bool {
+    map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)
+        && map.region_at(p).is_none()
+        && (-1..=1).all(|dy| (-1..=1).all(|dx| (dx, dy) == (0, 0) || open(map, p + Point::new(dx, dy))))
+}
+
 /// Regions describe the map: every walkable cell belongs to one, every door is
 /// walkable, and rooms, halls, corridors and junctions are rectangles of walkable
-/// cells (or pools of liquid).
+/// cells (or pools of liquid), except a corridor's columns: lone wall cells of no
+/// region whose 8 neighbours are all open.
 pub fn regions_consistent(map: &Map) -> Result<(), String> {
     use prefabric::RegionKind;
     if let Some(p) = map.bounds().points().find(|&p| map.is_walkable(p) && map.region_at(p).is_none()) {
@@ -162,9 +176,10 @@ pub fn regions_consistent(map: &Map) -> Result<(), String> {
         }
         let rectangle =
             matches!(r.kind, RegionKind::Room | RegionKind::Hall | RegionKind::Corridor | RegionKind::Junction);
-        // A theme's pools lie in rooms and halls: open to sight, not to walking.
-        let open = |p| map.is_walkable(p) || map.terrain_at(p).is_some_and(|t| t.role == Role::Liquid);
-        if rectangle && let Some(p) = r.bounds.points().find(|&p| !open(p)) {
+        // A theme's pools lie in rooms and halls: open to sight, not to walking;
+        // a corridor may hold columns.
+        let column = |p: Point| r.kind == RegionKind::Corridor && is_column(map, p);
+        if rectangle && let Some(p) = r.bounds.points().find(|&p| !open(map, p) && !column(p)) {
             return Err(format!("{} {} ({}) is not open at {p}", r.kind.name(), r.id, r.bounds));
         }
     }
