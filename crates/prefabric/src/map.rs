@@ -850,6 +850,7 @@ pub struct Map {
     pub(crate) feature_skips: Vec<FeatureSkip>,
     pub(crate) furnishing: FurnishingSummary,
     pub(crate) trace: Trace,
+    pub(crate) attempt: u32,
 }
 
 impl Map {
@@ -874,7 +875,15 @@ impl Map {
             feature_skips: Vec::new(),
             furnishing: FurnishingSummary::default(),
             trace: Trace::default(),
+            attempt: 0,
         }
+    }
+
+    /// Which attempt made it: 0 when the seed itself gave a valid map, N when N
+    /// attempts failed before it (each later attempt draws from a seed derived
+    /// from this one, so the map is still the seed's).
+    pub fn attempt(&self) -> u32 {
+        self.attempt
     }
 
     /// The seed it was generated from.

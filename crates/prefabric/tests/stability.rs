@@ -116,3 +116,25 @@ fn switching_the_trace_off_changes_no_map() {
         }
     }
 }
+
+/// `Map::attempt` says how many attempts failed before the map: 0 for every
+/// map whose trace records no failed attempt, and the count of failures the
+/// trace records otherwise, traced or not. The materials here must open more of
+/// the map (44%) than their tunnelers often manage, so many seeds take retries.
+#[test]
+fn a_map_says_which_attempt_made_it() {
+    let pack = edited("maps/materials.toml", |s| {
+        s.replace("min_open = 20", "min_open = 44").replace("fill_target = 34", "fill_target = 44")
+    });
+    let traced = Generator::new(&pack, "materials").unwrap();
+    let untraced = traced.clone().trace(false);
+    let mut retried = 0;
+    for seed in 0..60 {
+        let Ok(map) = traced.generate(seed) else { continue };
+        let failures = map.trace().events().iter().filter(|e| e.stage == "generate").count() as u32;
+        assert_eq!(map.attempt(), failures, "seed {seed}");
+        assert_eq!(untraced.generate(seed).unwrap().attempt(), failures, "seed {seed}");
+        retried += usize::from(failures > 0);
+    }
+    assert!(retried >= 10, "only {retried} of 60 seeds needed a retry: the test no longer tests retries");
+}

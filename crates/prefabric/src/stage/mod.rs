@@ -268,6 +268,7 @@ impl<'p> Generator<'p> {
         let stream_seed =
             if attempt == 0 { seed } else { Rng::stream_n(seed, "generate/attempt", u64::from(attempt)).next_u64() };
         let mut map = Map::new(seed, &self.map_type.name, self.depth, self.map_type.width, self.map_type.height);
+        map.attempt = attempt;
         if !self.trace {
             map.trace = Trace::off();
         }
