@@ -88,14 +88,19 @@ fn pack_with_tunneled_hotel() -> Pack {
 /// `generate/NAME` and `layout/NAME` for one map type.
 fn pipeline_and_layout(c: &mut Criterion, pack: &Pack, name: &str) {
     let generator = Generator::new(pack, name).expect("the map type exists");
+    pipeline(c, &generator, &format!("generate/{name}"));
+    layout(c, &generator, &format!("layout/{name}"));
+}
+
+/// The whole pipeline, as `bench`, seeds cycling.
+fn pipeline(c: &mut Criterion, generator: &Generator, bench: &str) {
     let mut seed = 0;
-    c.bench_function(&format!("generate/{name}"), |b| {
+    c.bench_function(bench, |b| {
         b.iter(|| {
             seed = (seed + 1) % SEEDS;
             black_box(generator.generate(seed).expect("the map generates"))
         })
     });
-    layout(c, &generator, &format!("layout/{name}"));
 }
 
 /// The layout alone, as `bench`: the features stage runs outside the timed part.
@@ -218,14 +223,7 @@ fn benches(c: &mut Criterion) {
     let generator = Generator::new(&pack, "materials").expect("materials exists");
     pipeline_and_layout(c, &pack, "materials");
     // The same maps as games make them in bulk, with no one reading the trace.
-    let untraced = Generator::new(&pack, "materials").expect("materials exists").trace(false);
-    let mut seed = 0;
-    c.bench_function("generate/materials_untraced", |b| {
-        b.iter(|| {
-            seed = (seed + 1) % SEEDS;
-            black_box(untraced.generate(seed).expect("the map generates"))
-        })
-    });
+    pipeline(c, &generator.clone().trace(false), "generate/materials_untraced");
 
     stages(c, &pack, "materials");
     stage(c, &generator, "objects/materials", 4, |g| g.objects());
