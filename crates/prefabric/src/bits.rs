@@ -41,10 +41,17 @@ impl Bits {
     pub fn from_layers<A, B>(width: usize, height: usize, a: &[A], b: &[B], holds: impl Fn(&A, &B) -> bool) -> Bits {
         let mut bits = Bits::new(width, height, false);
         let rows = a.chunks(width.max(1)).zip(b.chunks(width.max(1))).take(height);
+        // Each chunk's answers as bytes first (a loop with no carried state,
+        // which the compiler may widen), then packed eight bytes at a time.
+        let mut answers = [0u8; 64];
         for (y, (row_a, row_b)) in rows.enumerate() {
             let words = bits.row_mut(y).iter_mut();
             for (word, (chunk_a, chunk_b)) in words.zip(row_a.chunks(64).zip(row_b.chunks(64))) {
-                *word = chunk_a.iter().zip(chunk_b).rev().fold(0, |w, (x, y)| w << 1 | u64::from(holds(x, y)));
+                answers.fill(0);
+                for (answer, (x, y)) in answers.iter_mut().zip(chunk_a.iter().zip(chunk_b)) {
+                    *answer = u8::from(holds(x, y));
+                }
+                *word = pack_bytes(&answers);
             }
         }
         bits
@@ -281,6 +288,20 @@ fn at_least(count: [u64; 4], k: u32) -> u64 {
     !less
 }
 
+/// Packs 64 bytes, each 0 or 1, into a word: byte `i` becomes bit `i`. Eight
+/// bytes at a time, by one multiplication that gathers their low bits into
+/// the top byte.
+pub(crate) fn pack_bytes(bytes: &[u8; 64]) -> u64 {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut word = 0;
+    for (k, eight) in bytes.chunks_exact(8).enumerate() {
+        let lanes =
+            u64::from_le_bytes([eight[0], eight[1], eight[2], eight[3], eight[4], eight[5], eight[6], eight[7]]);
+        word |= (lanes.wrapping_mul(GATHER) >> 56) << (8 * k);
+    }
+    word
+}
+
 /// A run of set cells in one row: `x0..x1` of row `y`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Run {
@@ -308,6 +329,42 @@ pub(crate) struct Areas {
 impl Areas {
     /// Labels the set cells of `bits` by 4-connected area.
     pub fn of(bits: &Bits) -> Areas {
+        let Joined { runs, mut parent } = Joined::of(bits);
+        // Areas numbered in the order they are first met.
+        let mut label_of_root = vec![u32::MAX; runs.len()];
+        let mut area = Vec::with_capacity(runs.len());
+        let mut sizes = Vec::new();
+        for (r, run) in runs.iter().enumerate() {
+            let root = find(&mut parent, r as u32) as usize;
+            if label_of_root[root] == u32::MAX {
+                label_of_root[root] = sizes.len() as u32;
+                sizes.push(0);
+            }
+            let label = label_of_root[root];
+            area.push(label);
+            sizes[label as usize] += run.len();
+        }
+        Areas { runs, area, sizes }
+    }
+
+    /// True when the set cells of `bits` form at most one 4-connected area:
+    /// the joining pass of [`Areas::of`] without the labels.
+    pub fn is_one(bits: &Bits) -> bool {
+        let joined = Joined::of(bits);
+        joined.parent.iter().enumerate().filter(|&(r, &p)| p == r as u32).count() <= 1
+    }
+}
+
+/// The runs of a grid's set cells, each joined to the runs above it that it
+/// overlaps: a union-find forest over runs whose roots are the areas, the
+/// earliest run of each area its root.
+struct Joined {
+    runs: Vec<Run>,
+    parent: Vec<u32>,
+}
+
+impl Joined {
+    fn of(bits: &Bits) -> Joined {
         let mut runs: Vec<Run> = Vec::new();
         let mut parent: Vec<u32> = Vec::new();
         let mut above = 0..0;
@@ -334,35 +391,30 @@ impl Areas {
                     word = if start + len >= 64 { 0 } else { word & (!0u64 << (start + len)) };
                 }
             }
-            // Join each run to the runs above it that it overlaps.
+            // Join each run to the runs above it that it overlaps. The run is
+            // its own root until its first overlap; its root is carried along,
+            // so each overlap costs one find.
             let mut j = above.start;
             for r in first..runs.len() {
                 while j < above.end && runs[j].x1 <= runs[r].x0 {
                     j += 1;
                 }
+                let mut root = r as u32;
                 let mut k = j;
                 while k < above.end && runs[k].x0 < runs[r].x1 {
-                    union(&mut parent, r as u32, k as u32);
+                    let other = find(&mut parent, k as u32);
+                    if other != root {
+                        // The earlier root stays the root.
+                        let (lo, hi) = if other < root { (other, root) } else { (root, other) };
+                        parent[hi as usize] = lo;
+                        root = lo;
+                    }
                     k += 1;
                 }
             }
             above = first..runs.len();
         }
-        // Areas numbered in the order they are first met.
-        let mut label_of_root = vec![u32::MAX; runs.len()];
-        let mut area = Vec::with_capacity(runs.len());
-        let mut sizes = Vec::new();
-        for (r, run) in runs.iter().enumerate() {
-            let root = find(&mut parent, r as u32) as usize;
-            if label_of_root[root] == u32::MAX {
-                label_of_root[root] = sizes.len() as u32;
-                sizes.push(0);
-            }
-            let label = label_of_root[root];
-            area.push(label);
-            sizes[label as usize] += run.len();
-        }
-        Areas { runs, area, sizes }
+        Joined { runs, parent }
     }
 }
 
@@ -373,15 +425,6 @@ fn find(parent: &mut [u32], mut a: u32) -> u32 {
         a = grand;
     }
     a
-}
-
-/// Joins two runs' areas, the earlier run's root staying the root.
-fn union(parent: &mut [u32], a: u32, b: u32) {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    if ra != rb {
-        let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
-        parent[hi as usize] = lo;
-    }
 }
 
 #[cfg(test)]
@@ -519,6 +562,49 @@ mod tests {
 
     /// Runs and their areas against a flood fill of the cells.
     #[test]
+    fn shapes_joined_only_below_are_one_area() {
+        // Combs whose teeth meet only in their last row, in every word position,
+        // a lone cell, and an empty grid; then the comb with its spine cut.
+        let (width, height) = (130, 6);
+        let mut comb = Bits::new(width, height, false);
+        for x in (0..width).step_by(2) {
+            for y in 0..height - 1 {
+                comb.set(x, y);
+            }
+        }
+        comb.set_run(height - 1, 0, width);
+        assert!(Areas::is_one(&comb));
+        let mut lone = Bits::new(width, height, false);
+        assert!(Areas::is_one(&lone), "no cell at all is not two areas");
+        lone.set(64, 3);
+        assert!(Areas::is_one(&lone));
+        let mut cut = Bits::new(width, height, false);
+        for x in (0..width).step_by(2) {
+            for y in 0..height - 1 {
+                cut.set(x, y);
+            }
+        }
+        // The spine cut between the teeth at 70 and 72.
+        cut.set_run(height - 1, 0, 71);
+        cut.set_run(height - 1, 72, width);
+        assert!(!Areas::is_one(&cut));
+        assert_eq!(Areas::of(&cut).sizes.len(), 2);
+    }
+
+    #[test]
+    fn bytes_pack_into_their_bits() {
+        let mut rng = Rng::stream(11, "test", "pack");
+        for _ in 0..200 {
+            let mut bytes = [0u8; 64];
+            bytes.iter_mut().for_each(|b| *b = u8::from(rng.coin()));
+            let plain = bytes.iter().enumerate().fold(0u64, |w, (i, &b)| w | u64::from(b) << i);
+            assert_eq!(pack_bytes(&bytes), plain);
+        }
+        assert_eq!(pack_bytes(&[1; 64]), u64::MAX);
+        assert_eq!(pack_bytes(&[0; 64]), 0);
+    }
+
+    #[test]
     fn areas_match_a_flood_fill() {
         let mut rng = Rng::stream(9, "test", "areas");
         for (width, height) in SIZES.into_iter().chain([(200, 40), (128, 20)]) {
@@ -569,6 +655,7 @@ mod tests {
                 }
                 assert_eq!(label, flood, "{width}x{height} {percent}%");
                 assert_eq!(areas.sizes.len() as u32, next);
+                assert_eq!(Areas::is_one(&bits), next <= 1, "{width}x{height} {percent}%");
             }
         }
     }

@@ -136,6 +136,13 @@ impl Rect {
         Rect::new(x, y, self.right().max(other.right()) - x, self.bottom().max(other.bottom()) - y)
     }
 
+    /// The cells both hold, as a rectangle; empty (zero-sized) when they share none.
+    pub fn intersection(&self, other: &Rect) -> Rect {
+        let (x, y) = (self.x.max(other.x), self.y.max(other.y));
+        let (right, bottom) = (self.right().min(other.right()), self.bottom().min(other.bottom()));
+        Rect::new(x, y, (right - x).max(0), (bottom - y).max(0))
+    }
+
     /// Every cell, row by row.
     pub fn points(&self) -> impl Iterator<Item = Point> + use<> {
         let r = *self;
@@ -609,6 +616,17 @@ fn largest_in_run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_intersection_holds_the_cells_both_hold() {
+        let (a, b) = (Rect::new(2, 3, 6, 4), Rect::new(5, 1, 10, 4));
+        let both = a.intersection(&b);
+        assert_eq!(both, Rect::new(5, 3, 3, 2));
+        let by_cells: Vec<Point> = a.points().filter(|&p| b.contains(p)).collect();
+        assert_eq!(both.points().collect::<Vec<_>>(), by_cells);
+        assert!(a.intersection(&Rect::new(20, 20, 3, 3)).is_empty());
+        assert_eq!(b.intersection(&b), b);
+    }
 
     #[test]
     fn ring_side_names_the_wall_line_and_skips_corners() {

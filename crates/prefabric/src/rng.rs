@@ -129,14 +129,21 @@ impl Rng {
     /// An index chosen with probability proportional to its weight; `None` when every
     /// weight is 0 or the slice is empty.
     pub fn weighted(&mut self, weights: &[u32]) -> Option<usize> {
-        let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+        self.weighted_by(weights, |&w| w)
+    }
+
+    /// [`Rng::weighted`] over items whose weight `weight` reads, drawing the
+    /// same index as `weighted` would over their weights (no list of weights
+    /// is gathered first).
+    pub fn weighted_by<T>(&mut self, items: &[T], weight: impl Fn(&T) -> u32) -> Option<usize> {
+        let total: u64 = items.iter().map(|item| u64::from(weight(item))).sum();
         if total == 0 {
             return None;
         }
         let mut roll =
             if total <= u64::from(u32::MAX) { u64::from(self.below(total as u32)) } else { self.next_u64() % total };
-        for (i, &w) in weights.iter().enumerate() {
-            let w = u64::from(w);
+        for (i, item) in items.iter().enumerate() {
+            let w = u64::from(weight(item));
             if roll < w {
                 return Some(i);
             }
@@ -240,6 +247,23 @@ fn exponential_q32(u: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_draw_by_weight_read_off_items_is_the_draw_over_their_weights() {
+        let items = [("a", 3), ("b", 0), ("c", 5), ("d", 1)];
+        let weights: Vec<u32> = items.iter().map(|&(_, w)| w).collect();
+        let mut seen = [0u32; 4];
+        for seed in 0..500 {
+            let (mut a, mut b) = (Rng::stream_n(seed, "test", 1), Rng::stream_n(seed, "test", 1));
+            let by = a.weighted_by(&items, |&(_, w)| w);
+            assert_eq!(by, b.weighted(&weights), "seed {seed}");
+            assert_eq!(a.next_u64(), b.next_u64(), "both draw the same numbers");
+            seen[by.expect("a weight is set")] += 1;
+        }
+        assert_eq!(seen[1], 0, "weight 0 is never drawn");
+        assert!(seen.iter().enumerate().all(|(i, &n)| i == 1 || n > 0), "{seen:?}");
+        assert_eq!(Rng::stream(1, "t", "k").weighted_by(&[("x", 0)], |&(_, w)| w), None);
+    }
 
     #[test]
     fn a_numbered_stream_is_the_stream_of_the_number_written_out() {

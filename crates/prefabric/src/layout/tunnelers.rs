@@ -753,8 +753,9 @@ impl Digger<'_, '_> {
         let wall = line_beside(b, side, 2);
         let ends =
             |r: Rect| [Point::new(r.x, r.y) - lengthwise, Point::new(r.right() - 1, r.bottom() - 1) + lengthwise];
-        let end_cells = if closed_ends { [ends(wall), ends(grow)].concat() } else { Vec::new() };
-        let mut new_wall = wall.points().chain(end_cells);
+        let ([w0, w1], [g0, g1]) = (ends(wall), ends(grow));
+        let end_cells = if closed_ends { &[w0, w1, g0, g1][..] } else { &[] };
+        let mut new_wall = wall.points().chain(end_cells.iter().copied());
         if new_wall.any(|p| matches!(self.c.classify(p), Cell::Open(_))) {
             return false;
         }

@@ -472,10 +472,7 @@ fn picked_value(value: &Value, rng: &mut Rng) -> Option<String> {
     match value {
         Value::One(v) => Some(v.clone()),
         Value::OneOf(vs) => rng.pick(vs).cloned(),
-        Value::Weighted(vs) => {
-            let weights: Vec<u32> = vs.iter().map(|(_, w)| *w).collect();
-            rng.weighted(&weights).map(|i| vs[i].0.clone())
-        }
+        Value::Weighted(vs) => rng.weighted_by(vs, |(_, w)| *w).map(|i| vs[i].0.clone()),
         Value::Range(..) | Value::Around(..) => {
             // The parser keeps numbers within ±MAX_VALUE_NUMBER; clamp anyway so
             // the draw stays in i32.

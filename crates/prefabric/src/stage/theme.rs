@@ -14,6 +14,7 @@
 //! region's walkable cells stay as connected as they were, so every way through
 //! stays open.
 
+use crate::bits::pack_bytes;
 use crate::content::theme::{FloorStyles, Pools, Theme, WallStyles, floor_of};
 use crate::geom::{Point, Rect};
 use crate::map::{Map, Region, Role, Terrain, mask};
@@ -106,16 +107,17 @@ fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
     // each row's candidates are first gathered into bit words without a branch
     // per cell (a branch there mispredicts on every wall), then visited by their
     // set bits.
+    let mut candidates = [0u8; 64];
     for (cells, masks) in map.terrain.cells_mut().chunks_mut(w).zip(map.masks.cells().chunks(w)) {
         row.fill(NONE);
         for start in (0..w).step_by(64) {
             let end = (start + 64).min(w);
-            let mut word = 0u64;
-            for (i, (cell, &m)) in cells[start..end].iter().zip(&masks[start..end]).enumerate() {
+            candidates.fill(0);
+            for (candidate, (cell, &m)) in candidates.iter_mut().zip(cells[start..end].iter().zip(&masks[start..end])) {
                 // `&`, not `&&`: each test is a flag, so no branch is taken.
-                let candidate = (cell.role == Role::Wall) & (cell.variant == 0) & (m & mask::PROTECTED == 0);
-                word |= u64::from(candidate) << i;
+                *candidate = u8::from((cell.role == Role::Wall) & (cell.variant == 0) & (m & mask::PROTECTED == 0));
             }
+            let mut word = pack_bytes(&candidates);
             while word != 0 {
                 let x = start + word.trailing_zeros() as usize;
                 word &= word - 1;

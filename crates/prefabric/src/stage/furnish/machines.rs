@@ -19,8 +19,7 @@ impl<'a> Furnisher<'a> {
     /// The interactive machine of an area's composition: a type by weight, then
     /// its machines from the depth's tier down until one has a place.
     pub(super) fn interactive(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
-        let weights: Vec<u32> = self.rules.interactive_types.iter().map(|(_, w)| *w).collect();
-        let Some(t) = rng.weighted(&weights) else {
+        let Some(t) = rng.weighted_by(&self.rules.interactive_types, |(_, w)| *w) else {
             map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
                 format!("{}: interactive machine: no type has a weight", area.name)
             });
@@ -232,8 +231,7 @@ impl<'a> Furnisher<'a> {
     /// A themed set of machines drawn by weight for `area`'s `part` (filler or
     /// scatter), or a traced skip when no set has a weight.
     fn draw_set(&self, map: &mut Map, area: &Area<'_>, part: &str, rng: &mut Rng) -> Option<&'a str> {
-        let weights: Vec<u32> = self.rules.sets.iter().map(|(_, w)| *w).collect();
-        let Some(s) = rng.weighted(&weights) else {
+        let Some(s) = rng.weighted_by(&self.rules.sets, |(_, w)| *w) else {
             map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
                 format!("{}: {part}: no set has a weight", area.name)
             });
@@ -251,7 +249,9 @@ impl<'a> Furnisher<'a> {
     /// way are dropped, and maybe one is swapped for a smaller machine of the set.
     pub(super) fn filler(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
         let Some(set) = self.draw_set(map, area, "filler", rng) else { return };
-        let mut members: Vec<&Prop> = self.catalog.set_members(set).collect();
+        let mut members = std::mem::take(&mut self.set_members);
+        members.clear();
+        members.extend(self.catalog.set_members(set));
         rng.shuffle(&mut members);
         let groups = range(rng, self.rules.filler_groups).max(1);
         let mut laid = 0;
@@ -270,6 +270,7 @@ impl<'a> Furnisher<'a> {
             self.lay_array(map, area, set, &array, &members, rng);
             laid += 1;
         }
+        self.set_members = members;
         if laid == 0 {
             map.trace.push_with("furnishing", Outcome::Skipped, area.inner, || {
                 format!("{}: filler: no machine of set `{set}` fits the free floor", area.name)
@@ -325,8 +326,9 @@ impl<'a> Furnisher<'a> {
     fn array_in(&self, prop: &'a Prop, free: Rect, rng: &mut Rng) -> Option<FillerArray<'a>> {
         let gap = self.rules.spacing;
         let most = self.rules.max_array as i32;
-        let mut best: Vec<(Transform, i32, i32)> = Vec::new();
-        let mut largest = 0;
+        // One entry per quarter turn at most.
+        let mut best = [(Transform::IDENTITY, 0, 0); 4];
+        let (mut tied, mut largest) = (0, 0);
         for turn in turns(prop.rotate) {
             let (w, h) = turned_size(prop, turn);
             let (mut nx, mut ny) = ((free.width + gap) / (w + gap), (free.height + gap) / (h + gap));
@@ -335,13 +337,14 @@ impl<'a> Furnisher<'a> {
             }
             if nx * ny > largest {
                 largest = nx * ny;
-                best.clear();
+                tied = 0;
             }
             if nx * ny == largest && largest > 0 {
-                best.push((turn, nx, ny));
+                best[tied] = (turn, nx, ny);
+                tied += 1;
             }
         }
-        rng.pick(&best).map(|&(turn, nx, ny)| FillerArray { prop, turn, nx, ny, free })
+        rng.pick(&best[..tied]).map(|&(turn, nx, ny)| FillerArray { prop, turn, nx, ny, free })
     }
 
     /// Lays one filler array inside its free rectangle and traces it; `others`

@@ -37,7 +37,7 @@
 //! `machines` places inside one area, `spread` over the whole map, `seclusion`
 //! measures how far a cell is from the corridors.
 
-use crate::content::catalog::{Catalog, Item};
+use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::{Composition, Count, Furnishing};
 use crate::geom::{Dir, Point, Rect, RectSearch, Transform};
 use crate::map::{Furnished, Map, Object, ObjectKind, RegionId, RegionKind, Role, mask};
@@ -122,6 +122,8 @@ struct Furnisher<'a> {
     /// and the search's buffers.
     taken_sums: Vec<u32>,
     free_search: RectSearch,
+    /// Scratch for the members of a filler's set.
+    set_members: Vec<&'a Prop>,
     tally: Tally,
 }
 
@@ -242,6 +244,7 @@ impl<'a> Furnisher<'a> {
             places: Vec::new(),
             taken_sums: Vec::new(),
             free_search: RectSearch::default(),
+            set_members: Vec::new(),
             tally: Tally::default(),
         }
     }

@@ -77,12 +77,11 @@ impl Furnisher<'_> {
     pub(super) fn terminals(&mut self, map: &mut Map, count: Count, machine_type: &str) {
         let mut rng = Rng::stream(self.seed, "furnishing", "terminals");
         let wanted = range(&mut rng, count);
-        let mut junctions: Vec<(u32, u32, RegionId)> = map
-            .regions
-            .iter()
-            .filter(|r| r.kind == RegionKind::Junction && r.prefab.is_none())
-            .map(|r| (ways_in(map, r.id), r.area, r.id))
-            .collect();
+        let mut seen = Vec::new();
+        let mut junctions: Vec<(u32, u32, RegionId)> = Vec::new();
+        for r in map.regions.iter().filter(|r| r.kind == RegionKind::Junction && r.prefab.is_none()) {
+            junctions.push((ways_in(map, r.id, &mut seen), r.area, r.id));
+        }
         junctions.sort_by_key(|&(ways, area, id)| (std::cmp::Reverse(ways), std::cmp::Reverse(area), id));
         let tier = self.rules.tier_at(self.depth);
         let mut placed = 0;
@@ -230,9 +229,10 @@ fn beside_wall(map: &Map, p: Point) -> bool {
 }
 
 /// How many distinct regions and doors open onto junction `id`: its traffic.
-fn ways_in(map: &Map, id: RegionId) -> u32 {
+/// `neighbours` is scratch, cleared first.
+fn ways_in(map: &Map, id: RegionId, neighbours: &mut Vec<u32>) -> u32 {
     let bounds = map.regions[id as usize].bounds;
-    let mut neighbours: Vec<u32> = Vec::new();
+    neighbours.clear();
     for p in bounds.ring() {
         if !map.is_walkable(p) {
             continue;
@@ -307,7 +307,7 @@ mod tests {
         let rules = Furnishing::plain();
         for seed in 0..20 {
             let mut map = crossing(3);
-            assert_eq!(ways_in(&map, 4), 4, "four corridors meet in the junction");
+            assert_eq!(ways_in(&map, 4, &mut Vec::new()), 4, "four corridors meet in the junction");
             let mut f = Furnisher::new(&map, &catalog, &rules, seed);
             f.terminals(&mut map, Count { lo: 1, hi: 1 }, "terminal");
             let placed: Vec<Point> = map.objects.iter().map(|o| o.cells[0].0).collect();
@@ -324,7 +324,7 @@ mod tests {
         let catalog = terminal_catalog();
         let rules = Furnishing::plain();
         let mut map = crossing(1);
-        assert_eq!(ways_in(&map, 4), 4);
+        assert_eq!(ways_in(&map, 4, &mut Vec::new()), 4);
         let mut f = Furnisher::new(&map, &catalog, &rules, 1);
         f.terminals(&mut map, Count { lo: 1, hi: 1 }, "terminal");
         assert!(map.objects.is_empty(), "a terminal there would block every way through");
