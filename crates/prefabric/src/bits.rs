@@ -365,8 +365,9 @@ struct Joined {
 
 impl Joined {
     fn of(bits: &Bits) -> Joined {
-        let mut runs: Vec<Run> = Vec::new();
-        let mut parent: Vec<u32> = Vec::new();
+        // Room for a few runs a row before any regrowth.
+        let mut runs: Vec<Run> = Vec::with_capacity(8 * bits.height);
+        let mut parent: Vec<u32> = Vec::with_capacity(8 * bits.height);
         let mut above = 0..0;
         for y in 0..bits.height {
             let first = runs.len();

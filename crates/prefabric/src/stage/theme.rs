@@ -68,8 +68,17 @@ fn style_floors(map: &mut Map, floors: &[FloorStyles], rng: &mut Rng) {
             let row = (y * w + x0) as usize..(y * w + x1) as usize;
             let (ids, masks) = (&map.region_of.cells()[row.clone()], &map.masks.cells()[row.clone()]);
             let cells = &mut map.terrain.cells_mut()[row];
+            let styled =
+                |cell: &Terrain, rid: u32, m: u8| rid == id as u32 && *cell == plain && m & mask::PROTECTED == 0;
+            if styles.scatter.is_empty() {
+                // No draw per cell: a select, which the compiler may widen.
+                for ((cell, &rid), &m) in cells.iter_mut().zip(ids).zip(masks) {
+                    *cell = if styled(cell, rid, m) { own } else { *cell };
+                }
+                continue;
+            }
             for ((cell, &rid), &m) in cells.iter_mut().zip(ids).zip(masks) {
-                if rid == id as u32 && *cell == plain && m & mask::PROTECTED == 0 {
+                if styled(cell, rid, m) {
                     *cell = scattered(&styles.scatter, rng).unwrap_or(own);
                 }
             }

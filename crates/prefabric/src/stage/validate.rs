@@ -60,7 +60,7 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
 fn objects(map: &Map) -> Result<(), Error> {
     // Every object cell with its object, sorted by cell, so two objects on one
     // cell sit side by side.
-    let mut cells: Vec<(usize, usize)> = Vec::new();
+    let mut cells: Vec<(usize, usize)> = Vec::with_capacity(map.objects.iter().map(|o| o.cells.len()).sum());
     // The cells inside any placed prefab's rectangle, one look-up each.
     let mut in_prefab = Bits::new(map.width() as usize, map.height() as usize, false);
     for r in map.prefabs.iter().map(|placed| placed.bounds.intersection(&map.bounds())) {

@@ -124,6 +124,8 @@ struct Furnisher<'a> {
     free_search: RectSearch,
     /// Scratch for the members of a filler's set.
     set_members: Vec<&'a Prop>,
+    /// Scratch for three rows of ways in, while CLEAR cells are marked.
+    way_rows: Vec<u8>,
     tally: Tally,
 }
 
@@ -227,6 +229,29 @@ fn open_floor(map: &Map) -> Vec<u8> {
     flags
 }
 
+/// For `out.len()` cells of row `y` from column `x0`: 1 where the cell is a
+/// way into area `id` (a door, or walkable ground of another region), 0
+/// elsewhere and off the map.
+fn ways_in_row(map: &Map, flags: &[u8], id: RegionId, x0: i32, y: i32, out: &mut [u8]) {
+    out.fill(0);
+    if y < 0 || y >= map.height() {
+        return;
+    }
+    let w = map.width();
+    // The part of the span on the map, as index ranges into the row and `out`.
+    let (lo, hi) = (x0.max(0), (x0 + out.len() as i32).min(w));
+    if lo >= hi {
+        return;
+    }
+    let row = (y * w + lo) as usize..(y * w + hi) as usize;
+    let (flags, region_of) = (&flags[row.clone()], &map.region_of.cells()[row]);
+    let slots = &mut out[(lo - x0) as usize..(hi - x0) as usize];
+    for ((slot, &f), &r) in slots.iter_mut().zip(flags).zip(region_of) {
+        // Flags combined with `&` and `|`, not branches: the compiler widens it.
+        *slot = u8::from(f & cell::DOOR != 0) | (u8::from(f & cell::WALKABLE != 0) & u8::from(r != id));
+    }
+}
+
 impl<'a> Furnisher<'a> {
     /// A furnisher for `map` with empty scratch buffers: its open floor marked,
     /// the stockpiles' item pool drawn up for the map's depth.
@@ -245,6 +270,7 @@ impl<'a> Furnisher<'a> {
             taken_sums: Vec::new(),
             free_search: RectSearch::default(),
             set_members: Vec::new(),
+            way_rows: Vec::new(),
             tally: Tally::default(),
         }
     }
@@ -290,28 +316,35 @@ impl Furnisher<'_> {
     /// into its own region) or beside a walkable cell outside the area: an
     /// opening, a corridor running through.
     fn mark_ways_in(&mut self, map: &Map, id: RegionId) {
-        let bounds = map.regions[id as usize].bounds;
-        let (w, h) = (map.width(), map.height());
+        let b = map.regions[id as usize].bounds.intersection(&map.bounds());
+        if b.is_empty() {
+            return;
+        }
+        let w = map.width();
         let region_of = map.region_of.cells();
-        // Read by index from the flags the stage set up, not by point: every
-        // cell of every furnished area asks.
-        let way_in = |flags: &[u8], x: i32, y: i32| {
-            let j = (y * w + x) as usize;
-            (0..w).contains(&x)
-                && (0..h).contains(&y)
-                && (flags[j] & cell::DOOR != 0 || flags[j] & cell::WALKABLE != 0 && region_of[j] != id)
-        };
-        for y in bounds.y..bounds.bottom() {
-            for x in bounds.x..bounds.right() {
-                let i = (y * w + x) as usize;
-                let f = &self.flags;
-                if region_of[i] == id
-                    && (way_in(f, x, y - 1) || way_in(f, x + 1, y) || way_in(f, x, y + 1) || way_in(f, x - 1, y))
-                {
+        // Every cell of every furnished area asks about its four neighbours, so
+        // each row's ways in (one column wider on each side) are worked out once,
+        // and three rows are kept: above, this one, below.
+        let span = b.width as usize + 2;
+        let mut rows = std::mem::take(&mut self.way_rows);
+        rows.clear();
+        rows.resize(3 * span, 0);
+        let (mut above, mut here, mut below) = (0, span, 2 * span);
+        ways_in_row(map, &self.flags, id, b.x - 1, b.y - 1, &mut rows[above..above + span]);
+        ways_in_row(map, &self.flags, id, b.x - 1, b.y, &mut rows[here..here + span]);
+        for y in b.y..b.bottom() {
+            ways_in_row(map, &self.flags, id, b.x - 1, y + 1, &mut rows[below..below + span]);
+            let start = (y * w + b.x) as usize;
+            for k in 1..span - 1 {
+                let beside = rows[above + k] | rows[below + k] | rows[here + k - 1] | rows[here + k + 1];
+                let i = start + k - 1;
+                if beside != 0 && region_of[i] == id {
                     self.flags[i] |= cell::CLEAR;
                 }
             }
+            (above, here, below) = (here, below, above);
         }
+        self.way_rows = rows;
     }
 
     /// Furnishes one room or hall with the composition it draws.
