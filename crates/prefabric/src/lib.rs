@@ -46,6 +46,7 @@ pub mod error;
 pub mod format;
 pub mod geom;
 pub mod grid;
+pub mod import;
 pub mod layout;
 pub mod limits;
 pub mod map;

@@ -20,8 +20,8 @@
 use super::catalog::{Catalog, Kind, MAX_RATING};
 use super::defs;
 use super::index::PrefabIndex;
-use super::values::IntRange;
 pub use super::values::{DEFAULT_WEIGHT_WORDS, WeightWords};
+use super::values::{IntRange, WeightFile};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::{self, DefLine};
 use crate::format::suggest;
@@ -193,7 +193,7 @@ pub(crate) struct PoolContext<'a, 'p> {
 #[serde(deny_unknown_fields)]
 struct EncounterFile {
     id: Spanned<String>,
-    weight: Spanned<String>,
+    weight: Spanned<WeightFile>,
     category: Spanned<String>,
     #[serde(default)]
     prefabs: Option<Spanned<Vec<String>>>,
@@ -391,15 +391,10 @@ fn read_entries(
         if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
             invalid(e.id.span(), format!("encounter id `{id}` may only use letters, digits, `_` and `-`"), None);
         }
-        let weight = match words.get(e.weight.get_ref()) {
-            Some(w) => w,
-            None => {
-                let known: Vec<&str> = words.iter().map(|(w, _)| w).collect();
-                let help = match suggest(e.weight.get_ref(), known.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`? the words are {}", known.join(", ")),
-                    None => format!("the words are {} (pack.toml's [weights] defines more)", known.join(", ")),
-                };
-                invalid(e.weight.span(), format!("unknown weight word `{}`", e.weight.get_ref()), Some(help));
+        let weight = match words.resolve(e.weight.get_ref()) {
+            Ok(w) => w,
+            Err((message, help)) => {
+                invalid(e.weight.span(), message, help);
                 0
             }
         };
@@ -425,7 +420,7 @@ fn read_entries(
         let max_per_world = max_of(&e.max_per_world, "max_per_world");
         let mut encounter = Encounter {
             id: id.clone(),
-            weight_word: e.weight.get_ref().clone(),
+            weight_word: e.weight.get_ref().to_string(),
             weight,
             category,
             style: Style::Accessible,

@@ -246,6 +246,16 @@ pub(crate) enum WeightFile {
     Word(String),
 }
 
+impl fmt::Display for WeightFile {
+    /// The weight as written: the number, or the word.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightFile::Number(n) => write!(f, "{n}"),
+            WeightFile::Word(w) => f.write_str(w),
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for WeightFile {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<WeightFile, D::Error> {
         #[derive(Deserialize)]

@@ -1,0 +1,198 @@
+//! Where a vault may appear and how often: DCSS depth specs and weights read
+//! into prefabric's absolute depth ranges and integer weights.
+//!
+//! In: the values of `DEPTH`, `PLACE`, `default-depth` and `WEIGHT` lines. Out:
+//! an inclusive range of absolute depths, a weight, and what could not be kept.
+//! DCSS names levels by branch (`D:3-8`, `Lair`, `Zot:$`); prefabric's map types
+//! have one depth number, so each branch level becomes an absolute depth through
+//! [`BRANCHES`]: the levels of the Dungeon are depths 1-15, and every other
+//! branch sits where a typical game reaches it. This is a convention of the
+//! importer, not a fact of DCSS (which varies branch entries from game to
+//! game); it keeps a vault's early and late appearances in order. A vault whose
+//! terms are far apart is given their hull (reported), and `!` exclusions are
+//! dropped (reported).
+
+/// Each branch: its DCSS names, the absolute depth of its first level and its
+/// number of levels.
+pub const BRANCHES: [(&[&str], u32, u32); 29] = [
+    (&["D", "Dungeon"], 1, 15),
+    (&["Temple"], 6, 1),
+    (&["Orc"], 4, 2),
+    (&["Elf"], 6, 3),
+    (&["Lair"], 9, 5),
+    (&["Swamp"], 12, 4),
+    (&["Shoals"], 12, 4),
+    (&["Snake"], 12, 4),
+    (&["Spider"], 12, 4),
+    (&["Slime"], 14, 5),
+    (&["Vaults"], 14, 5),
+    (&["Crypt"], 16, 3),
+    (&["Tomb"], 19, 3),
+    (&["Depths"], 16, 4),
+    (&["Zot"], 20, 5),
+    (&["Hell"], 20, 1),
+    (&["Dis", "Geh", "Gehenna", "Coc", "Cocytus", "Tar", "Tartarus"], 21, 7),
+    (&["Abyss"], 20, 7),
+    (&["Pan"], 22, 1),
+    (&["Zig", "Ziggurat"], 20, 27),
+    (&["Sewer"], 3, 1),
+    (&["Ossuary"], 5, 1),
+    (&["Bailey"], 7, 1),
+    (&["Gauntlet"], 7, 1),
+    (&["IceCv", "IceCave"], 10, 1),
+    (&["Volcano"], 11, 1),
+    (&["Lab", "Labyrinth"], 12, 1),
+    (&["Bazaar", "Trove", "WizLab", "Desolation", "Arena", "Crucible"], 10, 1),
+    (&["Tutorial", "Sprint"], 1, 27),
+];
+
+/// The deepest depth the importer gives (the deepest branch level above).
+pub const DEEPEST: u32 = 27;
+
+/// An inclusive range of absolute depths.
+pub type Depths = (u32, u32);
+
+/// What a depth spec says: the range, and what was widened or dropped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DepthSpec {
+    /// The hull of every term, `None` when no term names a level.
+    pub range: Option<Depths>,
+    /// What could not be kept exactly, in words.
+    pub losses: Vec<String>,
+}
+
+/// Reads a depth spec: comma-separated terms `Branch`, `Branch:N`, `Branch:N-M`,
+/// `Branch:$`, bare `N-M` (absolute), each maybe `!`-prefixed. Unknown branch
+/// names are reported and skipped.
+pub fn spec(value: &str) -> DepthSpec {
+    let mut out = DepthSpec::default();
+    let mut ranges: Vec<Depths> = Vec::new();
+    for term in value.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        if let Some(excluded) = term.strip_prefix('!') {
+            out.losses.push(format!("depth exclusion `!{excluded}` dropped"));
+            continue;
+        }
+        match term_range(term) {
+            Some(r) => ranges.push(r),
+            None => out.losses.push(format!("depth term `{term}` not understood")),
+        }
+    }
+    ranges.sort_unstable();
+    if let (Some(first), Some(last)) = (ranges.first(), ranges.iter().map(|r| r.1).max()) {
+        // Terms more than two levels apart are joined into one range.
+        let mut reach = first.1;
+        for r in &ranges[1..] {
+            if r.0 > reach + 3 {
+                out.losses.push(format!("depths {}-{} and {}-{} joined into one range", first.0, reach, r.0, r.1));
+                break;
+            }
+            reach = reach.max(r.1);
+        }
+        out.range = Some((first.0, last));
+    }
+    out
+}
+
+/// The absolute depths of one term.
+fn term_range(term: &str) -> Option<Depths> {
+    if term.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        let (lo, hi) = numbers(term)?;
+        return Some((lo.clamp(1, DEEPEST), hi.clamp(1, DEEPEST)));
+    }
+    let (name, levels) = match term.split_once(':') {
+        Some((n, l)) => (n.trim(), Some(l.trim())),
+        None => (term, None),
+    };
+    let &(_, first, count) =
+        BRANCHES.iter().find(|(names, _, _)| names.iter().any(|n| n.eq_ignore_ascii_case(name)))?;
+    let (lo, hi) = match levels {
+        None | Some("*") => (1, count),
+        Some("$") => (count, count),
+        Some(l) => {
+            let (lo, hi) = numbers(&l.replace('$', &count.to_string()))?;
+            (lo.clamp(1, count), hi.clamp(1, count))
+        }
+    };
+    Some((first + lo - 1, first + hi - 1))
+}
+
+/// `N` or `N-M`.
+fn numbers(text: &str) -> Option<(u32, u32)> {
+    match text.split_once('-') {
+        Some((a, b)) => {
+            let (a, b) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+            (a <= b).then_some((a, b))
+        }
+        None => {
+            let n = text.trim().parse().ok()?;
+            Some((n, n))
+        }
+    }
+}
+
+/// A `WEIGHT` line: the plain weight, and whether some weight was qualified by
+/// depth (`40 (D:2-5), 10`), which prefabric cannot keep.
+pub fn weight(value: &str) -> Result<(u32, bool), String> {
+    let mut plain = None;
+    let mut qualified = false;
+    for part in split_outside_parens(value) {
+        let part = part.trim();
+        if part.contains('(') {
+            qualified = true;
+            continue;
+        }
+        plain = Some(part.parse::<u32>().map_err(|_| format!("`{part}` is not a weight"))?);
+    }
+    match (plain, qualified) {
+        (Some(w), q) => Ok((w, q)),
+        // Only depth-qualified weights: DCSS's default 10 elsewhere.
+        (None, true) => Ok((10, true)),
+        (None, false) => Err("no weight".into()),
+    }
+}
+
+/// Splits at commas that are not inside parentheses.
+fn split_outside_parens(value: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in value.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth <= 0 => {
+                parts.push(&value[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&value[start..]);
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn branch_levels_become_absolute_depths() {
+        assert_eq!(spec("D:3-8").range, Some((3, 8)));
+        assert_eq!(spec("Lair").range, Some((9, 13)));
+        assert_eq!(spec("Zot:$").range, Some((24, 24)));
+        assert_eq!(spec("D:2, D:4").range, Some((2, 4)));
+        assert_eq!(spec("4-9").range, Some((4, 9)));
+        let s = spec("D:1-3, Zot, !Zot:$");
+        assert_eq!(s.range, Some((1, 24)));
+        assert_eq!(s.losses.len(), 2, "{:?}", s.losses);
+        assert_eq!(spec("Nowhere").range, None);
+        assert_eq!(spec("").range, None);
+    }
+
+    #[test]
+    fn weights_keep_the_plain_value_and_say_when_one_was_qualified() {
+        assert_eq!(weight("5"), Ok((5, false)));
+        assert_eq!(weight("40 (D:2-5), 5 (Lair), 10"), Ok((10, true)));
+        assert_eq!(weight("40 (D:2-5)"), Ok((10, true)));
+        assert!(weight("lots").is_err());
+    }
+}

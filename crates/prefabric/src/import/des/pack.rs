@@ -1,0 +1,431 @@
+//! Assembling translated vaults into the files of a prefabric pack.
+//!
+//! In: the vaults to write, each with the `.des` file it came from, the pool's
+//! name and the base pack's files. Out: the files to add to (or replace in)
+//! the base pack — prefab files (one per `.des` file), definition files, a
+//! catalog of every monster, item, feature and trap the vaults name, two shared
+//! encounter pools (room styles and cave styles), a map type per layout
+//! generator that places them, a map type per whole-level vault, and the base's
+//! `pack.toml` and `palette.toml` with what the import adds — plus, for each
+//! file, which vault wrote each of its lines, so a problem `check` finds can be
+//! traced back to the vault that caused it.
+
+use super::glyphs::NEW_TERRAINS;
+use super::objects::{Kind, item_category};
+use super::vault::{Orient, Vault};
+use super::write::{self, Placed};
+use crate::content::SourceFile;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+/// A vault and its source, as the pack is assembled from it.
+pub struct Entry<'v> {
+    /// The vault.
+    pub vault: &'v Vault,
+    /// The `.des` file's stem, for the prefab file's name.
+    pub stem: String,
+    /// How messages name its source: `file.des:12`.
+    pub source: String,
+}
+
+/// What was written for one vault: its prefabs and how it is placed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// The prefab names written.
+    pub prefabs: Vec<String>,
+    /// How it is placed, in words (`encounter in rooms (accessible), and in caverns`).
+    pub placed: String,
+}
+
+/// The files of an assembled import, and which vault each line came from.
+pub struct Assembled {
+    /// The files, base files the import changes included.
+    pub files: Vec<SourceFile>,
+    /// For each file path: line ranges (first, last) and the vault index that wrote them.
+    pub owners: BTreeMap<String, Vec<LineOwner>>,
+    /// What was written for each vault, by index.
+    pub written: Vec<Written>,
+}
+
+/// The vault (by index) that wrote lines `first..=last` of a file.
+pub type LineOwner = (u32, u32, usize);
+
+/// Terrain names the vaults use, mapped to the variants the pack gives them.
+pub type TerrainNames = BTreeMap<&'static str, String>;
+
+/// Picks, for each terrain the import adds, a variant of its role the base
+/// palette does not mention, and returns the base palette with them added.
+pub fn palette(base: &str) -> (String, TerrainNames) {
+    let mut names = TerrainNames::new();
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    for (key, _, _, _) in NEW_TERRAINS {
+        let role = key.split(':').next().unwrap_or(key);
+        let variant = (1..=9)
+            .map(|v| format!("{role}:{v}"))
+            .find(|t| !base.contains(&format!("\"{t}\"")) && !taken.contains(t))
+            .unwrap_or_else(|| key.to_string());
+        taken.insert(variant.clone());
+        names.insert(key, variant);
+    }
+    let colours: String = NEW_TERRAINS
+        .iter()
+        .map(|(key, colour, _, what)| format!("\"{}\" = \"{colour}\"  # {what}\n", names[key]))
+        .collect();
+    let render: String = NEW_TERRAINS
+        .iter()
+        .map(|(key, _, glyph, what)| format!("\"{}\" = \"{glyph}\"  # {what}\n", names[key]))
+        .collect();
+    let mut text = base.to_string();
+    for (section, lines) in [("[colours]", colours), ("[render]", render)] {
+        match text.find(&format!("\n{section}\n")) {
+            Some(i) => {
+                let at = i + section.len() + 2;
+                text.insert_str(at, &lines);
+            }
+            None => {
+                let _ = write!(text, "\n{section}\n{lines}");
+            }
+        }
+    }
+    (text, names)
+}
+
+/// A catalog entry the vaults need.
+struct Need {
+    kind: Kind,
+    name: String,
+    depth: u32,
+}
+
+/// Assembles the files for `entries` (the vaults still in), pools named after
+/// `pool`. `taken` holds catalog tags the base pack uses already, `terrains`
+/// the variants new terrains got.
+pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, terrains: &TerrainNames) -> Assembled {
+    let mut files: BTreeMap<String, (String, Vec<LineOwner>)> = BTreeMap::new();
+    let mut written = vec![Written::default(); entries.len()];
+    let mut needs: BTreeMap<String, Need> = BTreeMap::new();
+    let rename = |tag: &str| if taken.contains(tag) { format!("{tag}_dcss") } else { tag.to_string() };
+    let mut rooms = String::new();
+    let mut caves = String::new();
+    let (mut room_owners, mut cave_owners) = (Vec::new(), Vec::new());
+    let mut anchored: Vec<(usize, &'static str)> = Vec::new();
+    let mut levels: Vec<usize> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let v = vault_with(e.vault, terrains, &rename);
+        let prefab_file = format!("prefabs/dcss/{}.txt", e.stem);
+        let depth = v.depth.map_or(1, |(lo, _)| lo.clamp(1, 20));
+        for line in &v.lines {
+            for alt in &line.alts {
+                let need =
+                    needs.entry(alt.tag.clone()).or_insert(Need { kind: line.kind, name: alt.name.clone(), depth });
+                need.depth = need.depth.min(depth);
+            }
+        }
+        if !v.lines.is_empty() {
+            let defs = write::definitions(&v, &e.source);
+            let path = format!("prefabs/dcss/{}/{}.def", e.stem, v.name);
+            let lines = defs.lines().count() as u32;
+            files.insert(path, (defs, vec![(1, lines.max(1), i)]));
+        }
+        let mut add_prefab = |text: String, name: &str, written: &mut Written| {
+            let (body, owners) = files.entry(prefab_file.clone()).or_default();
+            let first = body.lines().count() as u32 + 1;
+            body.push_str(&text);
+            owners.push((first, body.lines().count() as u32, i));
+            written.prefabs.push(name.to_string());
+        };
+        let w = &mut written[i];
+        match v.orient {
+            Orient::Encompass => {
+                add_prefab(
+                    write::prefab(&v, Placed::Level, crate::geom::Dir::South, &v.name, &v.name, &e.source),
+                    &v.name,
+                    w,
+                );
+                w.placed = format!("whole level: map type `{pool}_{}`", v.name);
+                levels.push(i);
+            }
+            Orient::Anchor(anchor) => {
+                add_prefab(
+                    write::prefab(&v, Placed::Feature, crate::geom::Dir::South, &v.name, &v.name, &e.source),
+                    &v.name,
+                    w,
+                );
+                w.placed = format!("feature at the {anchor} of `{pool}_rooms` and `{pool}_caves`");
+                anchored.push((i, anchor));
+            }
+            Orient::Mini | Orient::Float => {
+                let mut places = Vec::new();
+                if let Some((style, open)) = write::room_style(&v) {
+                    add_prefab(write::prefab(&v, style, open, &v.name, &v.name, &e.source), &v.name, w);
+                    if v.depth.is_some() {
+                        let first = rooms.lines().count() as u32 + 1;
+                        encounter(&mut rooms, &v, &v.name, style.style());
+                        room_owners.push((first, rooms.lines().count() as u32, i));
+                    }
+                    places.push(format!("rooms ({})", style.style()));
+                }
+                if write::cave_style(&v) {
+                    let name = format!("{}_cave", v.name);
+                    add_prefab(
+                        write::prefab(&v, Placed::Centered, crate::geom::Dir::South, &name, &v.name, &e.source),
+                        &name,
+                        w,
+                    );
+                    if v.depth.is_some() {
+                        let first = caves.lines().count() as u32 + 1;
+                        encounter(&mut caves, &v, &name, "centered");
+                        cave_owners.push((first, caves.lines().count() as u32, i));
+                    }
+                    places.push("caverns (centered)".to_string());
+                }
+                w.placed = match (places.is_empty(), v.depth.is_some()) {
+                    (true, _) => "nowhere: no side of it is open in every outcome".into(),
+                    (false, true) => format!("encounter in {}", places.join(" and ")),
+                    (false, false) => format!(
+                        "prefab for {} (DCSS picks it by tag or place only, so no pool entry)",
+                        places.join(" and ")
+                    ),
+                };
+            }
+        }
+    }
+    let header = |what: &str| {
+        format!(
+            "# {what}, written by `prefabric import-des`.\n# Each entry is one DCSS vault; its depths are absolute (the Dungeon is 1-15).\ndescription = \"DCSS vaults imported by prefabric import-des: {what}.\"\n\n"
+        )
+    };
+    let shift =
+        |owners: Vec<(u32, u32, usize)>, by: u32| owners.into_iter().map(|(a, b, i)| (a + by, b + by, i)).collect();
+    for (name, body, owners, what) in [
+        (pool.to_string(), rooms, room_owners, "encounters for rooms"),
+        (format!("{pool}_caves"), caves, cave_owners, "encounters for caverns"),
+    ] {
+        let head = header(what);
+        let by = head.lines().count() as u32;
+        files.insert(format!("encounters/{name}.toml"), (format!("{head}{body}"), shift(owners, by)));
+    }
+    files.insert("catalog/dcss.toml".into(), (catalog(&needs), Vec::new()));
+    let anchored_map_lines = |kind: &str| -> (String, Vec<LineOwner>) {
+        let mut text = String::new();
+        let mut owners = Vec::new();
+        if anchored.is_empty() {
+            return (text, owners);
+        }
+        let _ = writeln!(
+            text,
+            "# One set piece a level at most, as DCSS places them; most levels none.\n[[variants]]\nname = \"no set piece\"\nweight = {}\n",
+            10 * anchored.len().max(1)
+        );
+        for &(i, anchor) in &anchored {
+            let first = text.lines().count() as u32 + 1;
+            let v = entries[i].vault;
+            let _ = writeln!(
+                text,
+                "[[variants]]\nname = \"{}\"\nweight = {}\n\n[[variants.prefabs]]\nprefab = \"{}\"\nat = \"{anchor}\"\nrequired = false\nspawn_block = {}\n",
+                v.name,
+                v.weight.max(1),
+                v.name,
+                v.spawn_block
+            );
+            owners.push((first, text.lines().count() as u32, i));
+        }
+        let _ = kind;
+        (text, owners)
+    };
+    for (kind, generator) in [("rooms", ROOMS), ("caves", CAVES)] {
+        let (variants, owners) = anchored_map_lines(kind);
+        let included = if kind == "rooms" { pool.to_string() } else { format!("{pool}_caves") };
+        let head = generator.replace("POOL", &included);
+        let by = head.lines().count() as u32;
+        files.insert(format!("maps/{pool}_{kind}.toml"), (format!("{head}{variants}"), shift(owners, by)));
+    }
+    for &i in &levels {
+        let v = entries[i].vault;
+        let (w, h) = (v.grid.first().map_or(0, Vec::len), v.grid.len());
+        let text = format!(
+            "# DCSS's whole-level vault `{}` ({}), as a map type: the level is the vault.\ndescription = \"DCSS's `{}`, the whole level.\"\nwidth = {w}\nheight = {h}\ngenerator = \"chain\"\n\n[chain]\nstart = \"{}\"\nmargin = 0\ntarget = 1\n",
+            v.dcss_name, entries[i].source, v.dcss_name, v.name
+        );
+        let lines = text.lines().count() as u32;
+        files.insert(format!("maps/{pool}_{}.toml", v.name), (text, vec![(1, lines, i)]));
+    }
+    let mut owners = BTreeMap::new();
+    let files = files
+        .into_iter()
+        .map(|(path, (text, lines))| {
+            owners.insert(path.clone(), lines);
+            SourceFile { path, bytes: text.into_bytes() }
+        })
+        .collect();
+    Assembled { files, owners, written }
+}
+
+/// The vault with its new terrains named as the pack names them and its
+/// catalog tags renamed away from the base pack's.
+fn vault_with(v: &Vault, terrains: &TerrainNames, rename: &dyn Fn(&str) -> String) -> Vault {
+    let mut v = v.clone();
+    for (terrain, _) in v.legend.values_mut() {
+        if let Some(name) = terrains.get(terrain.as_str()) {
+            *terrain = name.clone();
+        }
+    }
+    for line in &mut v.lines {
+        for alt in &mut line.alts {
+            alt.tag = rename(&alt.tag);
+        }
+    }
+    v
+}
+
+/// One `[[pool]]` entry.
+fn encounter(out: &mut String, v: &Vault, prefab: &str, style: &str) {
+    let has = |k: Kind| v.lines.iter().any(|l| l.kind == k);
+    let category = match (has(Kind::Entity), has(Kind::Item)) {
+        (true, true) => "risk-reward",
+        (true, false) => "danger",
+        (false, true) => "reward",
+        (false, false) => "fluff",
+    };
+    let _ = writeln!(
+        out,
+        "[[pool]]\nid = \"{}\"\nweight = {}\ncategory = \"{category}\"\nstyle = \"{style}\"\nprefabs = [\"{prefab}\"]",
+        v.name, v.weight
+    );
+    if let Some((lo, hi)) = v.depth {
+        let _ = writeln!(out, "depth = [{lo}, {hi}]");
+    }
+    if let Some(n) = v.max_per_world {
+        let _ = writeln!(out, "max_per_world = {n}");
+    }
+    if let Some(n) = v.max_per_map {
+        let _ = writeln!(out, "max_per_map = {n}");
+    }
+    if let Some(g) = &v.group {
+        let _ = writeln!(out, "group = \"{g}\"");
+    }
+    out.push('\n');
+}
+
+/// The catalog of every tag the vaults name.
+fn catalog(needs: &BTreeMap<String, Need>) -> String {
+    let mut out = String::from(
+        "# Monsters, items, features and traps named by imported DCSS vaults, written by\n# `prefabric import-des`. prefabric knows nothing of them beyond their names:\n# ratings are the shallowest depth a vault naming them appears at, and\n# placeholders (random_monster, random_item, any_weapon, random_trap, any_shop)\n# stand for DCSS's random picks, for a game to fill.\n\n",
+    );
+    let mut categories = BTreeSet::new();
+    for (tag, need) in needs {
+        let name = toml_string(&need.name);
+        let rating = need.depth.clamp(1, 20);
+        match need.kind {
+            Kind::Entity => {
+                let _ = writeln!(
+                    out,
+                    "[[entity]]\ntag = \"{tag}\"\nname = {name}\nclasses = [\"dcss\"]\nrating = {rating}\n"
+                );
+            }
+            Kind::Item => {
+                let category = item_category(tag);
+                let _ = writeln!(
+                    out,
+                    "[[item]]\ntag = \"{tag}\"\nname = {name}\ncategory = \"{category}\"\nrating = {rating}\n"
+                );
+                categories.insert(category);
+            }
+            Kind::Prop => {
+                let blocks = tag.contains("statue") || tag.contains("idol") || tag.contains("fountain");
+                let _ = write!(out, "[[prop]]\ntag = \"{tag}\"\nname = {name}\n");
+                if blocks {
+                    let art = if tag.contains("fountain") { "¤" } else { "§" };
+                    let _ = write!(out, "set = \"dcss_obstacles\"\nart = [\"{art}\"]\n");
+                }
+                out.push('\n');
+            }
+            Kind::Trap => {
+                let _ = writeln!(out, "[[trap]]\ntag = \"{tag}\"\nname = {name}\nrating = {rating}\n");
+            }
+        }
+    }
+    if !categories.is_empty() {
+        out.push_str("[item_glyphs]\n");
+        for c in categories {
+            let glyph = match c.trim_start_matches("dcss_") {
+                "weapon" => ")",
+                "armour" => "[",
+                "potion" => "!",
+                "scroll" => "?",
+                "wand" => "/",
+                "jewellery" => "\"",
+                "book" => "♦",
+                "staff" => "⌠",
+                "gold" => "$",
+                "food" => "%",
+                "missile" => "(",
+                _ => "}",
+            };
+            let _ = writeln!(out, "{c} = \"{glyph}\"");
+        }
+    }
+    out
+}
+
+/// A TOML basic string.
+fn toml_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The tunneler map type that places the room pool: DCSS's 80x70 level, narrow
+/// corridors, many rooms.
+const ROOMS: &str = "# DCSS vaults in rooms: tunnelers dig a level of DCSS's size, and the imported
+# encounters are embedded into its rooms and halls. Written by `prefabric import-des`.
+description = \"DCSS vaults imported by prefabric import-des, embedded into rooms dug by tunnelers on an 80x70 level.\"
+width = 80
+height = 70
+generator = \"tunnelers\"
+
+[tunnelers]
+width = 1
+min_width = 1
+max_width = 3
+step = [3, 7]
+room_chance = 50
+hall_chance = 6
+min_halls = 1
+edge_margin = 2
+fill_target = 36
+min_open = 20
+
+[[starts]]
+at = \"centre\"
+jitter = [12, 10]
+
+[encounters]
+count = [4, 8]
+include = [\"POOL\"]
+
+";
+
+/// The cave map type that places the cavern pool.
+const CAVES: &str = "# DCSS vaults in caverns: a cave level of DCSS's size, the imported encounters
+# set in the middle of its caverns. Written by `prefabric import-des`.
+description = \"DCSS vaults imported by prefabric import-des, set in the caverns of an 80x70 cave level.\"
+width = 80
+height = 70
+generator = \"caves\"
+
+[encounters]
+count = [3, 6]
+include = [\"POOL\"]
+
+";

@@ -1,0 +1,286 @@
+//! Writing a translated vault as prefabric text: its prefab (header, legend,
+//! variation rules, terrain grid) in the style it is placed in, and its
+//! definition file.
+//!
+//! In: a [`Vault`] and how it is placed. Out: the text of one prefab and of
+//! its definition file, in the syntax a designer writes by hand, or why the
+//! vault cannot be placed that way. For a room (`enclosed`) or a cave wall
+//! (`embedded`) the drawing is turned first so that its open side is the bottom
+//! row, as prefabric draws such prefabs, and its allowed orientations turned
+//! with it.
+
+use super::objects::Alt;
+use super::vault::{Line, Vault};
+use crate::geom::{Dir, Point, Transform, TransformSet};
+use std::fmt::Write;
+
+/// How a vault's prefab is placed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Placed {
+    /// In a room, any cell of its edge open (`accessible`).
+    Accessible,
+    /// A room's interior, entered from its bottom row (`enclosed`).
+    Enclosed,
+    /// Free in the middle of a cavern (`centered`).
+    Centered,
+    /// Before the layout, at an anchor (`feature`), its exits link marks.
+    Feature,
+    /// The whole level (`feature` of a map type of its own).
+    Level,
+}
+
+impl Placed {
+    /// The prefab style it is written with.
+    pub fn style(self) -> &'static str {
+        match self {
+            Placed::Accessible => "accessible",
+            Placed::Enclosed => "enclosed",
+            Placed::Centered => "centered",
+            Placed::Feature | Placed::Level => "feature",
+        }
+    }
+}
+
+/// True when cells of this terrain are walkable.
+pub fn walkable(terrain: &str) -> bool {
+    let role = terrain.split(':').next().unwrap_or(terrain);
+    matches!(
+        role,
+        "room"
+            | "hall"
+            | "corridor"
+            | "junction"
+            | "cave"
+            | "door"
+            | "secret_door"
+            | "stairs_up"
+            | "stairs_down"
+            | "stairs"
+    )
+}
+
+/// What a cell of the drawing may be in the vault's outcomes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Cell {
+    /// Not drawn (`?`).
+    Open,
+    /// Walkable in every outcome.
+    Floor,
+    /// Walkable in some outcomes only.
+    Maybe,
+    /// Never walkable.
+    Solid,
+}
+
+fn classify(v: &Vault, g: char) -> Cell {
+    if g == '?' {
+        return Cell::Open;
+    }
+    let finals = super::rules::glyph_sets(g, &v.rules);
+    let walk: Vec<bool> = finals.iter().map(|f| v.legend.get(f).is_some_and(|(t, _)| walkable(t))).collect();
+    if walk.iter().all(|&w| w) {
+        Cell::Floor
+    } else if walk.iter().any(|&w| w) {
+        Cell::Maybe
+    } else {
+        Cell::Solid
+    }
+}
+
+/// The cells of one side of a `w × h` drawing.
+fn side(w: i32, h: i32, d: Dir) -> Vec<Point> {
+    match d {
+        Dir::North => (0..w).map(|x| Point::new(x, 0)).collect(),
+        Dir::South => (0..w).map(|x| Point::new(x, h - 1)).collect(),
+        Dir::West => (0..h).map(|y| Point::new(0, y)).collect(),
+        Dir::East => (0..h).map(|y| Point::new(w - 1, y)).collect(),
+    }
+}
+
+/// How a vault may be placed in a room: `accessible` when every edge cell is
+/// open in every outcome, else `enclosed` through its most open side (the one
+/// with exits first). `None` when no side is open in every outcome.
+pub fn room_style(v: &Vault) -> Option<(Placed, Dir)> {
+    let (w, h) = size(v);
+    let at = |p: Point| classify(v, v.grid[p.y as usize][p.x as usize]);
+    let edge_open =
+        Dir::ALL.iter().all(|&d| side(w, h, d).into_iter().all(|p| matches!(at(p), Cell::Open | Cell::Floor)));
+    if edge_open {
+        return Some((Placed::Accessible, Dir::South));
+    }
+    let score = |d: Dir| {
+        let cells = side(w, h, d);
+        let exits = cells.iter().filter(|p| v.exits.contains(p)).count();
+        let open = cells.iter().filter(|&&p| matches!(at(p), Cell::Open | Cell::Floor)).count();
+        (exits, open)
+    };
+    let best = Dir::ALL.into_iter().max_by_key(|&d| (score(d), d == Dir::South))?;
+    (score(best).1 > 0).then_some((Placed::Enclosed, best))
+}
+
+/// True when the vault may stand free in a cavern: some drawn edge cell is
+/// walkable in every outcome.
+pub fn cave_style(v: &Vault) -> bool {
+    let (w, h) = size(v);
+    Dir::ALL
+        .iter()
+        .any(|&d| side(w, h, d).into_iter().any(|p| classify(v, v.grid[p.y as usize][p.x as usize]) == Cell::Floor))
+}
+
+fn size(v: &Vault) -> (i32, i32) {
+    (v.grid.first().map_or(0, Vec::len) as i32, v.grid.len() as i32)
+}
+
+/// The turn that brings side `d` to the bottom.
+fn turn_to_bottom(d: Dir) -> Transform {
+    match d {
+        Dir::South => Transform::IDENTITY,
+        Dir::East => Transform::new(1, false),
+        Dir::North => Transform::new(2, false),
+        Dir::West => Transform::new(3, false),
+    }
+}
+
+/// The prefab text of `v` placed as `placed`, `open` its side to face the
+/// bottom (for `enclosed`), named `name`, using definition file `defs`.
+pub fn prefab(v: &Vault, placed: Placed, open: Dir, name: &str, defs: &str, source: &str) -> String {
+    let turn = if placed == Placed::Enclosed { turn_to_bottom(open) } else { Transform::IDENTITY };
+    let (w, h) = size(v);
+    let (tw, th) = turn.apply_size(w, h);
+    let mut grid = vec![vec!['?'; tw as usize]; th as usize];
+    for (y, row) in v.grid.iter().enumerate() {
+        for (x, &g) in row.iter().enumerate() {
+            let p = turn.apply_point(Point::new(x as i32, y as i32), w, h);
+            grid[p.y as usize][p.x as usize] = g;
+        }
+    }
+    // The orientations DCSS allows, of the drawing as turned.
+    let back = turn.inverse();
+    let mut transforms = TransformSet::EMPTY;
+    for t in v.transforms.iter() {
+        transforms = transforms.with(back.then(t));
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "# DCSS vault `{}`, {source}", v.dcss_name);
+    let _ = writeln!(out, "prefab {name}");
+    let mut tags = vec!["dcss".to_string()];
+    tags.extend(v.tags.iter().filter(|t| super::super::valid_tag(t)).cloned());
+    let _ = writeln!(out, "tags: {}", tags.join(" "));
+    let _ = writeln!(out, "transforms: {}", transforms.describe());
+    let _ = writeln!(out, "style: {}", placed.style());
+    if !v.lines.is_empty() && defs != name {
+        let _ = writeln!(out, "defs: {defs}");
+    }
+    for (g, (terrain, reference)) in &v.legend {
+        match reference {
+            Some(r) => {
+                let _ = writeln!(out, "legend: {g} = {terrain} ref {r}");
+            }
+            None => {
+                let _ = writeln!(out, "legend: {g} = {terrain}");
+            }
+        }
+    }
+    for rule in &v.rules {
+        if let Some((key, value)) = rule.line() {
+            let _ = writeln!(out, "{key}: {value}");
+        }
+    }
+    out.push_str("terrain:\n");
+    for row in &grid {
+        out.extend(row.iter());
+        out.push('\n');
+    }
+    if placed == Placed::Feature && !v.exits.is_empty() {
+        links_layer(&mut out, v, &grid, turn);
+    }
+    out.push('\n');
+    out
+}
+
+/// A `links` layer with a 1-wide tunnel start on each exit at the drawing's
+/// edge, so the layout digs to it.
+fn links_layer(out: &mut String, v: &Vault, grid: &[Vec<char>], turn: Transform) {
+    let (w, h) = size(v);
+    let (tw, th) = turn.apply_size(w, h);
+    let mut links = vec![vec!['.'; tw as usize]; th as usize];
+    for &e in &v.exits {
+        let p = turn.apply_point(e, w, h);
+        if p.x == 0 || p.y == 0 || p.x == tw - 1 || p.y == th - 1 {
+            links[p.y as usize][p.x as usize] = '1';
+        }
+    }
+    let _ = grid;
+    out.push_str("links:\n");
+    for row in &links {
+        out.extend(row.iter());
+        out.push('\n');
+    }
+}
+
+/// The definition file of `v`; empty when it places nothing.
+pub fn definitions(v: &Vault, source: &str) -> String {
+    let mut out = String::new();
+    if v.lines.is_empty() {
+        return out;
+    }
+    let _ = writeln!(out, "# The objects of DCSS vault `{}`, {source}", v.dcss_name);
+    for line in &v.lines {
+        write_line(&mut out, line);
+    }
+    out
+}
+
+/// One object line: per-cell alternatives on one line (`UNIQUE`, so cells do not
+/// share a draw), or a group of lines when one draw serves every cell.
+fn write_line(out: &mut String, line: &Line) {
+    let kind = line.kind.name();
+    let chance = if line.chance < 100 { format!("{}% ", line.chance) } else { String::new() };
+    let keywords = common_keywords(&line.alts);
+    let kw = if keywords.is_empty() { String::new() } else { format!(" {}", keywords.join(" ")) };
+    let picks = weighted_picks(&line.alts);
+    if line.once && picks.len() > 1 {
+        for tag in &picks {
+            let _ = writeln!(out, "{chance}@pick_{} {} {kind} {tag}{kw}", group_name(line.reference), line.reference);
+        }
+        return;
+    }
+    let unique = if picks.len() > 1 { " UNIQUE" } else { "" };
+    let _ = writeln!(out, "{chance}{} {kind} {}{unique}{kw}", line.reference, picks.join("|"));
+}
+
+/// A group name for a reference character.
+fn group_name(r: char) -> String {
+    if r.is_ascii_alphanumeric() { r.to_string() } else { format!("u{:x}", r as u32) }
+}
+
+/// Alternatives as picks, each repeated by its weight (weights divided by their
+/// greatest common divisor; beyond 12 picks in all the weights are not kept).
+pub fn weighted_picks(alts: &[Alt]) -> Vec<String> {
+    let gcd = alts.iter().map(|a| a.weight).fold(0, gcd_of).max(1);
+    let total: u32 = alts.iter().map(|a| a.weight / gcd).sum();
+    let mut picks = Vec::new();
+    for a in alts {
+        let n = if total <= 12 { (a.weight / gcd).max(1) } else { 1 };
+        for _ in 0..n {
+            picks.push(a.tag.clone());
+        }
+    }
+    picks
+}
+
+/// True when [`weighted_picks`] keeps the alternatives' weights.
+pub fn weights_kept(alts: &[Alt]) -> bool {
+    let gcd = alts.iter().map(|a| a.weight).fold(0, gcd_of).max(1);
+    alts.iter().map(|a| a.weight / gcd).sum::<u32>() <= 12 || alts.iter().all(|a| a.weight == alts[0].weight)
+}
+
+/// The keywords every alternative has, in the first's order.
+pub fn common_keywords(alts: &[Alt]) -> Vec<String> {
+    let Some(first) = alts.first() else { return Vec::new() };
+    first.keywords.iter().filter(|k| alts.iter().all(|a| a.keywords.contains(k))).cloned().collect()
+}
+
+fn gcd_of(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd_of(b, a % b) }
+}
