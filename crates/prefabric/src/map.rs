@@ -465,6 +465,13 @@ impl Style {
         Style::ALL.map(Style::name).join(", ")
     }
 
+    /// True for the styles embedded in a room (enclosed, accessible, cubby),
+    /// whose `?` cells keep the room's floor; a feature's or a cave prefab's keep
+    /// whatever ground the map had, which may be solid.
+    pub const fn dont_care_is_floor(self) -> bool {
+        matches!(self, Style::Enclosed | Style::Accessible | Style::Cubby)
+    }
+
     /// True for the styles that join a cave's caverns rather than a room.
     pub const fn joins_caverns(self) -> bool {
         matches!(self, Style::Centered | Style::Embedded)

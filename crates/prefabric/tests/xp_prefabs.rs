@@ -56,6 +56,36 @@ fn every_default_prefab_round_trips_through_both_formats() {
 }
 
 #[test]
+fn variation_lines_in_a_header_file_are_read_and_their_mistakes_located() {
+    let pack = pack();
+    let palette = pack.palette();
+    let src = "prefab p\nstyle: enclosed\nlegend: C = room ref C\nnsubst: c = 1 C / rest .\nterrain:\n#####\n#.c.#\n#...#\n#####\n";
+    let drawn = text_prefab(src, palette).expect("valid");
+    let image = drawn.to_xp(palette).expect("writable");
+    // Layer 1 keeps the glyph the line names.
+    assert_eq!(image.layers()[0].get(Point::new(2, 1)).map(|c| c.glyph), Some(u32::from(b'c')));
+    let toml = "style = \"enclosed\"\nvary = [\n  'legend: C = room ref C',\n  'nsubst: c = 1 C / rest .',\n]\n";
+    let header = read_sidecar("p.toml", toml, "p").expect("reads");
+    assert_eq!(header.variation, drawn.header().variation);
+    let from_xp = Prefab::from_xp("p.xp", &image, header, palette, &Limits::default()).expect("valid");
+    assert_eq!(from_xp, drawn);
+    // A mistake in a line is reported in the header file, at its column.
+    let bad = toml.replace("c = 1 C", "c = two C");
+    let header = read_sidecar("p.toml", &bad, "p").expect("the lines are read later");
+    let err = Prefab::from_xp("p.xp", &image, header, palette, &Limits::default()).expect_err("a bad count");
+    assert!(err[0].to_string().starts_with("p.toml:4:16: syntax error: `two` is not a count"), "{err:?}");
+    // A line without a variation key is refused when the header file is read.
+    let err = read_sidecar("p.toml", "vary = ['subst a = b']\n", "p").expect_err("no key");
+    assert!(err[0].to_string().starts_with("p.toml:1:10: invalid: `subst a = b` is not a variation line"), "{err:?}");
+    // Without lines a fifth layer is refused; with them it is the mask.
+    let mut five = image.layers().to_vec();
+    five.push(XpLayer::new(5, 4, XpCell::TRANSPARENT));
+    let five = XpImage::with_layers(five).expect("five layers");
+    let err = xp_prefab(&five, "p", palette).expect_err("five layers");
+    assert!(err[0].contains("the image has 5 layers; a prefab has at most 4"), "{err:?}");
+}
+
+#[test]
 fn the_default_xp_prefabs_are_placed_by_the_materials_map_type() {
     let pack = pack();
     let xp_names: Vec<&str> =
