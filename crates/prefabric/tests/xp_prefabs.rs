@@ -34,7 +34,7 @@ fn xp_prefab(image: &XpImage, name: &str, palette: &Palette) -> Result<Prefab, V
 fn every_default_prefab_round_trips_through_both_formats() {
     let pack = pack();
     let palette = pack.palette();
-    let mut with_all_layers = 0;
+    let (mut with_all_layers, mut varying) = (0, 0);
     for prefab in pack.prefabs() {
         // Through .xp bytes and back.
         let bytes = xp::write(&prefab.to_xp(palette).expect("writable as .xp"));
@@ -42,6 +42,12 @@ fn every_default_prefab_round_trips_through_both_formats() {
         assert_eq!(image.layers().len(), 4);
         let back = Prefab::from_xp("p.xp", &image, prefab.header(), palette, &Limits::default()).expect("valid");
         assert_eq!(content(&back), content(prefab), "{} through .xp", prefab.name());
+        // A prefab with variation lines keeps them, and draws the same outcomes.
+        assert_eq!(&back, prefab, "{} through .xp", prefab.name());
+        varying += usize::from(back.varies());
+        if back.varies() {
+            assert_eq!(back.variant(5).as_ref(), prefab.variant(5).as_ref());
+        }
         // Through text and back.
         let written = render::prefab_text(prefab, palette).expect("writable as text");
         let back = text_prefab(&written, palette).expect("valid");
@@ -53,6 +59,7 @@ fn every_default_prefab_round_trips_through_both_formats() {
     }
     assert!(pack.prefabs().len() >= 10);
     assert!(with_all_layers >= 4, "at least four default prefabs use all four layers");
+    assert!(varying >= 4, "the default prefabs with variation lines went through .xp too");
 }
 
 #[test]
