@@ -23,6 +23,11 @@ impl<T: Clone> Grid<T> {
         Grid { width, height, cells: vec![fill; width as usize * height as usize] }
     }
 
+    /// A grid of the same size holding `f` of each cell.
+    pub fn map<U>(&self, f: impl FnMut(&T) -> U) -> Grid<U> {
+        Grid { width: self.width, height: self.height, cells: self.cells.iter().map(f).collect() }
+    }
+
     /// Sets every cell to `value`.
     pub fn fill(&mut self, value: T) {
         self.cells.fill(value);

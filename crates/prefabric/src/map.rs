@@ -465,6 +465,13 @@ impl Style {
         Style::ALL.map(Style::name).join(", ")
     }
 
+    /// True for the styles embedded in a room (enclosed, accessible, cubby),
+    /// whose `?` cells keep the room's floor; a feature's or a cave prefab's keep
+    /// whatever ground the map had, which may be solid.
+    pub const fn dont_care_is_floor(self) -> bool {
+        matches!(self, Style::Enclosed | Style::Accessible | Style::Cubby)
+    }
+
     /// True for the styles that join a cave's caverns rather than a room.
     pub const fn joins_caverns(self) -> bool {
         matches!(self, Style::Centered | Style::Embedded)
@@ -497,6 +504,9 @@ pub struct PlacedPrefab {
     pub region: Option<RegionId>,
     /// For an embedded encounter: which one, its category and its style.
     pub encounter: Option<EncounterTag>,
+    /// For a prefab with variation lines: the seed of the outcome placed
+    /// ([`crate::Prefab::variant`] gives it back); `None` for one without.
+    pub variant: Option<u32>,
 }
 
 /// What an embedded prefab was placed as.
@@ -851,6 +861,8 @@ pub struct Map {
     pub(crate) furnishing: FurnishingSummary,
     pub(crate) trace: Trace,
     pub(crate) attempt: u32,
+    /// The seed this attempt's streams derive from (the seed itself on attempt 0).
+    pub(crate) stream_seed: u64,
 }
 
 impl Map {
@@ -876,6 +888,7 @@ impl Map {
             furnishing: FurnishingSummary::default(),
             trace: Trace::default(),
             attempt: 0,
+            stream_seed: seed,
         }
     }
 
@@ -884,6 +897,16 @@ impl Map {
     /// from this one, so the map is still the seed's).
     pub fn attempt(&self) -> u32 {
         self.attempt
+    }
+
+    /// The seed of the variation outcome ([`crate::Prefab::variant`]) for the
+    /// next placement of prefab `name`: drawn from the stream named after the
+    /// prefab and how many copies of it the map holds already, so a varying
+    /// prefab moves no other draw, and placing or removing other prefabs changes
+    /// none of its outcomes. Only called for prefabs that vary.
+    pub(crate) fn variant_seed(&self, name: &str) -> u32 {
+        let copies = self.prefabs.iter().filter(|p| p.name == name).count();
+        crate::rng::Rng::stream(self.stream_seed, "variant", &format!("{name}/{copies}")).next_u32()
     }
 
     /// The seed it was generated from.

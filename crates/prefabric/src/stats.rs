@@ -445,11 +445,12 @@ impl MapTypeStats {
         stats.prefabs.retain(|name, _| pack.prefab(name).is_some());
         for (name, p) in stats.prefabs.iter_mut() {
             let Some(prefab) = pack.prefab(name) else { continue };
-            let Some(defs) = pack.definitions(prefab.defs_name()).filter(|_| !prefab.refs().is_empty()) else {
+            let possible = prefab.possible_refs();
+            let Some(defs) = pack.definitions(prefab.defs_name()).filter(|_| !possible.is_empty()) else {
                 continue;
             };
             p.definitions = Some(defs.name.clone());
-            p.ref_glyphs = prefab.refs().iter().map(|r| r.glyph).collect();
+            p.ref_glyphs = possible.iter().map(|(r, _)| r.glyph).collect();
             p.ref_glyphs.sort_unstable();
             p.ref_glyphs.dedup();
             stats.definitions.entry(defs.name.clone()).or_insert_with(|| DefinitionStats {

@@ -296,7 +296,7 @@ fn embedded_holds(map: &Map, pack: &Pack, placed: &prefabric::PlacedPrefab) -> R
             return Err(format!("embedded {} at {b} facing {facing}: open ground at {p} beside it", placed.name));
         }
     }
-    let oriented = pack.prefab(&placed.name).ok_or("known prefab")?.transformed(placed.transform);
+    let oriented = pack.placed(placed).ok_or("known prefab")?;
     let origin = Point::new(b.x, b.y);
     let mouths: Vec<Point> = b
         .ring()
@@ -596,7 +596,7 @@ tags = { rubble_pile = 2, ore_spill = 1 }
 fn walled_tightly(map: &Map, pack: &Pack) -> Result<(), String> {
     let drawn_earth = |q: Point| {
         map.prefabs().iter().any(|placed| {
-            let oriented = pack.prefab(&placed.name).expect("known").transformed(placed.transform);
+            let oriented = pack.placed(placed).expect("known");
             let origin = Point::new(placed.bounds.x, placed.bounds.y);
             placed.bounds.contains(q) && oriented.cells()[q - origin].is_some_and(|t| t.role == Role::Earth)
         })

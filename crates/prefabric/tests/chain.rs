@@ -354,7 +354,7 @@ fn chained_map_holds(pack: &Pack, map: &Map) -> Result<(), String> {
     common::regions_consistent(map)?;
     hallways_keep_out_of_prefabs(pack, map)?;
     for (index, placed) in map.prefabs().iter().enumerate().filter(|(_, p)| p.stage == Stage::Layout) {
-        let oriented = pack.prefab(&placed.name).ok_or("unknown prefab")?.transformed(placed.transform);
+        let oriented = pack.placed(placed).ok_or("unknown prefab")?;
         let origin = Point::new(placed.bounds.x, placed.bounds.y);
         let region = placed.region.map(|r| &map.regions()[r as usize]).ok_or("a chained prefab has a region")?;
         if region.kind != RegionKind::Prefab || region.prefab != Some(index) {
@@ -399,7 +399,7 @@ fn chained_map_holds(pack: &Pack, map: &Map) -> Result<(), String> {
 /// No corridor cell lies on a drawn (not `?`) cell of a placed prefab.
 fn hallways_keep_out_of_prefabs(pack: &Pack, map: &Map) -> Result<(), String> {
     for placed in map.prefabs() {
-        let oriented = pack.prefab(&placed.name).ok_or("unknown prefab")?.transformed(placed.transform);
+        let oriented = pack.placed(placed).ok_or("unknown prefab")?;
         let origin = Point::new(placed.bounds.x, placed.bounds.y);
         for p in placed.bounds.points() {
             // Earth a prefab draws stays diggable on purpose.

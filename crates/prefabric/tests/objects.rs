@@ -380,7 +380,7 @@ fn definition_machines_stay_whole_on_floor_within_their_box_and_named_ones_carry
                 let line = &pack.definitions(&d.defs).unwrap().lines[d.line as usize].line;
                 let index = o.prefab.expect("a definition object belongs to a prefab");
                 let placement = &map.prefabs()[index];
-                let oriented = pack.prefab(&placement.name).unwrap().transformed(placement.transform);
+                let oriented = pack.placed(placement).unwrap();
                 let origin = Point::new(placement.bounds.x, placement.bounds.y);
                 if line.names_machine() {
                     let Some((Pick::Tag(tag), _)) = line.picks.first() else { panic!("{at}: {line:?}") };

@@ -366,7 +366,7 @@ fn pathways_map_holds(pack: &Pack, map: &Map) -> Result<(), String> {
         }
     }
     for (index, placed) in map.prefabs().iter().enumerate().filter(|(_, p)| p.stage == Stage::Layout) {
-        let oriented = pack.prefab(&placed.name).ok_or("unknown prefab")?.transformed(placed.transform);
+        let oriented = pack.placed(placed).ok_or("unknown prefab")?;
         let origin = Point::new(placed.bounds.x, placed.bounds.y);
         let region = placed.region.map(|r| &map.regions()[r as usize]).ok_or("a room has a region")?;
         if region.kind != RegionKind::Prefab || region.prefab != Some(index) {
@@ -410,11 +410,10 @@ fn hallways_keep_clear_of_rooms(pack: &Pack, map: &Map, padding: i32) -> Result<
     }
     let mut rooms: Vec<(String, Vec<Point>, i32)> = Vec::new();
     for placed in map.prefabs().iter().filter(|p| p.stage == Stage::Layout) {
-        let prefab = pack.prefab(&placed.name).ok_or("unknown prefab")?;
-        let oriented = prefab.transformed(placed.transform);
+        let oriented = pack.placed(placed).ok_or("unknown prefab")?;
         let origin = Point::new(placed.bounds.x, placed.bounds.y);
         let cells = oriented.cells().bounds().points().filter(|&q| oriented.cells()[q].is_some()).map(|q| origin + q);
-        let pad = if prefab.tags().iter().any(|t| t == "hallway") { 0 } else { padding };
+        let pad = if oriented.tags().iter().any(|t| t == "hallway") { 0 } else { padding };
         rooms.push((placed.name.clone(), cells.collect(), pad));
     }
     for r in map.regions().iter().filter(|r| r.kind == RegionKind::Room) {
@@ -514,7 +513,7 @@ fn wide_hallways_and_odd_settings_keep_every_invariant() {
         pathways_map_holds(&pack, &leaky).unwrap_or_else(|e| panic!("leaky seed {seed}: {e}"));
         // Closed doorways became floor niches (`unused = "room"`), no doorway a door.
         for placed in map.prefabs().iter().filter(|p| p.stage == Stage::Layout) {
-            let oriented = pack.prefab(&placed.name).expect("known").transformed(placed.transform);
+            let oriented = pack.placed(placed).expect("known");
             for link in oriented.links() {
                 let at = Point::new(placed.bounds.x, placed.bounds.y) + link.at;
                 let t = map.terrain_at(at).expect("on the map");

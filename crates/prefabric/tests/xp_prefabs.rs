@@ -34,7 +34,7 @@ fn xp_prefab(image: &XpImage, name: &str, palette: &Palette) -> Result<Prefab, V
 fn every_default_prefab_round_trips_through_both_formats() {
     let pack = pack();
     let palette = pack.palette();
-    let mut with_all_layers = 0;
+    let (mut with_all_layers, mut varying) = (0, 0);
     for prefab in pack.prefabs() {
         // Through .xp bytes and back.
         let bytes = xp::write(&prefab.to_xp(palette).expect("writable as .xp"));
@@ -42,6 +42,12 @@ fn every_default_prefab_round_trips_through_both_formats() {
         assert_eq!(image.layers().len(), 4);
         let back = Prefab::from_xp("p.xp", &image, prefab.header(), palette, &Limits::default()).expect("valid");
         assert_eq!(content(&back), content(prefab), "{} through .xp", prefab.name());
+        // A prefab with variation lines keeps them, and draws the same outcomes.
+        assert_eq!(&back, prefab, "{} through .xp", prefab.name());
+        varying += usize::from(back.varies());
+        if back.varies() {
+            assert_eq!(back.variant(5).as_ref(), prefab.variant(5).as_ref());
+        }
         // Through text and back.
         let written = render::prefab_text(prefab, palette).expect("writable as text");
         let back = text_prefab(&written, palette).expect("valid");
@@ -53,6 +59,37 @@ fn every_default_prefab_round_trips_through_both_formats() {
     }
     assert!(pack.prefabs().len() >= 10);
     assert!(with_all_layers >= 4, "at least four default prefabs use all four layers");
+    assert!(varying >= 4, "the default prefabs with variation lines went through .xp too");
+}
+
+#[test]
+fn variation_lines_in_a_header_file_are_read_and_their_mistakes_located() {
+    let pack = pack();
+    let palette = pack.palette();
+    let src = "prefab p\nstyle: enclosed\nlegend: C = room ref C\nnsubst: c = 1 C / rest .\nterrain:\n#####\n#.c.#\n#...#\n#####\n";
+    let drawn = text_prefab(src, palette).expect("valid");
+    let image = drawn.to_xp(palette).expect("writable");
+    // Layer 1 keeps the glyph the line names.
+    assert_eq!(image.layers()[0].get(Point::new(2, 1)).map(|c| c.glyph), Some(u32::from(b'c')));
+    let toml = "style = \"enclosed\"\nvary = [\n  'legend: C = room ref C',\n  'nsubst: c = 1 C / rest .',\n]\n";
+    let header = read_sidecar("p.toml", toml, "p").expect("reads");
+    assert_eq!(header.variation, drawn.header().variation);
+    let from_xp = Prefab::from_xp("p.xp", &image, header, palette, &Limits::default()).expect("valid");
+    assert_eq!(from_xp, drawn);
+    // A mistake in a line is reported in the header file, at its column.
+    let bad = toml.replace("c = 1 C", "c = two C");
+    let header = read_sidecar("p.toml", &bad, "p").expect("the lines are read later");
+    let err = Prefab::from_xp("p.xp", &image, header, palette, &Limits::default()).expect_err("a bad count");
+    assert!(err[0].to_string().starts_with("p.toml:4:16: syntax error: `two` is not a count"), "{err:?}");
+    // A line without a variation key is refused when the header file is read.
+    let err = read_sidecar("p.toml", "vary = ['subst a = b']\n", "p").expect_err("no key");
+    assert!(err[0].to_string().starts_with("p.toml:1:10: invalid: `subst a = b` is not a variation line"), "{err:?}");
+    // Without lines a fifth layer is refused; with them it is the mask.
+    let mut five = image.layers().to_vec();
+    five.push(XpLayer::new(5, 4, XpCell::TRANSPARENT));
+    let five = XpImage::with_layers(five).expect("five layers");
+    let err = xp_prefab(&five, "p", palette).expect_err("five layers");
+    assert!(err[0].contains("the image has 5 layers; a prefab has at most 4"), "{err:?}");
 }
 
 #[test]

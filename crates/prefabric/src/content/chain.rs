@@ -652,7 +652,19 @@ impl SectionReader<'_> {
     /// Checks that a prefab can be chained; reports each problem at the prefab.
     /// The start may have no connector (a whole-level prefab).
     pub(super) fn chainable(&mut self, p: &Prefab, used_at: Span, is_start: bool) -> bool {
-        let problems = chain_problems(p, is_start);
+        let mut problems: Vec<(String, String)> = Vec::new();
+        for (view, when) in p.views() {
+            for (message, help) in chain_problems(view, is_start) {
+                let message = format!("{message}{when}");
+                if !problems.iter().any(|(m, _)| *m == message) {
+                    problems.push((message, help));
+                }
+            }
+            // The extremes only repeat what the prefab as drawn breaks.
+            if !problems.is_empty() {
+                break;
+            }
+        }
         let ok = problems.is_empty();
         for (message, help) in problems {
             let used = (self.at)(used_at.clone());

@@ -147,7 +147,7 @@ pub(crate) fn read(
     errors.extend(check_references(&defs, prefabs, &broken));
     if let Some(catalog) = catalog {
         for d in defs.values() {
-            for p in prefabs.prefabs().iter().filter(|p| p.defs_name() == d.name && !p.refs().is_empty()) {
+            for p in prefabs.prefabs().iter().filter(|p| p.defs_name() == d.name && !p.possible_refs().is_empty()) {
                 errors.extend(super::footprints::check(d, p, catalog));
             }
         }
@@ -288,7 +288,7 @@ fn check_references(
     let mut drawn: BTreeMap<&str, BTreeSet<char>> = BTreeMap::new();
     // A file that did not load is its own problem, not that of prefabs using it.
     let unloaded = |name: &str| !defs.contains_key(name) && !broken.contains_key(name);
-    for p in prefabs.prefabs().iter().filter(|p| p.refs().is_empty()) {
+    for p in prefabs.prefabs().iter().filter(|p| p.possible_refs().is_empty()) {
         if let Some(named) = p.header().defs.filter(|n| unloaded(n)) {
             errors.push(
                 Error::at(
@@ -302,7 +302,7 @@ fn check_references(
             );
         }
     }
-    for p in prefabs.prefabs().iter().filter(|p| !p.refs().is_empty()) {
+    for p in prefabs.prefabs().iter().filter(|p| !p.possible_refs().is_empty()) {
         let Some(d) = defs.get(p.defs_name()) else {
             if !unloaded(p.defs_name()) {
                 continue;
@@ -319,7 +319,10 @@ fn check_references(
         };
         let used = drawn.entry(d.name.as_str()).or_default();
         let mut missing: Vec<char> = Vec::new();
-        for r in p.refs() {
+        // Every reference some outcome of a varying prefab may hold, on each
+        // terrain it may stand on (one entry per reference otherwise).
+        let possible = p.possible_refs();
+        for (r, terrain) in &possible {
             used.insert(r.glyph);
             let naming = d.lines.iter().find(|l| l.line.glyph == r.glyph && l.line.names_machine());
             let on_machine = p.machines().iter().any(|m| m.cells().iter().any(|c| c.0 == r.at));
@@ -357,7 +360,7 @@ fn check_references(
                 ),
                 _ => {}
             }
-            let terrain = p.cells()[r.at];
+            let terrain = *terrain;
             let misplaced = d
                 .lines
                 .iter()
@@ -391,13 +394,19 @@ fn check_references(
             None => {}
         }
         for glyph in missing {
-            let at = p.refs().iter().find(|r| r.glyph == glyph).map_or(crate::geom::Point::default(), |r| r.at);
+            let at = possible.iter().find(|r| r.0.glyph == glyph).map_or(crate::geom::Point::default(), |r| r.0.at);
+            // A reference only the variation's legend gives is reported at its legend line.
+            let (location, draws) =
+                match p.legend_line_of(glyph).filter(|_| !p.drawn_refs().iter().any(|r| r.glyph == glyph)) {
+                    Some(line) => (line, "may place"),
+                    None => (p.origin().clone(), "draws"),
+                };
             errors.push(
                 Error::at(
                     ErrorKind::Invalid,
-                    p.origin().clone(),
+                    location,
                     format!(
-                        "prefab `{}` draws `{glyph}` (first at x={} y={}) but {} does not define it",
+                        "prefab `{}` {draws} `{glyph}` (first at x={} y={}) but {} does not define it",
                         p.name(),
                         at.x,
                         at.y,
@@ -425,6 +434,9 @@ fn check_references(
             }
         }
     }
+    // A reference a varying prefab may hold on several terrains is checked once
+    // per terrain: say each problem once.
+    errors.dedup();
     errors
 }
 

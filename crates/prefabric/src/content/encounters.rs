@@ -498,8 +498,11 @@ fn read_entries(
             None => alternatives.first().map_or(Style::Enclosed, |p| p.style()),
         };
         for p in &alternatives {
-            if let Err((message, help)) = check_prefab(p, style) {
-                invalid(prefabs_span.clone(), format!("prefab `{}` {message}", p.name()), Some(help.into()));
+            // A varying prefab must fit in every outcome: as it reads and in its extremes.
+            let failure = p.views().into_iter().find_map(|(v, when)| check_prefab(v, style).err().map(|e| (e, when)));
+            if let Some(((message, help), when)) = failure {
+                let message = format!("prefab `{}` {message}{when}", p.name());
+                invalid(prefabs_span.clone(), message, Some(help.into()));
             }
         }
 

@@ -23,8 +23,8 @@ use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::Pick;
 use crate::geom::{Dir, Point, TransformSet};
 use crate::grid::Grid;
-use crate::map::{Role, Style};
-use crate::prefab::Prefab;
+use crate::map::Role;
+use crate::prefab::{Prefab, RefMark};
 
 /// One footprint a line may place on a reference cell.
 struct Footprint<'d> {
@@ -56,15 +56,27 @@ impl Unit<'_> {
 }
 
 /// Every problem the machines `d` places make in prefab `p`.
+///
+/// A prefab with variation lines is checked on its most closed drawing, with its
+/// sure floor (walkable in every outcome, no machine on it) as the floor the
+/// footprints must keep whole; its drawn footprints must stand on cells no rule
+/// changes. A reference its legend gives moves from outcome to outcome, so a
+/// machine there must be one cell, on floor; where its glyph may land, it blocks
+/// (always, or by some draw). Then the variation's proof shows that the floor
+/// keeps its areas in every outcome with every footprint and every such machine
+/// blocking.
 pub(crate) fn check(d: &Definitions, p: &Prefab, catalog: &Catalog) -> Vec<Error> {
     let mut errors = Vec::new();
-    let machine = machine_cells(p);
+    let machine_glyphs = if p.varies() { legend_machines(d, p, &mut errors) } else { Vec::new() };
+    let view = p.most_closed();
+    let refs: Vec<RefMark> = p.possible_refs().into_iter().map(|(r, _)| r).collect();
+    let machine = machine_cells(view);
     let mut units: Vec<Unit<'_>> = Vec::new();
-    for r in p.refs() {
+    for r in view.refs() {
         let Some(mut unit) = unit_at(d, r.at, r.glyph) else { continue };
         let mut ok = true;
         for o in &unit.options {
-            if let Some(e) = misfit(&unit, o, p, &machine, catalog) {
+            if let Some(e) = varied(&unit, o, p).or_else(|| misfit(&unit, o, view, &refs, &machine, catalog)) {
                 errors.push(e);
                 ok = false;
             }
@@ -80,9 +92,86 @@ pub(crate) fn check(d: &Definitions, p: &Prefab, catalog: &Catalog) -> Vec<Error
         units.push(unit);
     }
     if errors.is_empty() && !units.is_empty() {
-        errors.extend(floor_problem(p, &machine, &units));
+        errors.extend(floor_problem(view, &machine, &units, p.sure_floor(&machine_glyphs).as_ref()));
+    }
+    if errors.is_empty() && p.varies() && !(units.is_empty() && machine_glyphs.is_empty()) {
+        let covered: Vec<Point> = units.iter().flat_map(|u| u.cells.iter().copied()).collect();
+        errors.extend(p.floor_problems_with(&covered, &machine_glyphs).into_iter().map(|e| {
+            let message = format!("{}, counting the machines `{}.def` may place as blocking", e.message(), d.name);
+            let mut again = Error::at(e.kind(), e.location().cloned().unwrap_or_else(|| p.origin().clone()), message);
+            if let Some(help) = e.help() {
+                again = again.with_help(help);
+            }
+            again
+        }));
     }
     errors
+}
+
+/// The legend glyphs of varying prefab `p` whose reference a line of `d` may
+/// make a machine, each with whether it always does; errors for those that
+/// cannot be: a machine larger than one cell (its footprint must stand where it
+/// is drawn) or one on a cell that is not floor.
+fn legend_machines(d: &Definitions, p: &Prefab, errors: &mut Vec<Error>) -> Vec<(char, bool)> {
+    let drawn = p.drawn_refs();
+    let mut out: Vec<(char, bool)> = Vec::new();
+    let mut seen: Vec<char> = Vec::new();
+    for (r, terrain) in p.possible_refs() {
+        if drawn.contains(&r) || seen.contains(&r.glyph) {
+            continue;
+        }
+        let Some(unit) = unit_at(d, r.at, r.glyph) else { continue };
+        seen.push(r.glyph);
+        let problem = if let Some(o) = unit.options.iter().find(|o| o.size != (1, 1)) {
+            Some((
+                o,
+                format!(
+                    "is {}x{}: a machine larger than one cell must be drawn on the refs layer, where its footprint stands",
+                    o.size.0, o.size.1
+                ),
+            ))
+        } else {
+            terrain
+                .filter(|t| !matches!(t.role, Role::Floor(_)))
+                .map(|t| (unit.first(), format!("would stand on {t}; machines stand on floor")))
+        };
+        match problem {
+            Some((o, why)) => errors.push(
+                Error::at(
+                    ErrorKind::Invalid,
+                    unit.locate(o),
+                    format!(
+                        "machine `{}` may stand on reference `{}`, which prefab `{}` places through a `legend` glyph of its variation, and {why}",
+                        o.tag,
+                        r.glyph,
+                        p.name()
+                    ),
+                )
+                .with_help("draw the reference on the prefab's refs layer, or let the variation place a one-cell machine on floor"),
+            ),
+            None => out.extend(p.legend_glyphs(r.glyph).into_iter().map(|g| (g, !unit.may_be_free))),
+        }
+    }
+    out
+}
+
+/// Why footprint `o` of `unit` may not stand in prefab `p` because a variation
+/// line changes a cell under it, if one does.
+fn varied(unit: &Unit<'_>, o: &Footprint<'_>, p: &Prefab) -> Option<Error> {
+    let q = cells_of(unit.at, o.size).find(|&q| p.varies_at(q))?;
+    Some(
+        Error::at(
+            ErrorKind::Invalid,
+            unit.locate(o),
+            format!(
+                "{} would stand on x={} y={}, whose terrain a variation line of the prefab changes",
+                placed(unit, o, p),
+                q.x,
+                q.y
+            ),
+        )
+        .with_help("a machine's footprint stands on cells no variation rule changes: mask them, or move the reference"),
+    )
 }
 
 /// The unit of reference cell `at` drawn as `glyph`: the footprints its lines
@@ -135,7 +224,14 @@ fn union(unit: &Unit<'_>) -> Vec<Point> {
 }
 
 /// Why footprint `o` cannot stand where `unit` puts it in prefab `p`, if it cannot.
-fn misfit(unit: &Unit<'_>, o: &Footprint<'_>, p: &Prefab, machine: &Grid<bool>, catalog: &Catalog) -> Option<Error> {
+fn misfit(
+    unit: &Unit<'_>,
+    o: &Footprint<'_>,
+    p: &Prefab,
+    refs: &[RefMark],
+    machine: &Grid<bool>,
+    catalog: &Catalog,
+) -> Option<Error> {
     let problem = cells_of(unit.at, o.size).find_map(|q| {
         let why = match p.cells().get(q) {
             None => "runs past the prefab's edge".to_string(),
@@ -143,7 +239,7 @@ fn misfit(unit: &Unit<'_>, o: &Footprint<'_>, p: &Prefab, machine: &Grid<bool>, 
             Some(Some(t)) if !matches!(t.role, Role::Floor(_)) => format!("would stand on {t}"),
             _ if machine[q] => "covers a machine drawn there".to_string(),
             _ if p.is_link_path(q) => "covers a link's way out".to_string(),
-            _ => match p.refs().iter().find(|r| r.at == q && r.at != unit.at) {
+            _ => match refs.iter().find(|r| r.at == q && r.at != unit.at) {
                 Some(r) => format!("covers reference `{}`", r.glyph),
                 None => return None,
             },
@@ -203,12 +299,13 @@ fn overlap(unit: &Unit<'_>, earlier: &[Unit<'_>], p: &Prefab) -> Option<Error> {
 
 /// The floor check: the walkable cells without every footprint keep each of
 /// their areas whole, and every cell a footprint may leave free reaches them.
-fn floor_problem(p: &Prefab, machine: &Grid<bool>, units: &[Unit<'_>]) -> Option<Error> {
-    let embedded = matches!(p.style(), Style::Enclosed | Style::Accessible | Style::Cubby);
+/// `sure`, for a prefab that varies, is its floor open in every outcome.
+fn floor_problem(p: &Prefab, machine: &Grid<bool>, units: &[Unit<'_>], sure: Option<&Grid<bool>>) -> Option<Error> {
+    let embedded = p.style().dont_care_is_floor();
     let mut open = Grid::new(p.width(), p.height(), false);
     for q in p.cells().bounds().points() {
         let walkable = p.cells()[q].map_or(embedded, |t| t.role.is_walkable());
-        open.set(q, walkable && !machine[q]);
+        open.set(q, sure.map_or(walkable, |s| s[q]) && !machine[q]);
     }
     let areas = label(&open);
     let mut rest = open.clone();

@@ -985,10 +985,14 @@ impl Checker<'_> {
                 continue;
             }
             if let Some(style) = cavern {
-                if let Err(message) = check_cave_openings(prefab, style) {
+                let failure = prefab
+                    .views()
+                    .into_iter()
+                    .find_map(|(v, when)| check_cave_openings(v, style).err().map(|m| (m, when)));
+                if let Some((message, when)) = failure {
                     self.invalid(
                         span.clone(),
-                        format!("prefab `{name}` {message}"),
+                        format!("prefab `{name}` {message}{when}"),
                         Some(format!("a {style} feature is joined to the cave through its own open cells and link marks, as {style} encounters are")),
                     );
                     ok = false;
@@ -1136,6 +1140,8 @@ fn never_fits(prefab: &Prefab, allowed: TransformSet, spots: &Spots, barriers: &
     let inner = map.expand(-1);
     let on_barrier = |r: &Rect| barriers.iter().any(|b| b.intersects(r));
     let mut tally: Vec<(&'static str, u32)> = Vec::new();
+    // Open cells must keep off the map's edge in every outcome: its most open.
+    let prefab = prefab.most_open();
     for t in allowed.iter() {
         let oriented = prefab.transformed(t);
         let (w, h) = (oriented.width(), oriented.height());

@@ -185,6 +185,17 @@ impl Pack {
         self.prefab_index.get(name).map(|&i| &self.prefabs[i])
     }
 
+    /// The prefab a placement put down, as it stands on the map: the outcome its
+    /// variation drew ([`Prefab::variant`], for a prefab with variation lines),
+    /// turned as it was placed. `None` when the pack has no such prefab.
+    pub fn placed(&self, placed: &crate::map::PlacedPrefab) -> Option<Prefab> {
+        let prefab = self.prefab(&placed.name)?;
+        Some(match placed.variant {
+            Some(seed) => prefab.variant(seed).transformed(placed.transform),
+            None => prefab.transformed(placed.transform),
+        })
+    }
+
     /// Every map type, by name.
     pub fn map_types(&self) -> impl Iterator<Item = &MapType> {
         self.map_types.values()

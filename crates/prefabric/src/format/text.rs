@@ -35,7 +35,7 @@ use crate::limits::Limits;
 const LIMIT_HELP: &str = "prefabs are limited by Limits::max_prefab_side";
 
 /// The names a layer line may have.
-pub const LAYER_NAMES: [&str; 4] = ["terrain", "links", "machines", "refs"];
+pub const LAYER_NAMES: [&str; 5] = ["terrain", "links", "machines", "refs", "mask"];
 
 /// A piece of text and where it starts (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +55,9 @@ pub struct Field<'a> {
     pub key: Located<'a>,
     /// The value, trimmed, without a trailing comment.
     pub value: Located<'a>,
+    /// The value, trimmed, with anything that looks like a trailing comment kept
+    /// (variation lines, where `#` is a glyph, read this).
+    pub whole_value: Located<'a>,
 }
 
 /// A grid: a layer line and its rows.
@@ -257,6 +260,7 @@ impl<'a> Parser<'_, 'a> {
         };
         let key = key.trim_end();
         let value = value.trim();
+        let whole_value = Located { text: value, line: n, col: col_of(line, value) };
         let value = match value.find(" #") {
             Some(i) => value[..i].trim_end(),
             None if value.starts_with('#') => &value[..0],
@@ -270,6 +274,7 @@ impl<'a> Parser<'_, 'a> {
         let field = Field {
             key: Located { text: key, line: n, col: col_of(line, key) },
             value: Located { text: value, line: n, col: col_of(line, value) },
+            whole_value,
         };
         if let Some(prefab) = self.prefabs.last_mut() {
             prefab.fields.push(field);

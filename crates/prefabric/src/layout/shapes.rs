@@ -8,6 +8,13 @@
 //! Hand-made entries are built once per generator and shared by every map;
 //! auto-room kinds are drawn from each map's own random stream. A shape's cells
 //! skip `?` (don't care) and carry their offset into the map's row-major grids.
+//!
+//! A prefab with variation lines is fitted as a shape that holds for every
+//! outcome: its cells as in its most closed drawing (so a walk through its floor
+//! only counts floor open in every outcome), the rectangle around the walkable
+//! cells of its most open drawing, and the cells whose terrain varies listed
+//! apart, which may only go on free ground (never on another piece's wall). Once
+//! it fits, [`Entry::outcome`] draws the outcome that is stamped.
 
 use super::Carver;
 use crate::content::Pack;
@@ -48,11 +55,33 @@ pub(super) struct Shape {
     /// The cells around it within a padding (see [`Shape::pad`]); empty until
     /// a generator that pads its pieces asks.
     pub halo: Vec<Point>,
+    /// For a prefab with variation lines, the offsets (as in `cells`) of the
+    /// cells whose terrain varies; empty otherwise.
+    pub varying: Vec<isize>,
 }
 
 impl Shape {
-    /// The shape of `prefab` turned by `t`, for a map `map_width` cells wide.
+    /// The shape of `prefab` turned by `t`, for a map `map_width` cells wide; for
+    /// a prefab with variation lines, the shape every outcome fits in.
     pub fn new(prefab: &Prefab, t: Transform, map_width: i32) -> Shape {
+        let mut shape = Shape::of(prefab.most_closed(), t, map_width);
+        if prefab.varies() {
+            let (w, h) = (prefab.width(), prefab.height());
+            let offset = |p: Point| p.y as isize * map_width as isize + p.x as isize;
+            shape.varying = prefab
+                .cells()
+                .bounds()
+                .points()
+                .filter(|&p| prefab.varies_at(p))
+                .map(|p| offset(t.apply_point(p, w, h)))
+                .collect();
+            shape.open_bounds = Shape::of(prefab.most_open(), t, map_width).open_bounds;
+        }
+        shape
+    }
+
+    /// The shape of `prefab` as it is drawn, turned by `t`.
+    fn of(prefab: &Prefab, t: Transform, map_width: i32) -> Shape {
         let oriented = prefab.transformed(t);
         let connectors: Vec<(Point, Dir)> =
             oriented.links().iter().filter(|l| l.kind == LinkKind::Connector).map(|l| (l.at, l.dir)).collect();
@@ -82,6 +111,7 @@ impl Shape {
             connectors,
             blanks,
             halo: Vec::new(),
+            varying: Vec::new(),
             prefab: oriented,
         }
     }
@@ -133,14 +163,33 @@ pub(super) struct Entry {
     pub min: u32,
     /// One shape per allowed orientation.
     pub shapes: Vec<Shape>,
+    /// The prefab itself when it has variation lines: each piece placed draws
+    /// its own outcome from it.
+    pub varying: Option<Prefab>,
 }
 
 impl Entry {
-    /// The region of a piece of this entry placed with `shape` at `origin`, and
-    /// its index among the map's placed prefabs: an auto-room is a
+    /// For an entry whose prefab has variation lines, the outcome the next piece
+    /// of it placed on `c`'s map draws, as a shape turned like `shape`, with its
+    /// seed; `None` for an entry that does not vary (place `shape` itself).
+    pub fn outcome(&self, c: &Carver<'_>, shape: &Shape) -> Option<(Shape, u32)> {
+        let prefab = self.varying.as_ref()?;
+        let seed = c.map.variant_seed(&self.label);
+        Some((Shape::new(&prefab.variant(seed), shape.transform, c.map.width()), seed))
+    }
+
+    /// The region of a piece of this entry placed with `shape` at `origin` (the
+    /// outcome drawn by `variant`, for a prefab with variation lines), and its
+    /// index among the map's placed prefabs: an auto-room is a
     /// [`RegionKind::Room`] (its floor), a hand-made piece a placed prefab of the
     /// layout stage (its machines placed too) with a [`RegionKind::Prefab`] region.
-    pub fn region_for(&self, c: &mut Carver<'_>, shape: &Shape, origin: Point) -> (RegionId, Option<usize>) {
+    pub fn region_for(
+        &self,
+        c: &mut Carver<'_>,
+        shape: &Shape,
+        origin: Point,
+        variant: Option<u32>,
+    ) -> (RegionId, Option<usize>) {
         let (w, h) = shape.size();
         if self.auto {
             return (c.region(RegionKind::Room, Rect::new(origin.x + 1, origin.y + 1, w - 2, h - 2), None), None);
@@ -159,6 +208,7 @@ impl Entry {
             transform: shape.transform,
             region: Some(region),
             encounter: None,
+            variant,
         });
         (region, Some(index))
     }
@@ -229,6 +279,7 @@ pub(super) fn hand_made(pool: &[PoolEntry], pack: &Pack, map_width: i32) -> Vec<
                 max: e.max,
                 min: e.min,
                 shapes: shapes_of(prefab, map_width),
+                varying: prefab.varies().then(|| prefab.clone()),
             })
         })
         .collect()
@@ -244,6 +295,7 @@ pub(super) fn start(name: Option<&str>, pack: &Pack, map_width: i32) -> Option<E
         max: None,
         min: 0,
         shapes: shapes_of(prefab, map_width),
+        varying: prefab.varies().then(|| prefab.clone()),
     })
 }
 
@@ -265,6 +317,7 @@ pub(super) fn auto_rooms(a: &AutoRooms, map_width: i32, rng: &mut Rng) -> Vec<En
                 max: None,
                 min: 0,
                 shapes: TransformSet::ROTATIONS.iter().map(|t| Shape::new(&room, t, map_width)).collect(),
+                varying: None,
             }
         })
         .collect()

@@ -9,8 +9,7 @@
 //! sources that draw the same thing therefore give equal [`Prefab`]s.
 
 use super::{
-    Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, nearest_edge, outline_facing, sorted_machines,
-    sorted_refs,
+    Header, LayerKind, LinkMark, Machine, Prefab, RefMark, nearest_edge, outline_facing, sorted_machines, sorted_refs,
 };
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::text::Layer;
@@ -34,7 +33,7 @@ pub(crate) struct Drawn {
 /// How a source names the place of a cell in an error.
 pub(crate) enum Place<'r, 'a> {
     /// A text prefab: each layer's rows know their line numbers.
-    Text { layers: [Option<&'r Layer<'a>>; 4] },
+    Text { layers: [Option<&'r Layer<'a>>; 5] },
     /// A REXPaint image: a layer number and the cell's coordinates.
     Xp,
 }
@@ -63,12 +62,12 @@ pub(crate) fn assemble(
     drawn: Drawn,
     place: &Place<'_, '_>,
 ) -> Result<Prefab, Vec<Error>> {
-    let mut a = Assembler { file, place, errors: Vec::new(), counts: [0; 4] };
+    let mut a = Assembler { file, place, errors: Vec::new(), counts: [0; 5] };
     let links = a.links(drawn.links.as_ref(), &drawn.connectors, &drawn.terrain);
     let link_paths = link_paths(&links, &drawn.terrain);
     // A room encounter's `?` cells keep the room's floor; a feature's or a cave
     // prefab's keep whatever ground the map had, which may be solid.
-    let dont_care_is_floor = matches!(header.style, Style::Enclosed | Style::Accessible | Style::Cubby);
+    let dont_care_is_floor = header.style.dont_care_is_floor();
     let machines = drawn
         .machines
         .as_ref()
@@ -89,6 +88,7 @@ pub(crate) fn assemble(
         machines: sorted_machines(machines),
         refs: sorted_refs(refs),
         origin,
+        variation: None,
     })
 }
 
@@ -100,7 +100,7 @@ struct Assembler<'p, 'r, 'a> {
     place: &'p Place<'r, 'a>,
     errors: Vec<Error>,
     /// Problems found per layer, reported or not.
-    counts: [usize; 4],
+    counts: [usize; 5],
 }
 
 /// A glyph as messages show it: in backquotes, or escaped when it is invisible.

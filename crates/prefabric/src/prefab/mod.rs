@@ -10,11 +10,16 @@
 //! A built prefab is consistent: its grid is rectangular, every link mark has a
 //! direction and a clear way out to the prefab's edge, machines and references stand
 //! on walkable cells off every link's way out, and [`Prefab::transformed`] gives the
-//! same prefab in any of the eight orientations, line art turned with it.
+//! same prefab in any of the eight orientations, line art turned with it. A prefab
+//! may also vary: its header's variation lines ([`VariationLine`]) rewrite its
+//! terrain glyphs at each placement ([`Prefab::variant`]), and loading proves every
+//! outcome valid, reasoning over the glyphs each cell may hold; its own cells are
+//! those of its first outcome, and [`Prefab::transformed`] turns that outcome.
 
 pub mod art;
 mod assemble;
 mod text;
+mod vary;
 pub mod xp;
 
 use crate::error::{Error, Location};
@@ -24,6 +29,11 @@ use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
 use crate::grid::Grid;
 pub use crate::map::Style;
 use crate::map::{LinkKind, Object, ObjectKind, Role, Terrain};
+use std::borrow::Cow;
+use std::sync::Arc;
+use vary::Variation;
+
+pub use vary::KEYS as VARIATION_KEYS;
 
 pub(crate) use text::read_file_declaring;
 pub use text::{EMPTY, read_file};
@@ -124,7 +134,8 @@ pub struct RefMark {
     pub glyph: char,
 }
 
-/// The four layers of a prefab, in the order REXPaint stacks them (layer 1 first).
+/// The layers of a prefab, in the order REXPaint stacks them (layer 1 first): the
+/// four of a Cogmind prefab, and the mask of a prefab with variation transforms.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LayerKind {
     /// Terrain: walls, floors, doors, earth, don't-care.
@@ -135,11 +146,14 @@ pub enum LayerKind {
     Machines,
     /// Reference characters for the definition file.
     Refs,
+    /// Cells protected from variation transforms.
+    Mask,
 }
 
 impl LayerKind {
-    /// All four, bottom layer first.
-    pub const ALL: [LayerKind; 4] = [LayerKind::Terrain, LayerKind::Links, LayerKind::Machines, LayerKind::Refs];
+    /// All five, bottom layer first.
+    pub const ALL: [LayerKind; 5] =
+        [LayerKind::Terrain, LayerKind::Links, LayerKind::Machines, LayerKind::Refs, LayerKind::Mask];
 
     /// The name of its layer line in text prefabs.
     pub const fn name(self) -> &'static str {
@@ -152,8 +166,8 @@ impl LayerKind {
     }
 }
 
-/// A validated prefab. Two prefabs are equal when they say the same thing — header
-/// and all four layers — wherever each was read from: [`Prefab::origin`] is left
+/// A validated prefab. Two prefabs are equal when they say the same thing — header,
+/// layers and variation — wherever each was read from: [`Prefab::origin`] is left
 /// out of the comparison, so a text prefab and a `.xp` prefab of the same drawing
 /// are equal.
 #[derive(Clone, Debug)]
@@ -168,7 +182,46 @@ pub struct Prefab {
     machines: Vec<Machine>,
     refs: Vec<RefMark>,
     origin: Location,
+    /// Its variation transforms, when it has any; its own cells and references
+    /// are then those of its first outcome.
+    variation: Option<Arc<Varying>>,
 }
+
+/// A variation, its lines as written, and what its proof established.
+#[derive(Debug)]
+struct Varying {
+    variation: Variation,
+    lines: Vec<VariationLine>,
+    proven: vary::proof::Proven,
+    /// The references drawn on the refs layer (the prefab's own are those of its
+    /// first outcome, the legend's included).
+    drawn_refs: Vec<RefMark>,
+    /// The prefab where every varied cell takes its most closed choice, then its
+    /// most open one; with the drawn references only.
+    closed: Prefab,
+    open: Prefab,
+}
+
+/// One variation line of a prefab's header (`legend`, `subst`, `subst-once`,
+/// `nsubst`, `shuffle`), as written, and where its value starts. Two lines are
+/// equal when they say the same, wherever written.
+#[derive(Clone, Debug)]
+pub struct VariationLine {
+    /// The key: one of [`VARIATION_KEYS`].
+    pub key: String,
+    /// The value after `key:`, trimmed (in it `#` is a glyph, not a comment).
+    pub value: String,
+    /// Where the value starts.
+    pub at: Location,
+}
+
+impl PartialEq for VariationLine {
+    fn eq(&self, other: &VariationLine) -> bool {
+        (&self.key, &self.value) == (&other.key, &other.value)
+    }
+}
+
+impl Eq for VariationLine {}
 
 impl PartialEq for Prefab {
     fn eq(&self, other: &Prefab) -> bool {
@@ -182,6 +235,7 @@ impl PartialEq for Prefab {
             &self.links,
             &self.machines,
             &self.refs,
+            self.variation.as_ref().map(|v| &v.variation),
         ) == (
             &other.name,
             &other.tags,
@@ -192,6 +246,7 @@ impl PartialEq for Prefab {
             &other.links,
             &other.machines,
             &other.refs,
+            other.variation.as_ref().map(|v| &v.variation),
         )
     }
 }
@@ -211,12 +266,22 @@ pub struct Header {
     pub style: Style,
     /// The definition file it uses when that is not the one named after it.
     pub defs: Option<String>,
+    /// Its variation lines, in the order written (none: it never varies).
+    pub variation: Vec<VariationLine>,
 }
 
 impl Header {
-    /// A header with this name and the defaults: no tags, every transform, feature style.
+    /// A header with this name and the defaults: no tags, every transform, feature
+    /// style, no variation.
     pub fn named(name: impl Into<String>) -> Header {
-        Header { name: name.into(), tags: Vec::new(), transforms: TransformSet::ALL, style: Style::Feature, defs: None }
+        Header {
+            name: name.into(),
+            tags: Vec::new(),
+            transforms: TransformSet::ALL,
+            style: Style::Feature,
+            defs: None,
+            variation: Vec::new(),
+        }
     }
 }
 
@@ -255,6 +320,7 @@ impl Prefab {
             transforms: self.transforms,
             style: self.style,
             defs: self.defs.clone(),
+            variation: self.variation.as_ref().map_or_else(Vec::new, |v| v.lines.clone()),
         }
     }
 
@@ -314,7 +380,9 @@ impl Prefab {
     }
 
     /// The same prefab turned and flipped by `t`: cells, links and their directions,
-    /// machines (their line art turned too) and references all move together.
+    /// machines (their line art turned too) and references all move together. A
+    /// prefab with variation lines turns as its first outcome, without them: to
+    /// place another outcome, turn what [`Prefab::variant`] draws.
     pub fn transformed(&self, t: Transform) -> Prefab {
         let (w, h) = (self.width(), self.height());
         let (tw, th) = t.apply_size(w, h);
@@ -335,7 +403,172 @@ impl Prefab {
             .map(|m| Machine::new(m.cells.iter().map(|&(p, g)| (t.apply_point(p, w, h), art::turn(g, t))).collect()))
             .collect();
         let refs = self.refs.iter().map(|r| RefMark { at: t.apply_point(r.at, w, h), glyph: r.glyph }).collect();
-        Prefab { cells, links, machines: sorted_machines(machines), refs: sorted_refs(refs), ..self.clone() }
+        // A variation speaks of the drawing as drawn: the turned prefab is its
+        // first outcome, turned (turn an outcome from `variant` instead).
+        Prefab {
+            cells,
+            links,
+            machines: sorted_machines(machines),
+            refs: sorted_refs(refs),
+            variation: None,
+            ..self.clone()
+        }
+    }
+
+    /// True when it has variation lines: each placement draws an outcome
+    /// ([`Prefab::variant`]). Its own cells and references are then those of its
+    /// first outcome: every rule's first choice, `nsubst` dealing in reading
+    /// order, nothing shuffled.
+    pub fn varies(&self) -> bool {
+        self.variation.is_some()
+    }
+
+    /// The outcome of its variation that `seed` draws (itself when it has none):
+    /// the terrain and references rewritten, links and machines as drawn, no
+    /// variation left. The same seed always gives the same outcome; a placed
+    /// prefab records its seed (`PlacedPrefab::variant`).
+    pub fn variant(&self, seed: u32) -> Cow<'_, Prefab> {
+        match &self.variation {
+            None => Cow::Borrowed(self),
+            Some(v) => {
+                let mut cells = self.cells.clone();
+                let mut refs = v.drawn_refs.clone();
+                v.variation.outcome(seed, &mut cells, &mut refs);
+                Cow::Owned(self.with_layers(cells, refs))
+            }
+        }
+    }
+
+    /// The prefab where every cell that varies takes its most closed choice
+    /// (solid over walkable): what checks that more floor can only help (a way
+    /// in, an open edge) run on. Itself when it does not vary.
+    pub(crate) fn most_closed(&self) -> &Prefab {
+        self.variation.as_ref().map_or(self, |v| &v.closed)
+    }
+
+    /// The prefab where every cell that varies takes its most open choice: what
+    /// checks that more floor can only break (a closed outline, floor off the
+    /// map's edge) run on. Itself when it does not vary.
+    pub(crate) fn most_open(&self) -> &Prefab {
+        self.variation.as_ref().map_or(self, |v| &v.open)
+    }
+
+    /// The drawings a placement check must pass for every outcome to pass it,
+    /// each with how messages name it: the prefab as it reads, and for a prefab
+    /// that varies its most closed and most open drawings. A condition on walkable
+    /// cells that only grows (or only shrinks) with more floor holds in every
+    /// outcome once it holds in both; whether the floor is one area is the same
+    /// in every outcome, as the variation's proof shows.
+    pub(crate) fn views(&self) -> Vec<(&Prefab, &'static str)> {
+        match &self.variation {
+            None => vec![(self, "")],
+            Some(v) => vec![
+                (self, ""),
+                (&v.closed, " (when every varied cell takes its most closed choice)"),
+                (&v.open, " (when every varied cell takes its most open choice)"),
+            ],
+        }
+    }
+
+    /// True when the terrain at `p` is not the same in every outcome.
+    pub(crate) fn varies_at(&self, p: Point) -> bool {
+        self.variation.as_ref().is_some_and(|v| v.proven.varies.get(p).copied().unwrap_or(false))
+    }
+
+    /// Every reference character some outcome may hold, with its cell and each
+    /// terrain it may stand on there: the ones drawn on the refs layer, and those
+    /// the legend gives the glyphs a cell may end up with. For a prefab that does
+    /// not vary, its references and the cells under them.
+    pub fn possible_refs(&self) -> Vec<(RefMark, Option<Terrain>)> {
+        match &self.variation {
+            None => self.refs.iter().map(|&r| (r, self.cells[r.at])).collect(),
+            Some(v) => v.proven.possible_refs.clone(),
+        }
+    }
+
+    /// The references drawn on its refs layer: [`Prefab::refs`] without those a
+    /// varying prefab's legend gives its first outcome.
+    pub fn drawn_refs(&self) -> &[RefMark] {
+        self.variation.as_ref().map_or(&self.refs, |v| &v.drawn_refs)
+    }
+
+    /// The glyph drawn in the terrain layer at `p` when a variation line names it
+    /// (the glyph text and `.xp` prefabs write back), and whether the mask
+    /// protects the cell.
+    pub fn variation_glyph(&self, p: Point) -> Option<(char, bool)> {
+        let v = &self.variation.as_ref()?.variation;
+        Some((v.glyphs.get(p).copied().flatten()?, v.mask.get(p).copied().unwrap_or(false)))
+    }
+
+    /// True when its variation has a mask protecting some cell.
+    pub fn has_mask(&self) -> bool {
+        self.variation.as_ref().is_some_and(|v| v.variation.mask.cells().iter().any(|&m| m))
+    }
+
+    /// The mask layer as glyphs (`x` on protected cells), when it has one.
+    pub fn mask_glyphs(&self) -> Option<Grid<Option<char>>> {
+        let v = &self.variation.as_ref().filter(|_| self.has_mask())?.variation;
+        let cells = v.mask.cells().iter().map(|&m| m.then_some('x')).collect();
+        Grid::from_cells(self.width(), self.height(), cells)
+    }
+
+    /// The problems a varying prefab's floor would have in some outcome if
+    /// `blockers` (the cells machine footprints may cover) blocked walkers too,
+    /// and the cells holding `machine_glyphs` (glyphs whose legend reference a
+    /// definition file may make a one-cell machine: always, or by some draw);
+    /// empty for a prefab that does not vary.
+    pub(crate) fn floor_problems_with(&self, blockers: &[Point], machine_glyphs: &[(char, bool)]) -> Vec<Error> {
+        let Some(v) = &self.variation else { return Vec::new() };
+        vary::proof::prove_floor(&v.variation, &self.subject(v, machine_glyphs), &v.proven.envelope, blockers)
+    }
+
+    /// For a prefab that varies, the cells walkable in every outcome with no
+    /// machine on them, counting those `machine_glyphs` may bring.
+    pub(crate) fn sure_floor(&self, machine_glyphs: &[(char, bool)]) -> Option<Grid<bool>> {
+        let v = self.variation.as_ref()?;
+        Some(vary::proof::sure_floor(&v.variation, &self.subject(v, machine_glyphs), &v.proven.envelope))
+    }
+
+    /// Where its legend first gives reference character `reference`, if it does.
+    pub(crate) fn legend_line_of(&self, reference: char) -> Option<Location> {
+        let v = self.variation.as_ref()?;
+        v.variation.legend.iter().find(|l| l.reference == Some(reference)).map(|l| l.at.clone())
+    }
+
+    /// The glyphs its legend gives reference character `reference`.
+    pub(crate) fn legend_glyphs(&self, reference: char) -> Vec<char> {
+        let Some(v) = &self.variation else { return Vec::new() };
+        v.variation.legend.iter().filter(|l| l.reference == Some(reference)).map(|l| l.glyph).collect()
+    }
+
+    /// What the proof reasons about: the prefab as its first outcome reads.
+    fn subject<'a>(&'a self, v: &'a Varying, machine_glyphs: &'a [(char, bool)]) -> vary::proof::Subject<'a> {
+        vary::proof::Subject {
+            cells: &self.cells,
+            links: &self.links,
+            machines: &self.machines,
+            drawn_refs: &v.drawn_refs,
+            dont_care_is_floor: self.style.dont_care_is_floor(),
+            machine_glyphs,
+            origin: &self.origin,
+        }
+    }
+
+    /// The same prefab with other terrain and references and no variation.
+    fn with_layers(&self, cells: Grid<Option<Terrain>>, refs: Vec<RefMark>) -> Prefab {
+        Prefab {
+            name: self.name.clone(),
+            tags: self.tags.clone(),
+            transforms: self.transforms,
+            style: self.style,
+            defs: self.defs.clone(),
+            cells,
+            links: self.links.clone(),
+            machines: self.machines.clone(),
+            refs,
+            origin: self.origin.clone(),
+            variation: None,
+        }
     }
 
     /// The links layer as glyphs: `1`-`9` and `*` at the marks, and an arrow
@@ -410,6 +643,7 @@ impl Prefab {
             machines: Vec::new(),
             refs: Vec::new(),
             origin: Location::file("(generated)"),
+            variation: None,
         }
     }
 
@@ -472,7 +706,7 @@ pub(crate) fn check_tag(tag: &str) -> Result<(), String> {
 }
 
 /// True when a link's way out may cross a cell of this terrain.
-fn link_can_pass(cell: Option<Terrain>) -> bool {
+pub(crate) fn link_can_pass(cell: Option<Terrain>) -> bool {
     match cell {
         None => true,
         Some(t) => matches!(t.role, Role::Earth | Role::Floor(_) | Role::Door | Role::SecretDoor),

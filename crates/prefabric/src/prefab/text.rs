@@ -6,7 +6,8 @@
 //! pass the same checks. Every problem is reported at its `file:line:col`.
 
 use super::assemble::{Drawn, Place, assemble};
-use super::{Declared, Header, LayerKind, Prefab, Style, check_name, check_tag};
+use super::vary::{self, parse as vary_parse};
+use super::{Declared, Header, LayerKind, Prefab, Style, VARIATION_KEYS, VariationLine, check_name, check_tag};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::{CONNECTOR, DONT_CARE, Palette};
 use crate::format::suggest;
@@ -16,8 +17,26 @@ use crate::grid::Grid;
 use crate::limits::Limits;
 use crate::map::{Role, Terrain};
 
-/// Header keys a prefab may have.
+/// Header keys a prefab may have, each once.
 const KEYS: [&str; 4] = ["tags", "transforms", "style", "defs"];
+
+/// The glyphs a prefab's variation lines give a meaning or rewrite: those may
+/// stand in the terrain layer though the palette does not know them.
+#[derive(Default)]
+struct Named {
+    /// The legend's glyphs and terrains.
+    legend: Vec<(char, Terrain)>,
+    /// Every glyph a rule rewrites or writes.
+    ruled: Vec<char>,
+    /// How many rules there are.
+    rules: usize,
+}
+
+impl Named {
+    fn accepts(&self, glyph: char) -> bool {
+        self.legend.iter().any(|l| l.0 == glyph) || self.ruled.contains(&glyph)
+    }
+}
 
 /// Most errors reported for one prefab's grid before the rest are summarised.
 const MAX_GRID_ERRORS: usize = 12;
@@ -30,12 +49,23 @@ pub(super) fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> R
     let mut b = Builder { file, errors: Vec::new() };
     let name = b.name(&raw.name);
     let (tags, transforms, style, defs) = b.header(&raw.fields);
+    let variation = variation_lines(file, &raw.fields);
+    let named = b.named(&variation);
     let layers = b.layers(raw);
-    let terrain = layers[LayerKind::Terrain as usize].and_then(|layer| b.terrain(layer, palette));
-    let Some((terrain, connectors)) = terrain else {
+    let terrain = layers[LayerKind::Terrain as usize].and_then(|layer| b.terrain(layer, palette, &named));
+    let Some((terrain, connectors, glyphs)) = terrain else {
         return Err(b.sorted_errors());
     };
     let size = (terrain.width(), terrain.height());
+    let mask = layers[LayerKind::Mask as usize].and_then(|l| b.overlay(l, size));
+    if let Some(l) = layers[LayerKind::Mask as usize].filter(|_| named.rules == 0) {
+        b.invalid(
+            l.name.line,
+            l.name.col,
+            "a `mask` layer, but no variation rule to protect cells from",
+            Some("remove the layer, or add `subst`, `subst-once`, `nsubst` or `shuffle` lines".into()),
+        );
+    }
     let overlay = |b: &mut Builder<'_>, kind: LayerKind| layers[kind as usize].and_then(|l| b.overlay(l, size));
     let drawn = Drawn {
         links: overlay(&mut b, LayerKind::Links),
@@ -44,9 +74,18 @@ pub(super) fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> R
         terrain,
         connectors,
     };
-    let header = Header { name, tags, transforms, style, defs };
+    let header = Header { name, tags, transforms, style, defs, variation };
     let origin = Location::at(file, raw.name.line, raw.name.col);
-    let result = assemble(file, header, origin, drawn, &Place::Text { layers });
+    let place = Place::Text { layers };
+    let result = if header.variation.is_empty() {
+        assemble(file, header, origin, drawn, &place)
+    } else if b.errors.is_empty() {
+        let mask = mask.map_or_else(|| Grid::new(size.0, size.1, false), |m| m.map(|c| c.is_some()));
+        vary::build(file, header, origin, drawn, &place, (&glyphs, mask), palette)
+    } else {
+        // A mistake in a variation line or the grid: the variation is not built.
+        Err(Vec::new())
+    };
     match result {
         Ok(prefab) if b.errors.is_empty() => Ok(prefab),
         Ok(_) => Err(b.sorted_errors()),
@@ -56,6 +95,21 @@ pub(super) fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> R
         }
     }
 }
+
+/// A prefab's variation lines, in the order written: their values whole, as `#`
+/// is a glyph there.
+fn variation_lines(file: &str, fields: &[Field<'_>]) -> Vec<VariationLine> {
+    fields
+        .iter()
+        .filter(|f| VARIATION_KEYS.contains(&f.key.text))
+        .map(|f| VariationLine {
+            key: f.key.text.to_string(),
+            value: f.whole_value.text.to_string(),
+            at: Location::at(file, f.whole_value.line, f.whole_value.col),
+        })
+        .collect()
+}
+
 /// Reads every prefab of one text file: the prefabs that are valid, and every
 /// problem found (syntax, glyphs, links), located in `file`. A file without any
 /// prefab is a problem too.
@@ -138,7 +192,7 @@ impl Builder<'_> {
         let mut transforms = TransformSet::ALL;
         let mut style = Style::Feature;
         let mut seen: Vec<&str> = Vec::new();
-        for f in fields {
+        for f in fields.iter().filter(|f| !VARIATION_KEYS.contains(&f.key.text)) {
             let (key, value) = (&f.key, &f.value);
             if seen.contains(&key.text) {
                 self.invalid(key.line, key.col, format!("`{}` is given twice", key.text), None);
@@ -195,9 +249,11 @@ impl Builder<'_> {
                     ),
                 },
                 other => {
-                    let help = match suggest(other, KEYS) {
-                        Some(s) => format!("did you mean `{s}`? header keys are {}", KEYS.join(", ")),
-                        None => format!("header keys are {}", KEYS.join(", ")),
+                    let all = KEYS.iter().chain(&VARIATION_KEYS).copied();
+                    let names = all.clone().collect::<Vec<_>>().join(", ");
+                    let help = match suggest(other, all) {
+                        Some(s) => format!("did you mean `{s}`? header keys are {names}"),
+                        None => format!("header keys are {names}"),
                     };
                     self.invalid(key.line, key.col, format!("unknown header key `{other}`"), Some(help));
                 }
@@ -206,9 +262,34 @@ impl Builder<'_> {
         (tags, transforms, style, defs)
     }
 
+    /// The glyphs the variation lines name; reports their mistakes.
+    fn named(&mut self, lines: &[VariationLine]) -> Named {
+        match vary_parse::lines(lines) {
+            Ok((legend, steps)) => Named {
+                legend: legend.iter().map(|l| (l.glyph, l.terrain)).collect(),
+                ruled: steps
+                    .iter()
+                    .flat_map(|s| {
+                        let mut g = s.rule.writes();
+                        g.extend(s.rule.reads());
+                        g
+                    })
+                    .collect(),
+                rules: steps.len(),
+            },
+            Err(errors) => {
+                self.errors.extend(errors);
+                // Every glyph the lines mention passes the grid, so a mistake in
+                // a line is reported once, not again at each cell drawn with it.
+                let ruled = lines.iter().flat_map(|l| l.value.chars()).collect();
+                Named { legend: Vec::new(), ruled, rules: lines.len() }
+            }
+        }
+    }
+
     /// The layers by kind; reports duplicates, empty layers and a missing terrain layer.
-    fn layers<'r, 'a>(&mut self, raw: &'r RawPrefab<'a>) -> [Option<&'r Layer<'a>>; 4] {
-        let mut found: [Option<&'r Layer<'a>>; 4] = [None; 4];
+    fn layers<'r, 'a>(&mut self, raw: &'r RawPrefab<'a>) -> [Option<&'r Layer<'a>>; 5] {
+        let mut found: [Option<&'r Layer<'a>>; 5] = [None; 5];
         for layer in &raw.layers {
             let Some(kind) = LayerKind::ALL.into_iter().find(|k| k.name() == layer.name.text) else { continue };
             let slot = &mut found[kind as usize];
@@ -275,25 +356,39 @@ impl Builder<'_> {
         ok.then_some(width)
     }
 
-    /// The terrain grid, and the cells where it draws a connector (`*`, a door the
-    /// layout may join the prefab through).
-    fn terrain(&mut self, layer: &Layer<'_>, palette: &Palette) -> Option<(Grid<Option<Terrain>>, Vec<Point>)> {
+    /// The terrain grid, the cells where it draws a connector (`*`, a door the
+    /// layout may join the prefab through), and the glyph of every other cell (for
+    /// the variation; a glyph only the legend or a rule gives meaning to reads as
+    /// don't-care until the variation resolves it).
+    #[allow(clippy::type_complexity)]
+    fn terrain(
+        &mut self,
+        layer: &Layer<'_>,
+        palette: &Palette,
+        named: &Named,
+    ) -> Option<(Grid<Option<Terrain>>, Vec<Point>, Grid<Option<char>>)> {
         // Glyphs are checked even when rows are ragged, so one pass reports both.
         let width = self.width_of(layer, None);
         let height = layer.rows.len() as i32;
         let mut cells = Vec::with_capacity(layer.rows[0].text.len() * layer.rows.len());
+        let mut glyphs = Vec::with_capacity(cells.capacity());
         let mut connectors = Vec::new();
         // Each unknown glyph once per grid: where it is first, and how often.
         let mut unknown: Vec<(char, u32, u32, usize)> = Vec::new();
         for (y, row) in layer.rows.iter().enumerate() {
             for (x, c) in row.text.chars().enumerate() {
-                if c == DONT_CARE {
+                glyphs.push((c != CONNECTOR).then_some(c));
+                if let Some(l) = named.legend.iter().find(|l| l.0 == c) {
+                    cells.push(Some(l.1));
+                } else if c == DONT_CARE {
                     cells.push(None);
                 } else if c == CONNECTOR {
                     connectors.push(Point::new(x as i32, y as i32));
                     cells.push(Some(Terrain::new(Role::Door)));
                 } else if let Some(t) = palette.terrain_of(c) {
                     cells.push(Some(t));
+                } else if named.accepts(c) {
+                    cells.push(None);
                 } else {
                     match unknown.iter_mut().find(|u| u.0 == c) {
                         Some(u) => u.3 += 1,
@@ -309,7 +404,7 @@ impl Builder<'_> {
             } else {
                 let known: String = palette.glyphs().iter().map(|(g, _)| *g).collect();
                 format!(
-                    "the palette defines `{known}`, the digits 0-9, `?` and `*`; add `{c}` to palette.toml or use one of those"
+                    "the palette defines `{known}`, the digits 0-9, `?` and `*`; add `{c}` to palette.toml, use one of those, or give it a meaning in this prefab with `legend: {c} = TERRAIN`"
                 )
             };
             let more = match count {
@@ -326,7 +421,8 @@ impl Builder<'_> {
         }
         let bad = unknown.len();
         let width = width.filter(|_| bad == 0)?;
-        Grid::from_cells(width, height, cells).map(|grid| (grid, connectors))
+        let glyphs = Grid::from_cells(width, height, glyphs)?;
+        Grid::from_cells(width, height, cells).map(|grid| (grid, connectors, glyphs))
     }
 
     /// An overlay layer (links, machines, refs) as glyphs, `.` read as empty.

@@ -11,11 +11,15 @@
 //! be missing. Glyphs are code page 437, read and written as Unicode.
 //!
 //! An image holds no header, so the name comes from the file name and the tags,
-//! transforms and style from an optional TOML file beside it ([`read_sidecar`]).
+//! transforms, style and variation lines from an optional TOML file beside it
+//! ([`read_sidecar`]). A prefab with variation lines reads layer 1's glyphs too:
+//! a painted cell whose glyph a line names takes part in the variation, its
+//! meaning that glyph's (the legend's, else the palette's text glyph), and a fifth
+//! layer, if there is one, is the mask (every painted cell protected).
 //! [`Prefab::to_xp`] writes an image that reads back to an equal prefab.
 
 use super::assemble::{Drawn, Place, assemble};
-use super::{Header, LayerKind, Prefab, Style, check_name, check_tag};
+use super::{Header, LayerKind, Prefab, Style, VARIATION_KEYS, VariationLine, check_name, check_tag, vary};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
 use crate::format::cp437;
 use crate::format::palette::{ColourChannel, Palette};
@@ -60,10 +64,15 @@ struct SidecarFile {
     style: Option<toml::Spanned<String>>,
     #[serde(default)]
     defs: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    vary: Vec<toml::Spanned<String>>,
 }
 
-/// Reads the header file beside a `.xp` prefab (`NAME.toml`): `tags`, `transforms`
-/// and `style`, all optional, as in a text prefab's header.
+/// Reads the header file beside a `.xp` prefab (`NAME.toml`): `tags`, `transforms`,
+/// `style`, `defs` and `vary`, all optional, as in a text prefab's header. `vary`
+/// lists the variation lines in order, each written as in a text prefab
+/// (`"nsubst: c = 3 C / rest ."`); their columns are exact in strings without
+/// escapes (TOML's single-quoted strings have none).
 pub fn read_sidecar(file: &str, text: &str, name: &str) -> Result<Header, Vec<Error>> {
     let raw: SidecarFile = parse_toml(file, text).map_err(|e| vec![e])?;
     let mut header = Header::named(name);
@@ -109,6 +118,28 @@ pub fn read_sidecar(file: &str, text: &str, name: &str) -> Result<Header, Vec<Er
             )),
         }
     }
+    for line in &raw.vary {
+        // The string's first character, one past its opening quote; columns
+        // count on from there when the string holds no escape.
+        let span = line.span();
+        let inner = text.get(span.start + 1..span.end.saturating_sub(1));
+        let exact = inner == Some(line.get_ref().as_str());
+        let start = at(span.start + usize::from(exact)..span.end);
+        let whole = line.get_ref();
+        let Some((key, value)) = whole.split_once(':').filter(|(k, _)| VARIATION_KEYS.contains(&k.trim())) else {
+            errors.push(Error::at(ErrorKind::Invalid, start, format!("`{whole}` is not a variation line")).with_help(
+                format!("write `KEY: VALUE` with KEY one of {}, as in a text prefab", VARIATION_KEYS.join(", ")),
+            ));
+            continue;
+        };
+        let skipped = whole.len() - value.trim_start().len();
+        let col = if exact { start.col + whole[..skipped].chars().count() as u32 } else { start.col };
+        header.variation.push(VariationLine {
+            key: key.trim().to_string(),
+            value: value.trim().to_string(),
+            at: Location::at(file, start.line, col),
+        });
+    }
     if errors.is_empty() { Ok(header) } else { Err(errors) }
 }
 
@@ -116,8 +147,18 @@ pub fn read_sidecar(file: &str, text: &str, name: &str) -> Result<Header, Vec<Er
 pub fn sidecar_text(header: &Header) -> String {
     let tags: Vec<String> = header.tags.iter().map(|t| format!("{t:?}")).collect();
     let defs = header.defs.as_ref().map_or(String::new(), |d| format!("defs = \"{d}\"\n"));
+    let vary = if header.variation.is_empty() {
+        String::new()
+    } else {
+        let lines: Vec<String> = header
+            .variation
+            .iter()
+            .map(|l| format!("  {},\n", toml::Value::String(format!("{}: {}", l.key, l.value))))
+            .collect();
+        format!("vary = [\n{}]\n", lines.concat())
+    };
     format!(
-        "# Header of the REXPaint prefab {}.xp\ntags = [{}]\ntransforms = \"{}\"\nstyle = \"{}\"\n{defs}",
+        "# Header of the REXPaint prefab {}.xp\ntags = [{}]\ntransforms = \"{}\"\nstyle = \"{}\"\n{defs}{vary}",
         header.name,
         tags.join(", "),
         header.transforms.describe(),
@@ -161,13 +202,22 @@ impl Prefab {
                 whole("the image has no layers".into()).with_help("a prefab needs at least its terrain layer"),
             ]);
         }
-        if image.layers().len() > LayerKind::ALL.len() {
+        // A fifth layer, the mask, only means something to variation lines.
+        let varies = !header.variation.is_empty();
+        let most = if varies { LayerKind::Mask.xp_layer() } else { LayerKind::Refs.xp_layer() };
+        if image.layers().len() > most {
+            let help = if varies {
+                "merge or delete the extra layers in REXPaint"
+            } else {
+                "merge or delete the extra layers in REXPaint (a fifth layer is a mask, for a prefab whose .toml has `vary` lines)"
+            };
             return Err(vec![
                 whole(format!(
-                    "the image has {} layers; a prefab has at most 4 (terrain, links, machines, refs)",
-                    image.layers().len()
+                    "the image has {} layers; a prefab has at most {most} (terrain, links, machines, refs{})",
+                    image.layers().len(),
+                    if varies { ", mask" } else { "" }
                 ))
-                .with_help("merge or delete the extra layers in REXPaint"),
+                .with_help(help),
             ]);
         }
         let mut errors = Vec::new();
@@ -181,18 +231,40 @@ impl Prefab {
             return Err(errors);
         };
         let drawn = Drawn { terrain, connectors: Vec::new(), links, machines, refs };
-        assemble(file, header, Location::file(file), drawn, &Place::Xp)
+        if !varies {
+            return assemble(file, header, Location::file(file), drawn, &Place::Xp);
+        }
+        // Layer 1's glyphs on painted cells; the mask where layer 5 is painted.
+        let layer = &image.layers()[0];
+        let glyphs = Grid::from_cells(
+            w,
+            h,
+            layer.cells().iter().map(|c| (!c.is_transparent()).then(|| cp437::to_char(c.glyph)).flatten()).collect(),
+        )
+        .unwrap_or_else(|| Grid::new(w, h, None));
+        let mask = match image.layers().get(LayerKind::Mask as usize) {
+            Some(m) => Grid::from_cells(w, h, m.cells().iter().map(|c| !c.is_transparent()).collect())
+                .unwrap_or_else(|| Grid::new(w, h, false)),
+            None => Grid::new(w, h, false),
+        };
+        vary::build(file, header, Location::file(file), drawn, &Place::Xp, (&glyphs, mask), palette)
     }
 
-    /// The prefab as a four-layer REXPaint image that [`Prefab::from_xp`] reads back
-    /// to an equal prefab. Fails when the palette has no colour for one of its
+    /// The prefab as a four-layer REXPaint image (five with a variation's mask)
+    /// that [`Prefab::from_xp`] reads back to an equal prefab. Fails when the palette has no colour for one of its
     /// terrains, or a glyph has no code page 437 code.
     pub fn to_xp(&self, palette: &Palette) -> Result<XpImage, Error> {
         let (w, h) = (self.width(), self.height());
         let fail = |message: String| Error::new(ErrorKind::Invalid, format!("prefab `{}`: {message}", self.name));
         let mut terrain = XpLayer::new(w, h, XpCell::TRANSPARENT);
         for p in self.cells.bounds().points() {
-            let cell = terrain_cell(self.cells[p], palette).map_err(fail)?;
+            let mut cell = terrain_cell(self.cells[p], palette).map_err(fail)?;
+            // A cell a variation line names keeps the glyph drawn there.
+            if let Some((glyph, _)) = self.variation_glyph(p) {
+                cell.glyph = cp437::from_char(glyph).ok_or_else(|| {
+                    fail(format!("the variation glyph {glyph:?} at x={} y={} has no code page 437 code", p.x, p.y))
+                })?;
+            }
             terrain.set(p, cell);
         }
         let mut links = XpLayer::new(w, h, XpCell::TRANSPARENT);
@@ -211,13 +283,21 @@ impl Prefab {
             }
         }
         let mut refs = XpLayer::new(w, h, XpCell::TRANSPARENT);
-        for r in &self.refs {
+        for r in self.drawn_refs() {
             let cell = mark(r.glyph, REF_FG, MARK_BG).ok_or_else(|| {
                 fail(format!("the reference {:?} at x={} y={} has no code page 437 code", r.glyph, r.at.x, r.at.y))
             })?;
             refs.set(r.at, cell);
         }
-        XpImage::with_layers(vec![terrain, links, machines, refs]).map_err(|e| fail(e.to_string()))
+        let mut layers = vec![terrain, links, machines, refs];
+        if let Some(mask) = self.mask_glyphs() {
+            let mut layer = XpLayer::new(w, h, XpCell::TRANSPARENT);
+            for p in mask.bounds().points().filter(|&p| mask[p].is_some()) {
+                layer.set(p, XpCell { glyph: u32::from(b'x'), fg: MACHINE_FG, bg: MARK_BG });
+            }
+            layers.push(layer);
+        }
+        XpImage::with_layers(layers).map_err(|e| fail(e.to_string()))
     }
 }
 

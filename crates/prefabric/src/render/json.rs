@@ -151,6 +151,9 @@ struct PrefabJson<'a> {
     /// Where the prefab is written.
     file: Option<&'a str>,
     line: Option<u32>,
+    /// For a prefab with variation lines, the seed of the outcome placed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -225,6 +228,7 @@ fn document(map: &Map, pack: &Pack, trace: Option<&Trace>) -> String {
                     category: p.encounter.as_ref().map(|e| e.category.name()),
                     file: origin.map(|o| o.file.as_str()),
                     line: origin.map(|o| o.line),
+                    variant: p.variant,
                 }
             })
             .collect(),

@@ -4,10 +4,14 @@
 //! are the palette's first glyph for each terrain, connectors on the outline are
 //! drawn as `*` in the terrain, a link whose direction is not the one its nearest
 //! edge implies gets an arrow beside it, and the machine and
-//! reference layers are written when the prefab has any.
+//! reference layers are written when the prefab has any. A prefab with variation
+//! lines is written as drawn: its lines, the glyphs they name where they were
+//! drawn, the references of its refs layer (not those its legend gives), and its
+//! mask layer.
 
 use crate::error::{Error, ErrorKind};
 use crate::format::palette::{CONNECTOR, DONT_CARE, Palette};
+use crate::geom::Point;
 use crate::grid::Grid;
 use crate::prefab::{EMPTY, LayerKind, Prefab};
 
@@ -20,8 +24,12 @@ pub fn prefab_text(prefab: &Prefab, palette: &Palette) -> Result<String, Error> 
         out.push_str(&format!("tags: {}\n", prefab.tags().join(" ")));
     }
     out.push_str(&format!("transforms: {}\nstyle: {}\n", prefab.transforms().describe(), prefab.style()));
-    if let Some(defs) = &prefab.header().defs {
+    let header = prefab.header();
+    if let Some(defs) = &header.defs {
         out.push_str(&format!("defs: {defs}\n"));
+    }
+    for line in &header.variation {
+        out.push_str(&format!("{}: {}\n", line.key, line.value));
     }
     out.push_str("terrain:\n");
     let in_terrain = prefab.terrain_connectors();
@@ -29,12 +37,15 @@ pub fn prefab_text(prefab: &Prefab, palette: &Palette) -> Result<String, Error> 
     for (link, _) in prefab.links().iter().zip(&in_terrain).filter(|(_, t)| **t) {
         connector_cells.set(link.at, true);
     }
-    for (row, marks) in prefab.cells().rows().zip(connector_cells.rows()) {
-        for (cell, &connector) in row.iter().zip(marks) {
-            let glyph = match cell {
+    for (y, (row, marks)) in prefab.cells().rows().zip(connector_cells.rows()).enumerate() {
+        for (x, (cell, &connector)) in row.iter().zip(marks).enumerate() {
+            // A cell a variation line names keeps the glyph drawn there.
+            let named = prefab.variation_glyph(Point::new(x as i32, y as i32));
+            let glyph = match (cell, named) {
                 _ if connector => CONNECTOR,
-                None => DONT_CARE,
-                Some(t) => palette.source_glyph(*t).ok_or_else(|| {
+                (_, Some((g, _))) => g,
+                (None, None) => DONT_CARE,
+                (Some(t), None) => palette.source_glyph(*t).ok_or_else(|| {
                     Error::new(
                         ErrorKind::Invalid,
                         format!("prefab `{}`: the palette has no glyph for {t}", prefab.name()),
@@ -70,9 +81,9 @@ pub fn prefab_text(prefab: &Prefab, palette: &Palette) -> Result<String, Error> 
         }
         write_layer(&mut out, LayerKind::Machines, glyphs.rows());
     }
-    if !prefab.refs().is_empty() {
+    if !prefab.drawn_refs().is_empty() {
         let mut glyphs = Grid::new(prefab.width(), prefab.height(), None);
-        for r in prefab.refs() {
+        for r in prefab.drawn_refs() {
             if r.glyph == EMPTY || r.glyph.is_whitespace() || r.glyph.is_control() {
                 return Err(Error::new(
                     ErrorKind::Invalid,
@@ -88,6 +99,9 @@ pub fn prefab_text(prefab: &Prefab, palette: &Palette) -> Result<String, Error> 
             glyphs.set(r.at, Some(r.glyph));
         }
         write_layer(&mut out, LayerKind::Refs, glyphs.rows());
+    }
+    if let Some(mask) = prefab.mask_glyphs() {
+        write_layer(&mut out, LayerKind::Mask, mask.rows());
     }
     Ok(out)
 }

@@ -25,6 +25,10 @@
 //!   and where it ends in rock, the shortest passage (at most
 //!   [`MAX_PASSAGE`] cells) is dug to the nearest open ground — never a
 //!   tunneler, so the prefab cannot take the cave over.
+//! * **Variation**: a prefab with variation lines is sunk where its most
+//!   closed drawing has a mouth on the cavern and every opening its most open
+//!   drawing may have finds room, then placed in the outcome its own stream
+//!   draws, its front carved as that outcome opens.
 //!
 //! Out: the prefab stamped and protected, a new [`RegionKind::Prefab`] region
 //! for its open cells, carved cells added to the cavern, passages as
@@ -349,10 +353,12 @@ impl Caverns {
         let region = self.list[k].region;
         let (w, h) = (prefab.width(), prefab.height());
         // The bottom row's open cells (and link marks on it), as drawn, in
-        // each orientation.
+        // each orientation; for a prefab with variation lines, those open in
+        // every outcome.
+        let closed = prefab.most_closed();
         let openings: Vec<Point> = (0..w)
             .map(|x| Point::new(x, h - 1))
-            .filter(|&q| opens(prefab, q) || prefab.links().iter().any(|l| l.at == q && l.dir == Dir::South))
+            .filter(|&q| opens(closed, q) || prefab.links().iter().any(|l| l.at == q && l.dir == Dir::South))
             .collect();
         let turned: Vec<(Dir, Vec<Point>)> = turns
             .iter()
@@ -417,14 +423,17 @@ impl Caverns {
         if self.taken.iter().any(|r| r.intersects(&rect.expand(1))) {
             return Err(Misfit::Crowded);
         }
-        let mut beside = false;
-        for q in front_openings(prefab, t, at) {
-            if map.is_walkable(q) {
-                beside |= map.region_of[q] == region;
-            } else if !inner.contains(q) || map.is_protected(q) || map.terrain[q].role == Role::Blocked {
+        // Every opening some outcome may have must find room; one open in every
+        // outcome must meet the cavern.
+        for q in front_openings(prefab.most_open(), t, at) {
+            if !map.is_walkable(q)
+                && (!inner.contains(q) || map.is_protected(q) || map.terrain[q].role == Role::Blocked)
+            {
                 return Err(Misfit::Crowded);
             }
         }
+        let beside =
+            front_openings(prefab.most_closed(), t, at).any(|q| map.is_walkable(q) && map.region_of[q] == region);
         if !beside {
             return Err(Misfit::Shallow);
         }
@@ -579,10 +588,15 @@ impl Caverns {
         stage: Stage,
         encounter: Option<EncounterTag>,
     ) -> Placed {
-        let oriented = prefab.transformed(spot.transform);
+        let index = map.prefabs.len();
+        let variant = prefab.varies().then(|| map.variant_seed(prefab.name()));
+        let drawn = match variant {
+            Some(seed) => prefab.variant(seed),
+            None => std::borrow::Cow::Borrowed(prefab),
+        };
+        let oriented = drawn.transformed(spot.transform);
         let rect = Rect::new(spot.at.x, spot.at.y, oriented.width(), oriented.height());
         let cavern = self.list[spot.cavern].region;
-        let index = map.prefabs.len();
         let region = map.add_region(RegionKind::Prefab, rect);
         map.regions[region as usize].prefab = Some(index);
         stamp(map, &oriented, rect, region);
@@ -600,7 +614,7 @@ impl Caverns {
             }
             self.list[spot.cavern].centred = true;
         } else {
-            for q in front_openings(prefab, spot.transform, spot.at) {
+            for q in front_openings(&drawn, spot.transform, spot.at) {
                 carve(map, q, cavern);
                 if !machine_at(q - facing.delta()) {
                     doors.push(Door { at: q - facing.delta(), side: facing });
@@ -644,6 +658,7 @@ impl Caverns {
             transform: spot.transform,
             region: Some(region),
             encounter,
+            variant,
         });
         self.taken.push(rect.expand(1));
         Placed { index, passages: lengths }

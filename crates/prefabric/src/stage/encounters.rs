@@ -17,7 +17,9 @@
 //! prefab's open cells are one area (checked at load), door changes only open walls
 //! onto corridors and junctions, and room floor a prefab cuts off from the door is
 //! filled in. Each draw either places the encounter or retires it with the reason
-//! traced, so the stage ends after at most `count + pool` draws.
+//! traced, so the stage ends after at most `count + pool` draws. A prefab with
+//! variation lines fits where its most closed drawing opens onto the door, so
+//! every outcome does, and is embedded in the outcome its own stream draws.
 
 use super::Forced;
 use super::caverns::{self, Caverns};
@@ -673,8 +675,10 @@ fn against_door(b: Rect, door: &Doorway, w: i32, h: i32) -> impl Iterator<Item =
 }
 
 /// True when every cell just inside the doorway is open in the oriented prefab
-/// placed at `at` (a `?` keeps the room's floor, which is open).
+/// placed at `at` (a `?` keeps the room's floor, which is open): for a prefab
+/// with variation lines, in every outcome (its most closed drawing).
 fn opens_onto_door(prefab: &Prefab, t: Transform, at: Point, door: &Doorway) -> bool {
+    let prefab = prefab.most_closed();
     let (w, h) = t.apply_size(prefab.width(), prefab.height());
     let back = t.inverse();
     door.cells().all(|d| {
@@ -719,9 +723,13 @@ fn front_cells(side: Dir, rect: Rect) -> impl Iterator<Item = Point> {
 fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &mut Rng) -> Vec<usize> {
     rooms[fit.room].used = true;
     let room = &rooms[fit.room];
-    let oriented = fit.prefab.transformed(fit.transform);
-    let rect = Rect::new(fit.at.x, fit.at.y, oriented.width(), oriented.height());
     let index = map.prefabs.len();
+    let variant = fit.prefab.varies().then(|| map.variant_seed(fit.prefab.name()));
+    let oriented = match variant {
+        Some(seed) => fit.prefab.variant(seed).transformed(fit.transform),
+        None => fit.prefab.transformed(fit.transform),
+    };
+    let rect = Rect::new(fit.at.x, fit.at.y, oriented.width(), oriented.height());
     let enclosed = matches!(e.style, Style::Enclosed | Style::Cubby);
     let interior = room.interior;
     if enclosed && e.resize {
@@ -812,6 +820,7 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
         transform: fit.transform,
         region: Some(region),
         encounter: Some(EncounterTag { id: e.id.clone(), category: e.category, style: e.style }),
+        variant,
     });
     touched
 }

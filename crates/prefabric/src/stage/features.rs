@@ -7,7 +7,9 @@
 //! not written) and their link marks are recorded for the layout. Every placement
 //! draws from its own stream, so editing one placement leaves the others where they
 //! were. A required prefab that finds no place within its attempt budget is an
-//! error naming the placement; an optional one is skipped and traced.
+//! error naming the placement; an optional one is skipped and traced. A prefab
+//! with variation lines is fitted in its most open drawing, so every outcome
+//! fits, and placed in the outcome its own stream draws ([`Map::variant_seed`]).
 //!
 //! Placements that go into a cavern (`cavern = "centered"` or `"embedded"`)
 //! wait for the layout: [`after_layout`] puts them into the largest cavern that
@@ -264,7 +266,9 @@ fn place_one(
         let Some(prefab) = pack.prefab(&placement.choices[choice].0) else { continue };
         let allowed: Vec<Transform> = prefab.transforms().intersect(placement.transforms).iter().collect();
         let Some(&transform) = rng.pick(&allowed) else { continue };
-        let oriented = prefab.transformed(transform);
+        // A varying prefab is tried in its most open drawing (floor keeps off the
+        // map's edge in every outcome); the outcome is drawn once it fits.
+        let oriented = prefab.most_open().transformed(transform);
         let (w, h) = (oriented.width(), oriented.height());
         let base = placement.anchor.place(size, (w, h), placement.margin) + placement.offset;
         let jitter = Point::new(
@@ -280,7 +284,12 @@ fn place_one(
                 None => rejects.push((reject, 1)),
             }
         } else {
-            place(map, &oriented, at, transform, placement.spawn_block);
+            let variant = prefab.varies().then(|| map.variant_seed(prefab.name()));
+            let oriented = match variant {
+                Some(seed) => prefab.variant(seed).transformed(transform),
+                None => oriented,
+            };
+            place(map, &oriented, at, (transform, variant), placement.spawn_block);
             map.trace.push_with("features", Outcome::Chose, map.prefabs.last().map(|p| p.bounds), || {
                 format!("prefab `{}` {} at ({}, {})", prefab.name(), transform, at.x, at.y)
             });
@@ -378,7 +387,8 @@ fn fits(map: &Map, prefab: &Prefab, at: Point) -> Result<(), Reject> {
     Ok(())
 }
 
-fn place(map: &mut Map, prefab: &Prefab, at: Point, transform: Transform, spawn_block: bool) {
+/// Places `prefab` (oriented by `transform`, the outcome of `variant`) at `at`.
+fn place(map: &mut Map, prefab: &Prefab, at: Point, (transform, variant): (Transform, Option<u32>), spawn_block: bool) {
     let index = map.prefabs.len();
     let bounds = Rect::new(at.x, at.y, prefab.width(), prefab.height());
     let has_open = prefab.cells().cells().iter().any(|c| c.is_some_and(|t| t.role.is_walkable()));
@@ -418,6 +428,7 @@ fn place(map: &mut Map, prefab: &Prefab, at: Point, transform: Transform, spawn_
         transform,
         region,
         encounter: None,
+        variant,
     });
 }
 

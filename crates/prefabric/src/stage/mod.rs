@@ -27,7 +27,18 @@ use crate::map::Map;
 use crate::rng::Rng;
 use crate::trace::{Outcome, Trace};
 use crate::world::World;
+use std::borrow::Cow;
 use std::sync::Arc;
+
+/// The prefab a placement put down, in the outcome its variation drew (not
+/// turned); the pack's prefab itself when it does not vary.
+pub(crate) fn placed_prefab<'p>(pack: &'p Pack, placed: &crate::map::PlacedPrefab) -> Option<Cow<'p, crate::Prefab>> {
+    let prefab = pack.prefab(&placed.name)?;
+    Some(match placed.variant {
+        Some(seed) => prefab.variant(seed),
+        None => Cow::Borrowed(prefab),
+    })
+}
 
 /// How many attempts a generation gets before it reports failure.
 pub const ATTEMPTS: u32 = 8;
@@ -269,6 +280,7 @@ impl<'p> Generator<'p> {
             if attempt == 0 { seed } else { Rng::stream_n(seed, "generate/attempt", u64::from(attempt)).next_u64() };
         let mut map = Map::new(seed, &self.map_type.name, self.depth, self.map_type.width, self.map_type.height);
         map.attempt = attempt;
+        map.stream_seed = stream_seed;
         if !self.trace {
             map.trace = Trace::off();
         }

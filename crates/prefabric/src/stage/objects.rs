@@ -42,7 +42,8 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
     let depth = map.depth;
     for index in 0..map.prefabs.len() {
         let placed = &map.prefabs[index];
-        let Some(prefab) = pack.prefab(&placed.name) else { continue };
+        let Some(prefab) = super::placed_prefab(pack, placed) else { continue };
+        let prefab = prefab.as_ref();
         if prefab.refs().is_empty() {
             continue;
         }

@@ -48,8 +48,7 @@ pub fn connected(map: &Map) -> Result<(), String> {
 /// become stairs up, down or floor; its non-earth cells are protected.
 pub fn prefabs_intact(map: &Map, pack: &Pack) -> Result<(), String> {
     for placed in map.prefabs() {
-        let prefab = pack.prefab(&placed.name).ok_or(format!("unknown prefab {}", placed.name))?;
-        let oriented = prefab.transformed(placed.transform);
+        let oriented = pack.placed(placed).ok_or(format!("unknown prefab {}", placed.name))?;
         if (oriented.width(), oriented.height()) != (placed.bounds.width, placed.bounds.height) {
             return Err(format!("{} has the wrong size", placed.name));
         }
@@ -89,7 +88,7 @@ pub fn placed_by_line(pack: &Pack, o: &prefabric::Object) -> bool {
 pub fn machines_placed(map: &Map, pack: &Pack) -> Result<(), String> {
     let mut expected = Vec::new();
     for (index, placed) in map.prefabs().iter().enumerate() {
-        let oriented = pack.prefab(&placed.name).ok_or("unknown prefab")?.transformed(placed.transform);
+        let oriented = pack.placed(placed).ok_or("unknown prefab")?;
         let origin = Point::new(placed.bounds.x, placed.bounds.y);
         for m in oriented.machines() {
             let cells: Vec<(Point, char)> = m.cells().iter().map(|&(p, g)| (origin + p, g)).collect();

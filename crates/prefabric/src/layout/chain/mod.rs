@@ -528,6 +528,10 @@ impl<'c, 'm> Chain<'c, 'm> {
                 return Err(Misfit::Overlap);
             }
         }
+        // A cell whose terrain varies shares no other piece's wall.
+        if shape.varying.iter().any(|&offset| self.claims[(base + offset) as usize] != claim::FREE) {
+            return Err(Misfit::Overlap);
+        }
         if let Some((hall, dir)) = hall {
             let sides = if dir.is_horizontal() {
                 Rect::new(hall.x, hall.y - 1, hall.width, hall.height + 2)
@@ -616,7 +620,13 @@ impl<'c, 'm> Chain<'c, 'm> {
     /// joined) and those landing on solid ground (dead).
     fn place(&mut self, entry: &Entry, shape: &Shape, origin: Point, joint: Option<Point>) -> u32 {
         let id = self.pieces.len() as u32;
-        let (region, prefab) = entry.region_for(self.c, shape, origin);
+        // A prefab with variation lines fitted as every outcome: the one drawn goes down.
+        let outcome = entry.outcome(self.c, shape);
+        let (shape, variant) = match &outcome {
+            Some((drawn, seed)) => (drawn, Some(*seed)),
+            None => (shape, None),
+        };
+        let (region, prefab) = entry.region_for(self.c, shape, origin, variant);
         let mut open = Vec::new();
         let protect = !entry.auto;
         for &(q, _, part) in &shape.cells {

@@ -48,7 +48,13 @@ fn write_room(
     let Some(entry) = room.entry else { return };
     let shape = &entry.shapes[room.shape];
     let origin = room.origin;
-    let (region, prefab) = entry.region_for(c, shape, origin);
+    // A room with variation lines was fitted as every outcome: the one drawn goes down.
+    let outcome = entry.outcome(c, shape);
+    let (shape, variant) = match &outcome {
+        Some((drawn, seed)) => (drawn, Some(*seed)),
+        None => (shape, None),
+    };
+    let (region, prefab) = entry.region_for(c, shape, origin, variant);
     for &(q, _, part) in &shape.cells {
         let p = origin + q;
         match part {

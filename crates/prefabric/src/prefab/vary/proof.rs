@@ -1,0 +1,745 @@
+//! The proof that every outcome of a variation is a valid prefab.
+//!
+//! In goes a [`Variation`] with the prefab as its first outcome reads (terrain,
+//! links, machines, the references drawn on its refs layer); out come the problems
+//! some outcome would have, each located at the variation line that makes it
+//! possible and naming the cell, and, when there are none, what the rest of the
+//! crate needs to place the prefab safely: its most closed and most open drawings,
+//! the cells whose terrain varies, and every reference some outcome may hold.
+//!
+//! Sampling cannot prove anything, and the outcomes are too many to list (a
+//! `subst` over twenty cells has a million), so the proof follows sets: for each
+//! cell, the glyphs it may hold after each rule, and whether cells are tied to one
+//! draw (`subst-once`, `shuffle`: such cells always hold the same glyph). From the
+//! sets it shows, for every outcome at once:
+//!
+//! * every rule rewrites some glyph a cell may hold, every glyph a cell may hold
+//!   means something, and no rule writes or rewrites stairs;
+//! * each link's way out stays floor, door, earth or `?`, and the cell behind a
+//!   link stays walkable when it is drawn walkable;
+//! * machines stand on floor and drawn references on walkable cells; references
+//!   the legend gives never land on a drawn reference, a machine or a way out;
+//! * the floor keeps its areas. A cell is *sure* when it is walkable in every
+//!   outcome, *maybe* when in some; machines (and, from the definition files,
+//!   machine footprints) block. The proof shows that the maybe cells join no two
+//!   areas of the sure floor, that each maybe cell reaches the sure floor through
+//!   cells open whenever it is (its neighbours in the sure floor, or cells tied to
+//!   it), and that an area touching the prefab's rim (its edge, or `?` where `?`
+//!   is not floor) through a maybe cell also touches it through a sure cell or
+//!   holds a link. So in every outcome each area of the floor holds exactly one
+//!   area of the sure floor, as in the first: the floor splits or joins in no
+//!   outcome, no outcome strands a pocket, and no area loses its way out.
+//!
+//! Conservative: a prefab the proof accepts is valid in every outcome; one it
+//! refuses might have been valid by how counts and rules interact (an `nsubst`
+//! that closes one of two cells side by side never closes both, but the proof
+//! does not count), and the message says which cell and line to look at.
+
+use super::{Meaning, Rule, Variation};
+use crate::error::{Error, ErrorKind, Location};
+use crate::geom::{Dir, Point};
+use crate::grid::Grid;
+use crate::map::{Role, Terrain};
+use crate::prefab::{LinkMark, Machine, RefMark, link_can_pass};
+
+/// The most glyphs one prefab's variation may involve (a cell's glyph set is a
+/// 128-bit word).
+pub(crate) const MAX_GLYPHS: usize = 128;
+
+/// Which draw a cell's glyph follows.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Tie {
+    /// As drawn, or drawn for this cell alone.
+    Own,
+    /// The same glyph as every cell of the same tie, in every outcome.
+    Shared(u32),
+}
+
+/// The glyphs each cell may hold after every rule, and what made them so.
+#[derive(Clone, Debug)]
+pub(crate) struct Envelope {
+    alphabet: Vec<char>,
+    /// For each cell, a bit per glyph of `alphabet`; 0 for cells fixed as drawn.
+    possible: Vec<u128>,
+    tie: Vec<Tie>,
+    /// For each cell, the last step that changed what it may hold.
+    changed_by: Vec<Option<usize>>,
+    /// The steps that found no cell holding a glyph they rewrite.
+    idle: Vec<usize>,
+}
+
+impl Envelope {
+    fn bit(&self, glyph: char) -> u128 {
+        self.alphabet.binary_search(&glyph).map_or(0, |i| 1u128 << i)
+    }
+
+    fn bits<'c>(&self, glyphs: impl IntoIterator<Item = &'c char>) -> u128 {
+        glyphs.into_iter().fold(0, |acc, &g| acc | self.bit(g))
+    }
+
+    fn glyphs(&self, set: u128) -> impl Iterator<Item = char> + '_ {
+        self.alphabet.iter().enumerate().filter(move |(i, _)| set >> i & 1 == 1).map(|(_, &c)| c)
+    }
+}
+
+/// The prefab as its first outcome reads, which the proof reasons about.
+pub(crate) struct Subject<'a> {
+    pub cells: &'a Grid<Option<Terrain>>,
+    pub links: &'a [LinkMark],
+    pub machines: &'a [Machine],
+    pub drawn_refs: &'a [RefMark],
+    /// A room encounter's `?` cells keep the room's floor: they count as floor.
+    pub dont_care_is_floor: bool,
+    /// Glyphs whose legend reference a definition file may make a one-cell
+    /// machine, which blocks: always (`true`) or only by some draw (`false`).
+    pub machine_glyphs: &'a [(char, bool)],
+    /// Where problems no variation line causes are reported.
+    pub origin: &'a Location,
+}
+
+/// What a proof that found no problem gives the rest of the crate.
+#[derive(Clone, Debug)]
+pub(crate) struct Proven {
+    pub envelope: Envelope,
+    /// The terrain where every cell takes its most closed choice, then its most open.
+    pub closed: Grid<Option<Terrain>>,
+    pub open: Grid<Option<Terrain>>,
+    /// The cells whose terrain is not the same in every outcome.
+    pub varies: Grid<bool>,
+    /// Every reference some outcome may hold, with each terrain it may stand on
+    /// there; sorted.
+    pub possible_refs: Vec<(RefMark, Option<Terrain>)>,
+}
+
+/// Proves every outcome of `v` valid, or returns every problem found.
+pub(crate) fn prove(v: &Variation, s: &Subject<'_>) -> Result<Proven, Vec<Error>> {
+    let mut errors = Vec::new();
+    let Some(envelope) = envelope(v, s.origin, &mut errors) else { return Err(errors) };
+    let mut p = Prover { v, env: &envelope, s, errors };
+    p.rules();
+    if p.meanings() {
+        p.links();
+        p.footing();
+        p.references();
+        p.floor(&[]);
+    }
+    if !p.errors.is_empty() {
+        return Err(p.errors);
+    }
+    let (closed, open) = (p.extreme(false), p.extreme(true));
+    let varies = p.varies();
+    let possible_refs = p.possible_refs();
+    Ok(Proven { envelope, closed, open, varies, possible_refs })
+}
+
+/// Checks the glyphs alone: every rule rewrites something, no rule touches
+/// stairs, every glyph a cell may hold means something. Run before the first
+/// outcome is assembled, so that its checks see no glyph without a meaning.
+pub(crate) fn check_glyphs(v: &Variation, s: &Subject<'_>) -> Vec<Error> {
+    let mut errors = Vec::new();
+    let Some(envelope) = envelope(v, s.origin, &mut errors) else { return errors };
+    let mut p = Prover { v, env: &envelope, s, errors };
+    p.rules();
+    p.meanings();
+    p.errors
+}
+
+/// The cells open in every outcome: walkable, no machine on them (drawn, or
+/// one a [`Subject::machine_glyphs`] glyph may bring).
+pub(crate) fn sure_floor(v: &Variation, s: &Subject<'_>, env: &Envelope) -> Grid<bool> {
+    let p = Prover { v, env, s, errors: Vec::new() };
+    let open = p.openness(&[]);
+    let cells = open.iter().map(|o| *o == Open::Sure).collect();
+    Grid::from_cells(s.cells.width(), s.cells.height(), cells)
+        .unwrap_or_else(|| Grid::new(s.cells.width(), s.cells.height(), false))
+}
+
+/// Proves the floor keeps its areas in every outcome when `blockers` (machine
+/// footprints a definition file may place) block walkers too.
+pub(crate) fn prove_floor(v: &Variation, s: &Subject<'_>, env: &Envelope, blockers: &[Point]) -> Vec<Error> {
+    let mut p = Prover { v, env, s, errors: Vec::new() };
+    p.floor(blockers);
+    p.errors
+}
+
+/// Follows the glyph sets through the rules.
+fn envelope(v: &Variation, origin: &Location, errors: &mut Vec<Error>) -> Option<Envelope> {
+    let mut alphabet: Vec<char> = v.glyphs.cells().iter().flatten().copied().collect();
+    for s in &v.steps {
+        alphabet.extend(s.rule.writes());
+    }
+    alphabet.sort_unstable();
+    alphabet.dedup();
+    if alphabet.len() > MAX_GLYPHS {
+        let at = v.steps.first().map_or_else(|| origin.clone(), |s| s.at.clone());
+        errors.push(
+            Error::at(
+                ErrorKind::Limit,
+                at,
+                format!("the variation involves {} glyphs; at most {MAX_GLYPHS} are supported", alphabet.len()),
+            )
+            .with_help("split the prefab, or give fewer glyphs their own meaning"),
+        );
+        return None;
+    }
+    let n = v.glyphs.cells().len();
+    let mut env = Envelope {
+        possible: vec![0; n],
+        tie: vec![Tie::Own; n],
+        changed_by: vec![None; n],
+        idle: Vec::new(),
+        alphabet,
+    };
+    for (i, g) in v.glyphs.cells().iter().enumerate() {
+        env.possible[i] = g.map_or(0, |g| env.bit(g));
+    }
+    // The ties a shuffle makes: (step, glyph before, tie before) -> shared tie.
+    let mut shuffle_ties: Vec<(usize, char, Tie)> = Vec::new();
+    for (k, step) in v.steps.iter().enumerate() {
+        let free = |i: usize| !v.mask.cells()[i];
+        let (from, images): (u128, Vec<(char, u128)>) = match &step.rule {
+            Rule::Subst { from, choices, .. } => {
+                let image = env.bits(choices.iter().map(|c| &c.glyph));
+                (env.bits(from), from.iter().map(|&c| (c, image)).collect())
+            }
+            Rule::Count { from, groups } => {
+                let from_bits = env.bits(from);
+                let mut image = env.bits(groups.iter().flat_map(|g| g.choices.iter().map(|c| &c.glyph)));
+                // Without `rest`, cells past the counts keep their glyph, unless
+                // the counts cover every cell that may hold one of the glyphs.
+                let counted: u64 =
+                    groups.iter().map(|g| g.count.map_or(u64::MAX, u64::from)).fold(0, u64::saturating_add);
+                let holders = (0..n).filter(|&i| free(i) && env.possible[i] & from_bits != 0).count() as u64;
+                if counted < holders {
+                    image |= from_bits;
+                }
+                (from_bits, from.iter().map(|&c| (c, image)).collect())
+            }
+            Rule::Shuffle { blocks } => {
+                let images = blocks
+                    .iter()
+                    .flat_map(|b| b.iter().enumerate())
+                    .map(|(at, &c)| (c, env.bits(blocks.iter().map(|b| &b[at]))))
+                    .collect();
+                (env.bits(blocks.iter().flatten()), images)
+            }
+        };
+        let image_of = |c: char| images.iter().find(|x| x.0 == c).map_or(0, |x| x.1);
+        let mut matched = false;
+        for i in 0..n {
+            let before = env.possible[i];
+            if before & from == 0 || !free(i) {
+                continue;
+            }
+            matched = true;
+            let taken = before & from;
+            let image = env.glyphs(taken).fold(0, |acc, c| acc | image_of(c));
+            let full = before & !from == 0;
+            let after = (before & !from) | image;
+            env.possible[i] = after;
+            if after != before {
+                env.changed_by[i] = Some(k);
+            }
+            env.tie[i] = match &step.rule {
+                Rule::Subst { once: true, .. } if full => Tie::Shared(k as u32),
+                Rule::Shuffle { .. } if full && taken.count_ones() == 1 => {
+                    let glyph = env.glyphs(taken).next().unwrap_or(' ');
+                    // A cell drawn for itself holds the same glyph as others only
+                    // when it may hold just this one.
+                    let key = (k, glyph, if before.count_ones() == 1 { Tie::Own } else { env.tie[i] });
+                    let at = shuffle_ties.iter().position(|t| *t == key).unwrap_or_else(|| {
+                        shuffle_ties.push(key);
+                        shuffle_ties.len() - 1
+                    });
+                    Tie::Shared(v.steps.len() as u32 + at as u32)
+                }
+                _ => Tie::Own,
+            };
+        }
+        if !matched {
+            env.idle.push(k);
+        }
+    }
+    Some(env)
+}
+
+/// Openness, for picking extremes: solid, then walkable.
+fn rank(t: Terrain) -> u8 {
+    u8::from(t.role.is_walkable())
+}
+
+fn is_stairs(t: Terrain) -> bool {
+    matches!(t.role, Role::Stairs | Role::StairsUp | Role::StairsDown)
+}
+
+/// The terrain as messages name it.
+fn describe(t: Option<Terrain>) -> String {
+    t.map_or_else(|| "`?`".to_string(), |t| t.to_string())
+}
+
+/// Where a cell is, as messages say it.
+fn at(p: Point) -> String {
+    format!("x={} y={}", p.x, p.y)
+}
+
+struct Prover<'a> {
+    v: &'a Variation,
+    env: &'a Envelope,
+    s: &'a Subject<'a>,
+    errors: Vec<Error>,
+}
+
+/// A cell's openness over every outcome.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Open {
+    Never,
+    Maybe,
+    Sure,
+}
+
+impl Prover<'_> {
+    fn push(&mut self, step: Option<usize>, message: String, help: &str) {
+        let (location, message) = match step {
+            Some(k) => (self.v.steps[k].at.clone(), format!("{} {message}", self.v.steps[k].name())),
+            None => (self.s.origin.clone(), format!("the drawing {message}")),
+        };
+        self.errors.push(Error::at(ErrorKind::Invalid, location, message).with_help(help));
+    }
+
+    fn index(&self, p: Point) -> Option<usize> {
+        self.s.cells.index_of(p)
+    }
+
+    /// The terrains cell `i` may have, with the glyphs that give them; a fixed
+    /// cell gives its own.
+    fn outcomes(&self, i: usize) -> Vec<(char, Option<Terrain>)> {
+        if self.env.possible[i] == 0 {
+            return vec![(' ', self.s.cells.cells()[i])];
+        }
+        self.env.glyphs(self.env.possible[i]).map(|g| (g, self.meaning(g).map(|m| m.terrain))).collect()
+    }
+
+    fn meaning(&self, glyph: char) -> Option<Meaning> {
+        self.v.meaning(glyph)
+    }
+
+    /// Each rule rewrites a glyph some cell may hold when it runs, and no rule
+    /// writes or rewrites stairs.
+    fn rules(&mut self) {
+        for &k in &self.env.idle {
+            let step = &self.v.steps[k];
+            let glyphs: String = step.rule.reads().into_iter().collect();
+            self.push(
+                Some(k),
+                format!("rewrites `{glyphs}`, which no cell it may change holds when it runs"),
+                "draw the glyph where it should vary, or remove the line (masked cells are never changed)",
+            );
+        }
+        for (k, step) in self.v.steps.iter().enumerate() {
+            let stairs = step
+                .rule
+                .reads()
+                .into_iter()
+                .chain(step.rule.writes())
+                .find(|&g| self.meaning(g).is_some_and(|m| is_stairs(m.terrain)));
+            if let Some(g) = stairs {
+                self.push(
+                    Some(k),
+                    format!("rewrites or writes `{g}`, which is stairs"),
+                    "stairs cannot vary: the map's stairs are counted on them; keep them out of every rule",
+                );
+            }
+        }
+    }
+
+    /// Every glyph a cell may hold has a meaning. False when one has none (the
+    /// later checks would only repeat it).
+    fn meanings(&mut self) -> bool {
+        let mut reported: Vec<char> = Vec::new();
+        for i in 0..self.env.possible.len() {
+            for g in self.env.glyphs(self.env.possible[i]).collect::<Vec<_>>() {
+                if self.meaning(g).is_some() || reported.contains(&g) {
+                    continue;
+                }
+                reported.push(g);
+                let p = self.s.cells.point_of(i);
+                let drawn = self.v.glyphs.cells()[i] == Some(g);
+                let help = format!("give it a meaning with `legend: {g} = TERRAIN`, or rewrite it in every cell");
+                if drawn && self.env.changed_by[i].is_none() {
+                    let message = format!(
+                        "leaves `{g}` at {} as drawn (masked, or past an `nsubst`'s counts), and `{g}` means nothing: it is not in the palette or the legend",
+                        at(p)
+                    );
+                    let step = self.v.steps.iter().position(|s| s.rule.takes(g));
+                    self.push(step, message, &help);
+                } else {
+                    let message = format!(
+                        "may put `{g}` at {}, and `{g}` means nothing: it is not in the palette or the legend",
+                        at(p)
+                    );
+                    self.push(self.env.changed_by[i], message, &help);
+                }
+            }
+        }
+        reported.is_empty()
+    }
+
+    /// The first glyph cell `i` may hold whose terrain breaks `ok`, with its terrain.
+    fn breaking(&self, i: usize, ok: impl Fn(Option<Terrain>) -> bool) -> Option<(char, Option<Terrain>)> {
+        self.outcomes(i).into_iter().find(|(_, t)| !ok(*t))
+    }
+
+    /// A link's way out stays passable, and the cell behind it stays walkable
+    /// when the first outcome has it walkable.
+    fn links(&mut self) {
+        let (w, h) = (self.s.cells.width(), self.s.cells.height());
+        for l in self.s.links {
+            for q in l.path(w, h) {
+                let Some(i) = self.index(q) else { continue };
+                if let Some((g, t)) = self.breaking(i, link_can_pass) {
+                    let message = format!(
+                        "may put {} (`{g}`) at {}, on the way out of the link at {}",
+                        describe(t),
+                        at(q),
+                        at(l.at)
+                    );
+                    self.push(
+                        self.env.changed_by[i],
+                        message,
+                        "a link's way out must stay floor, door, earth or `?`: mask those cells or change the rule",
+                    );
+                    break;
+                }
+            }
+            let behind = l.at - l.dir.delta();
+            let Some(i) = self.index(behind) else { continue };
+            let walkable = |t: Option<Terrain>| t.is_some_and(|t| t.role.is_walkable());
+            if walkable(self.s.cells.cells()[i])
+                && let Some((g, t)) = self.breaking(i, walkable)
+            {
+                let message =
+                    format!("may put {} (`{g}`) at {}, behind the link at {}", describe(t), at(behind), at(l.at));
+                self.push(
+                    self.env.changed_by[i],
+                    message,
+                    "the floor behind a link is how the layout reaches the prefab: mask the cell or keep it walkable",
+                );
+            }
+        }
+    }
+
+    /// Machines stand on floor and drawn references on walkable cells.
+    fn footing(&mut self) {
+        for &(q, _) in self.s.machines.iter().flat_map(|m| m.cells()) {
+            let Some(i) = self.index(q) else { continue };
+            if let Some((g, t)) = self.breaking(i, |t| t.is_some_and(|t| matches!(t.role, Role::Floor(_)))) {
+                let message = format!("may put {} (`{g}`) under the machine at {}", describe(t), at(q));
+                self.push(self.env.changed_by[i], message, "machines stand on floor: mask the cells under them");
+            }
+        }
+        for r in self.s.drawn_refs {
+            let Some(i) = self.index(r.at) else { continue };
+            if let Some((g, t)) = self.breaking(i, |t| t.is_some_and(|t| t.role.is_walkable())) {
+                let message = format!("may put {} (`{g}`) under reference `{}` at {}", describe(t), r.glyph, at(r.at));
+                self.push(self.env.changed_by[i], message, "references stand on floor, doors or stairs: mask the cell");
+            }
+        }
+    }
+
+    /// References the legend gives land on no drawn reference, machine or link's way out.
+    fn references(&mut self) {
+        let (w, h) = (self.s.cells.width(), self.s.cells.height());
+        for i in 0..self.env.possible.len() {
+            let p = self.s.cells.point_of(i);
+            for g in self.env.glyphs(self.env.possible[i]).collect::<Vec<_>>() {
+                let Some(r) = self.meaning(g).and_then(|m| m.reference) else { continue };
+                let clash = if self.s.drawn_refs.iter().any(|d| d.at == p) {
+                    Some("a reference drawn on the refs layer")
+                } else if self.s.machines.iter().any(|m| m.cells().iter().any(|c| c.0 == p)) {
+                    Some("a machine")
+                } else if self.s.links.iter().any(|l| l.path(w, h).any(|q| q == p)) {
+                    Some("a link's way out")
+                } else {
+                    None
+                };
+                if let Some(what) = clash {
+                    let step = self.env.changed_by[i].or_else(|| self.v.steps.iter().position(|s| s.rule.takes(g)));
+                    let message = format!("may put reference `{r}` (`{g}`) at {}, on {what}", at(p));
+                    let help = "keep glyphs that hold references off those cells, or mask them";
+                    match step {
+                        Some(k) => self.push(Some(k), message, help),
+                        None => {
+                            let l = self.v.legend_of(g).map(|l| l.at.clone()).unwrap_or_else(|| self.s.origin.clone());
+                            self.errors.push(
+                                Error::at(ErrorKind::Invalid, l, format!("the legend of `{g}` {message}"))
+                                    .with_help(help),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each cell's openness, machines and `blockers` closed.
+    fn openness(&self, blockers: &[Point]) -> Vec<Open> {
+        let mut blocked = vec![false; self.env.possible.len()];
+        for &(q, _) in self.s.machines.iter().flat_map(|m| m.cells()) {
+            if let Some(i) = self.index(q) {
+                blocked[i] = true;
+            }
+        }
+        for &q in blockers {
+            if let Some(i) = self.index(q) {
+                blocked[i] = true;
+            }
+        }
+        let terrain_open = |t: Option<Terrain>| match t {
+            None => self.s.dont_care_is_floor,
+            Some(t) => t.role.is_walkable(),
+        };
+        (0..blocked.len())
+            .map(|i| {
+                if blocked[i] {
+                    return Open::Never;
+                }
+                let (mut open, mut closed) = (false, false);
+                for (g, t) in self.outcomes(i) {
+                    match self.s.machine_glyphs.iter().find(|m| m.0 == g) {
+                        Some(&(_, always)) => {
+                            closed = true;
+                            open |= !always;
+                        }
+                        None if terrain_open(t) => open = true,
+                        None => closed = true,
+                    }
+                }
+                match (open, closed) {
+                    (true, false) => Open::Sure,
+                    (true, true) => Open::Maybe,
+                    _ => Open::Never,
+                }
+            })
+            .collect()
+    }
+
+    /// True when cell `i` may hold a glyph whose machine a draw of its own
+    /// places: its openness is not its glyph's alone, so no tie speaks for it.
+    fn drawn_apart(&self, i: usize) -> bool {
+        !self.s.machine_glyphs.is_empty()
+            && self.env.glyphs(self.env.possible[i]).any(|g| self.s.machine_glyphs.iter().any(|m| m.0 == g && !m.1))
+    }
+
+    /// The floor keeps its areas in every outcome (see the module docs).
+    fn floor(&mut self, blockers: &[Point]) {
+        let (w, h) = (self.s.cells.width(), self.s.cells.height());
+        let open = self.openness(blockers);
+        let n = open.len();
+        let sure = |i: usize| open[i] == Open::Sure;
+        let maybe = |i: usize| open[i] == Open::Maybe;
+        if !(0..n).any(maybe) {
+            return;
+        }
+        let cells: &Grid<Option<Terrain>> = self.s.cells;
+        let neighbours = move |i: usize| {
+            let p = cells.point_of(i);
+            Dir::ALL.into_iter().filter_map(move |d| cells.index_of(p + d.delta()))
+        };
+        let (sure_area, sure_count) = areas(w, h, sure);
+        let (all_area, _) = areas(w, h, |i| sure(i) || maybe(i));
+        // 1. No maybe cell joins two areas of the sure floor. When one does, name
+        // the smallest sure area so joined and a maybe cell beside it.
+        let mut holds: Vec<u32> = vec![0; n + 1];
+        let mut joined: Option<u32> = None;
+        for i in (0..n).filter(|&i| sure(i)) {
+            let a = all_area[i] as usize;
+            if holds[a] == 0 {
+                holds[a] = sure_area[i];
+            } else if holds[a] != sure_area[i] {
+                joined = Some(all_area[i]);
+                break;
+            }
+        }
+        if let Some(a) = joined {
+            let mut size = vec![0u32; sure_count as usize + 1];
+            for i in (0..n).filter(|&i| sure(i)) {
+                size[sure_area[i] as usize] += 1;
+            }
+            let smallest = (0..n)
+                .filter(|&i| sure(i) && all_area[i] == a)
+                .min_by_key(|&i| (size[sure_area[i] as usize], i))
+                .map_or(0, |i| sure_area[i]);
+            let beside = |j: usize| neighbours(j).any(|k| sure(k) && sure_area[k] == smallest);
+            let i = (0..n).find(|&j| maybe(j) && all_area[j] == a && beside(j)).unwrap_or(0);
+            let cut =
+                (0..n).find(|&k| sure(k) && sure_area[k] == smallest).map_or(Point::default(), |k| cells.point_of(k));
+            self.floor_error(
+                i,
+                &format!(
+                    "the floor at {} reaches the rest of the prefab's floor only through cells that may close, this one among them: in an outcome where they close, the floor splits",
+                    at(cut)
+                ),
+            );
+            return;
+        }
+        if sure_count == 0 {
+            // Nothing is sure: all that may open must open together, as one area.
+            let ties: Vec<Tie> = (0..n).filter(|&i| maybe(i)).map(|i| self.env.tie[i]).collect();
+            let one_tie = matches!(ties.first(), Some(Tie::Shared(_)))
+                && ties.iter().all(|t| *t == ties[0])
+                && !(0..n).any(|i| maybe(i) && self.drawn_apart(i));
+            let (_, count) = areas(w, h, maybe);
+            if !(one_tie && count == 1) {
+                let i = (0..n).find(|&i| maybe(i)).unwrap_or(0);
+                self.floor_error(
+                    i,
+                    "no floor is open in every outcome, and the cells that may open do not open together as one area",
+                );
+            }
+            return;
+        }
+        // 2. Each maybe cell reaches the sure floor through cells open with it.
+        let touches_sure = |i: usize| neighbours(i).any(sure);
+        let mut reached = vec![false; n];
+        let mut stack: Vec<usize> = (0..n).filter(|&i| maybe(i) && touches_sure(i)).collect();
+        for &i in &stack {
+            reached[i] = true;
+        }
+        while let Some(j) = stack.pop() {
+            let Tie::Shared(t) = self.env.tie[j] else { continue };
+            if self.drawn_apart(j) {
+                continue;
+            }
+            for k in neighbours(j) {
+                if maybe(k) && !reached[k] && self.env.tie[k] == Tie::Shared(t) && !self.drawn_apart(k) {
+                    reached[k] = true;
+                    stack.push(k);
+                }
+            }
+        }
+        if let Some(i) = (0..n).find(|&i| maybe(i) && !reached[i]) {
+            self.floor_error(
+                i,
+                "it may open while the cells between it and the floor stay closed, a pocket cut off from the rest",
+            );
+            return;
+        }
+        // 3. An area that reaches the rim through a maybe cell reaches it through a
+        // sure cell too, or holds a link.
+        let dont_care_is_floor = self.s.dont_care_is_floor;
+        let outside = |q: Point| match cells.get(q) {
+            None => true,
+            Some(None) => !dont_care_is_floor,
+            Some(Some(_)) => false,
+        };
+        let on_rim = |i: usize| {
+            let p = cells.point_of(i);
+            Dir::ALL.iter().any(|d| outside(p + d.delta()))
+        };
+        let mut anchored = vec![false; n + 1];
+        for i in (0..n).filter(|&i| sure(i) && on_rim(i)) {
+            anchored[all_area[i] as usize] = true;
+        }
+        for l in self.s.links {
+            if let Some(i) = self.index(l.at) {
+                anchored[all_area[i] as usize] = true;
+            }
+        }
+        if let Some(i) = (0..n).find(|&i| maybe(i) && on_rim(i) && !anchored[all_area[i] as usize]) {
+            self.floor_error(
+                i,
+                "it is the only way its floor meets the prefab's rim (no cell open in every outcome and no link does): in an outcome where it closes, nothing outside reaches that floor",
+            );
+        }
+    }
+
+    fn floor_error(&mut self, i: usize, why: &str) {
+        let p = self.s.cells.point_of(i);
+        let step = self.env.changed_by[i];
+        self.push(
+            step,
+            format!("may open or close the cell at {}: {why}", at(p)),
+            "mask the cell, or rewrite it together with its neighbours (`subst-once`, `shuffle`), so every outcome keeps the floor's areas",
+        );
+    }
+
+    /// The terrain where each varied cell takes its most open (`open`) or most
+    /// closed choice.
+    fn extreme(&self, open: bool) -> Grid<Option<Terrain>> {
+        let mut cells = self.s.cells.clone();
+        for i in 0..cells.cells().len() {
+            let pick = self.env.glyphs(self.env.possible[i]).filter_map(|g| self.meaning(g)).map(|m| m.terrain).reduce(
+                |a, b| {
+                    let better = if open { rank(b) > rank(a) } else { rank(b) < rank(a) };
+                    if better { b } else { a }
+                },
+            );
+            if let Some(t) = pick {
+                cells.cells_mut()[i] = Some(t);
+            }
+        }
+        cells
+    }
+
+    /// The cells whose terrain is not the same in every outcome.
+    fn varies(&self) -> Grid<bool> {
+        let mut varies = Grid::new(self.s.cells.width(), self.s.cells.height(), false);
+        for i in 0..self.env.possible.len() {
+            let mut terrains = self.env.glyphs(self.env.possible[i]).filter_map(|g| self.meaning(g)).map(|m| m.terrain);
+            let first = terrains.next();
+            varies.cells_mut()[i] = terrains.any(|t| Some(t) != first);
+        }
+        varies
+    }
+
+    /// Every reference some outcome may hold, with the terrains under it.
+    fn possible_refs(&self) -> Vec<(RefMark, Option<Terrain>)> {
+        let mut refs = Vec::new();
+        for &r in self.s.drawn_refs {
+            if let Some(i) = self.index(r.at) {
+                refs.extend(self.outcomes(i).into_iter().map(|(_, t)| (r, t)));
+            }
+        }
+        for i in 0..self.env.possible.len() {
+            let at = self.s.cells.point_of(i);
+            for g in self.env.glyphs(self.env.possible[i]) {
+                if let Some(m) = self.meaning(g)
+                    && let Some(r) = m.reference
+                {
+                    refs.push((RefMark { at, glyph: r }, Some(m.terrain)));
+                }
+            }
+        }
+        refs.sort_by_key(|(r, t)| (r.at.y, r.at.x, r.glyph, t.map(|t| (t.role.index(), t.variant))));
+        refs.dedup();
+        refs
+    }
+}
+
+/// Labels the 4-connected areas of the cells where `open` holds, from 1 (0 for
+/// closed cells), and says how many there are.
+fn areas(w: i32, h: i32, open: impl Fn(usize) -> bool) -> (Vec<u32>, u32) {
+    let grid: Grid<()> = Grid::new(w, h, ());
+    let n = grid.cells().len();
+    let mut label = vec![0u32; n];
+    let mut count = 0;
+    let mut stack = Vec::new();
+    for start in 0..n {
+        if !open(start) || label[start] != 0 {
+            continue;
+        }
+        count += 1;
+        label[start] = count;
+        stack.push(start);
+        while let Some(j) = stack.pop() {
+            let p = grid.point_of(j);
+            for d in Dir::ALL {
+                if let Some(k) = grid.index_of(p + d.delta()).filter(|&k| open(k) && label[k] == 0) {
+                    label[k] = count;
+                    stack.push(k);
+                }
+            }
+        }
+    }
+    (label, count)
+}

@@ -1,0 +1,223 @@
+//! Prefabs with variation lines on real maps: every generator and every stage
+//! after layout places them in an outcome their lines allow, drawn from the
+//! placement's own stream, with the maps' invariants intact; the same seed gives
+//! the same bytes.
+
+mod common;
+
+use prefabric::content::SourceFile;
+use prefabric::{Generator, Map, Pack, Point, Prefab, Role, Terrain, render};
+
+/// The unturned outcome a placement put down.
+fn outcome(pack: &Pack, placed: &prefabric::PlacedPrefab) -> Prefab {
+    let prefab = pack.prefab(&placed.name).expect("a placed prefab is in the pack");
+    assert_eq!(placed.variant.is_some(), prefab.varies(), "{}: a seed exactly when it varies", placed.name);
+    prefab.variant(placed.variant.unwrap_or(0)).into_owned()
+}
+
+fn at(p: &Prefab, x: i32, y: i32) -> Terrain {
+    p.cells()[Point::new(x, y)].expect("a drawn cell")
+}
+
+fn generate(pack: &Pack, map_type: &str, seed: u64, depth: u32) -> Map {
+    let generator = Generator::new(pack, map_type).expect("the map type exists").depth(depth);
+    let map = generator.generate(seed).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
+    common::invariants(&map, pack, pack.map_type(map_type).expect("exists"))
+        .unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
+    map
+}
+
+/// Checks the outcomes of the default pack's varying prefabs placed on `map`
+/// against what their lines allow; returns how many it checked, by prefab, and
+/// the outcomes seen.
+fn check_default_outcomes(pack: &Pack, map: &Map, seen: &mut Vec<(String, String)>) -> Vec<&'static str> {
+    let mut checked = Vec::new();
+    for (index, placed) in map.prefabs().iter().enumerate() {
+        let o = outcome(pack, placed);
+        let floor = |k| Terrain::with_variant(Role::Floor(prefabric::FloorKind::Room), k);
+        let key = |cells: Vec<Terrain>| cells.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(",");
+        match placed.name.as_str() {
+            // Stacks (ossuary wall) on one half of the checker, bones on the other.
+            "columbarium" => {
+                let a = [(2, 2), (3, 2), (4, 2), (6, 4), (7, 4), (8, 4), (2, 6), (3, 6), (4, 6)];
+                let b = [(6, 2), (7, 2), (8, 2), (2, 4), (3, 4), (4, 4), (6, 6), (7, 6), (8, 6)];
+                let stack = Terrain::with_variant(Role::Wall, 3);
+                let (sa, sb): (Vec<_>, Vec<_>) =
+                    (a.iter().map(|&(x, y)| at(&o, x, y)).collect(), b.iter().map(|&(x, y)| at(&o, x, y)).collect());
+                let drawn = sa.iter().all(|&t| t == stack) && sb.iter().all(|&t| t == floor(2));
+                let swapped = sb.iter().all(|&t| t == stack) && sa.iter().all(|&t| t == floor(2));
+                assert!(drawn || swapped, "seed {}: columbarium {sa:?} {sb:?}", map.seed());
+                seen.push((placed.name.clone(), key(sa)));
+                checked.push("columbarium");
+            }
+            // Two crates on two of the three spots; the third spot floor.
+            "storage_alcove_deep" => {
+                let spots = [Point::new(0, 2), Point::new(4, 2), Point::new(2, 3)];
+                let crates: Vec<Point> = o.refs().iter().filter(|r| r.glyph == 'C').map(|r| r.at).collect();
+                assert_eq!(crates.len(), 2, "seed {}: {crates:?}", map.seed());
+                assert!(crates.iter().all(|c| spots.contains(c)), "seed {}: {crates:?}", map.seed());
+                let on_map = map
+                    .objects()
+                    .iter()
+                    .filter(|ob| ob.prefab == Some(index) && ob.tag.as_deref() == Some("supply_crate"))
+                    .count();
+                assert_eq!(on_map, 2, "seed {}: two crates stand on the map", map.seed());
+                seen.push((placed.name.clone(), format!("{crates:?}")));
+                checked.push("storage_alcove_deep");
+            }
+            // The north way in always, two of the three others.
+            "swarmer_mound_large" => {
+                assert!(at(&o, 4, 0).role.is_walkable(), "seed {}", map.seed());
+                let gaps = [(0, 3), (8, 3), (4, 6)].map(|(x, y)| at(&o, x, y));
+                assert_eq!(gaps.iter().filter(|t| t.role.is_walkable()).count(), 2, "seed {}: {gaps:?}", map.seed());
+                assert_eq!(gaps.iter().filter(|t| t.role == Role::Wall).count(), 1, "seed {}: {gaps:?}", map.seed());
+                seen.push((placed.name.clone(), key(gaps.to_vec())));
+                checked.push("swarmer_mound_large");
+            }
+            // Flowerbeds in flower or turned to lawn; nothing else changes.
+            "greenhouse" => {
+                let drawn = pack.prefab("greenhouse").expect("in the pack");
+                let mut beds = Vec::new();
+                for q in o.cells().bounds().points() {
+                    let (now, first) = (o.cells()[q], drawn.cells()[q]);
+                    if first == Some(floor(7)) {
+                        assert!(now == Some(floor(7)) || now == Some(floor(5)), "seed {}: {q} is {now:?}", map.seed());
+                        beds.push(now.expect("drawn"));
+                    } else {
+                        assert_eq!(now, first, "seed {}: {q} is not a bed and changed", map.seed());
+                    }
+                }
+                seen.push((placed.name.clone(), key(beds)));
+                checked.push("greenhouse");
+            }
+            _ => {}
+        }
+    }
+    checked
+}
+
+/// Over 240 maps of the four default map types that place varying prefabs
+/// (pathways rooms, tunnelers' cubby encounters, cave encounters, chain rooms):
+/// every map holds the invariants, every outcome is one its lines allow, and the
+/// outcomes differ from placement to placement.
+#[test]
+fn the_default_packs_varying_prefabs_are_placed_as_their_lines_allow() {
+    let pack = Pack::embedded().expect("the embedded pack loads");
+    let mut seen: Vec<(String, String)> = Vec::new();
+    let mut counts: Vec<&str> = Vec::new();
+    for (map_type, depths) in [("catacombs", 1..=1), ("materials", 1..=1), ("mines", 3..=5), ("hotel", 1..=1)] {
+        for seed in 0..60u64 {
+            let depth = depths.start() + (seed as u32 % (depths.end() - depths.start() + 1));
+            let map = generate(&pack, map_type, seed, depth);
+            counts.extend(check_default_outcomes(&pack, &map, &mut seen));
+        }
+    }
+    for (name, least) in
+        [("columbarium", 15), ("storage_alcove_deep", 8), ("swarmer_mound_large", 3), ("greenhouse", 15)]
+    {
+        let n = counts.iter().filter(|c| **c == name).count();
+        assert!(n >= least, "`{name}` placed {n} times in 240 maps, fewer than {least}");
+        let mut outcomes: Vec<&str> = seen.iter().filter(|(p, _)| p == name).map(|(_, o)| o.as_str()).collect();
+        outcomes.sort_unstable();
+        outcomes.dedup();
+        assert!(outcomes.len() >= 2, "`{name}` drew only one outcome in {n} placements");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes_with_varying_prefabs() {
+    let pack = Pack::embedded().expect("the embedded pack loads");
+    for (map_type, seed) in [("catacombs", 1), ("materials", 2), ("hotel", 9)] {
+        let a = Generator::new(&pack, map_type).expect("exists").generate(seed).expect("generates");
+        assert!(a.prefabs().iter().any(|p| p.variant.is_some()), "{map_type} seed {seed} places a varying prefab");
+        let b = Generator::new(&pack, map_type).expect("exists").generate(seed).expect("generates");
+        assert_eq!(render::json(&a, &pack), render::json(&b, &pack), "{map_type} seed {seed}");
+        assert_eq!(render::ascii(&a, pack.palette()), render::ascii(&b, pack.palette()), "{map_type} seed {seed}");
+    }
+}
+
+/// The README's chained, pathways and cave examples and the tiny pack, each
+/// given variation lines where walkability varies: chain rooms, pathways rooms,
+/// a tunnelers feature with a link, a cavern feature and cave encounters all
+/// place their outcomes and keep every invariant.
+#[test]
+fn every_generator_and_stage_places_varying_prefabs() {
+    let vary = |files: &mut Vec<SourceFile>, path: &str, from: &str, to: &str| {
+        let f = files.iter_mut().find(|f| f.path == path).unwrap_or_else(|| panic!("{path} in the example"));
+        let text = String::from_utf8(f.bytes.clone()).expect("utf-8");
+        assert!(text.contains(from), "{path}: {from}");
+        f.bytes = text.replacen(from, to, 1).into_bytes();
+    };
+    // Chain: the parlour's floor and a pillar that may stand or have fallen.
+    let mut wing = common::readme_example("Writing a chained map type", "wing");
+    vary(
+        &mut wing,
+        "prefabs/wing.txt",
+        "tags: parlour\nterrain:\n???##*##???\n??##...##??\n?##.....##?\n*.........*\n",
+        "tags: parlour\nsubst: p = . #\nsubst: . = .:3 6\nterrain:\n???##*##???\n??##...##??\n?##.p...##?\n*.........*\n",
+    );
+    // Pathways: pillars down the gallery, any of which may be rubble-choked.
+    let mut crypt = common::readme_example("Writing a pathways map type", "crypt");
+    vary(
+        &mut crypt,
+        "prefabs/crypts.txt",
+        "transforms: all\nterrain:\n###########\n#.........*\n",
+        "transforms: all\nnsubst: p = 2 # / rest .\nterrain:\n###########\n#.p.p.p.p.*\n",
+    );
+    // Caves: rubble in the centred shrine (a cavern feature) and the embedded den.
+    let mut grotto = common::readme_example("Writing a cave map type", "grotto");
+    vary(
+        &mut grotto,
+        "prefabs/grotto.txt",
+        "prefab shrine\nstyle: centered\nterrain:\n?##.##?\n##...##\n",
+        "prefab shrine\nstyle: centered\nsubst: r = . #\nterrain:\n?##.##?\n##r..##\n",
+    );
+    vary(
+        &mut grotto,
+        "prefabs/grotto.txt",
+        "prefab den\nstyle: embedded\nterrain:\n#######\n#.....#\n",
+        "prefab den\nstyle: embedded\nsubst-once: r = . #\nterrain:\n#######\n#r...r#\n",
+    );
+    let mut counts = [0usize; 5];
+    for (files, map_type, names) in [
+        (wing, "wing", &["parlour"][..]),
+        (crypt, "crypt", &["gallery"][..]),
+        (grotto, "grotto", &["shrine", "den"][..]),
+    ] {
+        let pack = Pack::from_files("t", files, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+        for name in names {
+            assert!(pack.prefab(name).expect("in the pack").varies(), "{name}");
+        }
+        for seed in 0..40 {
+            let map = generate(&pack, map_type, seed, 1);
+            for placed in map.prefabs() {
+                let _ = outcome(&pack, placed);
+                if let Some(k) = ["parlour", "gallery", "shrine", "den"].iter().position(|n| *n == placed.name) {
+                    counts[k] += 1;
+                }
+            }
+        }
+    }
+    // Tunnelers: a feature whose floor holds rubble, joined by its link.
+    let mut tiny = common::default_pack_files();
+    tiny.retain(|f| f.path == "palette.toml");
+    for (path, text) in [
+        ("pack.toml", "name = \"tiny\"\ndefault_map_type = \"tiny\"\n".to_string()),
+        ("maps/tiny.toml", std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_pack/maps/tiny.toml")).expect("tiny map").split("[furnishing]").next().expect("text").to_string()),
+        ("prefabs/entry.txt", "prefab entry\ntransforms: r0\nsubst: r = . #\nterrain:\n#######\n#.r.r.#\n#..<..#\n###+###\nlinks:\n.......\n.......\n.......\n...1...\n".to_string()),
+    ] {
+        tiny.push(SourceFile { path: path.into(), bytes: text.into_bytes() });
+    }
+    let pack = Pack::from_files("tiny", tiny, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    let mut outcomes = Vec::new();
+    for seed in 0..40 {
+        let map = generate(&pack, "tiny", seed, 1);
+        let entry = map.prefabs().iter().find(|p| p.name == "entry").expect("the feature is placed");
+        outcomes.push(render::prefab_text(&outcome(&pack, entry), pack.palette()).expect("text"));
+        counts[4] += 1;
+    }
+    outcomes.sort();
+    outcomes.dedup();
+    assert_eq!(outcomes.len(), 4, "two rubble cells, four outcomes over 40 maps");
+    assert!(counts.iter().all(|&n| n >= 5), "placements of parlour, gallery, shrine, den, entry: {counts:?}");
+}
