@@ -58,14 +58,16 @@ enum Command {
         prefabric show content/default/prefabs/entrances.txt\n  \
         prefabric show content/default/prefabs/set_pieces.txt --name crossroads_plaza --transform r90\n  \
         prefabric show my_pack/prefabs/vaults.txt --pack my_pack --all-transforms\n  \
+        prefabric show content/default/prefabs/catacombs/ossuaries.txt --name columbarium --variants 3\n  \
         prefabric show picture.xp                    each layer of any REXPaint image\n  \
         prefabric show content/default/prefabs/xp/foundry.xp --prefab   the image read as a prefab")]
     Show(prefab_files::ShowArgs),
     /// Convert prefabs between the text syntax and REXPaint `.xp` files.
     #[command(
         long_about = "Convert prefabs between the text syntax (.txt) and REXPaint images (.xp).\n\n\
-            A .xp prefab holds its four layers; its name is its file name and its header \
-            (tags, transforms, style) lives in NAME.toml beside it, which convert writes too. \
+            A .xp prefab holds its four layers (five with a variation's mask); its name is its \
+            file name and its header (tags, transforms, style, variation lines) lives in \
+            NAME.toml beside it, which convert writes too. \
             Everything both formats can hold survives the round trip; what one cannot hold \
             is reported. Existing files are kept unless --force is given.",
         after_help = "Examples:\n  \

@@ -9,6 +9,7 @@
 
 use crate::{Failure, pack_or_fail, read_bounded, read_text, write_file};
 use prefabric::{ErrorKind, Limits, PackParts, Transform, render};
+use std::borrow::Cow;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -30,6 +31,11 @@ pub(crate) struct ShowArgs {
     /// Show every orientation the prefab allows.
     #[arg(long)]
     all_transforms: bool,
+    /// After each prefab with variation lines (`subst`, `subst-once`, `nsubst`,
+    /// `shuffle`), show N of its outcomes: those placements with variant seeds 1
+    /// to N draw (turned as --transform says).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    variants: Option<u32>,
     /// After each prefab, say what its reference characters stand for: each one's
     /// definition lines and, for every alternative, the catalog entries it can
     /// give at the depth (--depth, 1 by default), as comment lines.
@@ -157,8 +163,12 @@ pub(crate) fn show(args: ShowArgs) -> Result<(), Failure> {
     let pack = pack_parts(args.pack.as_deref(), &[&args.file])?;
     let shown = args.file.display().to_string();
     let resolve_at = args.depth.or(args.resolve.then_some(1));
-    let as_prefab =
-        args.prefab || args.name.is_some() || args.transform.is_some() || args.all_transforms || resolve_at.is_some();
+    let as_prefab = args.prefab
+        || args.name.is_some()
+        || args.transform.is_some()
+        || args.all_transforms
+        || resolve_at.is_some()
+        || args.variants.is_some();
     if is_xp(&args.file) && !as_prefab {
         let bytes = read_bounded(&args.file, pack.limits())?;
         let image =
@@ -191,9 +201,15 @@ pub(crate) fn show(args: ShowArgs) -> Result<(), Failure> {
             if i + j > 0 {
                 writeln!(out)?;
             }
-            let oriented = prefab.transformed(t);
-            let note =
-                if prefab.transforms().contains(t) { "" } else { " (not among the prefab's allowed transforms)" };
+            // As drawn, variation lines and all, unless turned: a turned prefab
+            // is its first outcome, turned.
+            let oriented =
+                if t == Transform::IDENTITY { Cow::Borrowed(prefab) } else { Cow::Owned(prefab.transformed(t)) };
+            let note = match (prefab.transforms().contains(t), prefab.varies() && t != Transform::IDENTITY) {
+                (true, false) => "",
+                (true, true) => " (its first outcome: variation lines speak of the prefab as drawn)",
+                (false, _) => " (not among the prefab's allowed transforms)",
+            };
             writeln!(
                 out,
                 "# {} as {t}{note}: {}x{}, from {}",
@@ -202,16 +218,23 @@ pub(crate) fn show(args: ShowArgs) -> Result<(), Failure> {
                 oriented.height(),
                 prefab.origin()
             )?;
-            match render::prefab_text(&oriented, pack.palette()) {
-                Ok(text) => out.write_all(text.as_bytes())?,
-                // A valid prefab the text syntax cannot hold (a blank machine glyph, a
-                // terrain without a glyph): show its layers instead.
-                Err(e) => {
-                    writeln!(io::stderr(), "note: {e}; showing its REXPaint layers instead")?;
-                    let image = oriented.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
-                    out.write_all(render::xp_text(&image, render::XpStyle::Plain).as_bytes())?;
-                }
-            }
+            write_prefab(&mut out, &oriented, &pack, false)?;
+        }
+        let variants = args.variants.unwrap_or(0);
+        if variants > 0 && !prefab.varies() {
+            writeln!(
+                io::stderr(),
+                "note: prefab `{}` has no variation lines: every placement is the same",
+                prefab.name()
+            )?;
+        }
+        for seed in (1..=variants).filter(|_| prefab.varies()) {
+            // Each outcome drawn as a placement with that seed draws it, turned
+            // as asked; only its layers are news (its header is the prefab's).
+            let t = args.transform.unwrap_or(Transform::IDENTITY);
+            let outcome = prefab.variant(seed).transformed(t);
+            writeln!(out, "\n# {} variant {seed} of {variants}, as {t}", prefab.name())?;
+            write_prefab(&mut out, &outcome, &pack, true)?;
         }
         // Turning a prefab moves its references but not what they stand for: one
         // legend after its last orientation.
@@ -220,6 +243,29 @@ pub(crate) fn show(args: ShowArgs) -> Result<(), Failure> {
         }
     }
     out.flush()?;
+    Ok(())
+}
+
+/// Writes a prefab in the text syntax (only its layers when `layers_only`), or
+/// its REXPaint layers when the text syntax cannot hold it (a blank machine
+/// glyph, a terrain without a glyph).
+fn write_prefab(
+    out: &mut impl Write,
+    prefab: &prefabric::Prefab,
+    pack: &PackParts,
+    layers_only: bool,
+) -> Result<(), Failure> {
+    match render::prefab_text(prefab, pack.palette()) {
+        Ok(text) => {
+            let text = if layers_only { text.find("terrain:\n").map_or(text.as_str(), |i| &text[i..]) } else { &text };
+            out.write_all(text.as_bytes())?;
+        }
+        Err(e) => {
+            writeln!(io::stderr(), "note: {e}; showing its REXPaint layers instead")?;
+            let image = prefab.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
+            out.write_all(render::xp_text(&image, render::XpStyle::Plain).as_bytes())?;
+        }
+    }
     Ok(())
 }
 

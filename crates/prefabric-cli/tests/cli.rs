@@ -266,6 +266,34 @@ fn show_renders_prefabs_as_placed() {
 }
 
 #[test]
+fn show_prints_outcomes_of_a_varying_prefab() {
+    let file = "content/default/prefabs/catacombs/ossuaries.txt";
+    let out = prefabric(&["show", file, "--name", "columbarium", "--variants", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // The prefab as drawn, its lines included, then four outcomes.
+    assert!(text.contains("shuffle: $ 2\nterrain:\n###*#######\n#.........#\n#.$$$.222.#"), "{text}");
+    assert_eq!(text.matches("# columbarium variant ").count(), 4, "{text}");
+    let outcomes: Vec<&str> = text.split("# columbarium variant ").skip(1).collect();
+    for o in &outcomes {
+        assert!(!o.contains("shuffle:"), "an outcome has no variation lines: {o}");
+        let row = o.lines().skip_while(|l| *l != "terrain:").nth(3).expect("a third terrain row");
+        assert!(row == "#.$$$.222.#" || row == "#.222.$$$.#", "{row}");
+    }
+    // Both ways of dealing the shuffle among four seeds, and the same again.
+    assert!(text.contains("#.222.$$$.#") && text.matches("#.$$$.222.#").count() >= 2, "{text}");
+    assert_eq!(stdout(&prefabric(&["show", file, "--name", "columbarium", "--variants", "4"])), text);
+    // A prefab without variation lines says so and prints only itself.
+    let out =
+        prefabric(&["show", "content/default/prefabs/set_pieces.txt", "--name", "crossroads_plaza", "--variants", "2"]);
+    assert!(out.status.success());
+    assert!(!stdout(&out).contains(" variant "), "{}", stdout(&out));
+    assert!(stderr(&out).contains("has no variation lines"), "{}", stderr(&out));
+    // --variants 0 is a usage error.
+    assert_eq!(prefabric(&["show", file, "--variants", "0"]).status.code(), Some(2));
+}
+
+#[test]
 fn show_draws_every_layer_of_any_xp_file() {
     let out = prefabric(&["show", "../shared/testdata/xp/mltest.xp"]);
     assert!(out.status.success(), "{}", stderr(&out));
