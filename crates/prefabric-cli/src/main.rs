@@ -8,6 +8,7 @@
 
 mod check;
 mod generate;
+mod import_des;
 mod prefab_files;
 mod stats;
 mod stats_html;
@@ -105,6 +106,26 @@ enum Command {
         prefabric watch --pack my_pack --map-type caves --seed 7 --out caves.html\n  \
         prefabric watch --pack my_pack --no-map              problems only on the terminal")]
     Watch(watch::WatchArgs),
+    /// Import Dungeon Crawl Stone Soup `.des` vault files into a pack: prefabs with
+    /// their variations, definition files, catalog entries, encounter pools and map
+    /// types; prints what became of every map.
+    #[command(
+        name = "import-des",
+        long_about = "Import Dungeon Crawl Stone Soup `.des` vault files into a pack.\n\n\
+            Each map becomes a prefab (its SUBST, NSUBST and SHUFFLE lines its variation \
+            rules, its monsters, items and features reference characters of a definition \
+            file naming new catalog entries), placed as an encounter in rooms and caverns, \
+            a feature at the edge it is anchored to, or a map type of its own for a \
+            whole-level vault. Maps with Lua or sub-vaults are skipped; what cannot be kept \
+            is counted as a loss. The pack is the base pack (the built-in one unless --base) \
+            with the import added, and loads clean: a vault `check` would reject is left \
+            out and reported. prefabric ships no DCSS content: run it on your own copy.",
+        after_help = "Examples:\n  \
+        prefabric import-des crawl/crawl-ref/source/dat/des --out dcss_pack\n  \
+        prefabric import-des my_vaults.des --out my_pack --base my_game_pack --force\n  \
+        prefabric generate --pack dcss_pack --map-type dcss_rooms --seed 3"
+    )]
+    ImportDes(import_des::ImportDesArgs),
 }
 
 #[derive(clap::Args)]
@@ -201,6 +222,7 @@ fn main() -> ExitCode {
         Command::World(args) => world(args),
         Command::Stats(args) => stats::stats(args),
         Command::Watch(args) => watch::watch(args),
+        Command::ImportDes(args) => import_des::import_des(args),
     };
     match result {
         Ok(()) | Err(Failure::ClosedPipe) => ExitCode::SUCCESS,

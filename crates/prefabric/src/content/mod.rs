@@ -101,6 +101,14 @@ impl Pack {
         Pack::load_with_limits(dir, Limits::default())
     }
 
+    /// The files of the pack in directory `dir`, as [`Pack::from_files`] takes
+    /// them, without loading them: a start for a pack built from another (an
+    /// import adds files to them). Refuses files or packs beyond `limits`.
+    pub fn read_files(dir: &Path, limits: &Limits) -> Result<Vec<SourceFile>, Problems> {
+        let (_, files, problems) = read_dir(dir, limits)?;
+        problems.into_result(files)
+    }
+
     /// Loads the pack in directory `dir`, refusing files or packs beyond `limits`.
     pub fn load_with_limits(dir: &Path, limits: Limits) -> Result<Pack, Problems> {
         let (label, files, problems) = read_dir(dir, &limits)?;

@@ -109,6 +109,7 @@ fn term_range(term: &str) -> Option<Depths> {
         None | Some("*") => (1, count),
         Some("$") => (count, count),
         Some(l) => {
+            let l = if l.ends_with('-') { format!("{l}$") } else { l.to_string() };
             let (lo, hi) = numbers(&l.replace('$', &count.to_string()))?;
             (lo.clamp(1, count), hi.clamp(1, count))
         }
@@ -116,7 +117,7 @@ fn term_range(term: &str) -> Option<Depths> {
     Some((first + lo - 1, first + hi - 1))
 }
 
-/// `N` or `N-M`.
+/// `N` or `N-M`; `N-` runs to the branch's last level, written as `$`.
 fn numbers(text: &str) -> Option<(u32, u32)> {
     match text.split_once('-') {
         Some((a, b)) => {
@@ -179,6 +180,8 @@ mod tests {
         assert_eq!(spec("D:3-8").range, Some((3, 8)));
         assert_eq!(spec("Lair").range, Some((9, 13)));
         assert_eq!(spec("Zot:$").range, Some((24, 24)));
+        assert_eq!(spec("D:7-").range, Some((7, 15)), "to the branch's end");
+        assert_eq!(spec("Lair:2-$").range, Some((10, 13)));
         assert_eq!(spec("D:2, D:4").range, Some((2, 4)));
         assert_eq!(spec("4-9").range, Some((4, 9)));
         let s = spec("D:1-3, Zot, !Zot:$");

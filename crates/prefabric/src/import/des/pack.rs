@@ -335,7 +335,7 @@ fn catalog(needs: &BTreeMap<String, Need>) -> String {
                 let blocks = tag.contains("statue") || tag.contains("idol") || tag.contains("fountain");
                 let _ = write!(out, "[[prop]]\ntag = \"{tag}\"\nname = {name}\n");
                 if blocks {
-                    let art = if tag.contains("fountain") { "¤" } else { "§" };
+                    let art = if tag.contains("fountain") { "⌂" } else { "§" };
                     let _ = write!(out, "set = \"dcss_obstacles\"\nart = [\"{art}\"]\n");
                 }
                 out.push('\n');
@@ -362,7 +362,7 @@ fn catalog(needs: &BTreeMap<String, Need>) -> String {
                 "missile" => "(",
                 _ => "}",
             };
-            let _ = writeln!(out, "{c} = \"{glyph}\"");
+            let _ = writeln!(out, "{c} = {}", toml_string(glyph));
         }
     }
     out
