@@ -158,7 +158,7 @@ pub(crate) fn run_checks(pack: &Pack, seeds_per_map_type: u32) -> Result<CheckRe
 fn trial_depths(map_type: &MapType) -> Vec<u32> {
     let mut depths: Vec<u32> = vec![1];
     if let Some(pool) = &map_type.encounters {
-        for range in pool.pool.iter().filter_map(|e| e.depth) {
+        for range in pool.pool.iter().flat_map(|e| &e.depth.0) {
             depths.extend([range.lo as u32, range.hi as u32]);
         }
     }

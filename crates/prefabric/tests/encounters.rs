@@ -141,6 +141,12 @@ category = "danger"
 prefabs = ["acc2"]
 depth = [3, 5]
 [[encounters.pool]]
+id = "split"
+weight = 30
+category = "danger"
+prefabs = ["acc2"]
+depth = [[1, 1], [4, 5]]
+[[encounters.pool]]
 id = "one_door"
 weight = "common"
 category = "risk-reward"
@@ -280,6 +286,10 @@ fn every_limit_holds_over_many_seeds_and_depths() {
         if !(3..=5).contains(&depth) {
             assert_eq!(count("deep"), 0, "seed {seed}: depth {depth}");
         }
+        if !matches!(depth, 1 | 4 | 5) {
+            assert_eq!(count("split"), 0, "seed {seed}: depth {depth} lies between its ranges");
+        }
+        *seen.entry(format!("split at {depth}")).or_default() += count("split") as u32;
         assert!(placed.len() <= 30, "seed {seed}");
         // Every skip is recorded once, with a reason that matches the limits.
         let mut ids: Vec<&str> = map.encounter_skips().iter().map(|s| s.id.as_str()).collect();
@@ -298,7 +308,10 @@ fn every_limit_holds_over_many_seeds_and_depths() {
                     let other = if id == "g1" { "g2" } else { "g1" };
                     assert!(count(other) > 0 && count(id) == 0, "seed {seed}: `{id}` excluded by `{other}`");
                 }
-                SkipReason::Ineligible => assert!(id == "deep" && !(3..=5).contains(&depth), "seed {seed}: {id}"),
+                SkipReason::Ineligible => assert!(
+                    (id == "deep" && !(3..=5).contains(&depth)) || (id == "split" && !matches!(depth, 1 | 4 | 5)),
+                    "seed {seed}: {id}"
+                ),
                 SkipReason::NoPlace | SkipReason::TooLarge => {}
             }
         }
@@ -341,6 +354,9 @@ fn every_limit_holds_over_many_seeds_and_depths() {
     // Everything that may appear did, so the checks above were exercised.
     for id in ["solo", "pair", "g1", "g2", "unique", "deep", "one_door", "two_doors", "depot", "open", "boxed"] {
         assert!(seen.get(id).copied().unwrap_or(0) > 0, "{id} never appeared: {seen:?}");
+    }
+    for depth in [1, 4, 5] {
+        assert!(seen[&format!("split at {depth}")] > 0, "`split` never appeared at depth {depth}: {seen:?}");
     }
 }
 
@@ -437,10 +453,8 @@ fn check_pool_limits(pack: &Pack, map_type: &str, map: &Map, depth: u32, world: 
         {
             return Err(format!("`{}` over max_per_world {max}", e.id));
         }
-        if let Some(d) = e.depth
-            && !(d.lo as u32..=d.hi as u32).contains(&depth)
-        {
-            return Err(format!("`{}` placed at depth {depth}, outside {}-{}", e.id, d.lo, d.hi));
+        if !e.depth.0.is_empty() && !e.depth.0.iter().any(|d| (d.lo as u32..=d.hi as u32).contains(&depth)) {
+            return Err(format!("`{}` placed at depth {depth}, outside {}", e.id, e.depth));
         }
         if let Some(group) = &e.group
             && let Some(other) =

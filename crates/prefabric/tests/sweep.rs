@@ -22,7 +22,7 @@ fn depth_of(map_type: &MapType, seed: u64) -> u32 {
     let deepest = map_type
         .encounters
         .as_ref()
-        .map(|pool| pool.pool.iter().filter_map(|e| e.depth).map(|r| r.hi as u32).max().unwrap_or(1))
+        .map(|pool| pool.pool.iter().flat_map(|e| &e.depth.0).map(|r| r.hi as u32).max().unwrap_or(1))
         .unwrap_or(1)
         .max(5);
     1 + (seed % u64::from(deepest)) as u32

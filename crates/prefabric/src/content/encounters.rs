@@ -21,7 +21,7 @@ use super::catalog::{Catalog, Kind, MAX_RATING};
 use super::defs;
 use super::index::PrefabIndex;
 pub use super::values::{DEFAULT_WEIGHT_WORDS, WeightWords};
-use super::values::{IntRange, WeightFile};
+use super::values::{DepthRanges, WeightFile};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::{self, DefLine};
 use crate::format::suggest;
@@ -95,8 +95,8 @@ pub struct Encounter {
     /// What an object-only encounter (no prefab: seed 000's "random" encounters)
     /// scatters over the free floor of a room, hall or cavern; empty otherwise.
     pub objects: Vec<EncounterObject>,
-    /// Depths it may appear at, inclusive.
-    pub depth: Option<IntRange>,
+    /// Depths it may appear at, as inclusive ranges (none: every depth).
+    pub depth: DepthRanges,
     /// Most times in one map.
     pub max_per_map: Option<u32>,
     /// Most times in one world.
@@ -202,7 +202,7 @@ struct EncounterFile {
     #[serde(default)]
     style: Option<Spanned<String>>,
     #[serde(default)]
-    depth: Option<IntRange>,
+    depth: DepthRanges,
     #[serde(default)]
     max_per_map: Option<Spanned<u32>>,
     #[serde(default)]
@@ -426,7 +426,7 @@ fn read_entries(
             style: Style::Accessible,
             prefabs: Vec::new(),
             objects: Vec::new(),
-            depth: e.depth,
+            depth: e.depth.clone(),
             max_per_map,
             max_per_world,
             group: e.group.clone(),
@@ -635,8 +635,7 @@ fn read_objects(
         ));
     }
     // Ratings stop at MAX_RATING, so deeper levels choose as it does.
-    let cap = |v: i32| (v.max(1) as u32).min(MAX_RATING);
-    let depths: BTreeSet<u32> = e.depth.map_or(1..=MAX_RATING, |d| cap(d.lo)..=cap(d.hi)).collect();
+    let depths: BTreeSet<u32> = e.depth.depths(MAX_RATING);
     let mut out = Vec::new();
     for text in raw.get_ref() {
         // The string's text starts one column after its opening quote.

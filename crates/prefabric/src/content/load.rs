@@ -391,10 +391,9 @@ fn prefab_depths(map_types: &BTreeMap<String, MapType>) -> BTreeMap<String, Vec<
         }
         for e in m.encounters.iter().flat_map(|pool| &pool.pool) {
             // Ratings stop at MAX_RATING, so deeper levels choose as it does.
-            let cap = |v: i32| (v as u32).min(catalog::MAX_RATING);
-            let range = e.depth.map_or(1..=catalog::MAX_RATING, |d| cap(d.lo)..=cap(d.hi));
+            let range = e.depth.depths(catalog::MAX_RATING);
             for name in &e.prefabs {
-                depths.entry(name.clone()).or_default().extend(range.clone());
+                depths.entry(name.clone()).or_default().extend(range.iter().copied());
             }
         }
     }

@@ -49,6 +49,7 @@ use load::Loaded;
 pub use maptype::MapType;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+pub use values::{DepthRanges, IntRange};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded_pack.rs"));

@@ -176,6 +176,73 @@ impl<'de> Deserialize<'de> for IntRange {
     }
 }
 
+/// Inclusive depth ranges, as an encounter's `depth` writes them: one range
+/// `[lo, hi]` (or a number), or a list of them `[[1, 3], [9, 12]]`. An empty
+/// list stands for every depth.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DepthRanges(pub Vec<IntRange>);
+
+impl DepthRanges {
+    /// True when `depth` lies in one of the ranges, or there are none.
+    pub fn allows(&self, depth: u32) -> bool {
+        self.0.is_empty() || self.0.iter().any(|r| (r.lo as u32..=r.hi as u32).contains(&depth))
+    }
+
+    /// Every depth of every range, capped at `cap`; `1..=cap` when there are none.
+    pub fn depths(&self, cap: u32) -> std::collections::BTreeSet<u32> {
+        if self.0.is_empty() {
+            return (1..=cap).collect();
+        }
+        self.0.iter().flat_map(|r| (r.lo as u32).min(cap)..=(r.hi as u32).min(cap)).collect()
+    }
+}
+
+impl fmt::Display for DepthRanges {
+    /// `2-5, 9-12` (`3` for a range of one depth).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, r) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            if r.lo == r.hi { write!(f, "{}", r.lo)? } else { write!(f, "{}-{}", r.lo, r.hi)? }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> Deserialize<'de> for DepthRanges {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<DepthRanges, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            One(i64),
+            Two([i64; 2]),
+            Many(Vec<[i64; 2]>),
+        }
+        let spans = match Raw::deserialize(d).map_err(|_| {
+            de::Error::custom("expected a depth, a range `[lo, hi]` or a list of ranges `[[1, 3], [9, 12]]`")
+        })? {
+            Raw::One(n) => vec![(n, n)],
+            Raw::Two([lo, hi]) => vec![(lo, hi)],
+            Raw::Many(list) => list.into_iter().map(|[lo, hi]| (lo, hi)).collect(),
+        };
+        if spans.is_empty() {
+            return Err(de::Error::custom("an empty list of depths: leave `depth` out for every depth"));
+        }
+        let mut ranges = Vec::with_capacity(spans.len());
+        for (lo, hi) in spans {
+            if !(1..=999).contains(&lo) || !(1..=999).contains(&hi) {
+                return Err(de::Error::custom(format!("[{lo}, {hi}] must stay within 1..=999")));
+            }
+            if lo > hi {
+                return Err(de::Error::custom(format!("[{lo}, {hi}] is backwards: write the smaller number first")));
+            }
+            ranges.push(IntRange::new(lo as i32, hi as i32));
+        }
+        Ok(DepthRanges(ranges))
+    }
+}
+
 /// The weight words every pack knows unless its `pack.toml` redefines them.
 pub const DEFAULT_WEIGHT_WORDS: [(&str, u32); 5] =
     [("never", 0), ("rare", 1), ("uncommon", 3), ("common", 10), ("frequent", 30)];

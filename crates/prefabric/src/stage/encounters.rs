@@ -299,10 +299,9 @@ fn never_eligible(e: &Encounter, depth: u32, world: &World) -> Option<String> {
     if e.weight == 0 {
         return Some(format!("weight `{}` is 0", e.weight_word));
     }
-    if let Some(d) = e.depth
-        && !(d.lo as u32..=d.hi as u32).contains(&depth)
-    {
-        return Some(format!("depth {depth} is outside its range {}-{}", d.lo, d.hi));
+    if !e.depth.allows(depth) {
+        let ranges = if e.depth.0.len() == 1 { "range" } else { "ranges" };
+        return Some(format!("depth {depth} is outside its {ranges} {}", e.depth));
     }
     match e.max_per_world {
         Some(max) if world.placed(&e.id) >= max => {

@@ -268,7 +268,10 @@ pub fn invariants(map: &Map, pack: &Pack, map_type: &MapType) -> Result<(), Stri
             if e.max_per_map.is_some_and(|max| n > max) {
                 return Err(format!("encounter `{}` placed {n} times, over its max_per_map", e.id));
             }
-            if n > 0 && e.depth.is_some_and(|r| !(r.lo as u32..=r.hi as u32).contains(&map.depth())) {
+            if n > 0
+                && !e.depth.0.is_empty()
+                && !e.depth.0.iter().any(|r| (r.lo as u32..=r.hi as u32).contains(&map.depth()))
+            {
                 return Err(format!("encounter `{}` placed outside its depths", e.id));
             }
         }

@@ -8,9 +8,9 @@
 //! [`BRANCHES`]: the levels of the Dungeon are depths 1-15, and every other
 //! branch sits where a typical game reaches it. This is a convention of the
 //! importer, not a fact of DCSS (which varies branch entries from game to
-//! game); it keeps a vault's early and late appearances in order. A vault whose
-//! terms are far apart is given their hull (reported), and `!` exclusions are
-//! dropped (reported).
+//! game); it keeps a vault's early and late appearances in order. Terms far
+//! apart stay apart (an encounter takes a list of depth ranges), and `!`
+//! exclusions take their depths out.
 
 /// Each branch: its DCSS names, the absolute depth of its first level and its
 /// number of levels.
@@ -52,45 +52,73 @@ pub const DEEPEST: u32 = 27;
 /// An inclusive range of absolute depths.
 pub type Depths = (u32, u32);
 
-/// What a depth spec says: the range, and what was widened or dropped.
+/// What a depth spec says: the ranges, and what could not be kept.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DepthSpec {
-    /// The hull of every term, `None` when no term names a level.
-    pub range: Option<Depths>,
+    /// The depths the terms name, less the excluded ones, as sorted, disjoint
+    /// ranges; empty when no term names a level.
+    pub ranges: Vec<Depths>,
     /// What could not be kept exactly, in words.
     pub losses: Vec<String>,
 }
 
 /// Reads a depth spec: comma-separated terms `Branch`, `Branch:N`, `Branch:N-M`,
-/// `Branch:$`, bare `N-M` (absolute), each maybe `!`-prefixed. Unknown branch
-/// names are reported and skipped.
+/// `Branch:N-`, `Branch:$`, bare `N-M` (absolute); a `!` before a term takes its
+/// depths out. Unknown branch names are reported and skipped.
 pub fn spec(value: &str) -> DepthSpec {
     let mut out = DepthSpec::default();
-    let mut ranges: Vec<Depths> = Vec::new();
+    let (mut taken, mut excluded) = (Vec::new(), Vec::new());
     for term in value.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        if let Some(excluded) = term.strip_prefix('!') {
-            out.losses.push(format!("depth exclusion `!{excluded}` dropped"));
-            continue;
-        }
+        let (list, term) = match term.strip_prefix('!') {
+            Some(t) => (&mut excluded, t.trim()),
+            None => (&mut taken, term),
+        };
         match term_range(term) {
-            Some(r) => ranges.push(r),
+            Some(r) => list.push(r),
             None => out.losses.push(format!("depth term `{term}` not understood")),
         }
     }
+    out.ranges = subtract(&union(taken), &excluded);
+    out
+}
+
+/// Sorted, disjoint ranges covering every depth of `ranges` (touching ones
+/// joined).
+pub fn union(mut ranges: Vec<Depths>) -> Vec<Depths> {
     ranges.sort_unstable();
-    if let (Some(first), Some(last)) = (ranges.first(), ranges.iter().map(|r| r.1).max()) {
-        // Terms more than two levels apart are joined into one range.
-        let mut reach = first.1;
-        for r in &ranges[1..] {
-            if r.0 > reach + 3 {
-                out.losses.push(format!("depths {}-{} and {}-{} joined into one range", first.0, reach, r.0, r.1));
-                break;
-            }
-            reach = reach.max(r.1);
+    let mut out: Vec<Depths> = Vec::new();
+    for (lo, hi) in ranges {
+        match out.last_mut() {
+            Some(last) if lo <= last.1 + 1 => last.1 = last.1.max(hi),
+            _ => out.push((lo, hi)),
         }
-        out.range = Some((first.0, last));
     }
     out
+}
+
+/// `ranges` without the depths of `cut`.
+fn subtract(ranges: &[Depths], cut: &[Depths]) -> Vec<Depths> {
+    let mut out = Vec::new();
+    for &(lo, hi) in ranges {
+        let mut pieces = vec![(lo, hi)];
+        for &(clo, chi) in cut {
+            pieces = pieces
+                .into_iter()
+                .flat_map(|(a, b)| {
+                    let mut left = Vec::new();
+                    if clo > a {
+                        left.push((a, b.min(clo - 1)));
+                    }
+                    if chi < b {
+                        left.push((a.max(chi + 1), b));
+                    }
+                    if clo > b || chi < a { vec![(a, b)] } else { left }
+                })
+                .collect();
+        }
+        out.extend(pieces);
+    }
+    union(out)
 }
 
 /// The absolute depths of one term.
@@ -177,18 +205,22 @@ mod tests {
 
     #[test]
     fn branch_levels_become_absolute_depths() {
-        assert_eq!(spec("D:3-8").range, Some((3, 8)));
-        assert_eq!(spec("Lair").range, Some((9, 13)));
-        assert_eq!(spec("Zot:$").range, Some((24, 24)));
-        assert_eq!(spec("D:7-").range, Some((7, 15)), "to the branch's end");
-        assert_eq!(spec("Lair:2-$").range, Some((10, 13)));
-        assert_eq!(spec("D:2, D:4").range, Some((2, 4)));
-        assert_eq!(spec("4-9").range, Some((4, 9)));
+        assert_eq!(spec("D:3-8").ranges, [(3, 8)]);
+        assert_eq!(spec("Lair").ranges, [(9, 13)]);
+        assert_eq!(spec("Zot:$").ranges, [(24, 24)]);
+        assert_eq!(spec("D:7-").ranges, [(7, 15)], "to the branch's end");
+        assert_eq!(spec("Lair:2-$").ranges, [(10, 13)]);
+        assert_eq!(spec("D:2, D:4").ranges, [(2, 2), (4, 4)]);
+        assert_eq!(spec("D:2-3, D:4").ranges, [(2, 4)], "touching ranges join");
+        assert_eq!(spec("4-9").ranges, [(4, 9)]);
+        assert_eq!(spec("Elf, Depths").ranges, [(6, 8), (16, 19)], "apart, as written");
         let s = spec("D:1-3, Zot, !Zot:$");
-        assert_eq!(s.range, Some((1, 24)));
-        assert_eq!(s.losses.len(), 2, "{:?}", s.losses);
-        assert_eq!(spec("Nowhere").range, None);
-        assert_eq!(spec("").range, None);
+        assert_eq!(s.ranges, [(1, 3), (20, 23)], "an exclusion takes its depths out");
+        assert!(s.losses.is_empty(), "{:?}", s.losses);
+        assert_eq!(spec("Vaults, !Vaults:2-3").ranges, [(14, 14), (17, 18)]);
+        assert_eq!(spec("Nowhere").ranges, []);
+        assert_eq!(spec("Nowhere").losses.len(), 1);
+        assert_eq!(spec("").ranges, []);
     }
 
     #[test]

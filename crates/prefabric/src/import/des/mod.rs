@@ -184,6 +184,25 @@ fn loss_kind(what: &str) -> String {
     out
 }
 
+/// A message with its names and numbers blanked, so problems of one kind count
+/// together: ``prefab `a` has …`` and ``prefab `b` has …`` read alike.
+fn message_kind(message: &str) -> String {
+    let mut out = String::new();
+    let mut digits = false;
+    for c in loss_kind(message).chars() {
+        if c.is_ascii_digit() {
+            if !digits {
+                out.push('N');
+            }
+            digits = true;
+        } else {
+            digits = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The result of an import.
 #[derive(Clone, Debug)]
 pub struct Imported {
@@ -276,7 +295,7 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
                         alive[i] = false;
                         let r = &mut report.maps[index_of_report[i]];
                         r.outcome = Outcome::Skipped(Skip {
-                            reason: "rejected by check".into(),
+                            reason: format!("check: {}", message_kind(e.message())),
                             detail: e.to_string().lines().next().unwrap_or_default().to_string(),
                             at: r.at.clone(),
                         });

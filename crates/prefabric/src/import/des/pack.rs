@@ -113,7 +113,7 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
     for (i, e) in entries.iter().enumerate() {
         let v = vault_with(e.vault, terrains, &rename);
         let prefab_file = format!("prefabs/dcss/{}.txt", e.stem);
-        let depth = v.depth.map_or(1, |(lo, _)| lo.clamp(1, 20));
+        let depth = v.depth.first().map_or(1, |&(lo, _)| lo.clamp(1, 20));
         for line in &v.lines {
             for alt in &line.alts {
                 let need =
@@ -158,7 +158,7 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
                 let mut places = Vec::new();
                 if let Some((style, open)) = write::room_style(&v) {
                     add_prefab(write::prefab(&v, style, open, &v.name, &v.name, &e.source), &v.name, w);
-                    if v.depth.is_some() {
+                    if !v.depth.is_empty() {
                         let first = rooms.lines().count() as u32 + 1;
                         encounter(&mut rooms, &v, &v.name, style.style());
                         room_owners.push((first, rooms.lines().count() as u32, i));
@@ -172,14 +172,14 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
                         &name,
                         w,
                     );
-                    if v.depth.is_some() {
+                    if !v.depth.is_empty() {
                         let first = caves.lines().count() as u32 + 1;
                         encounter(&mut caves, &v, &name, "centered");
                         cave_owners.push((first, caves.lines().count() as u32, i));
                     }
                     places.push("caverns (centered)".to_string());
                 }
-                w.placed = match (places.is_empty(), v.depth.is_some()) {
+                w.placed = match (places.is_empty(), !v.depth.is_empty()) {
                     (true, _) => "nowhere: no side of it is open in every outcome".into(),
                     (false, true) => format!("encounter in {}", places.join(" and ")),
                     (false, false) => format!(
@@ -292,8 +292,15 @@ fn encounter(out: &mut String, v: &Vault, prefab: &str, style: &str) {
         "[[pool]]\nid = \"{}\"\nweight = {}\ncategory = \"{category}\"\nstyle = \"{style}\"\nprefabs = [\"{prefab}\"]",
         v.name, v.weight
     );
-    if let Some((lo, hi)) = v.depth {
-        let _ = writeln!(out, "depth = [{lo}, {hi}]");
+    match v.depth.as_slice() {
+        [] => {}
+        [(lo, hi)] => {
+            let _ = writeln!(out, "depth = [{lo}, {hi}]");
+        }
+        many => {
+            let ranges: Vec<String> = many.iter().map(|(lo, hi)| format!("[{lo}, {hi}]")).collect();
+            let _ = writeln!(out, "depth = [{}]", ranges.join(", "));
+        }
     }
     if let Some(n) = v.max_per_world {
         let _ = writeln!(out, "max_per_world = {n}");

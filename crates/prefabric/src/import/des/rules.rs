@@ -302,6 +302,26 @@ impl Rule {
     }
 }
 
+/// The rules that find something to rewrite when they run, on a drawing holding
+/// `drawn`: a rule whose glyphs no cell can hold by then is a no-op, in DCSS as
+/// here, and is left out.
+pub fn live(drawn: &BTreeSet<char>, rules: Vec<Rule>) -> Vec<Rule> {
+    let mut present = drawn.clone();
+    let mut kept = Vec::new();
+    for rule in rules {
+        if !rule.from().iter().any(|g| present.contains(g)) {
+            continue;
+        }
+        let mut next = BTreeSet::new();
+        for &g in &present {
+            next.extend(glyph_sets(g, std::slice::from_ref(&rule)));
+        }
+        present = next;
+        kept.push(rule);
+    }
+    kept
+}
+
 /// The glyphs a cell holding `start` may end with after `rules` run in order.
 /// A rule that rewrites a glyph may also leave it (an `NSUBST` without a rest
 /// group, a choice that writes it back), so sets only grow where that can be.
@@ -407,5 +427,15 @@ mod tests {
         // a -> {b, c}; b -> {b, d} (no rest group); shuffle: c -> {c, e}, d -> {d, f}.
         assert_eq!(glyph_sets('a', &rules), BTreeSet::from(['b', 'c', 'd', 'e', 'f']));
         assert_eq!(glyph_sets('x', &rules), BTreeSet::from(['x']));
+    }
+
+    #[test]
+    fn rules_with_nothing_to_rewrite_are_left_out() {
+        let rules =
+            [subst("a = b").unwrap(), subst("q = r").unwrap(), subst("b = c").unwrap(), subst("a = d").unwrap()]
+                .concat();
+        let kept = live(&BTreeSet::from(['a', 'x']), rules);
+        // `q` is never drawn; `a` is gone once the first rule has run.
+        assert_eq!(kept.iter().map(|r| r.from()).collect::<Vec<_>>(), [vec!['a'], vec!['b']]);
     }
 }

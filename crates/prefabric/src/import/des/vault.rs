@@ -78,8 +78,9 @@ pub struct Vault {
     pub transforms: TransformSet,
     /// Its DCSS tags, kept as prefab tags.
     pub tags: Vec<String>,
-    /// Absolute depths it may appear at; `None` when DCSS never picks it by depth.
-    pub depth: Option<Depths>,
+    /// Absolute depths it may appear at, sorted and disjoint; empty when DCSS
+    /// never picks it by depth.
+    pub depth: Vec<Depths>,
     /// Its weight.
     pub weight: u32,
     /// Most times in one world (DCSS uses a map once a game unless `allow_dup`).
@@ -250,6 +251,13 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
         };
         match read {
             Ok(r) => rules.extend(r),
+            Err(e) if h.key == "SHUFFLE" && e.contains("twice") => {
+                return Err(skip(
+                    "SHUFFLE repeats a glyph",
+                    format!("`SHUFFLE: {}`: weighted shuffles have no prefabric form", h.value),
+                    &h.at,
+                ));
+            }
             Err(e) => return Err(skip("unreadable directive", format!("`{}`: {e}", h.key), &h.at)),
         }
     }
@@ -268,18 +276,24 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
     let mut renamed: Vec<Rule> = rules.iter().map(|r| r.renamed(rename)).collect();
     let exits: Vec<Point> = cells(&grid).filter(|&(_, g)| g == '@').map(|(p, _)| p).collect();
 
-    // `CLEAR` of glyphs no earlier rule touches: those cells are not drawn.
+    // `CLEAR` of glyphs no earlier rule touches: those cells are not drawn. A
+    // glyph an earlier rule writes or rewrites cannot be taken out of the
+    // drawing (prefabric never varies whether a cell is drawn): its cells are
+    // kept as floor, a loss.
     let mut kept = Vec::new();
+    let mut cleared_to_floor: BTreeSet<char> = BTreeSet::new();
     for rule in renamed.drain(..) {
         if let Rule::Clear { glyphs } = &rule {
             let touched = kept.iter().any(|r: &Rule| r.from().iter().chain(&r.writes()).any(|g| glyphs.contains(g)));
             if touched {
                 let at = map.all("CLEAR").next().map_or(&map.at, |h| &h.at);
-                return Err(skip(
-                    "unsupported CLEAR",
-                    "`CLEAR` of a glyph an earlier rule writes or rewrites".into(),
-                    at,
-                ));
+                let names: String = glyphs.iter().map(|&g| original(g)).collect();
+                losses.push(Loss {
+                    what: format!("`CLEAR` of `{names}` after a rule changes them: kept as floor"),
+                    at: at.clone(),
+                });
+                cleared_to_floor.extend(glyphs.iter().copied());
+                continue;
             }
             for row in &mut grid {
                 row.iter_mut().filter(|g| glyphs.contains(g)).for_each(|g| *g = ' ');
@@ -288,10 +302,11 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
         }
         kept.push(rule);
     }
-    let mut rules = kept;
+    // Rules that find nothing to rewrite do nothing in DCSS either: dropped.
+    let drawn: BTreeSet<char> = grid.iter().flatten().copied().filter(|&g| g != ' ').collect();
+    let mut rules = rules::live(&drawn, kept);
 
     // Every glyph an outcome may hold.
-    let drawn: BTreeSet<char> = grid.iter().flatten().copied().filter(|&g| g != ' ').collect();
     let mut finals: BTreeSet<char> = BTreeSet::new();
     for &g in &drawn {
         finals.extend(rules::glyph_sets(g, &rules));
@@ -305,18 +320,20 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
     for &g in &finals {
         let dcss = original(g);
         let k = klines.get(&dcss);
-        let mut meaning = glyphs::glyph(dcss);
+        let mut meaning = if cleared_to_floor.contains(&g) {
+            Meaning { terrain: Some("room"), thing: None }
+        } else {
+            glyphs::glyph(dcss)
+        };
         let mut line_at = map.at.clone();
         // `KFEAT`: terrain (alternatives become a last rule over fresh glyphs),
         // or a feature prop or trap.
         if let Some(h) = k.and_then(|k| k.feature) {
             line_at = h.at.clone();
             let (once, value) = k_value(&h.value);
-            let names: Vec<&str> = feature_alternatives(value);
-            let meanings: Vec<(Meaning, u32)> = names
-                .iter()
-                .filter_map(|n| glyphs::feature(strip_options(n, &h.at, &mut losses)).map(|m| (m, weight_of(n))))
-                .collect();
+            let names = feature_alternatives(value, &h.at, &mut losses);
+            let meanings: Vec<(Meaning, u32)> =
+                names.iter().filter_map(|(n, w)| glyphs::feature(n).map(|m| (m, *w))).collect();
             if meanings.len() != names.len() || meanings.is_empty() {
                 return Err(skip("unknown feature", format!("`KFEAT: {}`", h.value), &h.at));
             }
@@ -407,6 +424,18 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
                     });
                 }
                 let chance = (share + total / 2) / total;
+                // Objects stand on walkable ground: a monster DCSS puts in deep
+                // water stands in shallow water here.
+                let terrain = if super::write::walkable(&terrain) {
+                    terrain
+                } else {
+                    let ground = if terrain.starts_with("liquid") { "room:4" } else { "room" };
+                    losses.push(Loss {
+                        what: format!("`{dcss}`: an object on {terrain}, which prefabric keeps walkable ({ground})"),
+                        at: at.clone(),
+                    });
+                    ground.to_string()
+                };
                 let reference = refs.next(kind);
                 let Some(reference) = reference else {
                     return Err(skip("too many objects", "more kinds of object than reference characters".into(), &at));
@@ -466,7 +495,7 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
     }
     let spawn_block = tags.iter().any(|t| matches!(t.as_str(), "no_monster_gen" | "no_item_gen" | "no_trap_gen"));
     let unrand = tags.iter().any(|t| t == "unrand" || t.contains("entry") || t == "arrival");
-    let depth = if unrand { None } else { depth };
+    let depth = if unrand { Vec::new() } else { depth };
     Ok(Vault {
         name: tag_of(&map.name),
         dcss_name: map.name.clone(),
@@ -497,40 +526,50 @@ fn k_value(value: &str) -> (bool, &str) {
     }
 }
 
-/// The alternatives of a `KFEAT` value: `/`-separated, or blank-separated
-/// single glyphs and names (`. w`).
-fn feature_alternatives(value: &str) -> Vec<&str> {
+/// The alternatives of a `KFEAT` value with their weights: `/`-separated, each
+/// a feature name with an optional `w:N` (or `name:N`) weight and `key:value` or
+/// `; …` options (a loss); or blank-separated single glyphs and names (`. w`).
+fn feature_alternatives(value: &str, at: &Location, losses: &mut Vec<Loss>) -> Vec<(String, u32)> {
     let parts: Vec<&str> = value.split('/').map(str::trim).filter(|p| !p.is_empty()).collect();
-    if parts.len() == 1
-        && parts[0].split_whitespace().count() > 1
-        && parts[0].split_whitespace().all(|w| glyphs::feature(w).is_some() && !w.contains("shop"))
-    {
-        return parts[0].split_whitespace().collect();
+    if let [only] = parts.as_slice() {
+        let words: Vec<&str> = only.split_whitespace().collect();
+        let plain = |w: &&str| w.chars().count() == 1 || (!w.contains(':') && glyphs::feature(w).is_some());
+        if words.len() > 1 && words.iter().all(plain) && !only.contains("shop") {
+            return words.into_iter().map(|w| (w.to_string(), 10)).collect();
+        }
     }
     parts
-}
-
-/// A feature name without its `;` options (`any shop ; …`) and `:weight`; the
-/// options are a loss.
-fn strip_options<'v>(name: &'v str, at: &Location, losses: &mut Vec<Loss>) -> &'v str {
-    let name = match name.split_once(';') {
-        Some((n, _)) => {
-            losses.push(Loss { what: format!("options of `{}` not kept", n.trim()), at: at.clone() });
-            n
-        }
-        None => name,
-    };
-    let name = name.trim();
-    match name.rsplit_once(':') {
-        Some((n, w)) if w.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => n.trim(),
-        _ => name,
-    }
-    .trim_start_matches("mimic ")
-}
-
-/// The weight of a `name:W` alternative (10 without one).
-fn weight_of(name: &str) -> u32 {
-    name.rsplit_once(':').and_then(|(_, w)| w.trim().parse().ok()).unwrap_or(10)
+        .into_iter()
+        .map(|part| {
+            let (main, options) = match part.split_once(';') {
+                Some((m, o)) => (m, !o.trim().is_empty()),
+                None => (part, false),
+            };
+            let mut weight = 10;
+            let mut words = Vec::new();
+            let mut dropped = options;
+            for token in main.split_whitespace() {
+                let number = |n: &str| {
+                    (!n.is_empty() && n.chars().all(|c| c.is_ascii_digit())).then(|| n.parse::<u32>().ok()).flatten()
+                };
+                match token.split_once(':') {
+                    Some(("w" | "weight", n)) if number(n).is_some() => weight = number(n).unwrap_or(10),
+                    Some((name, n)) if !name.is_empty() && number(n).is_some() => {
+                        weight = number(n).unwrap_or(10);
+                        words.push(name);
+                    }
+                    Some(_) => dropped = true,
+                    None if token == "mimic" || token == "no_mimic" => dropped = true,
+                    None => words.push(token),
+                }
+            }
+            let name = words.join(" ");
+            if dropped {
+                losses.push(Loss { what: format!("options of `{name}` not kept"), at: at.clone() });
+            }
+            (name, weight)
+        })
+        .collect()
 }
 
 /// A glyph no outcome holds and no legend line gives, for a rule's fresh choice.
@@ -654,7 +693,7 @@ fn orient(map: &DesMap, losses: &mut Vec<Loss>) -> Orient {
 
 /// Depths and weight: `DEPTH` lines (else `PLACE`, else the file's
 /// `default-depth`), `WEIGHT`; and what could not be kept.
-fn placement(map: &DesMap) -> (Option<Depths>, u32, Vec<Loss>) {
+fn placement(map: &DesMap) -> (Vec<Depths>, u32, Vec<Loss>) {
     let mut losses = Vec::new();
     let depth_lines: Vec<&Header> = map.all("DEPTH").collect();
     let source: Vec<&Header> = if !depth_lines.is_empty() {
@@ -664,14 +703,13 @@ fn placement(map: &DesMap) -> (Option<Depths>, u32, Vec<Loss>) {
     } else {
         map.default_depth.iter().collect()
     };
-    let mut range: Option<Depths> = None;
+    let mut ranges: Vec<Depths> = Vec::new();
     for h in source {
         let spec = depth::spec(&h.value);
         losses.extend(spec.losses.into_iter().map(|what| Loss { what, at: h.at.clone() }));
-        if let Some((lo, hi)) = spec.range {
-            range = Some(range.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
-        }
+        ranges.extend(spec.ranges);
     }
+    let range = depth::union(ranges);
     let mut weight = 10;
     if let Some(h) = map.first("WEIGHT") {
         match depth::weight(&h.value) {
@@ -718,7 +756,7 @@ mod tests {
         assert_eq!(v.lines.len(), 2);
         assert_eq!(v.lines[0].alts[0].tag, "random_monster");
         assert_eq!(v.lines[1].alts[0].keywords, ["LEVEL_BONUS=5"]);
-        assert_eq!(v.depth, Some((2, 4)));
+        assert_eq!(v.depth, [(2, 4)]);
         assert_eq!(v.max_per_world, None, "allow_dup");
         assert_eq!(v.transforms.len(), 4, "mirrors only: {}", v.transforms.describe());
         assert!(v.losses.is_empty(), "{:?}", v.losses);

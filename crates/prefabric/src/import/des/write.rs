@@ -154,6 +154,11 @@ pub fn prefab(v: &Vault, placed: Placed, open: Dir, name: &str, defs: &str, sour
             grid[p.y as usize][p.x as usize] = g;
         }
     }
+    // Cells DCSS leaves to the level that no open ground reaches: rock here.
+    let earth = match placed {
+        Placed::Accessible | Placed::Enclosed => fill_pockets(v, &mut grid, placed == Placed::Accessible),
+        _ => None,
+    };
     // The orientations DCSS allows, of the drawing as turned.
     let back = turn.inverse();
     let mut transforms = TransformSet::EMPTY;
@@ -181,6 +186,9 @@ pub fn prefab(v: &Vault, placed: Placed, open: Dir, name: &str, defs: &str, sour
             }
         }
     }
+    if let Some(g) = earth {
+        let _ = writeln!(out, "legend: {g} = earth");
+    }
     for rule in &v.rules {
         if let Some((key, value)) = rule.line() {
             let _ = writeln!(out, "{key}: {value}");
@@ -196,6 +204,53 @@ pub fn prefab(v: &Vault, placed: Placed, open: Dir, name: &str, defs: &str, sour
     }
     out.push('\n');
     out
+}
+
+/// Turns into earth every undrawn (`?`) cell that open ground of the vault
+/// cannot reach — from the cells walkable in every outcome, and for an
+/// `accessible` vault from its rim (the room around it), through undrawn and
+/// walkable cells. In a room such a cell would keep the room's floor, shut in
+/// by the vault's walls; DCSS leaves the level's rock there. Returns the glyph
+/// drawn for earth, when any cell took it.
+fn fill_pockets(v: &Vault, grid: &mut [Vec<char>], from_rim: bool) -> Option<char> {
+    let (h, w) = (grid.len(), grid.first().map_or(0, Vec::len));
+    let passable: Vec<Vec<bool>> = grid
+        .iter()
+        .map(|row| row.iter().map(|&g| matches!(classify(v, g), Cell::Open | Cell::Floor)).collect())
+        .collect();
+    let mut reached = vec![vec![false; w]; h];
+    let mut stack = Vec::new();
+    for (y, row) in grid.iter().enumerate() {
+        for (x, &g) in row.iter().enumerate() {
+            let rim = x == 0 || y == 0 || x + 1 == w || y + 1 == h;
+            if classify(v, g) == Cell::Floor || (from_rim && rim && g == '?') {
+                reached[y][x] = true;
+                stack.push((x, y));
+            }
+        }
+    }
+    while let Some((x, y)) = stack.pop() {
+        let near = [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)];
+        for (nx, ny) in near {
+            if nx < w && ny < h && passable[ny][nx] && !reached[ny][nx] {
+                reached[ny][nx] = true;
+                stack.push((nx, ny));
+            }
+        }
+    }
+    let glyph = ['░', '▒', '▓', '■']
+        .into_iter()
+        .find(|g| !v.legend.contains_key(g) && !grid.iter().flatten().any(|c| c == g))?;
+    let mut used = false;
+    for (y, row) in grid.iter_mut().enumerate() {
+        for (x, g) in row.iter_mut().enumerate() {
+            if *g == '?' && !reached[y][x] {
+                *g = glyph;
+                used = true;
+            }
+        }
+    }
+    used.then_some(glyph)
 }
 
 /// A `links` layer with a 1-wide tunnel start on each exit at the drawing's
