@@ -9,7 +9,7 @@
 //! ```text
 //! # chance  group   char  kind    what                         keywords
 //!                   a     entity  sentry_mk1
-//!                   b     entity  sentry_mk1|sentry_mk2        SHIFT=2,1
+//!                   b     entity  sentry_mk1*3|sentry_mk2      SHIFT=2,1
 //!                   c     entity  class:guard                  STRONG FALLBACK CATEGORY=combat
 //!   50%             1     item    category:power               PROTOTYPE NEVERFAULTY RATING=+2
 //!           @loot   2     item    carried-by:hauler_mk2
@@ -176,6 +176,9 @@ pub struct DefLine {
     pub kind: (String, u32),
     /// The alternatives of the `what` column, each with its column.
     pub picks: Vec<(Pick, u32)>,
+    /// The weight of each alternative (`tag*3`; 1 when not written), in the
+    /// order of `picks`.
+    pub weights: Vec<u32>,
     /// Keywords, in order.
     pub keywords: Vec<Keyword>,
 }
@@ -354,27 +357,13 @@ fn parse_line(raw: &str, line: u32) -> Result<DefLine, Fault> {
             Some(help_line.into()),
         ));
     };
-    let mut picks = Vec::new();
-    let mut col = what_col;
-    for alt in what.split('|') {
-        picks.push((
-            pick(alt).ok_or((
-                col,
-                format!("`{alt}` is not a tag or a pick"),
-                Some(
-                    "write a tag, `class:NAME`, `category:NAME`, `carried-by:TAG` or `any`, alternatives joined by `|`"
-                        .into(),
-                ),
-            ))?,
-            col,
-        ));
-        col += alt.chars().count() as u32 + 1;
-    }
+    let (picks, weights) = alternatives(what, what_col)?;
     let mut keywords = Vec::new();
     for (t, col) in it {
         keywords.push(keyword(t, col)?);
     }
-    let line = DefLine { line, chance, group, glyph, glyph_col, kind: (kind.to_string(), kind_col), picks, keywords };
+    let line =
+        DefLine { line, chance, group, glyph, glyph_col, kind: (kind.to_string(), kind_col), picks, weights, keywords };
     if line.names_machine() {
         machine_line(&line, &toks)?;
     }
@@ -463,20 +452,7 @@ pub fn parse_object(raw: &str, line: u32, col: u32) -> Result<ObjectLine, (u32, 
     let Some((what, what_col)) = it.next() else {
         return Err((kind_col, format!("`{kind}` says what kind but not which object"), Some(help_line.into())));
     };
-    let mut picks = Vec::new();
-    let mut at = what_col;
-    for alt in what.split('|') {
-        let p = pick(alt).ok_or((
-            at,
-            format!("`{alt}` is not a tag or a pick"),
-            Some(
-                "write a tag, `class:NAME`, `category:NAME`, `carried-by:TAG` or `any`, alternatives joined by `|`"
-                    .into(),
-            ),
-        ))?;
-        picks.push((p, at));
-        at += alt.chars().count() as u32 + 1;
-    }
+    let (picks, weights) = alternatives(what, what_col)?;
     let mut keywords = Vec::new();
     let mut count = None;
     for (t, c) in it {
@@ -501,6 +477,7 @@ pub fn parse_object(raw: &str, line: u32, col: u32) -> Result<ObjectLine, (u32, 
         glyph_col: col,
         kind: (kind.to_string(), kind_col),
         picks,
+        weights,
         keywords,
     };
     Ok(ObjectLine { line, count: count.unwrap_or((1, 1)) })
@@ -578,6 +555,35 @@ fn keyword(t: &str, col: u32) -> Result<Keyword, Fault> {
         ))?),
     };
     Ok(Keyword { name: name.to_string(), value, chance, col })
+}
+
+/// Picks with their columns, and their weights.
+type Alternatives = (Vec<(Pick, u32)>, Vec<u32>);
+
+/// The alternatives of a `what` column starting at column `col`: picks joined by
+/// `|`, each with its column, and their weights (`tag*3`, 1-1000; 1 unwritten).
+fn alternatives(what: &str, col: u32) -> Result<Alternatives, Fault> {
+    let help = "write a tag, `class:NAME`, `category:NAME`, `carried-by:TAG` or `any`, alternatives joined by `|`, each maybe weighted as `tag*3`";
+    let (mut picks, mut weights) = (Vec::new(), Vec::new());
+    let mut at = col;
+    for alt in what.split('|') {
+        let (text, weight) = match alt.rsplit_once('*') {
+            Some((text, w)) => {
+                let weight = w.parse::<u32>().ok().filter(|w| (1..=MAX_VALUE_WEIGHT).contains(w)).ok_or((
+                    at + text.chars().count() as u32 + 1,
+                    format!("`{w}` is not a weight"),
+                    Some(format!("a weight is a whole number from 1 to {MAX_VALUE_WEIGHT}, as in `drone*3|brute`")),
+                ))?;
+                (text, weight)
+            }
+            None => (alt, 1),
+        };
+        let p = pick(text).ok_or((at, format!("`{text}` is not a tag or a pick"), Some(help.into())))?;
+        picks.push((p, at));
+        weights.push(weight);
+        at += alt.chars().count() as u32 + 1;
+    }
+    Ok((picks, weights))
 }
 
 fn parse_value(v: &str) -> Option<Value> {

@@ -322,7 +322,8 @@ pub(crate) fn pick_tag(
     depth: u32,
     rng: &mut Rng,
 ) -> Option<(String, u32)> {
-    let alternative = rng.index(line.picks.len())?;
+    // By weight; with every weight 1 this draws as a uniform index would.
+    let alternative = rng.weighted_by(&line.weights, |&w| w)?;
     let tag = tag_of(catalog, kind, &line.picks[alternative].0, line, depth, rng)?;
     Some((tag, alternative as u32))
 }
@@ -480,6 +481,44 @@ fn picked_value(value: &Value, rng: &mut Rng) -> Option<String> {
             let (lo, hi) = value.bounds()?;
             let clamp = |n: i64| n.clamp(-MAX_VALUE_NUMBER, MAX_VALUE_NUMBER) as i32;
             Some(rng.range(clamp(lo), clamp(hi)).to_string())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Pack;
+
+    #[test]
+    fn weighted_alternatives_are_drawn_by_weight() {
+        let pack = Pack::embedded().expect("the embedded pack loads");
+        let (lines, errors) = crate::format::def::parse(
+            "w.def",
+            "a entity drudge*3|tally_drone\nb entity drudge|tally_drone\n",
+            &crate::Limits::default(),
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        let count = |line: &DefLine| {
+            let mut drudges = 0;
+            for seed in 0..4000 {
+                let mut rng = Rng::stream_n(seed, "test", 7);
+                let (tag, _) = pick_tag(pack.catalog(), Kind::Entity, line, 1, &mut rng).expect("a pick");
+                drudges += u32::from(tag == "drudge");
+            }
+            drudges
+        };
+        let weighted = count(&lines[0]);
+        assert!((2850..=3150).contains(&weighted), "3 in 4 of 4000 draws, got {weighted}");
+        let even = count(&lines[1]);
+        assert!((1850..=2150).contains(&even), "1 in 2 of 4000 draws, got {even}");
+        // Unweighted lines draw exactly as a uniform index does, so no map changes.
+        for seed in 0..200 {
+            let (mut a, mut b) = (Rng::stream_n(seed, "test", 8), Rng::stream_n(seed, "test", 8));
+            assert_eq!(
+                pick_tag(pack.catalog(), Kind::Entity, &lines[1], 1, &mut a).map(|p| p.1),
+                b.index(2).map(|i| i as u32)
+            );
         }
     }
 }

@@ -90,6 +90,30 @@ pub fn palette(base: &str) -> (String, TerrainNames) {
     (text, names)
 }
 
+/// A file being written, its lines counted as they are added, and which vault
+/// wrote which of them.
+#[derive(Default)]
+struct Text {
+    body: String,
+    lines: u32,
+    owners: Vec<LineOwner>,
+}
+
+impl Text {
+    /// Appends `text` and counts its lines.
+    fn push(&mut self, text: &str) {
+        self.body.push_str(text);
+        self.lines += text.bytes().filter(|&b| b == b'\n').count() as u32;
+    }
+
+    /// Appends `text`, written for vault `owner`.
+    fn push_for(&mut self, owner: usize, text: &str) {
+        let first = self.lines + 1;
+        self.push(text);
+        self.owners.push((first, self.lines.max(first), owner));
+    }
+}
+
 /// A catalog entry the vaults need.
 struct Need {
     kind: Kind,
@@ -101,13 +125,18 @@ struct Need {
 /// `pool`. `taken` holds catalog tags the base pack uses already, `terrains`
 /// the variants new terrains got.
 pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, terrains: &TerrainNames) -> Assembled {
-    let mut files: BTreeMap<String, (String, Vec<LineOwner>)> = BTreeMap::new();
+    let mut files: BTreeMap<String, Text> = BTreeMap::new();
     let mut written = vec![Written::default(); entries.len()];
     let mut needs: BTreeMap<String, Need> = BTreeMap::new();
     let rename = |tag: &str| if taken.contains(tag) { format!("{tag}_dcss") } else { tag.to_string() };
-    let mut rooms = String::new();
-    let mut caves = String::new();
-    let (mut room_owners, mut cave_owners) = (Vec::new(), Vec::new());
+    let header = |what: &str| {
+        format!(
+            "# {what}, written by `prefabric import-des`.\n# Each entry is one DCSS vault; its depths are absolute (the Dungeon is 1-15).\ndescription = \"DCSS vaults imported by prefabric import-des: {what}.\"\n\n"
+        )
+    };
+    let (mut rooms, mut caves) = (Text::default(), Text::default());
+    rooms.push(&header("encounters for rooms"));
+    caves.push(&header("encounters for caverns"));
     let mut anchored: Vec<(usize, &'static str)> = Vec::new();
     let mut levels: Vec<usize> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
@@ -122,35 +151,23 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
             }
         }
         if !v.lines.is_empty() {
-            let defs = write::definitions(&v, &e.source);
             let path = format!("prefabs/dcss/{}/{}.def", e.stem, v.name);
-            let lines = defs.lines().count() as u32;
-            files.insert(path, (defs, vec![(1, lines.max(1), i)]));
+            files.entry(path).or_default().push_for(i, &write::definitions(&v, &e.source));
         }
         let mut add_prefab = |text: String, name: &str, written: &mut Written| {
-            let (body, owners) = files.entry(prefab_file.clone()).or_default();
-            let first = body.lines().count() as u32 + 1;
-            body.push_str(&text);
-            owners.push((first, body.lines().count() as u32, i));
+            files.entry(prefab_file.clone()).or_default().push_for(i, &text);
             written.prefabs.push(name.to_string());
         };
         let w = &mut written[i];
+        let south = crate::geom::Dir::South;
         match v.orient {
             Orient::Encompass => {
-                add_prefab(
-                    write::prefab(&v, Placed::Level, crate::geom::Dir::South, &v.name, &v.name, &e.source),
-                    &v.name,
-                    w,
-                );
+                add_prefab(write::prefab(&v, Placed::Level, south, &v.name, &v.name, &e.source), &v.name, w);
                 w.placed = format!("whole level: map type `{pool}_{}`", v.name);
                 levels.push(i);
             }
             Orient::Anchor(anchor) => {
-                add_prefab(
-                    write::prefab(&v, Placed::Feature, crate::geom::Dir::South, &v.name, &v.name, &e.source),
-                    &v.name,
-                    w,
-                );
+                add_prefab(write::prefab(&v, Placed::Feature, south, &v.name, &v.name, &e.source), &v.name, w);
                 w.placed = format!("feature at the {anchor} of `{pool}_rooms` and `{pool}_caves`");
                 anchored.push((i, anchor));
             }
@@ -159,23 +176,15 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
                 if let Some((style, open)) = write::room_style(&v) {
                     add_prefab(write::prefab(&v, style, open, &v.name, &v.name, &e.source), &v.name, w);
                     if !v.depth.is_empty() {
-                        let first = rooms.lines().count() as u32 + 1;
-                        encounter(&mut rooms, &v, &v.name, style.style());
-                        room_owners.push((first, rooms.lines().count() as u32, i));
+                        rooms.push_for(i, &encounter(&v, &v.name, style.style()));
                     }
                     places.push(format!("rooms ({})", style.style()));
                 }
                 if write::cave_style(&v) {
                     let name = format!("{}_cave", v.name);
-                    add_prefab(
-                        write::prefab(&v, Placed::Centered, crate::geom::Dir::South, &name, &v.name, &e.source),
-                        &name,
-                        w,
-                    );
+                    add_prefab(write::prefab(&v, Placed::Centered, south, &name, &v.name, &e.source), &name, w);
                     if !v.depth.is_empty() {
-                        let first = caves.lines().count() as u32 + 1;
-                        encounter(&mut caves, &v, &name, "centered");
-                        cave_owners.push((first, caves.lines().count() as u32, i));
+                        caves.push_for(i, &encounter(&v, &name, "centered"));
                     }
                     places.push("caverns (centered)".to_string());
                 }
@@ -190,72 +199,55 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
             }
         }
     }
-    let header = |what: &str| {
-        format!(
-            "# {what}, written by `prefabric import-des`.\n# Each entry is one DCSS vault; its depths are absolute (the Dungeon is 1-15).\ndescription = \"DCSS vaults imported by prefabric import-des: {what}.\"\n\n"
-        )
-    };
-    let shift =
-        |owners: Vec<(u32, u32, usize)>, by: u32| owners.into_iter().map(|(a, b, i)| (a + by, b + by, i)).collect();
-    for (name, body, owners, what) in [
-        (pool.to_string(), rooms, room_owners, "encounters for rooms"),
-        (format!("{pool}_caves"), caves, cave_owners, "encounters for caverns"),
-    ] {
-        let head = header(what);
-        let by = head.lines().count() as u32;
-        files.insert(format!("encounters/{name}.toml"), (format!("{head}{body}"), shift(owners, by)));
-    }
-    files.insert("catalog/dcss.toml".into(), (catalog(&needs), Vec::new()));
-    let anchored_map_lines = |kind: &str| -> (String, Vec<LineOwner>) {
-        let mut text = String::new();
-        let mut owners = Vec::new();
-        if anchored.is_empty() {
-            return (text, owners);
-        }
-        let _ = writeln!(
-            text,
-            "# One set piece a level at most, as DCSS places them; most levels none.\n[[variants]]\nname = \"no set piece\"\nweight = {}\n",
-            10 * anchored.len().max(1)
-        );
-        for &(i, anchor) in &anchored {
-            let first = text.lines().count() as u32 + 1;
-            let v = entries[i].vault;
-            let _ = writeln!(
-                text,
-                "[[variants]]\nname = \"{}\"\nweight = {}\n\n[[variants.prefabs]]\nprefab = \"{}\"\nat = \"{anchor}\"\nrequired = false\nspawn_block = {}\n",
-                v.name,
-                v.weight.max(1),
-                v.name,
-                v.spawn_block
-            );
-            owners.push((first, text.lines().count() as u32, i));
-        }
-        let _ = kind;
-        (text, owners)
-    };
+    files.insert(format!("encounters/{pool}.toml"), rooms);
+    files.insert(format!("encounters/{pool}_caves.toml"), caves);
+    let mut catalog_text = Text::default();
+    catalog_text.push(&catalog(&needs));
+    files.insert("catalog/dcss.toml".into(), catalog_text);
     for (kind, generator) in [("rooms", ROOMS), ("caves", CAVES)] {
-        let (variants, owners) = anchored_map_lines(kind);
         let included = if kind == "rooms" { pool.to_string() } else { format!("{pool}_caves") };
-        let head = generator.replace("POOL", &included);
-        let by = head.lines().count() as u32;
-        files.insert(format!("maps/{pool}_{kind}.toml"), (format!("{head}{variants}"), shift(owners, by)));
+        let mut text = Text::default();
+        text.push(&generator.replace("POOL", &included));
+        if !anchored.is_empty() {
+            text.push(&format!(
+                "# One set piece a level at most, as DCSS places them; most levels none.\n[[variants]]\nname = \"no set piece\"\nweight = {}\n\n",
+                10 * anchored.len()
+            ));
+        }
+        for &(i, anchor) in &anchored {
+            let v = entries[i].vault;
+            text.push_for(
+                i,
+                &format!(
+                    "[[variants]]\nname = \"{}\"\nweight = {}\n\n[[variants.prefabs]]\nprefab = \"{}\"\nat = \"{anchor}\"\nrequired = false\nspawn_block = {}\n\n",
+                    v.name,
+                    v.weight.max(1),
+                    v.name,
+                    v.spawn_block
+                ),
+            );
+        }
+        files.insert(format!("maps/{pool}_{kind}.toml"), text);
     }
     for &i in &levels {
         let v = entries[i].vault;
         let (w, h) = (v.grid.first().map_or(0, Vec::len), v.grid.len());
-        let text = format!(
-            "# DCSS's whole-level vault `{}` ({}), as a map type: the level is the vault.\ndescription = \"DCSS's `{}`, the whole level.\"\nwidth = {w}\nheight = {h}\ngenerator = \"chain\"\n\n[chain]\nstart = \"{}\"\nmargin = 0\ntarget = 1\n",
-            v.dcss_name, entries[i].source, v.dcss_name, v.name
+        let mut text = Text::default();
+        text.push_for(
+            i,
+            &format!(
+                "# DCSS's whole-level vault `{}` ({}), as a map type: the level is the vault.\ndescription = \"DCSS's `{}`, the whole level.\"\nwidth = {w}\nheight = {h}\ngenerator = \"chain\"\n\n[chain]\nstart = \"{}\"\nmargin = 0\ntarget = 1\n",
+                v.dcss_name, entries[i].source, v.dcss_name, v.name
+            ),
         );
-        let lines = text.lines().count() as u32;
-        files.insert(format!("maps/{pool}_{}.toml", v.name), (text, vec![(1, lines, i)]));
+        files.insert(format!("maps/{pool}_{}.toml", v.name), text);
     }
     let mut owners = BTreeMap::new();
     let files = files
         .into_iter()
-        .map(|(path, (text, lines))| {
-            owners.insert(path.clone(), lines);
-            SourceFile { path, bytes: text.into_bytes() }
+        .map(|(path, text)| {
+            owners.insert(path.clone(), text.owners);
+            SourceFile { path, bytes: text.body.into_bytes() }
         })
         .collect();
     Assembled { files, owners, written }
@@ -279,7 +271,8 @@ fn vault_with(v: &Vault, terrains: &TerrainNames, rename: &dyn Fn(&str) -> Strin
 }
 
 /// One `[[pool]]` entry.
-fn encounter(out: &mut String, v: &Vault, prefab: &str, style: &str) {
+fn encounter(v: &Vault, prefab: &str, style: &str) -> String {
+    let mut out = String::new();
     let has = |k: Kind| v.lines.iter().any(|l| l.kind == k);
     let category = match (has(Kind::Entity), has(Kind::Item)) {
         (true, true) => "risk-reward",
@@ -295,23 +288,24 @@ fn encounter(out: &mut String, v: &Vault, prefab: &str, style: &str) {
     match v.depth.as_slice() {
         [] => {}
         [(lo, hi)] => {
-            let _ = writeln!(out, "depth = [{lo}, {hi}]");
+            let _ = writeln!(&mut out, "depth = [{lo}, {hi}]");
         }
         many => {
             let ranges: Vec<String> = many.iter().map(|(lo, hi)| format!("[{lo}, {hi}]")).collect();
-            let _ = writeln!(out, "depth = [{}]", ranges.join(", "));
+            let _ = writeln!(&mut out, "depth = [{}]", ranges.join(", "));
         }
     }
     if let Some(n) = v.max_per_world {
-        let _ = writeln!(out, "max_per_world = {n}");
+        let _ = writeln!(&mut out, "max_per_world = {n}");
     }
     if let Some(n) = v.max_per_map {
-        let _ = writeln!(out, "max_per_map = {n}");
+        let _ = writeln!(&mut out, "max_per_map = {n}");
     }
     if let Some(g) = &v.group {
-        let _ = writeln!(out, "group = \"{g}\"");
+        let _ = writeln!(&mut out, "group = \"{g}\"");
     }
     out.push('\n');
+    out
 }
 
 /// The catalog of every tag the vaults name.

@@ -451,7 +451,7 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
     rules.extend(extra_rules);
     for line in &lines {
         let tags: Vec<&str> = line.alts.iter().map(|a| a.tag.as_str()).collect();
-        if !super::write::weights_kept(&line.alts) {
+        if !super::write::weights_kept(&line.alts, line.once) {
             losses.push(Loss {
                 what: format!("weights of `{}` not kept (too many to repeat)", tags.join("|")),
                 at: map.at.clone(),

@@ -293,13 +293,14 @@ fn write_line(out: &mut String, line: &Line) {
     let chance = if line.chance < 100 { format!("{}% ", line.chance) } else { String::new() };
     let keywords = common_keywords(&line.alts);
     let kw = if keywords.is_empty() { String::new() } else { format!(" {}", keywords.join(" ")) };
-    let picks = weighted_picks(&line.alts);
-    if line.once && picks.len() > 1 {
-        for tag in &picks {
+    if line.once && line.alts.len() > 1 {
+        // A group's lines are drawn alike: weights by repeating lines.
+        for tag in group_picks(&line.alts) {
             let _ = writeln!(out, "{chance}@pick_{} {} {kind} {tag}{kw}", group_name(line.reference), line.reference);
         }
         return;
     }
+    let picks = weighted_picks(&line.alts);
     let unique = if picks.len() > 1 { " UNIQUE" } else { "" };
     let _ = writeln!(out, "{chance}{} {kind} {}{unique}{kw}", line.reference, picks.join("|"));
 }
@@ -309,25 +310,47 @@ fn group_name(r: char) -> String {
     if r.is_ascii_alphanumeric() { r.to_string() } else { format!("u{:x}", r as u32) }
 }
 
-/// Alternatives as picks, each repeated by its weight (weights divided by their
-/// greatest common divisor; beyond 12 picks in all the weights are not kept).
+/// Alternatives as picks: `tag`, or `tag*w` when the weights differ (divided by
+/// their greatest common divisor; above 1000, scaled down to fit).
 pub fn weighted_picks(alts: &[Alt]) -> Vec<String> {
     let gcd = alts.iter().map(|a| a.weight).fold(0, gcd_of).max(1);
-    let total: u32 = alts.iter().map(|a| a.weight / gcd).sum();
-    let mut picks = Vec::new();
-    for a in alts {
-        let n = if total <= 12 { (a.weight / gcd).max(1) } else { 1 };
-        for _ in 0..n {
-            picks.push(a.tag.clone());
-        }
-    }
-    picks
+    let same = alts.iter().all(|a| a.weight == alts[0].weight);
+    let top = alts.iter().map(|a| a.weight / gcd).max().unwrap_or(1);
+    alts.iter()
+        .map(|a| {
+            if same {
+                return a.tag.clone();
+            }
+            let w = a.weight / gcd;
+            let w = if top > 1000 { (u64::from(w) * 1000 / u64::from(top)).max(1) as u32 } else { w };
+            format!("{}*{w}", a.tag)
+        })
+        .collect()
 }
 
-/// True when [`weighted_picks`] keeps the alternatives' weights.
-pub fn weights_kept(alts: &[Alt]) -> bool {
+/// The most lines a group may repeat alternatives over to weigh them.
+const MOST_GROUP_LINES: u32 = 24;
+
+/// Alternatives drawn once for every cell, as a group's lines: each repeated
+/// by its weight (divided by their greatest common divisor), or once each when
+/// that would take more than [`MOST_GROUP_LINES`] lines.
+fn group_picks(alts: &[Alt]) -> Vec<String> {
     let gcd = alts.iter().map(|a| a.weight).fold(0, gcd_of).max(1);
-    alts.iter().map(|a| a.weight / gcd).sum::<u32>() <= 12 || alts.iter().all(|a| a.weight == alts[0].weight)
+    let total: u32 = alts.iter().map(|a| a.weight / gcd).sum();
+    let repeat = |a: &Alt| if total <= MOST_GROUP_LINES { (a.weight / gcd).max(1) } else { 1 };
+    alts.iter().flat_map(|a| std::iter::repeat_n(a.tag.clone(), repeat(a) as usize)).collect()
+}
+
+/// True when the written picks keep the alternatives' weights exactly: one
+/// line's weights up to 1000, a group's repeated lines up to [`MOST_GROUP_LINES`].
+pub fn weights_kept(alts: &[Alt], once: bool) -> bool {
+    let gcd = alts.iter().map(|a| a.weight).fold(0, gcd_of).max(1);
+    let same = alts.iter().all(|a| a.weight == alts[0].weight);
+    if once {
+        same || alts.iter().map(|a| a.weight / gcd).sum::<u32>() <= MOST_GROUP_LINES
+    } else {
+        alts.iter().all(|a| a.weight / gcd <= 1000)
+    }
 }
 
 /// The keywords every alternative has, in the first's order.
