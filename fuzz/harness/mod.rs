@@ -21,6 +21,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use prefabric::content::SourceFile;
 use prefabric::format::{def, text, xp};
+use prefabric::import::des;
 use prefabric::{Generator, Header, Limits, Location, Map, Pack, Prefab, Problems, render};
 use std::io::Write;
 use std::sync::OnceLock;
@@ -39,6 +40,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("catalog", catalog),
     ("map_type", map_type),
     ("generation", generation),
+    ("des_import", des_import),
 ];
 
 /// The repository's tiny test pack, built in: small enough to load thousands of
@@ -213,6 +215,32 @@ pub fn def_parse(data: &[u8]) {
     for line in &lines {
         assert!(!line.picks.is_empty());
         assert!(line.chance <= 100 && line.keywords.iter().all(|k| k.chance <= 100));
+    }
+}
+
+/// A DCSS `.des` file imported into the tiny pack: no panic or hang, every
+/// unreadable line, loss and skip located in the file, and the pack the import
+/// writes loads (the importer promises to take out whatever `check` rejects).
+pub fn des_import(data: &[u8]) {
+    let text = String::from_utf8_lossy(data).into_owned();
+    let sources = [des::Source { name: "fuzz.des".into(), text }];
+    let options = des::Options { pool: "dcss".into(), base: tiny_files(), limits: Limits::default() };
+    let imported = des::import(&sources, &options).unwrap_or_else(|p| panic!("the import failed: {p}"));
+    let report = &imported.report;
+    let in_file = |l: &Location| l.file == "fuzz.des" && l.line > 0;
+    assert!(report.errors.iter().all(|e| e.location().is_some_and(in_file)), "{:?}", report.errors);
+    for m in &report.maps {
+        assert!(in_file(&m.at), "{m:?}");
+        match &m.outcome {
+            des::Outcome::Imported { losses, .. } => assert!(losses.iter().all(|l| in_file(&l.at)), "{m:?}"),
+            des::Outcome::Skipped(s) => assert!(in_file(&s.at), "{m:?}"),
+        }
+    }
+    let mut files: Vec<SourceFile> =
+        tiny_files().into_iter().filter(|f| !imported.files.iter().any(|g| g.path == f.path)).collect();
+    files.extend(imported.files);
+    if let Err(p) = Pack::from_files("fuzz", files, Limits::default()) {
+        panic!("the imported pack does not load: {p}");
     }
 }
 

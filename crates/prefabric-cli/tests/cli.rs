@@ -914,3 +914,38 @@ fn crop_mistakes_are_usage_errors() {
         assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn import_des_writes_a_pack_that_checks_and_generates_and_reports_every_map() {
+    let dir = std::env::temp_dir().join(format!("prefabric-import-des-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let des = "crates/prefabric/tests/fixtures/des/every_directive.des";
+    let out = prefabric(&["import-des", des, "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for line in [
+        "maps read:                   11",
+        "imported without loss:        6",
+        "imported with losses:         1",
+        "skipped:                      4",
+        "  uses Lua                    1",
+    ] {
+        assert!(text.contains(line), "`{line}` missing from\n{text}");
+    }
+    let report = std::fs::read_to_string(dir.join("IMPORT-REPORT.txt")).expect("the report");
+    assert!(report.contains(&format!("{des}:111:1: skipped: `test_lua`: uses Lua")), "{report}");
+    assert!(report.contains(&format!("  {des}:99:1: loss: `CHANCE` (a roll per level) not kept")), "{report}");
+    let check = prefabric(&["check", "--pack", dir.to_str().unwrap()]);
+    assert!(check.status.success(), "{}{}", stdout(&check), stderr(&check));
+    let map = prefabric(&["generate", "--pack", dir.to_str().unwrap(), "--map-type", "dcss_rooms", "--seed", "3"]);
+    assert!(map.status.success(), "{}", stderr(&map));
+    // A folder holding a pack is not written over without --force.
+    let again = prefabric(&["import-des", des, "--out", dir.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("is not empty"), "{}", stderr(&again));
+    let forced = prefabric(&["import-des", des, "--out", dir.to_str().unwrap(), "--force"]);
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    let missing = prefabric(&["import-des", "no/such.des", "--out", dir.to_str().unwrap(), "--force"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -168,7 +168,7 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
             }
             Orient::Anchor(anchor) => {
                 add_prefab(write::prefab(&v, Placed::Feature, south, &v.name, &v.name, &e.source), &v.name, w);
-                w.placed = format!("feature at the {anchor} of `{pool}_rooms` and `{pool}_caves`");
+                w.placed = format!("feature at the {anchor} of the `{pool}_` map types");
                 anchored.push((i, anchor));
             }
             Orient::Mini | Orient::Float => {
@@ -204,8 +204,8 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
     let mut catalog_text = Text::default();
     catalog_text.push(&catalog(&needs));
     files.insert("catalog/dcss.toml".into(), catalog_text);
-    for (kind, generator) in [("rooms", ROOMS), ("caves", CAVES)] {
-        let included = if kind == "rooms" { pool.to_string() } else { format!("{pool}_caves") };
+    for (kind, generator) in [("rooms", ROOMS), ("caves", CAVES), ("halls", HALLS), ("crypts", CRYPTS)] {
+        let included = if kind == "caves" { format!("{pool}_caves") } else { pool.to_string() };
         let mut text = Text::default();
         text.push(&generator.replace("POOL", &included));
         if !anchored.is_empty() {
@@ -231,7 +231,9 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
     }
     for &i in &levels {
         let v = entries[i].vault;
-        let (w, h) = (v.grid.first().map_or(0, Vec::len), v.grid.len());
+        // prefabric's maps are 16 cells a side or more: a smaller level is the
+        // vault in the middle of rock.
+        let (w, h) = (v.grid.first().map_or(0, Vec::len).max(16), v.grid.len().max(16));
         let mut text = Text::default();
         text.push_for(
             i,
@@ -427,6 +429,53 @@ generator = \"caves\"
 
 [encounters]
 count = [3, 6]
+include = [\"POOL\"]
+
+";
+
+/// The chain map type: plain rooms chained by hallways (Golden Krone Hotel), the
+/// room pool embedded into them.
+const HALLS: &str = "# DCSS vaults in chained rooms: plain rooms joined by straight hallways (the
+# chain generator), the imported encounters embedded into them. Written by
+# `prefabric import-des`.
+description = \"DCSS vaults imported by prefabric import-des, embedded into plain rooms chained by hallways on an 80x70 level.\"
+width = 80
+height = 70
+generator = \"chain\"
+
+[chain]
+target = 24
+
+[chain.auto_rooms]
+weight = 1
+width = [5, 12]
+height = [4, 9]
+
+[encounters]
+count = [4, 8]
+include = [\"POOL\"]
+
+";
+
+/// The pathways map type: rooms joined by path-found hallways (Ascension), the
+/// room pool embedded into them.
+const CRYPTS: &str = "# DCSS vaults in rooms joined by winding hallways (the pathways generator), the
+# imported encounters embedded into them. Written by `prefabric import-des`.
+description = \"DCSS vaults imported by prefabric import-des, embedded into rooms joined by path-found hallways on an 80x70 level.\"
+width = 80
+height = 70
+generator = \"pathways\"
+
+[pathways]
+rooms = 16
+
+[pathways.auto_rooms]
+weight = 1
+width = [5, 12]
+height = [4, 9]
+
+[encounters]
+count = [4, 8]
 include = [\"POOL\"]
 
 ";

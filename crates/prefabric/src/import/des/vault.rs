@@ -533,7 +533,11 @@ fn feature_alternatives(value: &str, at: &Location, losses: &mut Vec<Loss>) -> V
     let parts: Vec<&str> = value.split('/').map(str::trim).filter(|p| !p.is_empty()).collect();
     if let [only] = parts.as_slice() {
         let words: Vec<&str> = only.split_whitespace().collect();
-        let plain = |w: &&str| w.chars().count() == 1 || (!w.contains(':') && glyphs::feature(w).is_some());
+        // `. w`, `floor W`: glyphs and terrain names side by side are alternatives;
+        // `net trap`, `any shop` are one name.
+        let plain = |w: &&str| {
+            w.chars().count() == 1 || (!w.contains(':') && glyphs::feature(w).is_some_and(|m| m.thing.is_none()))
+        };
         if words.len() > 1 && words.iter().all(plain) && !only.contains("shop") {
             return words.into_iter().map(|w| (w.to_string(), 10)).collect();
         }

@@ -1,0 +1,201 @@
+//! Importing DCSS `.des` vaults (issue 19): a file written for these tests covers
+//! every directive the importer translates, drops or skips; the pack it makes
+//! loads, its prefabs say what the directives said, and maps of every layout
+//! generator place its encounters and features. When DCSS's own vault folder is
+//! beside the repository (`../shared/testdata/dcss-des`), it is imported too and
+//! 100 maps made with it must hold every invariant.
+
+mod common;
+
+use prefabric::content::SourceFile;
+use prefabric::import::des::{self, Outcome};
+use prefabric::{Generator, Limits, Pack};
+use std::collections::BTreeMap;
+
+const EVERY_DIRECTIVE: &str = include_str!("fixtures/des/every_directive.des");
+
+fn import(text: &str) -> des::Imported {
+    let sources = [des::Source { name: "every_directive.des".into(), text: text.into() }];
+    des::import(&sources, &des::Options::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// The base pack with the import's files added (replacing the base's of the same path).
+fn pack_of(imported: &des::Imported) -> Pack {
+    let mut files: Vec<SourceFile> =
+        Pack::embedded_files().into_iter().filter(|f| !imported.files.iter().any(|g| g.path == f.path)).collect();
+    files.extend(imported.files.iter().cloned());
+    Pack::from_files("imported", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+fn file<'a>(imported: &'a des::Imported, path: &str) -> &'a str {
+    let f = imported.files.iter().find(|f| f.path == path).unwrap_or_else(|| panic!("no file {path}"));
+    std::str::from_utf8(&f.bytes).expect("UTF-8")
+}
+
+/// The prefab text of `name` in an imported prefab file.
+fn prefab<'a>(text: &'a str, name: &str) -> &'a str {
+    let start = text.find(&format!("prefab {name}\n")).unwrap_or_else(|| panic!("no prefab {name}"));
+    let rest = &text[start..];
+    &rest[..rest.find("\n\n").unwrap_or(rest.len())]
+}
+
+#[test]
+fn every_directive_is_translated_dropped_as_a_loss_or_skipped_with_its_reason() {
+    let imported = import(EVERY_DIRECTIVE);
+    let report = &imported.report;
+    let outcome: BTreeMap<&str, &Outcome> = report.maps.iter().map(|m| (m.name.as_str(), &m.outcome)).collect();
+    let whole = |name: &str| matches!(outcome[name], Outcome::Imported { losses, .. } if losses.is_empty());
+    for name in ["test_pillars", "test_guard_post", "test_rules", "test_klines", "test_north_gate", "test_arena"] {
+        assert!(whole(name), "{name}: {:?}", outcome[name]);
+    }
+    let Outcome::Imported { losses, .. } = outcome["test_losses"] else { panic!("test_losses was skipped") };
+    let what: Vec<&str> = losses.iter().map(|l| l.what.as_str()).collect();
+    for expected in ["`CHANCE`", "`KMASK`", "`MARKER`", "`FROBNICATE`", "`uniq_thrones`"] {
+        assert!(what.iter().any(|w| w.contains(expected)), "{expected} not among {what:?}");
+    }
+    assert!(losses.iter().all(|l| l.at.file == "every_directive.des" && l.at.line > 0), "{losses:?}");
+    let skipped = |name: &str| match outcome[name] {
+        Outcome::Skipped(s) => (s.reason.as_str(), s.at.line),
+        other => panic!("{name}: {other:?}"),
+    };
+    assert_eq!(skipped("test_lua").0, "uses Lua");
+    assert_eq!(skipped("test_subvault").0, "sub-vaults");
+    assert_eq!(skipped("test_dummy").0, "dummy");
+    assert_eq!(skipped("test_no_grid").0, "no grid");
+    assert_eq!(report.read(), 11);
+    assert_eq!((report.whole(), report.with_losses(), report.skipped()), (6, 1, 4));
+}
+
+#[test]
+fn the_prefabs_say_what_the_directives_said() {
+    let imported = import(EVERY_DIRECTIVE);
+    let text = file(&imported, "prefabs/dcss/every_directive.txt");
+    let rules = prefab(text, "test_rules");
+    for line in [
+        "subst: A = x:10 .:30",
+        "subst-once: B = G c",
+        "nsubst: C = 1 once + / rest once x",
+        "shuffle: D E",
+        "shuffle: FG HI",
+    ] {
+        assert!(rules.contains(line), "`{line}` missing from\n{rules}");
+    }
+    // DCSS turns it a quarter either way, never a half, and mirrors it not at all;
+    // drawn turned so its open side is the bottom, the set turns with it.
+    assert_eq!(rules.lines().find(|l| l.starts_with("transforms:")).map(|l| l.split(' ').count()), Some(4), "{rules}");
+    assert!(!rules.contains("legend: A"), "no outcome holds `A`: no legend for it\n{rules}");
+    assert!(!rules.contains('Z'), "CLEAR takes its cells out of the drawing (shut-in ones become earth):\n{rules}");
+    let guard = prefab(text, "test_guard_post");
+    assert!(guard.contains("style: enclosed") && guard.contains("transforms: r0 r180 flip flip-r180"), "{guard}");
+    let defs = file(&imported, "prefabs/dcss/every_directive/test_guard_post.def");
+    assert!(defs.contains("entity orc_warrior*1|orc*2 UNIQUE"), "slot 1 keeps its weights:\n{defs}");
+    assert!(defs.contains("entity goblin GENERATE_AWAKE"), "{defs}");
+    assert!(defs.contains("item potion_of_curing Q=2"), "{defs}");
+    let klines = prefab(text, "test_klines");
+    assert!(klines.contains("style: accessible"), "{klines}");
+    let kdefs = file(&imported, "prefabs/dcss/every_directive/test_klines.def");
+    for line in [
+        "prop fountain_blue",
+        "prop altar_zin",
+        "trap net_trap",
+        "entity rat*2|bat*1 UNIQUE",
+        "item scroll_of_blinking",
+        "item any_weapon",
+    ] {
+        assert!(kdefs.contains(line), "`{line}` missing from\n{kdefs}");
+    }
+    assert!(
+        kdefs.lines().filter(|l| l.contains("@pick_")).count() == 2,
+        "`:` draws once for all cells: a group\n{kdefs}"
+    );
+    assert!(prefab(text, "test_north_gate").contains("links:"), "the exit becomes a link");
+    let pool = file(&imported, "encounters/dcss.toml");
+    assert!(pool.contains("id = \"test_guard_post\"\nweight = 5"), "{pool}");
+    assert!(pool.contains("depth = [[4, 9], [12, 15]]"), "D:4- without D:10-11:\n{pool}");
+    assert!(pool.contains("depth = [[9, 13], [16, 19]]"), "Lair and Depths stay apart:\n{pool}");
+    assert!(file(&imported, "maps/dcss_test_arena.toml").contains("start = \"test_arena\""));
+    let catalog = file(&imported, "catalog/dcss.toml");
+    assert!(catalog.contains("tag = \"orc_warrior\"\nname = \"orc warrior\""), "{catalog}");
+}
+
+#[test]
+fn importing_twice_writes_the_same_bytes() {
+    let (a, b) = (import(EVERY_DIRECTIVE), import(EVERY_DIRECTIVE));
+    assert_eq!(a.files.len(), b.files.len());
+    for (x, y) in a.files.iter().zip(&b.files) {
+        assert_eq!((&x.path, &x.bytes), (&y.path, &y.bytes));
+    }
+}
+
+/// Maps of `map_type` at depths 2-9 over `seeds`: each generates (and so
+/// validates) and holds the integration tests' invariants; returns how often
+/// each imported prefab was placed.
+fn place(pack: &Pack, map_type: &str, seeds: std::ops::Range<u64>) -> BTreeMap<String, u32> {
+    let mut placed = BTreeMap::new();
+    for seed in seeds {
+        let depth = 2 + (seed % 8) as u32;
+        let map = Generator::new(pack, map_type)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .depth(depth)
+            .generate(seed)
+            .unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
+        common::connected(&map).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
+        common::prefabs_intact(&map, pack).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
+        common::walled(&map).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
+        for p in
+            map.prefabs().iter().filter(|p| pack.prefab(&p.name).is_some_and(|q| q.tags().iter().any(|t| t == "dcss")))
+        {
+            *placed.entry(p.name.clone()).or_insert(0) += 1;
+        }
+    }
+    placed
+}
+
+#[test]
+fn every_layout_generator_places_the_imported_vaults() {
+    let pack = pack_of(&import(EVERY_DIRECTIVE));
+    for map_type in ["dcss_rooms", "dcss_caves", "dcss_halls", "dcss_crypts"] {
+        let placed = place(&pack, map_type, 0..40);
+        assert!(
+            placed.keys().any(|n| n.starts_with("test_") && n != "test_north_gate"),
+            "{map_type}: no encounter in {placed:?}"
+        );
+        assert!(placed.contains_key("test_north_gate"), "{map_type}: the north gate feature never placed: {placed:?}");
+    }
+    let arena = Generator::new(&pack, "dcss_test_arena").expect("the arena map type").generate(1).expect("generates");
+    assert_eq!((arena.width(), arena.height()), (40, 16), "8 rows high, padded to prefabric's smallest map");
+}
+
+#[test]
+fn dcss_vault_folder_imports_and_its_vaults_make_valid_maps() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/dcss-des");
+    if !dir.is_dir() {
+        eprintln!("skipped: {} is not here", dir.display());
+        return;
+    }
+    let mut paths = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            stack.extend(std::fs::read_dir(&p).expect("readable").map(|e| e.expect("entry").path()));
+        } else if p.extension().is_some_and(|x| x == "des") {
+            paths.push(p);
+        }
+    }
+    paths.sort();
+    let sources: Vec<des::Source> = paths
+        .iter()
+        .map(|p| des::Source { name: p.display().to_string(), text: std::fs::read_to_string(p).expect("UTF-8") })
+        .collect();
+    let imported = des::import(&sources, &des::Options::default()).unwrap_or_else(|p| panic!("{p}"));
+    let r = &imported.report;
+    assert_eq!(r.read(), 6264, "the corpus's maps");
+    assert!(r.whole() >= 990, "imported without loss: {} (was 996 when this test was written)", r.whole());
+    let pack = pack_of(&imported);
+    let mut placed = BTreeMap::new();
+    for (k, map_type) in ["dcss_rooms", "dcss_caves", "dcss_halls", "dcss_crypts"].into_iter().enumerate() {
+        let seeds = 25 * k as u64..25 * (k as u64 + 1);
+        placed.extend(place(&pack, map_type, seeds));
+    }
+    assert!(placed.len() >= 100, "only {} imported prefabs placed in 100 maps", placed.len());
+}
