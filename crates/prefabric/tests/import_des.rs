@@ -119,6 +119,21 @@ fn the_prefabs_say_what_the_directives_said() {
 }
 
 #[test]
+fn a_file_of_many_vaults_imports_whole() {
+    // 600 vaults write 1,200 prefabs: more than one prefab file may hold.
+    let text: String = (0..600)
+        .map(|i| {
+            format!("NAME: many_{i}\nDEPTH: D:1-3\nMAP\n...\n.{}.\n...\nENDMAP\n\n", if i % 2 == 0 { 'x' } else { '.' })
+        })
+        .collect();
+    let imported = import(&text);
+    assert_eq!((imported.report.read(), imported.report.whole()), (600, 600));
+    let files = imported.files.iter().filter(|f| f.path.starts_with("prefabs/dcss/every_directive")).count();
+    assert!(files >= 2, "{files} prefab files");
+    pack_of(&imported);
+}
+
+#[test]
 fn importing_twice_writes_the_same_bytes() {
     let (a, b) = (import(EVERY_DIRECTIVE), import(EVERY_DIRECTIVE));
     assert_eq!(a.files.len(), b.files.len());

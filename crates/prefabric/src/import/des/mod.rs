@@ -167,18 +167,20 @@ impl Report {
 }
 
 /// A loss's kind: its words with names in backquotes blanked, so losses of
-/// different names count together.
+/// different names count together; directive names (upper case, `KMASK`) stay.
 fn loss_kind(what: &str) -> String {
     let mut out = String::new();
-    let mut inside = false;
-    for c in what.chars() {
-        if c == '`' {
-            inside = !inside;
-            if inside {
-                out.push_str("`…`");
+    for (i, part) in what.split('`').enumerate() {
+        let quoted = i % 2 == 1;
+        let directive = !part.is_empty() && part.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+        match (quoted, directive) {
+            (false, _) => out.push_str(part),
+            (true, true) => {
+                out.push('`');
+                out.push_str(part);
+                out.push('`');
             }
-        } else if !inside {
-            out.push(c);
+            (true, false) => out.push_str("`…`"),
         }
     }
     out
@@ -212,9 +214,6 @@ pub struct Imported {
     /// What became of every map.
     pub report: Report,
 }
-
-/// The most rounds of taking out vaults that `check` rejects.
-const MAX_ROUNDS: usize = 8;
 
 /// Imports `sources` into the pack `options.base`. Fails only when the base
 /// pack itself does not load, or when a problem of the finished pack cannot be
@@ -260,7 +259,10 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
         .unwrap_or_default();
     let (palette, terrains) = pack::palette(&palette_text);
     let mut alive: Vec<bool> = vec![true; vaults.len()];
-    for _ in 0..MAX_ROUNDS {
+    // Each round takes out at least one vault (a problem traced to none ends the
+    // import), so there are at most as many rounds as vaults; the checks of
+    // later loading phases show only once earlier ones pass, so a few are usual.
+    for _ in 0..=vaults.len() {
         let live: Vec<usize> = (0..vaults.len()).filter(|&i| alive[i]).collect();
         let entries: Vec<pack::Entry<'_>> = live
             .iter()
@@ -314,7 +316,7 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
     let mut p = Problems::new();
     p.push(Error::new(
         ErrorKind::Invalid,
-        format!("the imported pack still has problems after {MAX_ROUNDS} rounds of taking vaults out"),
+        "the imported pack still has problems with every vault taken out (a fault of prefabric's importer; please report it with the .des files)",
     ));
     Err(p)
 }

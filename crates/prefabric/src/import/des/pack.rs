@@ -90,6 +90,9 @@ pub fn palette(base: &str) -> (String, TerrainNames) {
     (text, names)
 }
 
+/// Vaults whose prefabs go in one prefab file (each writes two at most).
+const VAULTS_PER_FILE: usize = 400;
+
 /// A file being written, its lines counted as they are added, and which vault
 /// wrote which of them.
 #[derive(Default)]
@@ -139,9 +142,18 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
     caves.push(&header("encounters for caverns"));
     let mut anchored: Vec<(usize, &'static str)> = Vec::new();
     let mut levels: Vec<usize> = Vec::new();
+    let mut per_stem: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, e) in entries.iter().enumerate() {
         let v = vault_with(e.vault, terrains, &rename);
-        let prefab_file = format!("prefabs/dcss/{}.txt", e.stem);
+        // A pack's prefab file holds at most Limits::max_prefabs_per_file
+        // prefabs (1,000 by default); a .des file may hold more maps than
+        // half that, so its prefabs are split over files of 400 vaults.
+        let part = per_stem.entry(e.stem.as_str()).or_insert(0);
+        let prefab_file = match *part / VAULTS_PER_FILE {
+            0 => format!("prefabs/dcss/{}.txt", e.stem),
+            n => format!("prefabs/dcss/{}_{}.txt", e.stem, n + 1),
+        };
+        *part += 1;
         let depth = v.depth.first().map_or(1, |&(lo, _)| lo.clamp(1, 20));
         for line in &v.lines {
             for alt in &line.alts {
