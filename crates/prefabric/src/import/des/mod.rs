@@ -4,8 +4,8 @@
 //! the files of the pack to add them to. Out ([`import`]): the files the import
 //! adds to or changes in that pack, and a [`Report`] on every map read.
 //!
-//! Each map is read ([`read`]), translated ([`vault`]) and written ([`write`],
-//! [`pack`]):
+//! Each map is read (module `read`), translated (`vault`) and written (`write`,
+//! `pack`):
 //!
 //! * its grid becomes a prefab's terrain; DCSS's glyphs stay as drawn (digits,
 //!   `*` and `?` renamed, as prefabric reserves them) and each glyph an outcome
@@ -18,7 +18,7 @@
 //! * `no_rotate`, `no_hmirror` and `no_vmirror` become the prefab's transforms;
 //! * minivaults and floating vaults become encounters — in rooms
 //!   (`accessible`, or `enclosed` through their most open side) and in caverns
-//!   (`centered`) — with their weight, absolute depths (see [`depth`]), once a
+//!   (`centered`) — with their weight, absolute depths (module `depth`), once a
 //!   game unless `allow_dup`, `luniq` once a level, `luniq_X` an exclusion group;
 //!   side, corner and centre vaults become optional features anchored there,
 //!   their exits (`@`) link marks; whole-level vaults become map types.
