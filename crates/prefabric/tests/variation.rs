@@ -221,3 +221,44 @@ fn every_generator_and_stage_places_varying_prefabs() {
     assert_eq!(outcomes.len(), 4, "two rubble cells, four outcomes over 40 maps");
     assert!(counts.iter().all(|&n| n >= 5), "placements of parlour, gallery, shrine, den, entry: {counts:?}");
 }
+
+/// A Dungeon Crawl idiom on real maps: an encounter whose two chambers are
+/// joined by one of three doorways (`nsubst: + = 1 + / rest #`, which the proof
+/// counts). Over 40 maps of the materials every map keeps its invariants, and
+/// every placement has exactly one doorway.
+#[test]
+fn counted_doorways_keep_every_map_whole() {
+    let mut files = common::default_pack_files();
+    let add = |files: &mut Vec<SourceFile>, path: &str, text: &str| {
+        let f = files.iter_mut().find(|f| f.path == path).unwrap_or_else(|| panic!("{path} in the pack"));
+        f.bytes.extend_from_slice(text.as_bytes());
+    };
+    add(
+        &mut files,
+        "prefabs/encounters/loot.txt",
+        "\n# Two chambers, one of three doorways open.\nprefab twin_vault\ntags: cache\ntransforms: all\nstyle: enclosed\nnsubst: + = 1 + / rest #\nterrain:\n...#...\n...+...\n...#...\n...+...\n...#...\n...+...\n...####\n",
+    );
+    add(
+        &mut files,
+        "maps/materials.toml",
+        "\n[[encounters.pool]]\nid = \"twin_vault\"\nweight = \"frequent\"\ncategory = \"reward\"\nprefabs = [\"twin_vault\"]\nmax_per_map = 2\ndoors = 1\n",
+    );
+    let pack = Pack::from_files("t", files, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    assert!(pack.prefab("twin_vault").expect("in the pack").varies());
+    let (mut placed, mut doorways) = (0, Vec::new());
+    for seed in 0..40 {
+        let map = generate(&pack, "materials", seed, 1);
+        for p in map.prefabs().iter().filter(|p| p.name == "twin_vault") {
+            let o = outcome(&pack, p);
+            let doors: Vec<i32> = (1..6).step_by(2).filter(|&y| at(&o, 3, y).role == Role::Door).collect();
+            assert_eq!(doors.len(), 1, "seed {seed}: one doorway open");
+            assert!((1..6).step_by(2).all(|y| matches!(at(&o, 3, y).role, Role::Door | Role::Wall)));
+            doorways.push(doors[0]);
+            placed += 1;
+        }
+    }
+    doorways.sort_unstable();
+    doorways.dedup();
+    assert!(placed >= 10, "twin_vault placed {placed} times in 40 maps");
+    assert_eq!(doorways.len(), 3, "every doorway is the open one in some outcome");
+}

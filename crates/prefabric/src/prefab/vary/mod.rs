@@ -16,7 +16,8 @@
 //! are `u32`. A variation never changes whether a cell belongs to the prefab (`?`
 //! and the connector `*` cannot vary) nor moves stairs, links or machines. The
 //! [`proof`] module shows at load time that every outcome is a valid prefab,
-//! reasoning over the glyphs each cell may end up with rather than sampling.
+//! reasoning over the glyphs each cell may end up with and how many cells a rule
+//! deals each share, rather than sampling.
 
 pub(crate) mod parse;
 pub(crate) mod proof;
