@@ -17,8 +17,8 @@
 //! and what a share's glyphs may become under the later rules is known. From the
 //! sets and counts it shows, for every outcome at once:
 //!
-//! * every rule rewrites some glyph a cell may hold, every glyph a cell may hold
-//!   means something, and no rule writes or rewrites stairs;
+//! * every rule rewrites some glyph a cell may hold, and every glyph a cell may
+//!   hold means something;
 //! * each link's way out stays floor, door, earth or `?`, and the cell behind a
 //!   link stays walkable when it is drawn walkable;
 //! * machines stand on floor and drawn references on walkable cells; references
@@ -40,6 +40,9 @@
 //!   sure cell, a link or a counted deal. So in every outcome each area of the
 //!   floor holds exactly one class, as in the first: the floor splits or joins
 //!   in no outcome, no outcome strands a pocket, and no area loses its way out.
+//!
+//! Stairs vary like any terrain: an outcome's stairs are on the map when the
+//! stairs stage counts them, and general stairs become stairs or floor there.
 //!
 //! Conservative: a prefab the proof accepts is valid in every outcome; one it
 //! refuses might have been valid by how rules interact (two `subst` cells side
@@ -192,9 +195,9 @@ pub(crate) fn prove(v: &Variation, s: &Subject<'_>) -> Result<Proven, Vec<Error>
     Ok(Proven { envelope, closed, open, varies, possible_refs })
 }
 
-/// Checks the glyphs alone: every rule rewrites something, no rule touches
-/// stairs, every glyph a cell may hold means something. Run before the first
-/// outcome is assembled, so that its checks see no glyph without a meaning.
+/// Checks the glyphs alone: every rule rewrites something, every glyph a cell
+/// may hold means something. Run before the first outcome is assembled, so that
+/// its checks see no glyph without a meaning.
 pub(crate) fn check_glyphs(v: &Variation, s: &Subject<'_>) -> Vec<Error> {
     let mut errors = Vec::new();
     let Some(envelope) = envelope(v, s.origin, &mut errors) else { return errors };
@@ -389,10 +392,6 @@ fn rank(t: Terrain) -> u8 {
     u8::from(t.role.is_walkable())
 }
 
-fn is_stairs(t: Terrain) -> bool {
-    matches!(t.role, Role::Stairs | Role::StairsUp | Role::StairsDown)
-}
-
 /// The terrain as messages name it.
 fn describe(t: Option<Terrain>) -> String {
     t.map_or_else(|| "`?`".to_string(), |t| t.to_string())
@@ -444,8 +443,7 @@ impl Prover<'_> {
         self.v.meaning(glyph)
     }
 
-    /// Each rule rewrites a glyph some cell may hold when it runs, and no rule
-    /// writes or rewrites stairs.
+    /// Each rule rewrites a glyph some cell may hold when it runs.
     fn rules(&mut self) {
         for &k in &self.env.idle {
             let step = &self.v.steps[k];
@@ -455,21 +453,6 @@ impl Prover<'_> {
                 format!("rewrites `{glyphs}`, which no cell it may change holds when it runs"),
                 "draw the glyph where it should vary, or remove the line (masked cells are never changed)",
             );
-        }
-        for (k, step) in self.v.steps.iter().enumerate() {
-            let stairs = step
-                .rule
-                .reads()
-                .into_iter()
-                .chain(step.rule.writes())
-                .find(|&g| self.meaning(g).is_some_and(|m| is_stairs(m.terrain)));
-            if let Some(g) = stairs {
-                self.push(
-                    Some(k),
-                    format!("rewrites or writes `{g}`, which is stairs"),
-                    "stairs cannot vary: the map's stairs are counted on them; keep them out of every rule",
-                );
-            }
         }
     }
 

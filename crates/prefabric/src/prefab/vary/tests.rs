@@ -285,11 +285,6 @@ fn every_rule_is_checked_against_links_machines_and_references() {
             "prefab r\nlegend: C = room ref C\nsubst: a = . C\nterrain:\n#####\n#.a.#\n#...#\n#####\nrefs:\n.....\n..1..\n.....\n.....\n",
             "p.txt:3:8: invalid: `subst` at line 3 may put reference `C` (`C`) at x=2 y=1, on a reference drawn on the refs layer",
         ),
-        // Stairs may not vary.
-        (
-            "prefab s\nsubst: a = . >\nterrain:\n#####\n#.a.#\n#...#\n#####\n",
-            "p.txt:2:8: invalid: `subst` at line 2 rewrites or writes `>`, which is stairs",
-        ),
         // A rule that finds nothing to rewrite.
         (
             "prefab i\nsubst: z = . #\nterrain:\n###\n#.#\n###\n",
@@ -641,6 +636,26 @@ fn a_deal_counts_only_the_cells_that_can_open() {
     let p = build("prefab m\nlegend: M = room ref M\nnsubst: + = 1 M / rest #\nterrain:\n#########\n#...+...#\n#...#...#\n#...+...#\n#########\n")
         .unwrap_or_else(|e| panic!("{e:?}"));
     assert!(!p.floor_problems_with(&[], &[('M', false)]).is_empty());
+}
+
+#[test]
+fn stairs_may_vary() {
+    // Stairs written, rewritten and dealt like any terrain: every outcome has
+    // its stairs where its lines put them, and the floor stays whole.
+    let p = build("prefab s\nlegend: u = stairs_up\nsubst: a = . >\nshuffle: u >\nnsubst: b = 1 u / rest .\nterrain:\n#######\n#.a.u.#\n#..>..#\n#.b.b.#\n#######\n")
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let mut seen = Vec::new();
+    for seed in 0..100 {
+        let o = p.variant(seed);
+        let roles: Vec<crate::map::Role> = o.cells().cells().iter().flatten().map(|t| t.role).collect();
+        let count = |r: crate::map::Role| roles.iter().filter(|&&x| x == r).count();
+        assert!(count(crate::map::Role::StairsUp) + count(crate::map::Role::StairsDown) >= 3, "seed {seed}");
+        seen.push(rows(&o)[1].clone());
+        assert_eq!(areas(&o), 1);
+    }
+    seen.sort();
+    seen.dedup();
+    assert!(seen.len() >= 3, "{seen:?}");
 }
 
 #[test]
