@@ -10,7 +10,9 @@
 //! Sampling cannot prove anything, and the outcomes are too many to list (a
 //! `subst` over twenty cells has a million), so the proof follows sets: for each
 //! cell, the glyphs it may hold after each rule, and whether cells are tied to one
-//! draw (`subst-once`, `shuffle`: such cells always hold the same glyph). It also
+//! draw (`subst-once`, `shuffle`: such cells always hold the same glyph, and keep
+//! holding the same glyph through every later rule that rewrites a glyph alike
+//! in every cell: a shuffle, `subst-once`, a `subst` of one choice). It also
 //! counts: an `nsubst`, or the glyphs at one place of a `shuffle`'s blocks, deals
 //! its cells so that at least so many take each share (a group's count, or the
 //! rest; for a shuffle, the cells of some block, at least those of the smallest),
@@ -293,6 +295,13 @@ fn envelope(v: &Variation, origin: &Location, errors: &mut Vec<Error>) -> Option
             }
         };
         let image = Image { from, to: glyph_images };
+        // A rule that rewrites each glyph by one draw for every cell: cells
+        // holding the same glyph before hold the same glyph after.
+        let one_draw = match &step.rule {
+            Rule::Subst { once, choices, .. } => *once || choices.iter().all(|c| c.glyph == choices[0].glyph),
+            Rule::Shuffle { .. } => true,
+            Rule::Count { .. } => false,
+        };
         deals.extend(deal(&env, &step.rule, &free).into_iter().map(|d| (k, d)));
         let mut matched = false;
         for i in 0..n {
@@ -309,7 +318,7 @@ fn envelope(v: &Variation, origin: &Location, errors: &mut Vec<Error>) -> Option
                 env.changed_by[i] = Some(k);
             }
             env.tie[i] = match &step.rule {
-                Rule::Subst { once: true, .. } if full => Tie::Shared(k as u32),
+                Rule::Subst { .. } if one_draw && full => Tie::Shared(k as u32),
                 Rule::Shuffle { .. } if full && taken.count_ones() == 1 => {
                     let glyph = env.glyphs(taken).next().unwrap_or(' ');
                     // A cell drawn for itself holds the same glyph as others only
@@ -321,6 +330,8 @@ fn envelope(v: &Variation, origin: &Location, errors: &mut Vec<Error>) -> Option
                     });
                     Tie::Shared(v.steps.len() as u32 + at as u32)
                 }
+                // Cells tied hold one glyph, which one draw rewrites alike.
+                _ if one_draw => env.tie[i],
                 _ => Tie::Own,
             };
         }

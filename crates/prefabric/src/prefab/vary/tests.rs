@@ -339,15 +339,7 @@ fn an_accepted_variation_keeps_the_floor_in_every_drawn_outcome() {
     let (mut accepted, mut tried) = (0, 0);
     for _ in 0..20_000 {
         tried += 1;
-        let (w, h) = (rng.range(4, 8), rng.range(3, 6));
-        let mut grid = String::new();
-        for y in 0..h + 2 {
-            for x in 0..w + 2 {
-                let edge = x == 0 || y == 0 || x == w + 1 || y == h + 1;
-                grid.push(if edge { '#' } else { glyphs[rng.below(glyphs.len() as u32) as usize] });
-            }
-            grid.push('\n');
-        }
+        let grid = walled_noise(&mut rng, &glyphs, (4, 8), (3, 6));
         let src = format!(
             "prefab r\nlegend: d = room\nsubst: a = . #\nnsubst: b = 2 # / rest .\nshuffle: c d\nsubst-once: c = . #\nterrain:\n{grid}"
         );
@@ -356,6 +348,68 @@ fn an_accepted_variation_keeps_the_floor_in_every_drawn_outcome() {
         keeps_its_floor(&p, &grid, 40);
     }
     assert!(accepted >= 500, "only {accepted} of {tried} random drawings were accepted: the property is barely tested");
+}
+
+/// A random grid walled round, its inside drawn from `glyphs`, its inside's
+/// width and height drawn from `w` and `h` (inclusive).
+fn walled_noise(rng: &mut Rng, glyphs: &[char], w: (i32, i32), h: (i32, i32)) -> String {
+    let (w, h) = (rng.range(w.0, w.1), rng.range(h.0, h.1));
+    let mut grid = String::new();
+    for y in 0..h + 2 {
+        for x in 0..w + 2 {
+            let edge = x == 0 || y == 0 || x == w + 1 || y == h + 1;
+            grid.push(if edge { '#' } else { glyphs[rng.below(glyphs.len() as u32) as usize] });
+        }
+        grid.push('\n');
+    }
+    grid
+}
+
+#[test]
+fn cells_one_draw_rewrites_alike_stay_tied() {
+    // Soundness of ties through rules that draw once for every cell (a shuffle,
+    // `subst-once`, a `subst` with one choice) and not through those that draw
+    // per cell, over random drawings of blobs: cells drawn `f` hold one glyph
+    // after `shuffle: f g`, and still after `subst: g = #` and `subst: f = .`,
+    // so a blob of them may open as one; after `subst: f = . #` they may not.
+    let mut rng = Rng::stream(0, "test", "vary ties");
+    let glyphs = ['.', '.', '.', '.', '.', '.', '#', '#', 'f', 'f', 'g', 'h'];
+    let (mut accepted, mut tied, mut tried) = (0, 0, 0);
+    for _ in 0..30_000 {
+        tried += 1;
+        let grid = walled_noise(&mut rng, &glyphs, (3, 7), (3, 5));
+        let mut rules = String::new();
+        if grid.contains('f') || grid.contains('g') {
+            let f = if rng.coin() { "." } else { ". #" };
+            rules.push_str(&format!("shuffle: f g\nsubst: g = #\nsubst: f = {f}\n"));
+        }
+        if grid.contains('h') {
+            rules.push_str("legend: h = room\nsubst-once: h = h #\n");
+        }
+        let Ok(p) = build(&format!("prefab t\n{rules}terrain:\n{grid}")) else { continue };
+        accepted += 1;
+        keeps_its_floor(&p, &grid, 40);
+        // Some cell that may open has no neighbour open in every outcome: only
+        // the cells tied to it lead it to the floor.
+        let walkable = |o: &Prefab, q: Point| o.cells().get(q).copied().flatten().is_some_and(|t| t.role.is_walkable());
+        let outcomes: Vec<Prefab> = (0..40).map(|s| p.variant(s).into_owned()).collect();
+        let sure = |q: Point| outcomes.iter().all(|o| walkable(o, q));
+        let maybe = |q: Point| !sure(q) && outcomes.iter().any(|o| walkable(o, q));
+        let apart = |q: Point| crate::geom::Dir::ALL.iter().all(|d| !sure(q + d.delta()));
+        tied += usize::from(p.cells().bounds().points().any(|q| maybe(q) && apart(q)));
+    }
+    assert!(
+        accepted >= 1_000,
+        "only {accepted} of {tried} random drawings were accepted: the property is barely tested"
+    );
+    assert!(tied >= 200, "only {tied} accepted drawings lead a cell to the floor through its ties alone");
+    // A blob whose middle has no neighbour open in every outcome: dealt open or
+    // shut as one by the shuffle, and rewritten alike by a `subst` of one choice.
+    let src = "prefab blob\nshuffle: A B\nsubst: A = .\nsubst: B = #\nterrain:\n#########\n#.......#\n#.AAA...#\n#.AAA.B.#\n#.AAA...#\n#.......#\n#########\n";
+    let p = build(src).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(keeps_its_floor(&p, src, 100), (1, 1));
+    let err = build(&src.replace("subst: A = .", "subst: A = . #")).unwrap_err();
+    assert!(err[0].contains("a pocket cut off"), "drawn per cell, the middle may open alone: {err:?}");
 }
 
 /// Checks, over the first outcome and those of seeds `0..seeds`, what the proof
