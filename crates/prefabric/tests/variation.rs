@@ -221,3 +221,50 @@ fn every_generator_and_stage_places_varying_prefabs() {
     assert_eq!(outcomes.len(), 4, "two rubble cells, four outcomes over 40 maps");
     assert!(counts.iter().all(|&n| n >= 5), "placements of parlour, gallery, shrine, den, entry: {counts:?}");
 }
+
+/// A Dungeon Crawl idiom on real maps: an encounter whose two chambers are
+/// joined by one of three doorways (`nsubst: + = 1 + / rest #`, which the proof
+/// counts), with a staircase in the far chamber that an outcome may or may not
+/// draw (general stairs, which the stairs stage resolves) and stairs down that
+/// a `shuffle` moves. Over 40 maps of the materials every map keeps its
+/// invariants, and every placement has exactly one doorway and its stairs.
+#[test]
+fn counted_doorways_and_varying_stairs_keep_every_map_whole() {
+    let mut files = common::default_pack_files();
+    let add = |files: &mut Vec<SourceFile>, path: &str, text: &str| {
+        let f = files.iter_mut().find(|f| f.path == path).unwrap_or_else(|| panic!("{path} in the pack"));
+        f.bytes.extend_from_slice(text.as_bytes());
+    };
+    add(
+        &mut files,
+        "prefabs/encounters/loot.txt",
+        "\n# Two chambers, one of three doorways open; a staircase there or not.\nprefab twin_vault\ntags: cache\ntransforms: all\nstyle: enclosed\nnsubst: + = 1 + / rest #\nsubst: s = \\ .\nshuffle: > d\nlegend: d = room\nterrain:\n...#...\n...+.s.\n.>.#...\n...+.d.\n...#...\n...+...\n...####\n",
+    );
+    add(
+        &mut files,
+        "maps/materials.toml",
+        "\n[[encounters.pool]]\nid = \"twin_vault\"\nweight = \"frequent\"\ncategory = \"reward\"\nprefabs = [\"twin_vault\"]\nmax_per_map = 2\ndoors = 1\n",
+    );
+    let pack = Pack::from_files("t", files, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    assert!(pack.prefab("twin_vault").expect("in the pack").varies());
+    let (mut placed, mut with_stairs, mut doorways) = (0, 0, Vec::new());
+    for seed in 0..40 {
+        let map = generate(&pack, "materials", seed, 1);
+        for p in map.prefabs().iter().filter(|p| p.name == "twin_vault") {
+            let o = outcome(&pack, p);
+            let doors: Vec<i32> = (1..6).step_by(2).filter(|&y| at(&o, 3, y).role == Role::Door).collect();
+            assert_eq!(doors.len(), 1, "seed {seed}: one doorway open");
+            assert!((1..6).step_by(2).all(|y| matches!(at(&o, 3, y).role, Role::Door | Role::Wall)));
+            doorways.push(doors[0]);
+            let stairs = [(1, 2), (5, 3)].map(|(x, y)| at(&o, x, y).role);
+            assert_eq!(stairs.iter().filter(|r| **r == Role::StairsDown).count(), 1, "seed {seed}: {stairs:?}");
+            with_stairs += usize::from(at(&o, 5, 1).role == Role::Stairs);
+            placed += 1;
+        }
+    }
+    doorways.sort_unstable();
+    doorways.dedup();
+    assert!(placed >= 10, "twin_vault placed {placed} times in 40 maps");
+    assert_eq!(doorways.len(), 3, "every doorway is the open one in some outcome");
+    assert!(with_stairs > 0 && with_stairs < placed, "the staircase is drawn in {with_stairs} of {placed}");
+}

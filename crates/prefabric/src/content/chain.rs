@@ -653,9 +653,9 @@ impl SectionReader<'_> {
     /// The start may have no connector (a whole-level prefab).
     pub(super) fn chainable(&mut self, p: &Prefab, used_at: Span, is_start: bool) -> bool {
         let mut problems: Vec<(String, String)> = Vec::new();
-        for (view, when) in p.views() {
-            for (message, help) in chain_problems(view, is_start) {
-                let message = format!("{message}{when}");
+        for view in p.views(false) {
+            for (message, help) in chain_problems(view.prefab, is_start, view.whole) {
+                let message = format!("{message}{}", view.when);
                 if !problems.iter().any(|(m, _)| *m == message) {
                     problems.push((message, help));
                 }
@@ -787,8 +787,9 @@ fn facings(p: &Prefab) -> u8 {
 }
 
 /// Why a prefab cannot be joined by its connectors (chained, or placed as a
-/// pathways room), as messages and hints (empty: it can).
-pub(crate) fn chain_problems(p: &Prefab, is_start: bool) -> Vec<(String, String)> {
+/// pathways room), as messages and hints (empty: it can). `whole`: whether its
+/// floor must be one area here too.
+pub(crate) fn chain_problems(p: &Prefab, is_start: bool, whole: bool) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let cells = p.cells();
     let outside = |q: Point| cells.get(q).is_none_or(|c| c.is_none());
@@ -821,7 +822,7 @@ pub(crate) fn chain_problems(p: &Prefab, is_start: bool) -> Vec<(String, String)
             "a joined prefab's floor is closed by walls, with connectors as its only ways out: wall it in, or make that cell a connector `*`".into(),
         ));
     }
-    if let Some(apart) = floor_apart(p) {
+    if let Some(apart) = floor_apart(p).filter(|_| whole) {
         out.push((
             format!("its floor at {apart} cannot be reached from the rest of its floor"),
             "a joined prefab's walkable cells must form one area: open a way through, or make it two prefabs".into(),

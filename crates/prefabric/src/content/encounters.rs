@@ -499,7 +499,10 @@ fn read_entries(
         };
         for p in &alternatives {
             // A varying prefab must fit in every outcome: as it reads and in its extremes.
-            let failure = p.views().into_iter().find_map(|(v, when)| check_prefab(v, style).err().map(|e| (e, when)));
+            let failure = p
+                .views(style.dont_care_is_floor())
+                .into_iter()
+                .find_map(|v| check_prefab(v.prefab, style, v.whole).err().map(|e| (e, v.when)));
             if let Some(((message, help), when)) = failure {
                 let message = format!("prefab `{}` {message}{when}", p.name());
                 invalid(prefabs_span.clone(), message, Some(help.into()));
@@ -684,8 +687,9 @@ fn style_help(style: Style) -> &'static str {
 
 /// Checks that a prefab can be embedded in `style`; the error completes "prefab `x` …"
 /// and comes with a hint. Enclosed and cubby prefabs follow the same drawing rules,
-/// so either may be embedded as the other.
-fn check_prefab(p: &Prefab, style: Style) -> Result<(), (String, &'static str)> {
+/// so either may be embedded as the other. `whole`: whether its open cells must
+/// form one area here too.
+fn check_prefab(p: &Prefab, style: Style, whole: bool) -> Result<(), (String, &'static str)> {
     let room_like = |s: Style| matches!(s, Style::Enclosed | Style::Cubby);
     if p.style() == Style::Feature {
         return Err((
@@ -700,7 +704,7 @@ fn check_prefab(p: &Prefab, style: Style) -> Result<(), (String, &'static str)> 
         ));
     }
     if style.joins_caverns() {
-        return check_cave_openings(p, style).map_err(|m| (m, style_help(style)));
+        return check_cave_openings(p, style, whole).map_err(|m| (m, style_help(style)));
     }
     if !p.links().is_empty() {
         return Err((
@@ -709,14 +713,14 @@ fn check_prefab(p: &Prefab, style: Style) -> Result<(), (String, &'static str)> 
             "remove its links layer (only centered and embedded prefabs, which join caves, dig from their links)",
         ));
     }
-    check_openings(p, style).map_err(|m| (m, style_help(style)))
+    check_openings(p, style, whole).map_err(|m| (m, style_help(style)))
 }
 
 /// Checks that a prefab placed in a cave (`centered` or `embedded`, or a feature
-/// anchored in a cavern) has a way out and one open area. Only drawn cells count
-/// as open here: a `?` cell keeps the cave's ground, which may be rock. Each link
-/// mark is a way out, as a passage is dug from it.
-pub(crate) fn check_cave_openings(p: &Prefab, style: Style) -> Result<(), String> {
+/// anchored in a cavern) has a way out and, when `whole`, one open area. Only
+/// drawn cells count as open here: a `?` cell keeps the cave's ground, which may
+/// be rock. Each link mark is a way out, as a passage is dug from it.
+pub(crate) fn check_cave_openings(p: &Prefab, style: Style, whole: bool) -> Result<(), String> {
     let cells = p.cells();
     let (w, h) = (p.width(), p.height());
     let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.role.is_walkable());
@@ -735,6 +739,9 @@ pub(crate) fn check_cave_openings(p: &Prefab, style: Style) -> Result<(), String
             _ => "has no open cell on its edge and no link mark: nothing would lead out into the cave".into(),
         });
     }
+    if !whole {
+        return Ok(());
+    }
     let reached = Grid::reachable(w, h, first, open);
     match cells.bounds().points().find(|&q| open(q) && !reached[q]) {
         Some(q) => Err(format!(
@@ -746,8 +753,9 @@ pub(crate) fn check_cave_openings(p: &Prefab, style: Style) -> Result<(), String
 }
 
 /// Checks that a prefab opens the way its style needs: some of the bottom row
-/// (enclosed, cubby) or every edge cell (accessible), every open cell reachable.
-fn check_openings(p: &Prefab, style: Style) -> Result<(), String> {
+/// (enclosed, cubby) or every edge cell (accessible), and, when `whole`, every
+/// open cell reachable.
+fn check_openings(p: &Prefab, style: Style, whole: bool) -> Result<(), String> {
     // Don't-care cells keep the room's floor, so they count as open.
     let open = |c: &Option<crate::map::Terrain>| c.is_none_or(|t| t.role.is_walkable());
     let cells = p.cells();
@@ -768,6 +776,9 @@ fn check_openings(p: &Prefab, style: Style) -> Result<(), String> {
             bottom
         }
     };
+    if !whole {
+        return Ok(());
+    }
     // Every open cell reachable from one entry cell: the open cells are one area, so
     // whichever entry the door or the room's floor meets reaches all of them, and a
     // room's floor on both sides of the prefab stays joined through it.

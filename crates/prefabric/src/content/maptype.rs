@@ -986,9 +986,9 @@ impl Checker<'_> {
             }
             if let Some(style) = cavern {
                 let failure = prefab
-                    .views()
+                    .views(false)
                     .into_iter()
-                    .find_map(|(v, when)| check_cave_openings(v, style).err().map(|m| (m, when)));
+                    .find_map(|v| check_cave_openings(v.prefab, style, v.whole).err().map(|m| (m, v.when)));
                 if let Some((message, when)) = failure {
                     self.invalid(
                         span.clone(),

@@ -202,6 +202,18 @@ struct Varying {
     open: Prefab,
 }
 
+/// A drawing a placement check runs on ([`Prefab::views`]).
+pub(crate) struct View<'p> {
+    /// The drawing.
+    pub prefab: &'p Prefab,
+    /// How messages name it: empty for the prefab as it reads.
+    pub when: &'static str,
+    /// Whether the check must also find its floor one area here: always for the
+    /// prefab as it reads; for an extreme, only when the variation's proof does
+    /// not speak for it.
+    pub whole: bool,
+}
+
 /// One variation line of a prefab's header (`legend`, `subst`, `subst-once`,
 /// `nsubst`, `shuffle`), as written, and where its value starts. Two lines are
 /// equal when they say the same, wherever written.
@@ -453,20 +465,28 @@ impl Prefab {
         self.variation.as_ref().map_or(self, |v| &v.open)
     }
 
-    /// The drawings a placement check must pass for every outcome to pass it,
-    /// each with how messages name it: the prefab as it reads, and for a prefab
-    /// that varies its most closed and most open drawings. A condition on walkable
-    /// cells that only grows (or only shrinks) with more floor holds in every
-    /// outcome once it holds in both; whether the floor is one area is the same
-    /// in every outcome, as the variation's proof shows.
-    pub(crate) fn views(&self) -> Vec<(&Prefab, &'static str)> {
+    /// The drawings a placement check must pass for every outcome to pass it: the
+    /// prefab as it reads, and for a prefab that varies its most closed and most
+    /// open drawings. A condition on walkable cells that only grows (or only
+    /// shrinks) with more floor holds in every outcome once it holds in both
+    /// extremes. Whether the floor is one area is no such condition, and the
+    /// extremes need not be outcomes (an `nsubst` that keeps one door of three
+    /// never closes all three); but the variation's proof shows the floor has the
+    /// same areas in every outcome, so a check that counts `?` as floor exactly
+    /// when `dont_care_is_floor` (as the proof did, from the prefab's style) asks
+    /// it of the prefab as it reads only ([`View::whole`]).
+    pub(crate) fn views(&self, dont_care_is_floor: bool) -> Vec<View<'_>> {
+        let first = View { prefab: self, when: "", whole: true };
         match &self.variation {
-            None => vec![(self, "")],
-            Some(v) => vec![
-                (self, ""),
-                (&v.closed, " (when every varied cell takes its most closed choice)"),
-                (&v.open, " (when every varied cell takes its most open choice)"),
-            ],
+            None => vec![first],
+            Some(v) => {
+                let whole = dont_care_is_floor != self.style.dont_care_is_floor();
+                vec![
+                    first,
+                    View { prefab: &v.closed, when: " (when every varied cell takes its most closed choice)", whole },
+                    View { prefab: &v.open, when: " (when every varied cell takes its most open choice)", whole },
+                ]
+            }
         }
     }
 

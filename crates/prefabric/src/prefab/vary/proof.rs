@@ -10,30 +10,46 @@
 //! Sampling cannot prove anything, and the outcomes are too many to list (a
 //! `subst` over twenty cells has a million), so the proof follows sets: for each
 //! cell, the glyphs it may hold after each rule, and whether cells are tied to one
-//! draw (`subst-once`, `shuffle`: such cells always hold the same glyph). From the
-//! sets it shows, for every outcome at once:
+//! draw (`subst-once`, `shuffle`: such cells always hold the same glyph, and keep
+//! holding the same glyph through every later rule that rewrites a glyph alike
+//! in every cell: a shuffle, `subst-once`, a `subst` of one choice). It also
+//! counts: an `nsubst`, or the glyphs at one place of a `shuffle`'s blocks, deals
+//! its cells so that at least so many take each share (a group's count, or the
+//! rest; for a shuffle, the cells of some block, at least those of the smallest),
+//! and what a share's glyphs may become under the later rules is known. From the
+//! sets and counts it shows, for every outcome at once:
 //!
-//! * every rule rewrites some glyph a cell may hold, every glyph a cell may hold
-//!   means something, and no rule writes or rewrites stairs;
+//! * every rule rewrites some glyph a cell may hold, and every glyph a cell may
+//!   hold means something;
 //! * each link's way out stays floor, door, earth or `?`, and the cell behind a
 //!   link stays walkable when it is drawn walkable;
 //! * machines stand on floor and drawn references on walkable cells; references
 //!   the legend gives never land on a drawn reference, a machine or a way out;
-//! * the floor keeps its areas. A cell is *sure* when it is walkable in every
+//! * the floor keeps its areas. A cell is *sure* when it is passable in every
 //!   outcome, *maybe* when in some; machines (and, from the definition files,
-//!   machine footprints) block. The proof shows that the maybe cells join no two
-//!   areas of the sure floor, that each maybe cell reaches the sure floor through
-//!   cells open whenever it is (its neighbours in the sure floor, or cells tied to
-//!   it), and that an area touching the prefab's rim (its edge, or `?` where `?`
-//!   is not floor) through a maybe cell also touches it through a sure cell or
-//!   holds a link. So in every outcome each area of the floor holds exactly one
-//!   area of the sure floor, as in the first: the floor splits or joins in no
-//!   outcome, no outcome strands a pocket, and no area loses its way out.
+//!   machine footprints) block. A *counted deal* is one where, in every outcome,
+//!   more of its cells end passable (counting the shares whose glyphs stay
+//!   passable whatever the later rules do) than it has cells that are sure or
+//!   never passable: at least one of its maybe cells is open. The areas of the
+//!   sure floor that every maybe cell of a counted deal touches are then joined
+//!   in every outcome, and so are those such a deal joins once others have joined
+//!   theirs: they form one *class*. When every maybe cell of a counted deal lies
+//!   on the prefab's rim (its edge, or `?` where `?` is not floor), its class
+//!   meets the rim in every outcome. The proof shows that the maybe cells join no
+//!   two classes, that each maybe cell reaches the sure floor through cells open
+//!   whenever it is (its neighbours in the sure floor, or cells tied to it), and
+//!   that an area touching the rim through a maybe cell also touches it through a
+//!   sure cell, a link or a counted deal. So in every outcome each area of the
+//!   floor holds exactly one class, as in the first: the floor splits or joins
+//!   in no outcome, no outcome strands a pocket, and no area loses its way out.
+//!
+//! Stairs vary like any terrain: an outcome's stairs are on the map when the
+//! stairs stage counts them, and general stairs become stairs or floor there.
 //!
 //! Conservative: a prefab the proof accepts is valid in every outcome; one it
-//! refuses might have been valid by how counts and rules interact (an `nsubst`
-//! that closes one of two cells side by side never closes both, but the proof
-//! does not count), and the message says which cell and line to look at.
+//! refuses might have been valid by how rules interact (two `subst` cells side
+//! by side that some later rule always opens again, a deal whose cells touch
+//! different areas), and the message says which cell and line to look at.
 
 use super::{Meaning, Rule, Variation};
 use crate::error::{Error, ErrorKind, Location};
@@ -66,6 +82,55 @@ pub(crate) struct Envelope {
     changed_by: Vec<Option<usize>>,
     /// The steps that found no cell holding a glyph they rewrite.
     idle: Vec<usize>,
+    /// What each `nsubst` and `shuffle` guarantees about how many of its cells
+    /// end with which glyphs.
+    deals: Vec<Deal>,
+}
+
+/// At least how many of the cells an `nsubst` or one column of a `shuffle`
+/// rewrites end with which glyphs, in every outcome.
+#[derive(Clone, Debug)]
+struct Deal {
+    /// Every cell the rule may rewrite.
+    cells: Vec<usize>,
+    /// At least how many of them take each share, and the glyphs a cell of the
+    /// share may hold after every rule (this one and those after it).
+    shares: Vec<(u64, u128)>,
+    /// True when the counts go to the shares in a random order (a shuffle deals
+    /// each block's cells the glyph of another block); else each share has its count.
+    permuted: bool,
+}
+
+impl Deal {
+    /// The fewest of its cells that end with glyphs of `open` only, in any outcome.
+    fn least_ending_in(&self, open: u128) -> u64 {
+        let ends_open = |set: u128| set != 0 && set & !open == 0;
+        if !self.permuted {
+            return self.shares.iter().filter(|s| ends_open(s.1)).map(|s| s.0).sum();
+        }
+        // Any shares may get the smallest counts: the open ones get the fewest cells
+        // when they get the smallest.
+        let mut counts: Vec<u64> = self.shares.iter().map(|s| s.0).collect();
+        counts.sort_unstable();
+        let open_shares = self.shares.iter().filter(|s| ends_open(s.1)).count();
+        counts.iter().take(open_shares).sum()
+    }
+}
+
+/// What one rule does to a set of glyphs a cell may hold: the glyphs it takes,
+/// and for each the glyphs it may become.
+struct Image {
+    from: u128,
+    to: Vec<(char, u128)>,
+}
+
+impl Image {
+    /// The glyphs a cell that may hold `set` may hold after the rule.
+    fn apply(&self, env: &Envelope, set: u128) -> u128 {
+        let taken = set & self.from;
+        let image = env.glyphs(taken).fold(0, |acc, c| acc | self.to.iter().find(|x| x.0 == c).map_or(0, |x| x.1));
+        (set & !self.from) | image
+    }
 }
 
 impl Envelope {
@@ -132,9 +197,9 @@ pub(crate) fn prove(v: &Variation, s: &Subject<'_>) -> Result<Proven, Vec<Error>
     Ok(Proven { envelope, closed, open, varies, possible_refs })
 }
 
-/// Checks the glyphs alone: every rule rewrites something, no rule touches
-/// stairs, every glyph a cell may hold means something. Run before the first
-/// outcome is assembled, so that its checks see no glyph without a meaning.
+/// Checks the glyphs alone: every rule rewrites something, every glyph a cell
+/// may hold means something. Run before the first outcome is assembled, so that
+/// its checks see no glyph without a meaning.
 pub(crate) fn check_glyphs(v: &Variation, s: &Subject<'_>) -> Vec<Error> {
     let mut errors = Vec::new();
     let Some(envelope) = envelope(v, s.origin, &mut errors) else { return errors };
@@ -188,8 +253,13 @@ fn envelope(v: &Variation, origin: &Location, errors: &mut Vec<Error>) -> Option
         tie: vec![Tie::Own; n],
         changed_by: vec![None; n],
         idle: Vec::new(),
+        deals: Vec::new(),
         alphabet,
     };
+    // Each rule's image, and the deals with the step that made them, whose
+    // shares still hold the glyphs dealt (followed through the later rules below).
+    let mut images: Vec<Image> = Vec::new();
+    let mut deals: Vec<(usize, Deal)> = Vec::new();
     for (i, g) in v.glyphs.cells().iter().enumerate() {
         env.possible[i] = g.map_or(0, |g| env.bit(g));
     }
@@ -197,7 +267,7 @@ fn envelope(v: &Variation, origin: &Location, errors: &mut Vec<Error>) -> Option
     let mut shuffle_ties: Vec<(usize, char, Tie)> = Vec::new();
     for (k, step) in v.steps.iter().enumerate() {
         let free = |i: usize| !v.mask.cells()[i];
-        let (from, images): (u128, Vec<(char, u128)>) = match &step.rule {
+        let (from, glyph_images): (u128, Vec<(char, u128)>) = match &step.rule {
             Rule::Subst { from, choices, .. } => {
                 let image = env.bits(choices.iter().map(|c| &c.glyph));
                 (env.bits(from), from.iter().map(|&c| (c, image)).collect())
@@ -224,7 +294,15 @@ fn envelope(v: &Variation, origin: &Location, errors: &mut Vec<Error>) -> Option
                 (env.bits(blocks.iter().flatten()), images)
             }
         };
-        let image_of = |c: char| images.iter().find(|x| x.0 == c).map_or(0, |x| x.1);
+        let image = Image { from, to: glyph_images };
+        // A rule that rewrites each glyph by one draw for every cell: cells
+        // holding the same glyph before hold the same glyph after.
+        let one_draw = match &step.rule {
+            Rule::Subst { once, choices, .. } => *once || choices.iter().all(|c| c.glyph == choices[0].glyph),
+            Rule::Shuffle { .. } => true,
+            Rule::Count { .. } => false,
+        };
+        deals.extend(deal(&env, &step.rule, &free).into_iter().map(|d| (k, d)));
         let mut matched = false;
         for i in 0..n {
             let before = env.possible[i];
@@ -233,15 +311,14 @@ fn envelope(v: &Variation, origin: &Location, errors: &mut Vec<Error>) -> Option
             }
             matched = true;
             let taken = before & from;
-            let image = env.glyphs(taken).fold(0, |acc, c| acc | image_of(c));
             let full = before & !from == 0;
-            let after = (before & !from) | image;
+            let after = image.apply(&env, before);
             env.possible[i] = after;
             if after != before {
                 env.changed_by[i] = Some(k);
             }
             env.tie[i] = match &step.rule {
-                Rule::Subst { once: true, .. } if full => Tie::Shared(k as u32),
+                Rule::Subst { .. } if one_draw && full => Tie::Shared(k as u32),
                 Rule::Shuffle { .. } if full && taken.count_ones() == 1 => {
                     let glyph = env.glyphs(taken).next().unwrap_or(' ');
                     // A cell drawn for itself holds the same glyph as others only
@@ -253,23 +330,77 @@ fn envelope(v: &Variation, origin: &Location, errors: &mut Vec<Error>) -> Option
                     });
                     Tie::Shared(v.steps.len() as u32 + at as u32)
                 }
+                // Cells tied hold one glyph, which one draw rewrites alike.
+                _ if one_draw => env.tie[i],
                 _ => Tie::Own,
             };
         }
         if !matched {
             env.idle.push(k);
         }
+        images.push(image);
+    }
+    // A share ends with what the rules after its own make of its glyphs.
+    for (k, mut d) in deals {
+        for share in &mut d.shares {
+            share.1 = images[k + 1..].iter().fold(share.1, |set, image| image.apply(&env, set));
+        }
+        env.deals.push(d);
     }
     Some(env)
+}
+
+/// The deals rule `rule` makes when it runs on `env`: an `nsubst`, or each
+/// column of a `shuffle` (the glyphs at one place of its blocks). The cells are
+/// every cell that may hold one of the glyphs; the counts, the fewest cells each
+/// share takes, from the cells sure to hold one. Shares hold the glyphs as dealt.
+fn deal(env: &Envelope, rule: &Rule, free: &impl Fn(usize) -> bool) -> Vec<Deal> {
+    let n = env.possible.len();
+    let holders = |glyphs: u128| (0..n).filter(|&i| free(i) && env.possible[i] & glyphs != 0).collect::<Vec<_>>();
+    match rule {
+        Rule::Subst { .. } => Vec::new(),
+        Rule::Count { from, groups } => {
+            let from = env.bits(from);
+            let cells = holders(from);
+            if cells.is_empty() {
+                return Vec::new();
+            }
+            // Each group takes no fewer cells when more hold the glyphs: counting
+            // only the cells sure to hold one gives the fewest each may take.
+            let mut left = cells.iter().filter(|&&i| env.possible[i] & !from == 0).count() as u64;
+            let mut shares = Vec::new();
+            for g in groups {
+                let take = g.count.map_or(left, |c| u64::from(c).min(left));
+                left -= take;
+                shares.push((take, env.bits(g.choices.iter().map(|c| &c.glyph))));
+            }
+            if left > 0 {
+                // Without `rest`, the cells past the counts keep their glyphs.
+                shares.push((left, cells.iter().fold(0, |acc, &i| acc | env.possible[i])));
+            }
+            vec![Deal { cells, shares, permuted: false }]
+        }
+        Rule::Shuffle { blocks } => {
+            let width = blocks.first().map_or(0, Vec::len);
+            (0..width)
+                .filter_map(|at| {
+                    let column: Vec<u128> = blocks.iter().map(|b| env.bit(b[at])).collect();
+                    let cells = holders(column.iter().fold(0, |acc, b| acc | b));
+                    if cells.is_empty() {
+                        return None;
+                    }
+                    // A block has at least the cells sure to hold its glyph.
+                    let count = |bit: u128| cells.iter().filter(|&&i| env.possible[i] == bit).count() as u64;
+                    Some(Deal { shares: column.iter().map(|&b| (count(b), b)).collect(), cells, permuted: true })
+                })
+                .collect()
+        }
+    }
 }
 
 /// Openness, for picking extremes: solid, then walkable.
 fn rank(t: Terrain) -> u8 {
     u8::from(t.role.is_walkable())
-}
-
-fn is_stairs(t: Terrain) -> bool {
-    matches!(t.role, Role::Stairs | Role::StairsUp | Role::StairsDown)
 }
 
 /// The terrain as messages name it.
@@ -323,8 +454,7 @@ impl Prover<'_> {
         self.v.meaning(glyph)
     }
 
-    /// Each rule rewrites a glyph some cell may hold when it runs, and no rule
-    /// writes or rewrites stairs.
+    /// Each rule rewrites a glyph some cell may hold when it runs.
     fn rules(&mut self) {
         for &k in &self.env.idle {
             let step = &self.v.steps[k];
@@ -334,21 +464,6 @@ impl Prover<'_> {
                 format!("rewrites `{glyphs}`, which no cell it may change holds when it runs"),
                 "draw the glyph where it should vary, or remove the line (masked cells are never changed)",
             );
-        }
-        for (k, step) in self.v.steps.iter().enumerate() {
-            let stairs = step
-                .rule
-                .reads()
-                .into_iter()
-                .chain(step.rule.writes())
-                .find(|&g| self.meaning(g).is_some_and(|m| is_stairs(m.terrain)));
-            if let Some(g) = stairs {
-                self.push(
-                    Some(k),
-                    format!("rewrites or writes `{g}`, which is stairs"),
-                    "stairs cannot vary: the map's stairs are counted on them; keep them out of every rule",
-                );
-            }
         }
     }
 
@@ -545,17 +660,31 @@ impl Prover<'_> {
             let p = cells.point_of(i);
             Dir::ALL.into_iter().filter_map(move |d| cells.index_of(p + d.delta()))
         };
+        let dont_care_is_floor = self.s.dont_care_is_floor;
+        let outside = |q: Point| match cells.get(q) {
+            None => true,
+            Some(None) => !dont_care_is_floor,
+            Some(Some(_)) => false,
+        };
+        let on_rim = |i: usize| {
+            let p = cells.point_of(i);
+            Dir::ALL.iter().any(|d| outside(p + d.delta()))
+        };
         let (sure_area, sure_count) = areas(w, h, sure);
         let (all_area, _) = areas(w, h, |i| sure(i) || maybe(i));
-        // 1. No maybe cell joins two areas of the sure floor. When one does, name
-        // the smallest sure area so joined and a maybe cell beside it.
+        // The sure areas the deals join in every outcome: each sure cell's class,
+        // and the classes a dealt cell sets on the rim in every outcome.
+        let (class_of_area, on_rim_by_deal) = self.classes(&open, &sure_area, sure_count, &on_rim);
+        let class = |i: usize| class_of_area[sure_area[i] as usize];
+        // 1. No maybe cell joins two classes of the sure floor. When one does, name
+        // the smallest class so joined and a maybe cell beside it.
         let mut holds: Vec<u32> = vec![0; n + 1];
         let mut joined: Option<u32> = None;
         for i in (0..n).filter(|&i| sure(i)) {
             let a = all_area[i] as usize;
             if holds[a] == 0 {
-                holds[a] = sure_area[i];
-            } else if holds[a] != sure_area[i] {
+                holds[a] = class(i);
+            } else if holds[a] != class(i) {
                 joined = Some(all_area[i]);
                 break;
             }
@@ -563,16 +692,15 @@ impl Prover<'_> {
         if let Some(a) = joined {
             let mut size = vec![0u32; sure_count as usize + 1];
             for i in (0..n).filter(|&i| sure(i)) {
-                size[sure_area[i] as usize] += 1;
+                size[class(i) as usize] += 1;
             }
             let smallest = (0..n)
                 .filter(|&i| sure(i) && all_area[i] == a)
-                .min_by_key(|&i| (size[sure_area[i] as usize], i))
-                .map_or(0, |i| sure_area[i]);
-            let beside = |j: usize| neighbours(j).any(|k| sure(k) && sure_area[k] == smallest);
+                .min_by_key(|&i| (size[class(i) as usize], i))
+                .map_or(0, class);
+            let beside = |j: usize| neighbours(j).any(|k| sure(k) && class(k) == smallest);
             let i = (0..n).find(|&j| maybe(j) && all_area[j] == a && beside(j)).unwrap_or(0);
-            let cut =
-                (0..n).find(|&k| sure(k) && sure_area[k] == smallest).map_or(Point::default(), |k| cells.point_of(k));
+            let cut = (0..n).find(|&k| sure(k) && class(k) == smallest).map_or(Point::default(), |k| cells.point_of(k));
             self.floor_error(
                 i,
                 &format!(
@@ -624,20 +752,10 @@ impl Prover<'_> {
             );
             return;
         }
-        // 3. An area that reaches the rim through a maybe cell reaches it through a
-        // sure cell too, or holds a link.
-        let dont_care_is_floor = self.s.dont_care_is_floor;
-        let outside = |q: Point| match cells.get(q) {
-            None => true,
-            Some(None) => !dont_care_is_floor,
-            Some(Some(_)) => false,
-        };
-        let on_rim = |i: usize| {
-            let p = cells.point_of(i);
-            Dir::ALL.iter().any(|d| outside(p + d.delta()))
-        };
+        // 3. An area that reaches the rim through a maybe cell reaches it in every
+        // outcome: through a sure cell, a link, or a deal's cell open in every outcome.
         let mut anchored = vec![false; n + 1];
-        for i in (0..n).filter(|&i| sure(i) && on_rim(i)) {
+        for i in (0..n).filter(|&i| sure(i) && (on_rim(i) || on_rim_by_deal[class(i) as usize])) {
             anchored[all_area[i] as usize] = true;
         }
         for l in self.s.links {
@@ -651,6 +769,105 @@ impl Prover<'_> {
                 "it is the only way its floor meets the prefab's rim (no cell open in every outcome and no link does): in an outcome where it closes, nothing outside reaches that floor",
             );
         }
+    }
+
+    /// The glyphs that leave a cell passable: walkable, and no machine a
+    /// definition file may place with them.
+    fn passable_glyphs(&self) -> u128 {
+        let passable = |g: char| {
+            self.meaning(g).is_some_and(|m| m.terrain.role.is_walkable())
+                && !self.s.machine_glyphs.iter().any(|m| m.0 == g)
+        };
+        self.env.alphabet.iter().enumerate().filter(|(_, g)| passable(**g)).fold(0, |acc, (b, _)| acc | 1 << b)
+    }
+
+    /// Which sure areas (by label, from 1) the deals join in every outcome: for
+    /// each its class (the label of one of them), and for each class whether some
+    /// deal sets it on the rim in every outcome.
+    ///
+    /// A deal counts when, in every outcome, at least one of its maybe cells
+    /// ends passable: it leaves at least so many of its cells passable, more than
+    /// those of its cells that are sure or never open. Such a cell touches every
+    /// class all its maybe cells touch (beside a sure cell of it), so those
+    /// classes are one area in every outcome, and when all of its maybe cells lie
+    /// on the rim, that area meets the rim. Classes joined so may let another
+    /// deal join more: repeated until nothing changes.
+    fn classes(
+        &self,
+        open: &[Open],
+        sure_area: &[u32],
+        sure_count: u32,
+        on_rim: &dyn Fn(usize) -> bool,
+    ) -> (Vec<u32>, Vec<bool>) {
+        let mut class: Vec<u32> = (0..=sure_count).collect();
+        let mut on_rim_by_deal = vec![false; sure_count as usize + 1];
+        let passable = self.passable_glyphs();
+        let counted: Vec<Vec<usize>> = self
+            .env
+            .deals
+            .iter()
+            .filter_map(|d| {
+                let maybe: Vec<usize> = d.cells.iter().copied().filter(|&i| open[i] == Open::Maybe).collect();
+                let others = (d.cells.len() - maybe.len()) as u64;
+                (!maybe.is_empty() && d.least_ending_in(passable) > others).then_some(maybe)
+            })
+            .collect();
+        if counted.is_empty() {
+            return (class, on_rim_by_deal);
+        }
+        let cells = self.s.cells;
+        // The classes beside every cell of `deal`, and whether every one lies on the rim.
+        let shared = |class: &mut Vec<u32>, deal: &[usize]| {
+            let mut common: Option<Vec<u32>> = None;
+            for &i in deal {
+                let p = cells.point_of(i);
+                let mut beside: Vec<u32> = Dir::ALL
+                    .into_iter()
+                    .filter_map(|d| cells.index_of(p + d.delta()))
+                    .filter(|&j| open[j] == Open::Sure)
+                    .map(|j| find(class, sure_area[j]))
+                    .collect();
+                beside.sort_unstable();
+                beside.dedup();
+                common = Some(match common {
+                    None => beside,
+                    Some(mut c) => {
+                        c.retain(|x| beside.contains(x));
+                        c
+                    }
+                });
+            }
+            (common.unwrap_or_default(), deal.iter().all(|&i| on_rim(i)))
+        };
+        loop {
+            let mut changed = false;
+            for deal in &counted {
+                let (beside, _) = shared(&mut class, deal);
+                for pair in beside.windows(2) {
+                    let (a, b) = (find(&mut class, pair[0]), find(&mut class, pair[1]));
+                    if a != b {
+                        class[a.max(b) as usize] = a.min(b);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for deal in &counted {
+            if let (beside, true) = shared(&mut class, deal)
+                && let Some(&c) = beside.first()
+            {
+                on_rim_by_deal[c as usize] = true;
+            }
+        }
+        for a in 0..class.len() {
+            let root = find(&mut class, a as u32);
+            class[a] = root;
+            on_rim_by_deal[a] = on_rim_by_deal[root as usize];
+        }
+        (class, on_rim_by_deal)
     }
 
     fn floor_error(&mut self, i: usize, why: &str) {
@@ -742,4 +959,14 @@ fn areas(w: i32, h: i32, open: impl Fn(usize) -> bool) -> (Vec<u32>, u32) {
         }
     }
     (label, count)
+}
+
+/// The class `a` belongs to: the root of its chain in `class`, which it shortens.
+fn find(class: &mut [u32], mut a: u32) -> u32 {
+    while class[a as usize] != a {
+        let up = class[class[a as usize] as usize];
+        class[a as usize] = up;
+        a = up;
+    }
+    a
 }
