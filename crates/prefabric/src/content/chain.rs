@@ -665,6 +665,17 @@ impl SectionReader<'_> {
                 break;
             }
         }
+        // Its most open drawing has every cell that any outcome may walk on.
+        let open = p.most_open();
+        if problems.is_empty()
+            && !open.cells().bounds().points().any(|q| open.cells()[q].is_some_and(|t| t.role.is_walkable()))
+        {
+            problems.push((
+                "no outcome of it has a walkable cell".into(),
+                "draw floor, doors or stairs, or change the variation lines that turn them all into something else"
+                    .into(),
+            ));
+        }
         let ok = problems.is_empty();
         for (message, help) in problems {
             let used = (self.at)(used_at.clone());
@@ -832,7 +843,7 @@ pub(crate) fn chain_problems(p: &Prefab, is_start: bool, whole: bool) -> Vec<(St
 }
 
 /// A walkable cell of `p` not 4-connected to its first walkable cell, if any.
-fn floor_apart(p: &Prefab) -> Option<Point> {
+pub(crate) fn floor_apart(p: &Prefab) -> Option<Point> {
     let cells = p.cells();
     let walkable = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.role.is_walkable()));
     let first = cells.bounds().points().find(|&q| walkable(q))?;

@@ -91,8 +91,17 @@ pub(crate) fn check(d: &Definitions, p: &Prefab, catalog: &Catalog) -> Vec<Error
         }
         units.push(unit);
     }
-    if errors.is_empty() && !units.is_empty() {
-        errors.extend(floor_problem(view, &machine, &units, p.sure_floor(&machine_glyphs).as_ref()));
+    if errors.is_empty() && !(units.is_empty() && machine_glyphs.is_empty()) {
+        // The floor as walkers would have it with no machine placed, and the
+        // cells no rule changes that the legend's machines may take from it:
+        // those machines must not cut what that floor joins. (Where a rule
+        // moves them, the variation's proof below reasons over every outcome.)
+        let floor = p.sure_floor(&[]);
+        let glyphs: Vec<char> = machine_glyphs.iter().map(|(g, _)| *g).collect();
+        let legend_blocked: Vec<Point> =
+            p.kept_glyph_cells(&glyphs).into_iter().filter(|&q| floor.as_ref().is_some_and(|f| f[q])).collect();
+        let cut = floor_problem(view, &machine, &units, floor.as_ref(), &legend_blocked);
+        errors.extend(cut.map(|cut| cut.unwrap_or_else(|(a, b)| legend_cut(d, p, &machine_glyphs, a, b))));
     }
     if errors.is_empty() && p.varies() && !(units.is_empty() && machine_glyphs.is_empty()) {
         let covered: Vec<Point> = units.iter().flat_map(|u| u.cells.iter().copied()).collect();
@@ -299,8 +308,17 @@ fn overlap(unit: &Unit<'_>, earlier: &[Unit<'_>], p: &Prefab) -> Option<Error> {
 
 /// The floor check: the walkable cells without every footprint keep each of
 /// their areas whole, and every cell a footprint may leave free reaches them.
-/// `sure`, for a prefab that varies, is its floor open in every outcome.
-fn floor_problem(p: &Prefab, machine: &Grid<bool>, units: &[Unit<'_>], sure: Option<&Grid<bool>>) -> Option<Error> {
+/// `sure`, for a prefab that varies, is its floor open in every outcome with no
+/// machine placed; `legend_blocked`, the cells of it that machines its legend's
+/// references may take. A cut no footprint takes part in comes back as the two
+/// cells it parts, for the caller to name the legend's machines.
+fn floor_problem(
+    p: &Prefab,
+    machine: &Grid<bool>,
+    units: &[Unit<'_>],
+    sure: Option<&Grid<bool>>,
+    legend_blocked: &[Point],
+) -> Option<Result<Error, (Point, Point)>> {
     let embedded = p.style().dont_care_is_floor();
     let mut open = Grid::new(p.width(), p.height(), false);
     for q in p.cells().bounds().points() {
@@ -309,13 +327,36 @@ fn floor_problem(p: &Prefab, machine: &Grid<bool>, units: &[Unit<'_>], sure: Opt
     }
     let areas = label(&open);
     let mut rest = open.clone();
-    for q in units.iter().flat_map(|u| &u.cells) {
+    for q in units.iter().flat_map(|u| &u.cells).chain(legend_blocked) {
         rest.set(*q, false);
     }
     if let Some((a, b)) = split(&areas, &rest) {
-        return Some(cut_error(p, &open, &areas, units, a, b));
+        if units.is_empty() {
+            return Some(Err((a, b)));
+        }
+        return Some(Ok(cut_error(p, &open, &areas, units, a, b)));
     }
-    units.iter().find_map(|u| stranded(p, &areas, &rest, u))
+    units.iter().find_map(|u| stranded(p, &areas, &rest, u)).map(Ok)
+}
+
+/// The error for floor cut between `a` and `b` by the one-cell machines the
+/// legend's references bring (no drawn reference places one).
+fn legend_cut(d: &Definitions, p: &Prefab, machine_glyphs: &[(char, bool)], a: Point, b: Point) -> Error {
+    let glyphs: String = machine_glyphs.iter().map(|(g, _)| *g).collect();
+    let line = d.lines.iter().find(|l| p.legend_glyphs(l.line.glyph).iter().any(|g| glyphs.contains(*g)));
+    let location = line.map_or_else(|| p.origin().clone(), |l| l.location.clone());
+    let message = format!(
+        "the machines `{}.def` places where prefab `{}` draws `{glyphs}` (its legend's references) cut its floor in two: the floor at x={} y={} cannot reach the floor at x={} y={}",
+        d.name,
+        p.name(),
+        b.x,
+        b.y,
+        a.x,
+        a.y
+    );
+    Error::at(ErrorKind::Invalid, location, message).with_help(
+        "machines block walkers: place the reference where a way stays free around it, or make it a prop that does not block",
+    )
 }
 
 /// Labels the 4-connected areas of `open` cells (0 for a closed cell).

@@ -1019,6 +1019,23 @@ impl Checker<'_> {
                 }
                 continue;
             }
+            // The layout joins an anchored prefab at one of its ways in and
+            // counts on its floor leading to the others; a cell cut off from
+            // that floor (a door DCSS enters diagonally, say) would be left
+            // unreachable on the map.
+            let apart = prefab
+                .views(false)
+                .into_iter()
+                .find_map(|v| if v.whole { chain::floor_apart(v.prefab).map(|q| (q, v.when)) } else { None });
+            if let Some((q, when)) = apart {
+                self.invalid(
+                    span.clone(),
+                    format!("prefab `{name}` has walkable cells in more than one area: x={} y={} cannot be reached from the rest of its floor{when}", q.x, q.y),
+                    Some("an anchored prefab's floor, doors and stairs must form one area (diagonal steps do not join): open a way through, wall the cell, or make it two prefabs".into()),
+                );
+                ok = false;
+                continue;
+            }
             let m = raw.margin;
             let fits = allowed.iter().any(|t| {
                 let (w, h) = t.apply_size(prefab.width(), prefab.height());

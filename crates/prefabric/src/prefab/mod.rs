@@ -549,6 +549,21 @@ impl Prefab {
         Some(vary::proof::sure_floor(&v.variation, &self.subject(v, machine_glyphs), &v.proven.envelope))
     }
 
+    /// The cells drawn with one of `glyphs` that every outcome keeps: masked,
+    /// or holding a glyph no rule rewrites.
+    pub(crate) fn kept_glyph_cells(&self, glyphs: &[char]) -> Vec<Point> {
+        let Some(v) = &self.variation else { return Vec::new() };
+        let v = &v.variation;
+        v.glyphs
+            .bounds()
+            .points()
+            .filter(|&q| {
+                v.glyphs[q]
+                    .is_some_and(|g| glyphs.contains(&g) && (v.mask[q] || !v.steps.iter().any(|s| s.rule.takes(g))))
+            })
+            .collect()
+    }
+
     /// Where its legend first gives reference character `reference`, if it does.
     pub(crate) fn legend_line_of(&self, reference: char) -> Option<Location> {
         let v = self.variation.as_ref()?;
