@@ -268,7 +268,7 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
             .iter()
             .map(|&i| pack::Entry { vault: &vaults[i].0, stem: vaults[i].1.clone(), source: vaults[i].2.clone() })
             .collect();
-        let assembled = pack::assemble(&entries, &options.pool, &taken, &terrains);
+        let assembled = pack::assemble(&entries, &options.pool, &taken, base.catalog().keywords(), &terrains);
         let mut files = assembled.files;
         files.push(SourceFile { path: "palette.toml".into(), bytes: palette.clone().into_bytes() });
         files

@@ -15,6 +15,9 @@ use super::objects::{Kind, item_category};
 use super::vault::{Orient, Vault};
 use super::write::{self, Placed};
 use crate::content::SourceFile;
+use crate::content::catalog::Kind as CatalogKind;
+use crate::content::keywords::GameKeywords;
+use crate::format::def::BUILT_IN_KEYWORDS;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -127,10 +130,17 @@ struct Need {
 /// Assembles the files for `entries` (the vaults still in), pools named after
 /// `pool`. `taken` holds catalog tags the base pack uses already, `terrains`
 /// the variants new terrains got.
-pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, terrains: &TerrainNames) -> Assembled {
+pub fn assemble(
+    entries: &[Entry<'_>],
+    pool: &str,
+    taken: &BTreeSet<String>,
+    base_keywords: &GameKeywords,
+    terrains: &TerrainNames,
+) -> Assembled {
     let mut files: BTreeMap<String, Text> = BTreeMap::new();
     let mut written = vec![Written::default(); entries.len()];
     let mut needs: BTreeMap<String, Need> = BTreeMap::new();
+    let mut keywords = Keywords::default();
     let rename = |tag: &str| if taken.contains(tag) { format!("{tag}_dcss") } else { tag.to_string() };
     let header = |what: &str| {
         format!(
@@ -160,6 +170,7 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
                 let need =
                     needs.entry(alt.tag.clone()).or_insert(Need { kind: line.kind, name: alt.name.clone(), depth });
                 need.depth = need.depth.min(depth);
+                keywords.note(line.kind, &alt.keywords);
             }
         }
         if !v.lines.is_empty() {
@@ -215,6 +226,7 @@ pub fn assemble(entries: &[Entry<'_>], pool: &str, taken: &BTreeSet<String>, ter
     files.insert(format!("encounters/{pool}_caves.toml"), caves);
     let mut catalog_text = Text::default();
     catalog_text.push(&catalog(&needs));
+    catalog_text.push(&keywords.declarations(base_keywords));
     files.insert("catalog/dcss.toml".into(), catalog_text);
     for (kind, generator) in [("rooms", ROOMS), ("caves", CAVES), ("halls", HALLS), ("crypts", CRYPTS)] {
         let included = if kind == "caves" { format!("{pool}_caves") } else { pool.to_string() };
@@ -369,10 +381,11 @@ fn catalog(needs: &BTreeMap<String, Need>) -> String {
                 "potion" => "!",
                 "scroll" => "?",
                 "wand" => "/",
-                "jewellery" => "\"",
-                "book" => "♦",
+                // Not the palette's `"` and `$`, nor a prop's `♦` or `¶`.
+                "jewellery" => "°",
+                "book" => "∞",
                 "staff" => "⌠",
-                "gold" => "$",
+                "gold" => "£",
                 "food" => "%",
                 "missile" => "(",
                 _ => "}",
@@ -381,6 +394,55 @@ fn catalog(needs: &BTreeMap<String, Need>) -> String {
         }
     }
     out
+}
+
+/// The game keywords the vaults' definition lines write, by kind: DCSS's
+/// monster and item modifiers, declared in the imported catalog so `check`
+/// knows them.
+#[derive(Default)]
+struct Keywords {
+    /// Kind, keyword: whether some line gives it a value.
+    used: BTreeMap<(&'static str, String), bool>,
+}
+
+impl Keywords {
+    /// Notes the keywords (`HP=30`, `GENERATE_AWAKE`) one alternative writes.
+    fn note(&mut self, kind: Kind, written: &[String]) {
+        for k in written {
+            let (name, valued) = k.split_once('=').map_or((k.as_str(), false), |(n, _)| (n, true));
+            if BUILT_IN_KEYWORDS.contains(&name) {
+                continue;
+            }
+            *self.used.entry((kind.name(), name.to_string())).or_insert(false) |= valued;
+        }
+    }
+
+    /// `[keywords.KIND]` tables for those the base pack's catalog does not
+    /// declare: any value for one written with a value, else a flag.
+    fn declarations(&self, base: &GameKeywords) -> String {
+        let mut out = String::new();
+        let mut table = "";
+        for ((kind, name), valued) in &self.used {
+            let catalog_kind = match *kind {
+                "entity" => CatalogKind::Entity,
+                "item" => CatalogKind::Item,
+                "prop" => CatalogKind::Prop,
+                _ => CatalogKind::Trap,
+            };
+            if base.allowed(catalog_kind, name).is_some() {
+                continue;
+            }
+            if table != *kind {
+                let _ = writeln!(out, "\n[keywords.{kind}]");
+                table = kind;
+            }
+            let _ = writeln!(out, "{name} = \"{}\"", if *valued { "*" } else { "" });
+        }
+        if !out.is_empty() {
+            out.insert_str(0, "\n# DCSS's monster and item modifiers, passed through to the game.");
+        }
+        out
+    }
 }
 
 /// A TOML basic string.

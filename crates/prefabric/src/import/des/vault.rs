@@ -251,10 +251,13 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
         };
         match read {
             Ok(r) => rules.extend(r),
-            Err(e) if h.key == "SHUFFLE" && e.contains("twice") => {
+            Err(e) if h.key == "SHUFFLE" && e.contains("two different blocks") => {
                 return Err(skip(
-                    "SHUFFLE repeats a glyph",
-                    format!("`SHUFFLE: {}`: weighted shuffles have no prefabric form", h.value),
+                    "SHUFFLE puts a glyph in two different blocks",
+                    format!(
+                        "`SHUFFLE: {}`: its outcome depends on the order DCSS rewrites the blocks in, which prefabric's `shuffle` does not follow",
+                        h.value
+                    ),
                     &h.at,
                 ));
             }
@@ -466,6 +469,16 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
         }
     }
 
+    for at in wall_corner_doors(&mut grid, &rules, &legend) {
+        losses.push(Loss {
+            what: format!(
+                "door at x={} y={} entered only across a corner: walled (prefabric steps no diagonals)",
+                at.x, at.y
+            ),
+            at: map.at.clone(),
+        });
+    }
+
     let transforms = dcss_transforms(&tags);
     let orient = orient(map, &mut losses);
     let (depth, weight, mut depth_losses) = placement(map);
@@ -515,6 +528,46 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
         exits,
         losses,
     })
+}
+
+/// DCSS steps diagonally and draws doors at a vault's corners, entered across
+/// them; prefabric joins cells by their sides only. A door no side of which
+/// touches a cell that may be walkable would be cut off from the vault's floor:
+/// it takes the glyph of a wall beside it (one no rule changes). Returns where.
+fn wall_corner_doors(
+    grid: &mut [Vec<char>],
+    rules: &[Rule],
+    legend: &BTreeMap<char, (String, Option<char>)>,
+) -> Vec<Point> {
+    let finals = |g: char| super::rules::glyph_sets(g, rules);
+    let terrain = |g: char| legend.get(&g).map(|(t, _)| t.as_str());
+    let may_walk = |g: char| finals(g).iter().any(|&f| terrain(f).is_some_and(super::write::walkable));
+    let fixed = |g: char| rules.iter().all(|r| !r.from().contains(&g));
+    let is_door = |g: char| fixed(g) && terrain(g).is_some_and(|t| t.split(':').next() == Some("door"));
+    let is_wall = |g: char| fixed(g) && terrain(g).is_some_and(|t| !super::write::walkable(t) && t.starts_with("wall"));
+    let (h, w) = (grid.len() as i32, grid.first().map_or(0, Vec::len) as i32);
+    let glyph =
+        |grid: &[Vec<char>], x: i32, y: i32| (x >= 0 && y >= 0 && x < w && y < h).then(|| grid[y as usize][x as usize]);
+    let mut walled = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            if !is_door(grid[y as usize][x as usize]) {
+                continue;
+            }
+            let sides: Vec<char> = [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+                .into_iter()
+                .filter_map(|(a, b)| glyph(grid, a, b))
+                .collect();
+            if sides.iter().any(|&g| may_walk(g)) {
+                continue;
+            }
+            if let Some(&wall) = sides.iter().find(|&&g| is_wall(g)) {
+                grid[y as usize][x as usize] = wall;
+                walled.push(Point::new(x, y));
+            }
+        }
+    }
+    walled
 }
 
 /// `(once, value)` of a `K…` line: `glyphs = alternatives` (each cell on its

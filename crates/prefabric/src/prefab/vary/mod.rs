@@ -60,8 +60,10 @@ pub(crate) enum Rule {
     Subst { from: Vec<char>, choices: Vec<Choice>, once: bool },
     /// The cells holding a glyph of `from`, dealt in random order to the groups.
     Count { from: Vec<char>, groups: Vec<Group> },
-    /// The blocks dealt among each other: each glyph of a block becomes the glyph
-    /// at the same place in the block it is dealt.
+    /// The blocks laid out in random order: each glyph of a block becomes the
+    /// glyph at the same place in the block laid where it is first written (a
+    /// block written again weighs the deal, and with one two blocks may become
+    /// the same).
     Shuffle { blocks: Vec<Vec<char>> },
 }
 

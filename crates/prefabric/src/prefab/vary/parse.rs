@@ -260,7 +260,9 @@ fn nsubst(value: &Value<'_>) -> Result<Rule, Error> {
     Ok(Rule::Count { from, groups })
 }
 
-/// `shuffle: BLOCK BLOCK …`: blocks of one length, every glyph once.
+/// `shuffle: BLOCK BLOCK …`: blocks of one length, every glyph in one block only;
+/// a block may be written again whole, which weighs the deal (Dungeon Crawl's
+/// `SHUFFLE: cxxx`).
 fn shuffle(value: &Value<'_>) -> Result<Rule, Error> {
     let tokens = value.tokens();
     let help = "write `shuffle: a b c` to deal those glyphs among their cells, or `shuffle: ab cd` to swap blocks";
@@ -278,6 +280,10 @@ fn shuffle(value: &Value<'_>) -> Result<Rule, Error> {
                 help,
             ));
         }
+        if blocks.contains(&block) {
+            blocks.push(block);
+            continue;
+        }
         for (i, c) in block.iter().enumerate() {
             if seen.contains(c) {
                 return Err(value.error(t.col + i as u32, format!("`{c}` is in two blocks"), help));
@@ -285,6 +291,9 @@ fn shuffle(value: &Value<'_>) -> Result<Rule, Error> {
             seen.push(*c);
         }
         blocks.push(block);
+    }
+    if blocks.iter().all(|b| *b == blocks[0]) {
+        return Err(value.error(value.col, "`shuffle` needs two different blocks or more", help));
     }
     Ok(Rule::Shuffle { blocks })
 }
@@ -363,6 +372,9 @@ mod tests {
     fn reads_shuffles_and_legends() {
         let Rule::Shuffle { blocks } = step("shuffle", &v("ab cd")).unwrap().rule else { panic!() };
         assert_eq!(blocks, [vec!['a', 'b'], vec!['c', 'd']]);
+        // A block written again whole weighs the deal.
+        let Rule::Shuffle { blocks } = step("shuffle", &v("c x x x")).unwrap().rule else { panic!() };
+        assert_eq!(blocks, [['c'], ['x'], ['x'], ['x']]);
         let l = legend_line(&v("c = room ref c")).unwrap();
         assert_eq!((l.glyph, l.terrain.to_string(), l.reference), ('c', "room".to_string(), Some('c')));
         assert_eq!(legend_line(&v("~ = liquid")).unwrap().reference, None);
@@ -385,6 +397,8 @@ mod tests {
             ("shuffle", "ab c", "p.txt:3:11: syntax error: block `c` has 1 glyphs but the first has 2"),
             ("shuffle", "ab ba", "p.txt:3:11: syntax error: `b` is in two blocks"),
             ("shuffle", "a", "p.txt:3:8: syntax error: `shuffle` needs two blocks"),
+            ("shuffle", "ab ab", "p.txt:3:8: syntax error: `shuffle` needs two different blocks"),
+            ("shuffle", "ab cd ac", "p.txt:3:14: syntax error: `a` is in two blocks"),
         ];
         for (key, text, want) in cases {
             let e = step(key, &v(text)).err().unwrap_or_else(|| panic!("{key}: {text} was accepted"));

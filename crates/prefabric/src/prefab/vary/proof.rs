@@ -380,6 +380,9 @@ fn deal(env: &Envelope, rule: &Rule, free: &impl Fn(usize) -> bool) -> Vec<Deal>
             }
             vec![Deal { cells, shares, permuted: false }]
         }
+        // A block written twice may be dealt to two places and another to none:
+        // such a shuffle deals nothing the proof can count on.
+        Rule::Shuffle { blocks } if blocks.iter().enumerate().any(|(i, b)| blocks[..i].contains(b)) => Vec::new(),
         Rule::Shuffle { blocks } => {
             let width = blocks.first().map_or(0, Vec::len);
             (0..width)

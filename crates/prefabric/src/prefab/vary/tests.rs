@@ -165,6 +165,37 @@ fn shuffle_deals_whole_blocks() {
 }
 
 #[test]
+fn a_block_written_again_weighs_the_shuffle() {
+    // `shuffle: c x x x`, as Dungeon Crawl weights its shuffles: the blocks are
+    // laid in random order and each glyph becomes the one laid where it is first
+    // written. `c` stays `c` one time in four, the two swap one time in four, and
+    // both end `x` otherwise; both never end `c`.
+    let src = "prefab w\nlegend: c = door\nlegend: x = liquid\nshuffle: c x x x\nterrain:\n#####\n#.c.#\n#.x.#\n#...#\n#####\n";
+    let p = build(src).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut tally = [0u32; 3];
+    for seed in 0..4000 {
+        let r = rows(&p.variant(seed));
+        let pair = (r[1].as_bytes()[2], r[2].as_bytes()[2]);
+        match pair {
+            (b'+', b'~') => tally[0] += 1,
+            (b'~', b'+') => tally[1] += 1,
+            (b'~', b'~') => tally[2] += 1,
+            other => panic!("seed {seed}: {other:?} is no outcome of the shuffle"),
+        }
+    }
+    let share = |n: u32| f64::from(n) / 4000.0;
+    assert!((share(tally[0]) - 0.25).abs() < 0.03, "{tally:?}");
+    assert!((share(tally[1]) - 0.25).abs() < 0.03, "{tally:?}");
+    assert!((share(tally[2]) - 0.5).abs() < 0.03, "{tally:?}");
+    // A weighted shuffle deals nothing the proof counts on: the two doorways of
+    // `shuffle: f g` keep one open, but with `g` written twice both may close.
+    let doorways = "prefab s\nlegend: f = door\nshuffle: f g\nsubst: g = #\nterrain:\n#########\n#...f...#\n#...#...#\n#...g...#\n#########\n";
+    build(doorways).unwrap_or_else(|e| panic!("{e:?}"));
+    let err = build(&doorways.replace("shuffle: f g", "shuffle: f g g")).expect_err("both doorways may close");
+    assert!(err.iter().any(|e| e.contains("only through cells that may close")), "{err:#?}");
+}
+
+#[test]
 fn the_mask_protects_its_cells() {
     let src = "prefab m\nsubst: a = . ~\nterrain:\n#######\n#.....#\n#.aaa.#\n#.....#\n#######\nmask:\n.......\n.......\n..x....\n.......\n.......\n";
     let err = build(src).unwrap_err();
@@ -491,7 +522,8 @@ fn counted_deals_keep_the_floor_in_every_drawn_outcome() {
     // the others have, or loses the rim. The drawings also hold deals that must
     // not count: one whose open share a later rule may close (`m`, then `k`),
     // deals over cells that may not hold their glyph (`n` before `e`, `h` before
-    // `f`), and a shuffle whose blocks are drawn unevenly (`f`, `g`).
+    // `f`), a shuffle whose blocks are drawn unevenly (`f`, `g`), and one that
+    // writes a block twice.
     let mut rng = Rng::stream(0, "test", "vary counting");
     let (mut accepted, mut counted, mut tried) = (0, 0, 0);
     for _ in 0..10_000 {
@@ -517,7 +549,9 @@ fn counted_deals_keep_the_floor_in_every_drawn_outcome() {
             rules.push_str("subst: h = f #\n");
         }
         if has('f') || has('g') || has('h') {
-            rules.push_str("shuffle: f g\nsubst: g = #\n");
+            // Sometimes weighted: a block written twice deals nothing to count on.
+            let blocks = ["f g", "f g", "f g g", "f f g"][rng.range(0, 3) as usize];
+            rules.push_str(&format!("shuffle: {blocks}\nsubst: g = #\n"));
         }
         if has('a') {
             rules.push_str("subst: a = . #\n");
