@@ -215,7 +215,7 @@ fn dcss_vault_folder_imports_and_its_vaults_make_valid_maps() {
     let imported = des::import(&sources, &des::Options::default()).unwrap_or_else(|p| panic!("{p}"));
     let r = &imported.report;
     assert_eq!(r.read(), 6264, "the corpus's maps");
-    assert!(r.whole() >= 1100, "imported without loss: {} (was 1107 when this was last raised)", r.whole());
+    assert!(r.whole() >= 1115, "imported without loss: {} (was 1123 when this was last raised)", r.whole());
     let pack = pack_of(&imported);
     let mut placed = BTreeMap::new();
     for (k, map_type) in ["dcss_rooms", "dcss_caves", "dcss_halls", "dcss_crypts"].into_iter().enumerate() {

@@ -121,19 +121,9 @@ pub fn shuffle(value: &str) -> Result<Vec<Rule>, String> {
         if blocks.len() < 2 || blocks.iter().any(|b| b.is_empty() || b.len() != blocks[0].len()) {
             return Err(format!("`{part}` is not two or more blocks of one length"));
         }
-        // A block written again whole weighs the shuffle (`cxxx`), as prefabric's
-        // `shuffle` reads it too; a glyph in two different blocks has no meaning.
-        let mut distinct: Vec<&Vec<char>> = Vec::new();
-        for (i, b) in blocks.iter().enumerate() {
-            if !blocks[..i].contains(b) {
-                distinct.push(b);
-            }
-        }
-        let mut seen = BTreeSet::new();
-        if !distinct.iter().copied().flatten().all(|&c| seen.insert(c)) {
-            return Err(format!("`{part}` names a glyph in two different blocks"));
-        }
-        if distinct.len() < 2 {
+        // A glyph written more than once (`cxxx`, `ab/ac`) follows the place it
+        // is first written, in DCSS as in prefabric's `shuffle`.
+        if blocks.iter().all(|b| *b == blocks[0]) {
             return Err(format!("`{part}` shuffles one block with itself"));
         }
         rules.push(Rule::Shuffle { blocks });

@@ -251,16 +251,6 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
         };
         match read {
             Ok(r) => rules.extend(r),
-            Err(e) if h.key == "SHUFFLE" && e.contains("two different blocks") => {
-                return Err(skip(
-                    "SHUFFLE puts a glyph in two different blocks",
-                    format!(
-                        "`SHUFFLE: {}`: its outcome depends on the order DCSS rewrites the blocks in, which prefabric's `shuffle` does not follow",
-                        h.value
-                    ),
-                    &h.at,
-                ));
-            }
             Err(e) => return Err(skip("unreadable directive", format!("`{}`: {e}", h.key), &h.at)),
         }
     }

@@ -380,9 +380,10 @@ fn deal(env: &Envelope, rule: &Rule, free: &impl Fn(usize) -> bool) -> Vec<Deal>
             }
             vec![Deal { cells, shares, permuted: false }]
         }
-        // A block written twice may be dealt to two places and another to none:
-        // such a shuffle deals nothing the proof can count on.
-        Rule::Shuffle { blocks } if blocks.iter().enumerate().any(|(i, b)| blocks[..i].contains(b)) => Vec::new(),
+        // A glyph written twice (a block written again, a glyph in two blocks)
+        // lets two glyphs end alike and another be dealt nowhere: such a
+        // shuffle deals nothing the proof can count on.
+        Rule::Shuffle { blocks } if written_twice(blocks) => Vec::new(),
         Rule::Shuffle { blocks } => {
             let width = blocks.first().map_or(0, Vec::len);
             (0..width)
@@ -399,6 +400,12 @@ fn deal(env: &Envelope, rule: &Rule, free: &impl Fn(usize) -> bool) -> Vec<Deal>
                 .collect()
         }
     }
+}
+
+/// True when some glyph appears more than once in `blocks`.
+fn written_twice(blocks: &[Vec<char>]) -> bool {
+    let all: Vec<char> = blocks.iter().flatten().copied().collect();
+    all.iter().enumerate().any(|(i, c)| all[..i].contains(c))
 }
 
 /// Openness, for picking extremes: solid, then walkable.
