@@ -372,8 +372,9 @@ fn check_references(
                         ErrorKind::Invalid,
                         l.location.clone(),
                         format!(
-                            "`{}` is a {} but prefab `{}` draws it on {t} at x={} y={}",
+                            "`{}` is {} {} but prefab `{}` draws it on {t} at x={} y={}",
                             r.glyph,
+                            if l.kind.name().starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" },
                             l.kind.name(),
                             p.name(),
                             r.at.x,

@@ -10,8 +10,9 @@
 //! other references, off the footprints other cells may place, and — for a prop that
 //! may not turn — in a prefab that is never placed turned. Then the floor: the
 //! prefab's walkable cells (`?` too in a prefab embedded in a room, whose floor they
-//! are) without its drawn machines and without every cell any footprint may cover
-//! stay one area per area they were; and whatever each footprint leaves free, by its
+//! are) without its drawn machines, without every cell any footprint may cover
+//! and without the cells no rule changes where its legend brings a machine stay
+//! one area per area they were (counting no machine); and whatever each footprint leaves free, by its
 //! absence or by a smaller alternative, reaches that floor. So whichever
 //! alternatives, groups and chances a placement draws, no definition-placed machine
 //! cuts the prefab's floor: the check reasons over all of them, it does not sample.

@@ -187,11 +187,15 @@ fn loss_kind(what: &str) -> String {
 }
 
 /// A message with its names and numbers blanked, so problems of one kind count
-/// together: ``prefab `a` has …`` and ``prefab `b` has …`` read alike.
+/// together: ``prefab `a` has …`` and ``prefab `b` has …`` read alike. Every
+/// quoted word goes (a check's message names glyphs and prefabs, not
+/// directives).
 fn message_kind(message: &str) -> String {
+    let unquoted: String =
+        message.split('`').enumerate().map(|(i, part)| if i % 2 == 1 { "`…`" } else { part }).collect();
     let mut out = String::new();
     let mut digits = false;
-    for c in loss_kind(message).chars() {
+    for c in unquoted.chars() {
         if c.is_ascii_digit() {
             if !digits {
                 out.push('N');
