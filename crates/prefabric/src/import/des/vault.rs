@@ -226,6 +226,17 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
             {
                 continue;
             }
+            // DCSS's level fixups (turning lone pools and walls into their
+            // neighbours) have no counterpart in prefabric, so masking cells
+            // from them changes nothing.
+            "KMASK"
+                if h.value.split_once(['=', ':']).is_some_and(|(_, m)| {
+                    m.split(['/', '|', ','])
+                        .all(|m| matches!(m.trim().trim_start_matches('!'), "no_pool_fixup" | "no_wall_fixup"))
+                }) =>
+            {
+                continue;
+            }
             "KPROP" | "KMASK" => {
                 loss(&mut losses, format!("`{}` (cell properties) not kept", h.key), &h.at);
                 continue;
@@ -839,6 +850,11 @@ mod tests {
         assert_eq!(one("NAME: n\nTAGS: x\n").expect_err("grid").reason, "no grid");
         let k = one("NAME: k\nKMASK: a = no_monster_gen\nMAP\na\nENDMAP\n").expect("imports with a loss");
         assert_eq!(k.losses.len(), 1);
+        // Masks from DCSS's level fixups, which prefabric never runs, lose nothing.
+        let f = one("NAME: f\nKMASK: a = no_pool_fixup / !no_wall_fixup\nMAP\na\nENDMAP\n").expect("imports");
+        assert!(f.losses.is_empty(), "{:?}", f.losses);
+        let mixed = one("NAME: m\nKMASK: a = no_pool_fixup / no_item_gen\nMAP\na\nENDMAP\n").expect("imports");
+        assert_eq!(mixed.losses.len(), 1);
     }
 
     #[test]
