@@ -106,14 +106,8 @@ pub(crate) fn check(d: &Definitions, p: &Prefab, catalog: &Catalog) -> Vec<Error
     }
     if errors.is_empty() && p.varies() && !(units.is_empty() && machine_glyphs.is_empty()) {
         let covered: Vec<Point> = units.iter().flat_map(|u| u.cells.iter().copied()).collect();
-        errors.extend(p.floor_problems_with(&covered, &machine_glyphs).into_iter().map(|e| {
-            let message = format!("{}, counting the machines `{}.def` may place as blocking", e.message(), d.name);
-            let mut again = Error::at(e.kind(), e.location().cloned().unwrap_or_else(|| p.origin().clone()), message);
-            if let Some(help) = e.help() {
-                again = again.with_help(help);
-            }
-            again
-        }));
+        let context = format!(", counting the machines `{}.def` may place as blocking", d.name);
+        errors.extend(p.floor_problems_with(&covered, &machine_glyphs, &context));
     }
     errors
 }

@@ -536,10 +536,16 @@ impl Prefab {
     /// `blockers` (the cells machine footprints may cover) blocked walkers too,
     /// and the cells holding `machine_glyphs` (glyphs whose legend reference a
     /// definition file may make a one-cell machine: always, or by some draw);
-    /// empty for a prefab that does not vary.
-    pub(crate) fn floor_problems_with(&self, blockers: &[Point], machine_glyphs: &[(char, bool)]) -> Vec<Error> {
+    /// empty for a prefab that does not vary. `context` goes into each
+    /// problem's message after its reason.
+    pub(crate) fn floor_problems_with(
+        &self,
+        blockers: &[Point],
+        machine_glyphs: &[(char, bool)],
+        context: &str,
+    ) -> Vec<Error> {
         let Some(v) = &self.variation else { return Vec::new() };
-        vary::proof::prove_floor(&v.variation, &self.subject(v, machine_glyphs), &v.proven.envelope, blockers)
+        vary::proof::prove_floor(&v.variation, &self.subject(v, machine_glyphs), &v.proven.envelope, blockers, context)
     }
 
     /// For a prefab that varies, the cells walkable in every outcome with no

@@ -50,6 +50,9 @@
 //! refuses might have been valid by how rules interact (two `subst` cells side
 //! by side that some later rule always opens again, a deal whose cells touch
 //! different areas), and the message says which cell and line to look at.
+//! When it refuses a floor, it draws a few outcomes and adds the first that
+//! strands floor, with where, or says that none of those drawn does: evidence
+//! for the designer, never a reason to accept.
 
 use super::{Meaning, Rule, Variation};
 use crate::error::{Error, ErrorKind, Location};
@@ -180,7 +183,7 @@ pub(crate) struct Proven {
 pub(crate) fn prove(v: &Variation, s: &Subject<'_>) -> Result<Proven, Vec<Error>> {
     let mut errors = Vec::new();
     let Some(envelope) = envelope(v, s.origin, &mut errors) else { return Err(errors) };
-    let mut p = Prover { v, env: &envelope, s, errors };
+    let mut p = Prover { v, env: &envelope, s, errors, context: "" };
     p.rules();
     if p.meanings() {
         p.links();
@@ -203,7 +206,7 @@ pub(crate) fn prove(v: &Variation, s: &Subject<'_>) -> Result<Proven, Vec<Error>
 pub(crate) fn check_glyphs(v: &Variation, s: &Subject<'_>) -> Vec<Error> {
     let mut errors = Vec::new();
     let Some(envelope) = envelope(v, s.origin, &mut errors) else { return errors };
-    let mut p = Prover { v, env: &envelope, s, errors };
+    let mut p = Prover { v, env: &envelope, s, errors, context: "" };
     p.rules();
     p.meanings();
     p.errors
@@ -212,7 +215,7 @@ pub(crate) fn check_glyphs(v: &Variation, s: &Subject<'_>) -> Vec<Error> {
 /// The cells open in every outcome: walkable, no machine on them (drawn, or
 /// one a [`Subject::machine_glyphs`] glyph may bring).
 pub(crate) fn sure_floor(v: &Variation, s: &Subject<'_>, env: &Envelope) -> Grid<bool> {
-    let p = Prover { v, env, s, errors: Vec::new() };
+    let p = Prover { v, env, s, errors: Vec::new(), context: "" };
     let open = p.openness(&[]);
     let cells = open.iter().map(|o| *o == Open::Sure).collect();
     Grid::from_cells(s.cells.width(), s.cells.height(), cells)
@@ -220,9 +223,16 @@ pub(crate) fn sure_floor(v: &Variation, s: &Subject<'_>, env: &Envelope) -> Grid
 }
 
 /// Proves the floor keeps its areas in every outcome when `blockers` (machine
-/// footprints a definition file may place) block walkers too.
-pub(crate) fn prove_floor(v: &Variation, s: &Subject<'_>, env: &Envelope, blockers: &[Point]) -> Vec<Error> {
-    let mut p = Prover { v, env, s, errors: Vec::new() };
+/// footprints a definition file may place) block walkers too; `context` says
+/// so in a problem's message (after its reason, before what the draws showed).
+pub(crate) fn prove_floor(
+    v: &Variation,
+    s: &Subject<'_>,
+    env: &Envelope,
+    blockers: &[Point],
+    context: &str,
+) -> Vec<Error> {
+    let mut p = Prover { v, env, s, errors: Vec::new(), context };
     p.floor(blockers);
     p.errors
 }
@@ -428,6 +438,9 @@ struct Prover<'a> {
     env: &'a Envelope,
     s: &'a Subject<'a>,
     errors: Vec<Error>,
+    /// Said after the reason of a floor problem: what else the proof counted
+    /// (`, counting the machines … as blocking`), or nothing.
+    context: &'a str,
 }
 
 /// A cell's openness over every outcome.
@@ -713,6 +726,7 @@ impl Prover<'_> {
             let cut = (0..n).find(|&k| sure(k) && class(k) == smallest).map_or(Point::default(), |k| cells.point_of(k));
             self.floor_error(
                 i,
+                blockers,
                 &format!(
                     "the floor at {} reaches the rest of the prefab's floor only through cells that may close, this one among them: in an outcome where they close, the floor splits",
                     at(cut)
@@ -731,6 +745,7 @@ impl Prover<'_> {
                 let i = (0..n).find(|&i| maybe(i)).unwrap_or(0);
                 self.floor_error(
                     i,
+                    blockers,
                     "no floor is open in every outcome, and the cells that may open do not open together as one area",
                 );
             }
@@ -758,6 +773,7 @@ impl Prover<'_> {
         if let Some(i) = (0..n).find(|&i| maybe(i) && !reached[i]) {
             self.floor_error(
                 i,
+                blockers,
                 "it may open while the cells between it and the floor stay closed, a pocket cut off from the rest",
             );
             return;
@@ -776,6 +792,7 @@ impl Prover<'_> {
         if let Some(i) = (0..n).find(|&i| maybe(i) && on_rim(i) && !anchored[all_area[i] as usize]) {
             self.floor_error(
                 i,
+                blockers,
                 "it is the only way its floor meets the prefab's rim (no cell open in every outcome and no link does): in an outcome where it closes, nothing outside reaches that floor",
             );
         }
@@ -880,14 +897,46 @@ impl Prover<'_> {
         (class, on_rim_by_deal)
     }
 
-    fn floor_error(&mut self, i: usize, why: &str) {
+    fn floor_error(&mut self, i: usize, blockers: &[Point], why: &str) {
         let p = self.s.cells.point_of(i);
         let step = self.env.changed_by[i];
+        let witness = self.split_witness(blockers);
         self.push(
             step,
-            format!("may open or close the cell at {}: {why}", at(p)),
+            format!("may open or close the cell at {}: {why}{} ({witness})", at(p), self.context),
             "mask the cell, or rewrite it together with its neighbours (`subst-once`, `shuffle`), so every outcome keeps the floor's areas",
         );
+    }
+
+    /// Whether a drawn outcome shows the floor error to be real, in words: the
+    /// first of the outcomes with variant seeds 1 to [`WITNESS_DRAWS`] (those
+    /// `show --variants` draws) that strands floor, machines and `blockers`
+    /// closed (see `FloorAreas::stranded_in`), and where; or that none of them
+    /// does (such outcomes are rare, or the proof is cautious).
+    /// Run only once the proof has refused, so a valid prefab pays nothing.
+    fn split_witness(&self, blockers: &[Point]) -> String {
+        let cells = self.s.cells;
+        let (w, h) = (cells.width(), cells.height());
+        let mut blocked = vec![false; cells.cells().len()];
+        for q in self.s.machines.iter().flat_map(|m| m.cells().iter().map(|c| c.0)).chain(blockers.iter().copied()) {
+            if let Some(i) = cells.index_of(q) {
+                blocked[i] = true;
+            }
+        }
+        let floor = |grid: &Grid<Option<Terrain>>| FloorAreas::of(grid, &blocked, self.s.dont_care_is_floor);
+        let first = floor(cells);
+        let (mut drawn, mut refs) = (cells.clone(), Vec::new());
+        for seed in 1..=WITNESS_DRAWS {
+            drawn.clone_from(cells);
+            refs.clear();
+            self.v.outcome(seed, &mut drawn, &mut refs);
+            if let Some(how) = first.stranded_in(&floor(&drawn), w, h) {
+                return format!("the outcome of variant seed {seed} does: {how}");
+            }
+        }
+        format!(
+            "no outcome of variant seeds 1 to {WITNESS_DRAWS} does: such outcomes are rare, or the proof, which follows the glyphs each cell may hold rather than whole outcomes, is too cautious here"
+        )
     }
 
     /// The terrain where each varied cell takes its most open (`open`) or most
@@ -940,6 +989,93 @@ impl Prover<'_> {
         refs.sort_by_key(|(r, t)| (r.at.y, r.at.x, r.glyph, t.map(|t| (t.role.index(), t.variant))));
         refs.dedup();
         refs
+    }
+}
+
+/// How many outcomes a refused floor is drawn in, looking for one that shows
+/// the problem (see `Prover::split_witness`).
+const WITNESS_DRAWS: u32 = 64;
+
+/// The walkable areas of one outcome, for comparing outcomes.
+struct FloorAreas {
+    /// Each cell's area, from 1; 0 for closed cells.
+    label: Vec<u32>,
+    /// Per area (index = label), whether it meets the prefab's rim.
+    on_rim: Vec<bool>,
+}
+
+impl FloorAreas {
+    /// The areas of `grid`'s walkable cells not `blocked` (`?` counts as floor
+    /// when `dont_care_is_floor`, else as the rim).
+    fn of(grid: &Grid<Option<Terrain>>, blocked: &[bool], dont_care_is_floor: bool) -> FloorAreas {
+        let open = |i: usize| {
+            !blocked[i]
+                && match grid.cells()[i] {
+                    None => dont_care_is_floor,
+                    Some(t) => t.role.is_walkable(),
+                }
+        };
+        let (label, count) = areas(grid.width(), grid.height(), open);
+        let mut on_rim = vec![false; count as usize + 1];
+        for (i, &a) in label.iter().enumerate().filter(|(_, a)| **a != 0) {
+            let p = grid.point_of(i);
+            let outside = |q: Point| match grid.get(q) {
+                None => true,
+                Some(c) => c.is_none() && !dont_care_is_floor,
+            };
+            if Dir::ALL.iter().any(|d| outside(p + d.delta())) {
+                on_rim[a as usize] = true;
+            }
+        }
+        FloorAreas { label, on_rim }
+    }
+
+    /// Where `drawn` strands floor, in words; `None` when it strands none. An
+    /// area of `drawn` that meets no rim is stranded when it holds floor of an
+    /// area here that met the rim (it lost its way out), floor of an area here
+    /// that `drawn` parts (a piece cut off), or no floor open here at all (a
+    /// pocket). Areas that only join, or pieces that each meet the rim, are no
+    /// witness: the outside may still reach them.
+    fn stranded_in(&self, drawn: &FloorAreas, w: i32, h: i32) -> Option<String> {
+        let grid: Grid<()> = Grid::new(w, h, ());
+        let cell = |i: usize| at(grid.point_of(i));
+        // For each area here, one drawn area holding its floor, and whether
+        // `drawn` parts it.
+        let mut first_in: Vec<Option<(usize, u32)>> = vec![None; self.on_rim.len()];
+        let mut parted: Vec<Option<usize>> = vec![None; self.on_rim.len()];
+        for (i, (&a, &d)) in self.label.iter().zip(&drawn.label).enumerate() {
+            if a == 0 || d == 0 {
+                continue;
+            }
+            match first_in[a as usize] {
+                None => first_in[a as usize] = Some((i, d)),
+                Some((_, e)) if e != d && parted[a as usize].is_none() => parted[a as usize] = Some(i),
+                Some(_) => {}
+            }
+        }
+        let mut holds_floor_here = vec![false; drawn.on_rim.len()];
+        for (&a, &d) in self.label.iter().zip(&drawn.label) {
+            holds_floor_here[d as usize] |= a != 0 && d != 0;
+        }
+        for (i, (&a, &d)) in self.label.iter().zip(&drawn.label).enumerate() {
+            if d == 0 || drawn.on_rim[d as usize] {
+                continue;
+            }
+            if !holds_floor_here[d as usize] {
+                return Some(format!("it opens a pocket at {} that no floor reaches", cell(i)));
+            }
+            if a == 0 {
+                continue;
+            }
+            if self.on_rim[a as usize] {
+                return Some(format!("its floor at {} no longer meets the prefab's rim", cell(i)));
+            }
+            if let (Some((j, e)), Some(k)) = (first_in[a as usize], parted[a as usize]) {
+                let other = if e == d { k } else { j };
+                return Some(format!("its floor at {} is cut off from the floor at {}", cell(i), cell(other)));
+            }
+        }
+        None
     }
 }
 

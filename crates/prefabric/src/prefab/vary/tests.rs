@@ -716,8 +716,8 @@ fn a_deal_counts_only_the_cells_that_can_open() {
     let p =
         build("prefab b\nnsubst: + = 1 . / rest #\nterrain:\n#########\n#...+...#\n#...#...#\n#...+...#\n#########\n")
             .unwrap_or_else(|e| panic!("{e:?}"));
-    assert!(p.floor_problems_with(&[], &[]).is_empty());
-    let blocked = p.floor_problems_with(&[Point::new(4, 1)], &[]);
+    assert!(p.floor_problems_with(&[], &[], "").is_empty());
+    let blocked = p.floor_problems_with(&[Point::new(4, 1)], &[], "");
     assert!(
         blocked.iter().any(|e| e
             .to_string()
@@ -727,11 +727,11 @@ fn a_deal_counts_only_the_cells_that_can_open() {
     // Three doorways, two kept: one blocked still leaves one open.
     let p = build("prefab b\nnsubst: + = 2 . / rest #\nterrain:\n#########\n#...+...#\n#...#...#\n#...+...#\n#...#...#\n#...+...#\n#########\n")
         .unwrap_or_else(|e| panic!("{e:?}"));
-    assert!(p.floor_problems_with(&[Point::new(4, 1)], &[]).is_empty());
+    assert!(p.floor_problems_with(&[Point::new(4, 1)], &[], "").is_empty());
     // A legend glyph whose machine may block counts as closed.
     let p = build("prefab m\nlegend: M = room ref M\nnsubst: + = 1 M / rest #\nterrain:\n#########\n#...+...#\n#...#...#\n#...+...#\n#########\n")
         .unwrap_or_else(|e| panic!("{e:?}"));
-    assert!(!p.floor_problems_with(&[], &[('M', false)]).is_empty());
+    assert!(!p.floor_problems_with(&[], &[('M', false)], "").is_empty());
 }
 
 #[test]
@@ -805,4 +805,31 @@ fn hostile_variations_are_refused_without_hanging() {
         "prefab big\nnsubst: a = 100000 # / rest .\nsubst: b = .:10000 #:10000\nterrain:\n#####\n#a.b#\n#...#\n#####\n",
     );
     assert!(err.is_ok(), "{err:?}");
+}
+
+#[test]
+fn a_refused_floor_names_a_drawn_outcome_that_splits_it_or_says_none_was_found() {
+    // A passage that rubble may close: the proof refuses it and names the first
+    // variant seed whose outcome closes it, with two cells that outcome parts.
+    let split = "prefab split\nsubst: c = . #\nterrain:\n#####\n#.c.#\n##.##\n";
+    let err = build(split).unwrap_err();
+    let witness = err[0].split("(the outcome of variant seed ").nth(1).unwrap_or_else(|| panic!("{err:?}"));
+    let seed: u32 = witness.split(' ').next().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{err:?}"));
+    assert!(witness.contains("no longer meets the prefab's rim"), "{err:?}");
+    // The same rule over the same cells, with the passage doubled by a row that
+    // keeps the floor whole: the seed draws rubble there, and no earlier seed does.
+    let doubled = build("prefab doubled\nsubst: c = . #\nterrain:\n#####\n#.c.#\n#...#\n##.##\n").unwrap();
+    let rubble_at = |seed: u32| rows(&doubled.variant(seed))[1].as_bytes()[2] == b'#';
+    assert!(rubble_at(seed), "seed {seed} should close the passage");
+    assert!((1..seed).all(|s| !rubble_at(s)), "seed {seed} is not the first to close it");
+    // An outcome rare enough that the draws miss it: the message says so rather
+    // than claiming an outcome it has not seen.
+    // (`nsubst` walls the two cells of the way into the bottom room in 1 outcome of 3,321.)
+    let rare = format!(
+        "prefab rare\nnsubst: c = 2 # / rest .\nterrain:\n{wall}\n{rows}###########cc###########\n###########..###########\n{wall}\n",
+        wall = "#".repeat(24),
+        rows = format!("#{}#\n#.{}.#\n", ".".repeat(22), "c".repeat(20)).repeat(4) + &format!("#{}#\n", ".".repeat(22)),
+    );
+    let err = build(&rare).err().unwrap_or_else(|| panic!("the rare wall is refused"));
+    assert!(err[0].contains("no outcome of variant seeds 1 to 64 does: such outcomes are rare"), "{err:?}");
 }
