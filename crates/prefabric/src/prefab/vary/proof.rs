@@ -900,7 +900,7 @@ impl Prover<'_> {
     fn floor_error(&mut self, i: usize, blockers: &[Point], why: &str) {
         let p = self.s.cells.point_of(i);
         let step = self.env.changed_by[i];
-        let witness = self.split_witness(blockers);
+        let witness = self.stranding_witness(blockers);
         self.push(
             step,
             format!("may open or close the cell at {}: {why}{} ({witness})", at(p), self.context),
@@ -912,9 +912,9 @@ impl Prover<'_> {
     /// first of the outcomes with variant seeds 1 to [`WITNESS_DRAWS`] (those
     /// `show --variants` draws) that strands floor, machines and `blockers`
     /// closed (see `FloorAreas::stranded_in`), and where; or that none of them
-    /// does (such outcomes are rare, or the proof is cautious).
-    /// Run only once the proof has refused, so a valid prefab pays nothing.
-    fn split_witness(&self, blockers: &[Point]) -> String {
+    /// does (such outcomes are rare, or the proof is cautious). Run only once
+    /// the proof has refused, so a valid prefab pays nothing.
+    fn stranding_witness(&self, blockers: &[Point]) -> String {
         let cells = self.s.cells;
         let (w, h) = (cells.width(), cells.height());
         let mut blocked = vec![false; cells.cells().len()];
@@ -993,7 +993,7 @@ impl Prover<'_> {
 }
 
 /// How many outcomes a refused floor is drawn in, looking for one that shows
-/// the problem (see `Prover::split_witness`).
+/// the problem (see `Prover::stranding_witness`).
 const WITNESS_DRAWS: u32 = 64;
 
 /// The walkable areas of one outcome, for comparing outcomes.
