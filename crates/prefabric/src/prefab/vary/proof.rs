@@ -684,15 +684,7 @@ impl Prover<'_> {
             Dir::ALL.into_iter().filter_map(move |d| cells.index_of(p + d.delta()))
         };
         let dont_care_is_floor = self.s.dont_care_is_floor;
-        let outside = |q: Point| match cells.get(q) {
-            None => true,
-            Some(None) => !dont_care_is_floor,
-            Some(Some(_)) => false,
-        };
-        let on_rim = |i: usize| {
-            let p = cells.point_of(i);
-            Dir::ALL.iter().any(|d| outside(p + d.delta()))
-        };
+        let on_rim = |i: usize| meets_rim(cells, i, dont_care_is_floor);
         let (sure_area, sure_count) = areas(w, h, sure);
         let (all_area, _) = areas(w, h, |i| sure(i) || maybe(i));
         // The sure areas the deals join in every outcome: each sure cell's class,
@@ -916,7 +908,6 @@ impl Prover<'_> {
     /// the proof has refused, so a valid prefab pays nothing.
     fn stranding_witness(&self, blockers: &[Point]) -> String {
         let cells = self.s.cells;
-        let (w, h) = (cells.width(), cells.height());
         let mut blocked = vec![false; cells.cells().len()];
         for q in self.s.machines.iter().flat_map(|m| m.cells().iter().map(|c| c.0)).chain(blockers.iter().copied()) {
             if let Some(i) = cells.index_of(q) {
@@ -930,7 +921,7 @@ impl Prover<'_> {
             drawn.clone_from(cells);
             refs.clear();
             self.v.outcome(seed, &mut drawn, &mut refs);
-            if let Some(how) = first.stranded_in(&floor(&drawn), w, h) {
+            if let Some(how) = first.stranded_in(&floor(&drawn), cells) {
                 return format!("the outcome of variant seed {seed} does: {how}");
             }
         }
@@ -1018,14 +1009,7 @@ impl FloorAreas {
         let (label, count) = areas(grid.width(), grid.height(), open);
         let mut on_rim = vec![false; count as usize + 1];
         for (i, &a) in label.iter().enumerate().filter(|(_, a)| **a != 0) {
-            let p = grid.point_of(i);
-            let outside = |q: Point| match grid.get(q) {
-                None => true,
-                Some(c) => c.is_none() && !dont_care_is_floor,
-            };
-            if Dir::ALL.iter().any(|d| outside(p + d.delta())) {
-                on_rim[a as usize] = true;
-            }
+            on_rim[a as usize] |= meets_rim(grid, i, dont_care_is_floor);
         }
         FloorAreas { label, on_rim }
     }
@@ -1036,9 +1020,9 @@ impl FloorAreas {
     /// that `drawn` parts (a piece cut off), or no floor open here at all (a
     /// pocket). Areas that only join, or pieces that each meet the rim, are no
     /// witness: the outside may still reach them.
-    fn stranded_in(&self, drawn: &FloorAreas, w: i32, h: i32) -> Option<String> {
-        let grid: Grid<()> = Grid::new(w, h, ());
-        let cell = |i: usize| at(grid.point_of(i));
+    /// `cells` is the prefab the areas lie in, for naming cells.
+    fn stranded_in(&self, drawn: &FloorAreas, cells: &Grid<Option<Terrain>>) -> Option<String> {
+        let cell = |i: usize| at(cells.point_of(i));
         // For each area here, one drawn area holding its floor, and whether
         // `drawn` parts it.
         let mut first_in: Vec<Option<(usize, u32)>> = vec![None; self.on_rim.len()];
@@ -1077,6 +1061,16 @@ impl FloorAreas {
         }
         None
     }
+}
+
+/// True when cell `i` of `cells` has a side on the prefab's rim: off its
+/// edge, or on `?` where `?` is not floor.
+fn meets_rim(cells: &Grid<Option<Terrain>>, i: usize, dont_care_is_floor: bool) -> bool {
+    let p = cells.point_of(i);
+    Dir::ALL.iter().any(|d| match cells.get(p + d.delta()) {
+        None => true,
+        Some(c) => c.is_none() && !dont_care_is_floor,
+    })
 }
 
 /// Labels the 4-connected areas of the cells where `open` holds, from 1 (0 for
