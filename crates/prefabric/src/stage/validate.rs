@@ -58,9 +58,9 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
 /// Objects on walkable cells, one per cell; machines off doors, stairs and link
 /// marks; furnishing off placed prefabs and spawn-blocked cells.
 fn objects(map: &Map) -> Result<(), Error> {
-    // Every object cell with its object, sorted by cell, so two objects on one
-    // cell sit side by side.
-    let mut cells: Vec<(usize, usize)> = Vec::with_capacity(map.objects.iter().map(|o| o.cells.len()).sum());
+    // The cells some object seen so far stands on: a second object on one is
+    // looked for only then (an error, so rare), with no sort of every cell.
+    let mut stood_on = Bits::new(map.width() as usize, map.height() as usize, false);
     // The cells inside any placed prefab's rectangle, one look-up each.
     let mut in_prefab = Bits::new(map.width() as usize, map.height() as usize, false);
     for r in map.prefabs.iter().map(|placed| placed.bounds.intersection(&map.bounds())) {
@@ -74,10 +74,17 @@ fn objects(map: &Map) -> Result<(), Error> {
             None => format!("a {}", object.kind.name()),
         };
         for &(p, _) in &object.cells {
-            let Some(i) = map.terrain.index_of(p).filter(|_| map.is_walkable(p)) else {
+            if map.terrain.index_of(p).is_none() || !map.is_walkable(p) {
                 return Err(fail(map, format!("{} stands on a cell that is not walkable at {p}", what())));
-            };
-            cells.push((i, k));
+            }
+            let (x, y) = (p.x as usize, p.y as usize);
+            if stood_on.get(x, y)
+                && let Some(other) = map.objects[..k].iter().find(|o| o.cells.iter().any(|c| c.0 == p))
+            {
+                let name = |o: &crate::map::Object| o.tag.clone().unwrap_or_else(|| o.kind.name().to_string());
+                return Err(fail(map, format!("`{}` and `{}` share the cell {p}", name(other), name(object))));
+            }
+            stood_on.set(x, y);
             let role = map.terrain[p].role;
             if object.blocks() && !matches!(role, Role::Floor(_)) {
                 return Err(fail(map, format!("{} blocks the {} at {p}", what(), role.name())));
@@ -94,13 +101,6 @@ fn objects(map: &Map) -> Result<(), Error> {
                 return Err(fail(map, message));
             }
         }
-    }
-    cells.sort_unstable();
-    if let Some(pair) = cells.windows(2).find(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1) {
-        let (a, b) = (&map.objects[pair[0].1], &map.objects[pair[1].1]);
-        let name = |o: &crate::map::Object| o.tag.clone().unwrap_or_else(|| o.kind.name().to_string());
-        let p = map.terrain.point_of(pair[0].0);
-        return Err(fail(map, format!("`{}` and `{}` share the cell {p}", name(a), name(b))));
     }
     Ok(())
 }
@@ -211,5 +211,37 @@ mod tests {
         empty.terrain.cells_mut().fill(Terrain::EARTH);
         let err = connected(&empty).expect_err("nothing passable").to_string();
         assert!(err.contains("the map has no passable cell"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod object_cell_tests {
+    use super::objects;
+    use crate::{Generator, Pack};
+
+    /// A finished map of the default pack, with its objects.
+    fn finished(seed: u64) -> crate::map::Map {
+        let pack = Pack::embedded().expect("the embedded pack is valid");
+        let generator = Generator::new(&pack, "materials").expect("materials exists");
+        let mut g = generator.start(seed, 0);
+        g.run_all().expect("the map generates");
+        g.map
+    }
+
+    #[test]
+    fn two_objects_on_one_cell_are_named_and_one_object_may_list_its_cell_twice() {
+        let mut map = finished(5);
+        assert!(objects(&map).is_ok(), "a generated map passes");
+        let k = map.objects.iter().position(|o| o.cells.len() == 1).expect("some one-cell object");
+        let p = map.objects[k].cells[0].0;
+        // The same object listing its cell twice is no clash.
+        let first = map.objects[k].cells[0];
+        map.objects[k].cells.push(first);
+        assert!(objects(&map).is_ok(), "one object's own cell twice is not two objects");
+        let mut twin = map.objects[k].clone();
+        twin.tag = Some("intruder".into());
+        map.objects.push(twin);
+        let message = objects(&map).expect_err("two objects on one cell").to_string();
+        assert!(message.contains(&format!("and `intruder` share the cell {p}")), "{message}");
     }
 }
