@@ -25,6 +25,7 @@
 //! stays where drawn. A `machine` line gives the drawn machine under its reference
 //! cell its tag and game keywords instead of placing an object.
 
+use crate::bits::Bits;
 use crate::content::Pack;
 use crate::content::catalog::{Catalog, FAULTY_PERCENT, Kind};
 use crate::content::defs::Definitions;
@@ -40,6 +41,19 @@ use crate::trace::Outcome;
 /// Runs the stage.
 pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
     let depth = map.depth;
+    // The cells objects stand on, kept as objects are added: what a prefab's
+    // shifted objects may not move to is read off its own rectangle.
+    let mut stood_on = Bits::new(map.width() as usize, map.height() as usize, false);
+    let stand = |bits: &mut Bits, object: &Object| {
+        for &(p, _) in &object.cells {
+            if map_contains(bits, p) {
+                bits.set(p.x as usize, p.y as usize);
+            }
+        }
+    };
+    for object in &map.objects {
+        stand(&mut stood_on, object);
+    }
     for index in 0..map.prefabs.len() {
         let placed = &map.prefabs[index];
         let Some(prefab) = super::placed_prefab(pack, placed) else { continue };
@@ -53,10 +67,11 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
         let bounds = placed.bounds;
         let mut rng = Rng::stream(seed, "objects", &format!("{}#{index}", placed.name));
         let lines = enabled_lines(defs, &mut rng);
-        let (objects, names) = resolve(map, pack.catalog(), depth, &place, defs, &lines, index, &mut rng);
+        let (objects, names) = resolve(map, &stood_on, pack.catalog(), depth, &place, defs, &lines, index, &mut rng);
         let count = objects.len();
         let machines = if map.trace.is_on() { machine_notes(&objects, &names) } else { String::new() };
         for object in objects {
+            stand(&mut stood_on, &object);
             map.add_object(object);
         }
         name_machines(map, index, names);
@@ -172,6 +187,7 @@ fn enabled_lines(defs: &Definitions, rng: &mut Rng) -> Vec<bool> {
 #[allow(clippy::too_many_arguments)]
 fn resolve(
     map: &Map,
+    stood_on: &Bits,
     catalog: &Catalog,
     depth: u32,
     place: &Placement<'_>,
@@ -207,7 +223,7 @@ fn resolve(
     // cell a reference of this prefab is drawn on.
     // SHIFT stays inside the prefab, so only objects there can be in the way.
     let mut taken: Vec<Point> =
-        map.objects.iter().flat_map(|o| o.cells.iter().map(|c| c.0)).filter(|&p| bounds.contains(p)).collect();
+        bounds.points().filter(|&p| map_contains(stood_on, p) && stood_on.get(p.x as usize, p.y as usize)).collect();
     taken.extend(refs.iter().map(|r| origin + r.at));
     let line_of =
         |r: &RefMark| (0..defs.lines.len()).find(|&k| lines[k].is_some() && defs.lines[k].line.glyph == r.glyph);
@@ -281,6 +297,11 @@ fn resolve(
         shift_machines(map, place, &mut out, shifted, &taken, rng);
     }
     (out, names)
+}
+
+/// True when `p` lies on the grid of `bits`.
+fn map_contains(bits: &Bits, p: Point) -> bool {
+    p.x >= 0 && p.y >= 0 && (p.x as usize) < bits.width && (p.y as usize) < bits.height
 }
 
 pub(crate) fn object_kind(kind: Kind) -> ObjectKind {
