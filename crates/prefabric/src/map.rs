@@ -693,7 +693,8 @@ pub enum SkipReason {
     Ineligible,
     /// Placed as often as its per-map or per-world limit allows.
     Limit,
-    /// Another encounter of its exclusion group was placed.
+    /// Another encounter of its exclusion group was placed, or one of its world
+    /// group used up the group's `max_per_world`.
     Excluded,
     /// No free room or cavern of the access or size it needs, or none where
     /// one of its prefabs fits (crowded, wrong doors, no rock to sink it into).
@@ -853,6 +854,9 @@ pub struct Map {
     pub(crate) layout: LayoutStats,
     pub(crate) skipped: Vec<EncounterSkip>,
     pub(crate) object_encounters: Vec<ObjectEncounter>,
+    /// The world group of each encounter placed that has one, once a placement
+    /// (what [`crate::World::after`] counts).
+    pub(crate) world_groups: Vec<String>,
     /// For each encounter placed, every one of its prefabs that fitted where it
     /// went (the one drawn among them), so `check` can tell an alternative that
     /// never fits from one chance passed over.
@@ -883,6 +887,7 @@ impl Map {
             layout: LayoutStats::default(),
             skipped: Vec::new(),
             object_encounters: Vec::new(),
+            world_groups: Vec::new(),
             alternatives_fit: Vec::new(),
             feature_skips: Vec::new(),
             furnishing: FurnishingSummary::default(),

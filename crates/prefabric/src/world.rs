@@ -2,7 +2,9 @@
 //!
 //! A [`World`] counts how often each encounter has been placed in the levels
 //! generated so far, so an encounter limited to one per world (a unique NPC, a
-//! named vault) appears once in a whole run. [`Generator::generate_in`] takes a
+//! named vault) appears once in a whole run, and how often each world group
+//! (encounters counted together, such as three drawings of one unique vault)
+//! has been placed. [`Generator::generate_in`] takes a
 //! world and returns the world after the new level; [`World::to_json`] and
 //! [`World::from_json`] keep it between runs. Counts are kept in a sorted map, so
 //! the same levels give the same bytes.
@@ -27,6 +29,10 @@ pub struct World {
     levels: u32,
     /// Encounter id -> times placed in this world.
     encounters: BTreeMap<String, u32>,
+    /// World group -> times one of its encounters was placed (absent from a
+    /// world where none was, so such worlds read and write as before groups).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    world_groups: BTreeMap<String, u32>,
 }
 
 impl Default for World {
@@ -38,7 +44,13 @@ impl Default for World {
 impl World {
     /// A world where nothing has happened yet.
     pub fn new() -> World {
-        World { format: "prefabric-world".into(), version: WORLD_VERSION, levels: 0, encounters: BTreeMap::new() }
+        World {
+            format: "prefabric-world".into(),
+            version: WORLD_VERSION,
+            levels: 0,
+            encounters: BTreeMap::new(),
+            world_groups: BTreeMap::new(),
+        }
     }
 
     /// How many levels have been generated in it.
@@ -49,6 +61,11 @@ impl World {
     /// How many times encounter `id` has been placed in it.
     pub fn placed(&self, id: &str) -> u32 {
         self.encounters.get(id).copied().unwrap_or(0)
+    }
+
+    /// How many times an encounter of world group `name` has been placed in it.
+    pub fn group_placed(&self, name: &str) -> u32 {
+        self.world_groups.get(name).copied().unwrap_or(0)
     }
 
     /// Every encounter placed so far and how often, by id.
@@ -65,6 +82,10 @@ impl World {
         let tagged = map.prefabs().iter().filter_map(|p| p.encounter.as_ref().map(|t| &t.id));
         for id in tagged.chain(map.object_encounters().iter().map(|e| &e.id)) {
             let n = next.encounters.entry(id.clone()).or_insert(0);
+            *n = n.saturating_add(1);
+        }
+        for group in &map.world_groups {
+            let n = next.world_groups.entry(group.clone()).or_insert(0);
             *n = n.saturating_add(1);
         }
         next

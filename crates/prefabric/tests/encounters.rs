@@ -135,6 +135,20 @@ category = "reward"
 prefabs = ["encl3"]
 max_per_world = 1
 [[encounters.pool]]
+id = "crown_small"
+weight = "frequent"
+category = "reward"
+prefabs = ["acc2"]
+max_per_world = 1
+world_group = "crowns"
+[[encounters.pool]]
+id = "crown_large"
+weight = "frequent"
+category = "reward"
+prefabs = ["encl3"]
+max_per_world = 1
+world_group = "crowns"
+[[encounters.pool]]
 id = "deep"
 weight = "frequent"
 category = "danger"
@@ -283,6 +297,7 @@ fn every_limit_holds_over_many_seeds_and_depths() {
         let count = |id: &str| placed.iter().filter(|(e, _)| *e == id).count();
         assert!(count("solo") <= 1 && count("pair") <= 2 && count("unique") <= 1, "seed {seed}");
         assert!(count("g1") == 0 || count("g2") == 0, "seed {seed}: a group admits one member per map");
+        assert!(count("crown_small") + count("crown_large") <= 1, "seed {seed}: one of a world group per world");
         if !(3..=5).contains(&depth) {
             assert_eq!(count("deep"), 0, "seed {seed}: depth {depth}");
         }
@@ -305,7 +320,12 @@ fn every_limit_holds_over_many_seeds_and_depths() {
                     assert_eq!(Some(count(id) as u32), limit, "seed {seed}: `{id}` retired at its limit");
                 }
                 SkipReason::Excluded => {
-                    let other = if id == "g1" { "g2" } else { "g1" };
+                    let other = match id {
+                        "g1" => "g2",
+                        "g2" => "g1",
+                        "crown_small" => "crown_large",
+                        _ => "crown_small",
+                    };
                     assert!(count(other) > 0 && count(id) == 0, "seed {seed}: `{id}` excluded by `{other}`");
                 }
                 SkipReason::Ineligible => assert!(
@@ -375,6 +395,9 @@ fn per_world_limits_hold_across_25_levels() {
         world = next;
     }
     assert_eq!(totals.get("unique"), Some(&1), "a once-per-world encounter appears once in 25 levels");
+    let crowns = ["crown_small", "crown_large"].map(|id| totals.get(id).copied().unwrap_or(0));
+    assert_eq!(crowns.iter().sum::<u32>(), 1, "one of a world group appears once in 25 levels: {crowns:?}");
+    assert_eq!(world.group_placed("crowns"), 1);
     for (id, n) in &totals {
         assert_eq!(world.placed(id), *n, "{id}");
     }

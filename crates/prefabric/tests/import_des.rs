@@ -50,9 +50,11 @@ fn every_directive_is_translated_dropped_as_a_loss_or_skipped_with_its_reason() 
     }
     let Outcome::Imported { losses, .. } = outcome["test_losses"] else { panic!("test_losses was skipped") };
     let what: Vec<&str> = losses.iter().map(|l| l.what.as_str()).collect();
-    for expected in ["`CHANCE`", "`KMASK`", "`MARKER`", "`FROBNICATE`", "`uniq_thrones`"] {
+    for expected in ["`CHANCE`", "`KMASK`", "`MARKER`", "`FROBNICATE`"] {
         assert!(what.iter().any(|w| w.contains(expected)), "{expected} not among {what:?}");
     }
+    // One of the group per game is a world group now, not a loss.
+    assert!(!what.iter().any(|w| w.contains("uniq_thrones")), "{what:?}");
     assert!(losses.iter().all(|l| l.at.file == "every_directive.des" && l.at.line > 0), "{losses:?}");
     let Outcome::Imported { losses, .. } = outcome["test_corner_door"] else { panic!("test_corner_door was skipped") };
     assert!(
@@ -123,6 +125,7 @@ fn the_prefabs_say_what_the_directives_said() {
     assert!(pool.contains("id = \"test_guard_post\"\nweight = 5"), "{pool}");
     assert!(pool.contains("depth = [[4, 9], [12, 15]]"), "D:4- without D:10-11:\n{pool}");
     assert!(pool.contains("depth = [[9, 13], [16, 19]]"), "Lair and Depths stay apart:\n{pool}");
+    assert!(pool.contains("max_per_world = 1\nworld_group = \"uniq_thrones\"\n"), "`uniq_thrones`:\n{pool}");
     assert!(file(&imported, "maps/dcss_test_arena.toml").contains("start = \"test_arena\""));
     let catalog = file(&imported, "catalog/dcss.toml");
     assert!(catalog.contains("tag = \"orc_warrior\"\nname = \"orc warrior\""), "{catalog}");

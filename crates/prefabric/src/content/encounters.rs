@@ -103,6 +103,9 @@ pub struct Encounter {
     pub max_per_world: Option<u32>,
     /// Exclusion group: once one member is placed, the others are out for the map.
     pub group: Option<String>,
+    /// World group: its members' placements count together against each
+    /// member's `max_per_world` (one of the group per world, with 1).
+    pub world_group: Option<String>,
     /// Doors the room must have (rooms only: caverns have no doors).
     pub doors: DoorLimit,
     /// Fewest cells the room or cavern must have (0: any).
@@ -209,6 +212,8 @@ struct EncounterFile {
     max_per_world: Option<Spanned<u32>>,
     #[serde(default)]
     group: Option<String>,
+    #[serde(default)]
+    world_group: Option<Spanned<String>>,
     #[serde(default)]
     doors: Option<Spanned<u32>>,
     #[serde(default)]
@@ -418,6 +423,20 @@ fn read_entries(
         };
         let max_per_map = max_of(&e.max_per_map, "max_per_map");
         let max_per_world = max_of(&e.max_per_world, "max_per_world");
+        if let Some(g) = &e.world_group {
+            let name = g.get_ref();
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+                invalid(g.span(), format!("world group `{name}` may only use letters, digits, `_` and `-`"), None);
+            } else if max_per_world.is_none() {
+                invalid(
+                    g.span(),
+                    format!(
+                        "`world_group = \"{name}\"` counts placements against `max_per_world`, which `{id}` does not give"
+                    ),
+                    Some("add `max_per_world = 1` for one of the group per world, or remove `world_group`".into()),
+                );
+            }
+        }
         let mut encounter = Encounter {
             id: id.clone(),
             weight_word: e.weight.get_ref().to_string(),
@@ -430,6 +449,7 @@ fn read_entries(
             max_per_map,
             max_per_world,
             group: e.group.clone(),
+            world_group: e.world_group.as_ref().map(|g| g.get_ref().clone()),
             doors: DoorLimit { min: 0, max: u32::MAX },
             min_area: e.min_area.as_ref().map_or(0, |a| *a.get_ref()),
             resize: e.resize.as_ref().is_none_or(|r| *r.get_ref()),

@@ -303,15 +303,20 @@ fn never_eligible(e: &Encounter, depth: u32, world: &World) -> Option<String> {
         let ranges = if e.depth.0.len() == 1 { "range" } else { "ranges" };
         return Some(format!("depth {depth} is outside its {ranges} {}", e.depth));
     }
-    match e.max_per_world {
-        Some(max) if world.placed(&e.id) >= max => {
+    match (e.max_per_world, &e.world_group) {
+        (Some(max), None) if world.placed(&e.id) >= max => {
             Some(format!("already placed {} times in this world (max_per_world {max})", world.placed(&e.id)))
         }
+        (Some(max), Some(g)) if world.group_placed(g) >= max => Some(format!(
+            "its world group `{g}` already placed {} times in this world (max_per_world {max})",
+            world.group_placed(g)
+        )),
         _ => None,
     }
 }
 
-/// After encounter `i` is placed: retire it at its limits, and its group's others.
+/// After encounter `i` is placed: count it for its world group, retire it at
+/// its limits, the rest of its world group at theirs, and its group's others.
 fn retire_after_placing(
     map: &mut Map,
     pool: &EncounterPool,
@@ -321,14 +326,36 @@ fn retire_after_placing(
     alive: &mut [bool],
 ) {
     let e = &pool.pool[i];
+    if let Some(g) = &e.world_group {
+        map.world_groups.push(g.clone());
+    }
     let limit = match (e.max_per_map, e.max_per_world) {
         (Some(max), _) if placed[i] >= max => Some(format!("max_per_map {max} reached")),
-        (_, Some(max)) if world.placed(&e.id) + placed[i] >= max => Some(format!("max_per_world {max} reached")),
+        (_, Some(max)) if e.world_group.is_none() && world.placed(&e.id) + placed[i] >= max => {
+            Some(format!("max_per_world {max} reached"))
+        }
         _ => None,
     };
     if let Some(reason) = limit {
         alive[i] = false;
         skip(map, &e.id, SkipReason::Limit, &reason);
+    }
+    if let Some(g) = &e.world_group {
+        // Placements of the group in this world: the levels before, and this map.
+        let count = world.group_placed(g) + map.world_groups.iter().filter(|x| *x == g).count() as u32;
+        for (j, member) in pool.pool.iter().enumerate() {
+            let Some(max) = member.max_per_world.filter(|&max| alive[j] && count >= max) else { continue };
+            if member.world_group.as_ref() != Some(g) {
+                continue;
+            }
+            alive[j] = false;
+            let reason = format!("max_per_world {max} of world group `{g}` reached");
+            if j == i {
+                skip(map, &member.id, SkipReason::Limit, &reason);
+            } else {
+                skip(map, &member.id, SkipReason::Excluded, &format!("{reason} (`{}` was placed)", e.id));
+            }
+        }
     }
     let Some(group) = &e.group else { return };
     for (j, other) in pool.pool.iter().enumerate() {

@@ -19,7 +19,8 @@
 //! * minivaults and floating vaults become encounters — in rooms
 //!   (`accessible`, or `enclosed` through their most open side) and in caverns
 //!   (`centered`) — with their weight, absolute depths (module `depth`), once a
-//!   game unless `allow_dup`, `luniq` once a level, `luniq_X` an exclusion group;
+//!   game unless `allow_dup`, `luniq` once a level, `luniq_X` an exclusion group,
+//!   `uniq_X` a world group (one of the group per game);
 //!   side, corner and centre vaults become optional features anchored there,
 //!   their exits (`@`) link marks; whole-level vaults become map types.
 //!

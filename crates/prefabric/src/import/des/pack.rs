@@ -330,6 +330,9 @@ fn encounter(v: &Vault, prefab: &str, style: &str) -> String {
     if let Some(g) = &v.group {
         let _ = writeln!(&mut out, "group = \"{g}\"");
     }
+    if let Some(g) = &v.world_group {
+        let _ = writeln!(&mut out, "world_group = \"{g}\"");
+    }
     out.push('\n');
     out
 }

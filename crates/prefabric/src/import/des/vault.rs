@@ -87,8 +87,10 @@ pub struct Vault {
     pub max_per_world: Option<u32>,
     /// Most times in one map (`luniq`).
     pub max_per_map: Option<u32>,
-    /// An exclusion group (`luniq_FOO`, `uniq_FOO`).
+    /// An exclusion group (`luniq_FOO`, `buniq_FOO`).
     pub group: Option<String>,
+    /// A world group (`uniq_FOO`: one of the group per game).
+    pub world_group: Option<String>,
     /// Nothing may spawn in it (`no_monster_gen`, `no_item_gen`, `no_trap_gen`).
     pub spawn_block: bool,
     /// Cells of the drawing that are exits (`@`), where the level joins it.
@@ -486,19 +488,15 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
     losses.append(&mut depth_losses);
     let mut max_per_world = (!tags.iter().any(|t| t == "allow_dup")).then_some(1);
     let mut max_per_map = None;
-    let mut group = None;
+    let (mut group, mut world_group) = (None, None);
     for t in &tags {
         if t == "luniq" {
             max_per_map = Some(1);
         } else if let Some(g) = t.strip_prefix("luniq_") {
             group = Some(format!("luniq_{g}"));
         } else if let Some(g) = t.strip_prefix("uniq_") {
-            group = Some(format!("uniq_{g}"));
+            world_group = Some(format!("uniq_{g}"));
             max_per_world = Some(1);
-            losses.push(Loss {
-                what: format!("`{t}`: one of the group per game kept as one per level"),
-                at: map.at.clone(),
-            });
         } else if let Some(g) = t.strip_prefix("buniq_") {
             group = Some(format!("buniq_{g}"));
             losses.push(Loss {
@@ -525,6 +523,7 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
         max_per_world,
         max_per_map,
         group,
+        world_group,
         spawn_block,
         exits,
         losses,
