@@ -46,7 +46,7 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
     let mut stood_on = Bits::new(map.width() as usize, map.height() as usize, false);
     let stand = |bits: &mut Bits, object: &Object| {
         for &(p, _) in &object.cells {
-            if map_contains(bits, p) {
+            if on_grid(bits, p) {
                 bits.set(p.x as usize, p.y as usize);
             }
         }
@@ -223,7 +223,7 @@ fn resolve(
     // cell a reference of this prefab is drawn on.
     // SHIFT stays inside the prefab, so only objects there can be in the way.
     let mut taken: Vec<Point> =
-        bounds.points().filter(|&p| map_contains(stood_on, p) && stood_on.get(p.x as usize, p.y as usize)).collect();
+        bounds.points().filter(|&p| on_grid(stood_on, p) && stood_on.get(p.x as usize, p.y as usize)).collect();
     taken.extend(refs.iter().map(|r| origin + r.at));
     let line_of =
         |r: &RefMark| (0..defs.lines.len()).find(|&k| lines[k].is_some() && defs.lines[k].line.glyph == r.glyph);
@@ -300,7 +300,7 @@ fn resolve(
 }
 
 /// True when `p` lies on the grid of `bits`.
-fn map_contains(bits: &Bits, p: Point) -> bool {
+fn on_grid(bits: &Bits, p: Point) -> bool {
     p.x >= 0 && p.y >= 0 && (p.x as usize) < bits.width && (p.y as usize) < bits.height
 }
 
