@@ -147,6 +147,27 @@ fn a_file_of_many_vaults_imports_whole() {
 }
 
 #[test]
+fn a_vault_no_room_or_cavern_can_take_is_skipped_not_counted_as_imported() {
+    // Walled on every side, with a statue DCSS would place inside: no side is
+    // open, so neither a room nor a cavern can take it.
+    let sealed = "NAME: test_sealed\nORIENT: float\nDEPTH: D:1-3\nMAP\nxxxxx\nx.G.x\nxxxxx\nENDMAP\n\n";
+    let open = "NAME: test_open\nORIENT: float\nDEPTH: D:1-3\nMAP\n.....\n..G..\n.....\nENDMAP\n";
+    let imported = import(&format!("{sealed}{open}"));
+    let report = &imported.report;
+    let sealed = report.maps.iter().find(|m| m.name == "test_sealed").expect("read");
+    match &sealed.outcome {
+        Outcome::Skipped(s) => {
+            assert_eq!(s.reason, "placed nowhere");
+            assert_eq!(s.detail, "no side of it is open in every outcome");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!((report.whole(), report.skipped()), (1, 1));
+    assert!(imported.files.iter().all(|f| !f.path.contains("test_sealed")), "no definitions left behind");
+    pack_of(&imported);
+}
+
+#[test]
 fn importing_twice_writes_the_same_bytes() {
     let (a, b) = (import(EVERY_DIRECTIVE), import(EVERY_DIRECTIVE));
     assert_eq!(a.files.len(), b.files.len());

@@ -274,6 +274,22 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
             .map(|&i| pack::Entry { vault: &vaults[i].0, stem: vaults[i].1.clone(), source: vaults[i].2.clone() })
             .collect();
         let assembled = pack::assemble(&entries, &options.pool, &taken, base.catalog().keywords(), &terrains);
+        // A vault no room or cavern can take (no side of it open in every
+        // outcome) wrote no prefab: not imported, whatever else it wrote.
+        let nowhere: Vec<usize> = (0..live.len()).filter(|&k| assembled.written[k].prefabs.is_empty()).collect();
+        if !nowhere.is_empty() {
+            for k in nowhere {
+                let i = live[k];
+                alive[i] = false;
+                let r = &mut report.maps[index_of_report[i]];
+                r.outcome = Outcome::Skipped(Skip {
+                    reason: "placed nowhere".into(),
+                    detail: assembled.written[k].placed.trim_start_matches("nowhere: ").to_string(),
+                    at: r.at.clone(),
+                });
+            }
+            continue;
+        }
         let mut files = assembled.files;
         files.push(SourceFile { path: "palette.toml".into(), bytes: palette.clone().into_bytes() });
         files
