@@ -168,6 +168,20 @@ fn a_vault_no_room_or_cavern_can_take_is_skipped_not_counted_as_imported() {
 }
 
 #[test]
+fn an_enclosed_vault_faces_the_door_its_floor_reaches_not_blanks_outside_its_walls() {
+    // More undrawn cells on the north side than open ones on the south, but
+    // they lie outside the walls: the door is on the south.
+    let text = "NAME: test_blank_side\nORIENT: float\nDEPTH: D:1-3\nMAP\n  xxx  \nxxx.xxx\nx.....x\nxxx+xxx\nENDMAP\n";
+    let imported = import(text);
+    assert_eq!(imported.report.whole(), 1, "{:?}", imported.report.maps);
+    let prefabs = file(&imported, "prefabs/dcss/every_directive.txt");
+    let drawn = prefab(prefabs, "test_blank_side");
+    assert!(drawn.contains("style: enclosed"), "{drawn}");
+    assert!(drawn.trim_end().ends_with("xxx+xxx"), "drawn as written, the door at the bottom:\n{drawn}");
+    pack_of(&imported);
+}
+
+#[test]
 fn importing_twice_writes_the_same_bytes() {
     let (a, b) = (import(EVERY_DIRECTIVE), import(EVERY_DIRECTIVE));
     assert_eq!(a.files.len(), b.files.len());
@@ -239,7 +253,9 @@ fn dcss_vault_folder_imports_and_its_vaults_make_valid_maps() {
     let imported = des::import(&sources, &des::Options::default()).unwrap_or_else(|p| panic!("{p}"));
     let r = &imported.report;
     assert_eq!(r.read(), 6264, "the corpus's maps");
-    assert!(r.whole() >= 1115, "imported without loss: {} (was 1123 when this was last raised)", r.whole());
+    // Last set at 1,114, when vaults that no room or cavern can take stopped
+    // counting as imported (they had been counted among 1,123).
+    assert!(r.whole() >= 1114, "imported without loss: {} (1,114 when this was last set)", r.whole());
     let pack = pack_of(&imported);
     let mut placed = BTreeMap::new();
     for (k, map_type) in ["dcss_rooms", "dcss_caves", "dcss_halls", "dcss_crypts"].into_iter().enumerate() {

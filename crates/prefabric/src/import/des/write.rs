@@ -99,7 +99,8 @@ fn side(w: i32, h: i32, d: Dir) -> Vec<Point> {
 
 /// How a vault may be placed in a room: `accessible` when every edge cell is
 /// open in every outcome, else `enclosed` through its most open side (the one
-/// with exits first). `None` when no side is open in every outcome.
+/// with exits first), counting cells walkable in every outcome and undrawn
+/// cells its floor reaches. `None` when no side has such a cell.
 pub fn room_style(v: &Vault) -> Option<(Placed, Dir)> {
     let (w, h) = size(v);
     let at = |p: Point| classify(v, v.grid[p.y as usize][p.x as usize]);
@@ -108,10 +109,18 @@ pub fn room_style(v: &Vault) -> Option<(Placed, Dir)> {
     if edge_open {
         return Some((Placed::Accessible, Dir::South));
     }
+    // An undrawn cell counts as open only where the vault's floor reaches it:
+    // the others become earth (`fill_pockets`), and a door there leads nowhere.
+    let reached = reached_from(v, &v.grid, false);
+    let open_at = |p: Point| match at(p) {
+        Cell::Floor => true,
+        Cell::Open => reached[p.y as usize][p.x as usize],
+        _ => false,
+    };
     let score = |d: Dir| {
         let cells = side(w, h, d);
         let exits = cells.iter().filter(|p| v.exits.contains(p)).count();
-        let open = cells.iter().filter(|&&p| matches!(at(p), Cell::Open | Cell::Floor)).count();
+        let open = cells.iter().filter(|&&p| open_at(p)).count();
         (exits, open)
     };
     let best = Dir::ALL.into_iter().max_by_key(|&d| (score(d), d == Dir::South))?;
@@ -213,6 +222,26 @@ pub fn prefab(v: &Vault, placed: Placed, open: Dir, name: &str, defs: &str, sour
 /// by the vault's walls; DCSS leaves the level's rock there. Returns the glyph
 /// drawn for earth, when any cell took it.
 fn fill_pockets(v: &Vault, grid: &mut [Vec<char>], from_rim: bool) -> Option<char> {
+    let reached = reached_from(v, grid, from_rim);
+    let glyph = ['░', '▒', '▓', '■']
+        .into_iter()
+        .find(|g| !v.legend.contains_key(g) && !grid.iter().flatten().any(|c| c == g))?;
+    let mut used = false;
+    for (y, row) in grid.iter_mut().enumerate() {
+        for (x, g) in row.iter_mut().enumerate() {
+            if *g == '?' && !reached[y][x] {
+                *g = glyph;
+                used = true;
+            }
+        }
+    }
+    used.then_some(glyph)
+}
+
+/// The cells of `grid` that open ground of vault `v` reaches through undrawn
+/// and walkable cells: from the cells walkable in every outcome, and with
+/// `from_rim` from the undrawn cells on the rim too.
+fn reached_from(v: &Vault, grid: &[Vec<char>], from_rim: bool) -> Vec<Vec<bool>> {
     let (h, w) = (grid.len(), grid.first().map_or(0, Vec::len));
     let passable: Vec<Vec<bool>> = grid
         .iter()
@@ -238,19 +267,7 @@ fn fill_pockets(v: &Vault, grid: &mut [Vec<char>], from_rim: bool) -> Option<cha
             }
         }
     }
-    let glyph = ['░', '▒', '▓', '■']
-        .into_iter()
-        .find(|g| !v.legend.contains_key(g) && !grid.iter().flatten().any(|c| c == g))?;
-    let mut used = false;
-    for (y, row) in grid.iter_mut().enumerate() {
-        for (x, g) in row.iter_mut().enumerate() {
-            if *g == '?' && !reached[y][x] {
-                *g = glyph;
-                used = true;
-            }
-        }
-    }
-    used.then_some(glyph)
+    reached
 }
 
 /// A `links` layer with a 1-wide tunnel start on each exit at the drawing's
