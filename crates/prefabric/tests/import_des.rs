@@ -182,6 +182,19 @@ fn an_enclosed_vault_faces_the_door_its_floor_reaches_not_blanks_outside_its_wal
 }
 
 #[test]
+fn an_exit_on_a_corner_gets_an_arrow_toward_the_floor_behind_it() {
+    // The exit at the south-east corner faces south and east; the floor is
+    // above it, so it leads south.
+    let text = "NAME: test_corner_exit\nORIENT: north\nMAP\nxxxxx\nx...x\nx....\nxxxx@\nENDMAP\n";
+    let imported = import(text);
+    assert_eq!(imported.report.whole(), 1, "{:?}", imported.report.maps);
+    let drawn = prefab(file(&imported, "prefabs/dcss/every_directive.txt"), "test_corner_exit");
+    let links = &drawn[drawn.find("links:\n").expect("a links layer")..];
+    assert!(links.ends_with("....v\n....1"), "{drawn}");
+    pack_of(&imported);
+}
+
+#[test]
 fn importing_twice_writes_the_same_bytes() {
     let (a, b) = (import(EVERY_DIRECTIVE), import(EVERY_DIRECTIVE));
     assert_eq!(a.files.len(), b.files.len());

@@ -276,13 +276,43 @@ fn links_layer(out: &mut String, v: &Vault, grid: &[Vec<char>], turn: Transform)
     let (w, h) = size(v);
     let (tw, th) = turn.apply_size(w, h);
     let mut links = vec![vec!['.'; tw as usize]; th as usize];
+    let mut corners = Vec::new();
     for &e in &v.exits {
         let p = turn.apply_point(e, w, h);
-        if p.x == 0 || p.y == 0 || p.x == tw - 1 || p.y == th - 1 {
+        let faces: Vec<Dir> = Dir::ALL
+            .into_iter()
+            .filter(|d| match d {
+                Dir::North => p.y == 0,
+                Dir::South => p.y == th - 1,
+                Dir::West => p.x == 0,
+                Dir::East => p.x == tw - 1,
+            })
+            .collect();
+        if !faces.is_empty() {
             links[p.y as usize][p.x as usize] = '1';
         }
+        if faces.len() > 1 {
+            corners.push((p, faces));
+        }
     }
-    let _ = grid;
+    // An exit on a corner faces two edges: an arrow beside it says which, the
+    // one whose cell behind the exit is walkable in every outcome (DCSS joins
+    // the level to it from either side).
+    for (p, faces) in corners {
+        let inside = |q: Point| q.x >= 0 && q.y >= 0 && q.x < tw && q.y < th;
+        let behind = |d: Dir| Some(p - d.delta()).filter(|&q| inside(q));
+        let walkable = |q: Point| classify(v, grid[q.y as usize][q.x as usize]) == Cell::Floor;
+        let d = faces.iter().copied().find(|&d| behind(d).is_some_and(walkable)).unwrap_or(faces[0]);
+        let Some(q) = behind(d) else { continue };
+        if links[q.y as usize][q.x as usize] == '.' {
+            links[q.y as usize][q.x as usize] = match d {
+                Dir::North => '^',
+                Dir::East => '>',
+                Dir::South => 'v',
+                Dir::West => '<',
+            };
+        }
+    }
     out.push_str("links:\n");
     for row in &links {
         out.extend(row.iter());
