@@ -50,9 +50,11 @@
 //! refuses might have been valid by how rules interact (two `subst` cells side
 //! by side that some later rule always opens again, a deal whose cells touch
 //! different areas), and the message says which cell and line to look at.
-//! When it refuses a floor, it draws a few outcomes and adds the first that
-//! strands floor, with where, or says that none of those drawn does: evidence
-//! for the designer, never a reason to accept.
+//! When it refuses a floor, it says so when the prefab as it reads already has
+//! its floor apart (outcomes are compared with it, and it fails the placement
+//! checks anyway); else it draws a few outcomes and adds the first that strands
+//! floor, with where, or says that none of those drawn does: evidence for the
+//! designer, never a reason to accept.
 
 use super::{Meaning, Rule, Variation};
 use crate::error::{Error, ErrorKind, Location};
@@ -900,12 +902,13 @@ impl Prover<'_> {
         );
     }
 
-    /// Whether a drawn outcome shows the floor error to be real, in words: the
-    /// first of the outcomes with variant seeds 1 to [`WITNESS_DRAWS`] (those
-    /// `show --variants` draws) that strands floor, machines and `blockers`
-    /// closed (see `FloorAreas::stranded_in`), and where; or that none of them
-    /// does (such outcomes are rare, or the proof is cautious). Run only once
-    /// the proof has refused, so a valid prefab pays nothing.
+    /// Whether the prefab as it reads has its floor apart already, or a drawn
+    /// outcome shows the floor error to be real, in words: the first of the
+    /// outcomes with variant seeds 1 to [`WITNESS_DRAWS`] (those `show
+    /// --variants` draws) that strands floor, machines and `blockers` closed
+    /// (see `FloorAreas::stranded_in`), and where; or that none of them does
+    /// (such outcomes are rare, or the proof is cautious). Run only once the
+    /// proof has refused, so a valid prefab pays nothing.
     fn stranding_witness(&self, blockers: &[Point]) -> String {
         let cells = self.s.cells;
         let mut blocked = vec![false; cells.cells().len()];
@@ -916,6 +919,13 @@ impl Prover<'_> {
         }
         let floor = |grid: &Grid<Option<Terrain>>| FloorAreas::of(grid, &blocked, self.s.dont_care_is_floor);
         let first = floor(cells);
+        if let Some((a, b)) = first.apart(cells) {
+            // Outcomes are compared with the first; one already apart is the
+            // problem to show (often areas DCSS-style diagonal steps would join).
+            return format!(
+                "the prefab as it reads already has its floor apart: the floor at {b} cannot reach the floor at {a}, and a prefab's floor must be one area, joined side by side"
+            );
+        }
         let (mut drawn, mut refs) = (cells.clone(), Vec::new());
         for seed in 1..=WITNESS_DRAWS {
             drawn.clone_from(cells);
@@ -1012,6 +1022,14 @@ impl FloorAreas {
             on_rim[a as usize] |= meets_rim(grid, i, dont_care_is_floor);
         }
         FloorAreas { label, on_rim }
+    }
+
+    /// Two cells in different areas, first in reading order each, when the
+    /// floor is in more than one area.
+    fn apart(&self, cells: &Grid<Option<Terrain>>) -> Option<(String, String)> {
+        let first = self.label.iter().position(|&a| a == 1)?;
+        let other = self.label.iter().position(|&a| a > 1)?;
+        Some((at(cells.point_of(first)), at(cells.point_of(other))))
     }
 
     /// Where `drawn` strands floor, in words; `None` when it strands none. An

@@ -833,3 +833,14 @@ fn a_refused_floor_names_a_drawn_outcome_that_splits_it_or_says_none_was_found()
     let err = build(&rare).err().unwrap_or_else(|| panic!("the rare wall is refused"));
     assert!(err[0].contains("no outcome of variant seeds 1 to 64 does: such outcomes are rare"), "{err:?}");
 }
+
+#[test]
+fn a_refused_floor_already_apart_as_it_reads_says_so_rather_than_drawing_outcomes() {
+    // Two rooms the prefab as it reads keeps apart, a cell between them that
+    // may open: outcomes are compared with the first, which is the problem.
+    let err = build("prefab rooms\nsubst: c = # .\nterrain:\n##.####\n#..c..#\n####.##\n").unwrap_err();
+    assert!(
+        err[0].contains("(the prefab as it reads already has its floor apart: the floor at x=4 y=1 cannot reach the floor at x=2 y=0,"),
+        "{err:?}"
+    );
+}
