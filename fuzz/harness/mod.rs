@@ -22,7 +22,7 @@ use flate2::write::GzEncoder;
 use prefabric::content::SourceFile;
 use prefabric::format::{def, text, xp};
 use prefabric::import::des;
-use prefabric::{Generator, Header, Limits, Location, Map, Pack, Prefab, Problems, render};
+use prefabric::{Generator, Header, Limits, Location, Map, Moves, Pack, Prefab, Problems, render};
 use std::io::Write;
 use std::sync::OnceLock;
 
@@ -224,7 +224,8 @@ pub fn def_parse(data: &[u8]) {
 pub fn des_import(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
     let sources = [des::Source { name: "fuzz.des".into(), text }];
-    let options = des::Options { pool: "dcss".into(), base: tiny_files(), limits: Limits::default() };
+    let options =
+        des::Options { pool: "dcss".into(), base: tiny_files(), limits: Limits::default(), moves: Moves::Diagonal };
     let imported = des::import(&sources, &options).unwrap_or_else(|p| panic!("the import failed: {p}"));
     let report = &imported.report;
     let in_file = |l: &Location| l.file == "fuzz.des" && l.line > 0;

@@ -10,7 +10,7 @@
 use crate::{Failure, read_text};
 use prefabric::content::SourceFile;
 use prefabric::import::des::{self, Outcome, Report};
-use prefabric::{Limits, Pack};
+use prefabric::{Limits, Moves, Pack};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -34,6 +34,16 @@ pub(crate) struct ImportDesArgs {
     /// Write into a folder that is not empty, replacing files of the same name.
     #[arg(long)]
     force: bool,
+    /// How your game's walkers step, written into the pack's palette:
+    /// `diagonal` (DCSS's rule: across corners too) or `orthogonal` (to the four
+    /// sides only: doors entered across a corner are walled, and vaults held
+    /// together only diagonally are skipped).
+    #[arg(long, value_name = "RULE", default_value = "diagonal", value_parser = parse_moves)]
+    moves: Moves,
+}
+
+fn parse_moves(s: &str) -> Result<Moves, String> {
+    Moves::parse(s).ok_or_else(|| format!("`{s}` is not a movement rule: write `diagonal` or `orthogonal`"))
 }
 
 /// The most `.des` files one import reads.
@@ -66,7 +76,7 @@ pub(crate) fn import_des(args: ImportDesArgs) -> Result<(), Failure> {
         None => Pack::embedded_files(),
     };
     prepare_out(&args.out, args.force)?;
-    let options = des::Options { pool: args.pool.clone(), base: base.clone(), limits };
+    let options = des::Options { pool: args.pool.clone(), base: base.clone(), limits, moves: args.moves };
     let imported = des::import(&sources, &options).map_err(|p| Failure::Problems(p.to_string()))?;
     let took = started.elapsed();
 

@@ -119,10 +119,13 @@ enum Command {
             whole-level vault. Maps with Lua or sub-vaults are skipped; what cannot be kept \
             is counted as a loss. The pack is the base pack (the built-in one unless --base) \
             with the import added, and loads clean: a vault `check` would reject is left \
-            out and reported. prefabric ships no DCSS content: run it on your own copy.",
+            out and reported. Its palette says `moves = \"diagonal\"`, as DCSS's walkers \
+            step (--moves orthogonal for a game whose walkers do not). prefabric ships no \
+            DCSS content: run it on your own copy.",
         after_help = "Examples:\n  \
         prefabric import-des crawl/crawl-ref/source/dat/des --out dcss_pack\n  \
         prefabric import-des my_vaults.des --out my_pack --base my_game_pack --force\n  \
+        prefabric import-des my_vaults.des --out my_pack --moves orthogonal\n  \
         prefabric generate --pack dcss_pack --map-type dcss_rooms --seed 3"
     )]
     ImportDes(import_des::ImportDesArgs),

@@ -959,16 +959,16 @@ fn import_des_writes_a_pack_that_checks_and_generates_and_reports_every_map() {
     let text = stdout(&out);
     for line in [
         "maps read:                   13",
-        "imported without loss:        7",
-        "imported with losses:         2",
+        "imported without loss:        8",
+        "imported with losses:         1",
         "skipped:                      4",
         "  uses Lua                    1",
     ] {
         assert!(text.contains(line), "`{line}` missing from\n{text}");
     }
     let report = std::fs::read_to_string(dir.join("IMPORT-REPORT.txt")).expect("the report");
-    assert!(report.contains(&format!("{des}:131:1: skipped: `test_lua`: uses Lua")), "{report}");
-    assert!(report.contains(&format!("  {des}:119:1: loss: `CHANCE` (a roll per level) not kept")), "{report}");
+    assert!(report.contains(&format!("{des}:132:1: skipped: `test_lua`: uses Lua")), "{report}");
+    assert!(report.contains(&format!("  {des}:120:1: loss: `CHANCE` (a roll per level) not kept")), "{report}");
     let check = prefabric(&["check", "--pack", dir.to_str().unwrap()]);
     assert!(check.status.success(), "{}{}", stdout(&check), stderr(&check));
     let map = prefabric(&["generate", "--pack", dir.to_str().unwrap(), "--map-type", "dcss_rooms", "--seed", "3"]);

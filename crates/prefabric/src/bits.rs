@@ -1,7 +1,8 @@
 //! Grids of bits: rows of 64-cell words, with the cave automaton's round,
-//! erosion and dilation by one cell, a search's level, and the 4-connected
-//! areas of the set cells, found by runs (the cave layout and the validate
-//! stage's connectivity check use them).
+//! erosion and dilation by one cell, a search's level, and the areas of the
+//! set cells (joined side by side, or across corners too when walkers step
+//! diagonally), found by runs (the cave layout and the validate stage's
+//! connectivity check use them).
 //!
 //! In: a width and height, cells set or clear. Out: new grids, areas as runs
 //! of set cells with a label each. Guarantees: the cells past the east edge,
@@ -13,6 +14,8 @@
 //! Written by hand: no crate steps a cellular automaton or labels areas on
 //! bit rows, and a bit-sliced neighbour count handles 64 cells in a few dozen
 //! word operations.
+
+use crate::geom::Moves;
 
 /// A grid of bits, row by row.
 #[derive(Clone)]
@@ -316,7 +319,7 @@ impl Run {
     }
 }
 
-/// The 4-connected areas of a grid's set cells, as runs.
+/// The areas of a grid's set cells, as runs.
 pub(crate) struct Areas {
     /// Every run, row by row, west to east.
     pub runs: Vec<Run>,
@@ -327,9 +330,9 @@ pub(crate) struct Areas {
 }
 
 impl Areas {
-    /// Labels the set cells of `bits` by 4-connected area.
-    pub fn of(bits: &Bits) -> Areas {
-        let Joined { runs, mut parent } = Joined::of(bits);
+    /// Labels the set cells of `bits` by area, cells joined by `moves`.
+    pub fn of(bits: &Bits, moves: Moves) -> Areas {
+        let Joined { runs, mut parent } = Joined::of(bits, moves);
         // Areas numbered in the order they are first met.
         let mut label_of_root = vec![u32::MAX; runs.len()];
         let mut area = Vec::with_capacity(runs.len());
@@ -347,24 +350,26 @@ impl Areas {
         Areas { runs, area, sizes }
     }
 
-    /// True when the set cells of `bits` form at most one 4-connected area:
-    /// the joining pass of [`Areas::of`] without the labels.
-    pub fn is_one(bits: &Bits) -> bool {
-        let joined = Joined::of(bits);
+    /// True when the set cells of `bits` form at most one area, cells joined by
+    /// `moves`: the joining pass of [`Areas::of`] without the labels.
+    pub fn is_one(bits: &Bits, moves: Moves) -> bool {
+        let joined = Joined::of(bits, moves);
         joined.parent.iter().enumerate().filter(|&(r, &p)| p == r as u32).count() <= 1
     }
 }
 
 /// The runs of a grid's set cells, each joined to the runs above it that it
-/// overlaps: a union-find forest over runs whose roots are the areas, the
-/// earliest run of each area its root.
+/// overlaps (or, moving diagonally, touches at a corner): a union-find forest
+/// over runs whose roots are the areas, the earliest run of each area its root.
 struct Joined {
     runs: Vec<Run>,
     parent: Vec<u32>,
 }
 
 impl Joined {
-    fn of(bits: &Bits) -> Joined {
+    fn of(bits: &Bits, moves: Moves) -> Joined {
+        // How far past its ends a run reaches the row above.
+        let reach = u32::from(moves == Moves::Diagonal);
         // Room for a few runs a row before any regrowth.
         let mut runs: Vec<Run> = Vec::with_capacity(8 * bits.height);
         let mut parent: Vec<u32> = Vec::with_capacity(8 * bits.height);
@@ -397,12 +402,12 @@ impl Joined {
             // so each overlap costs one find.
             let mut j = above.start;
             for r in first..runs.len() {
-                while j < above.end && runs[j].x1 <= runs[r].x0 {
+                while j < above.end && runs[j].x1 + reach <= runs[r].x0 {
                     j += 1;
                 }
                 let mut root = r as u32;
                 let mut k = j;
-                while k < above.end && runs[k].x0 < runs[r].x1 {
+                while k < above.end && runs[k].x0 < runs[r].x1 + reach {
                     let other = find(&mut parent, k as u32);
                     if other != root {
                         // The earlier root stays the root.
@@ -574,11 +579,11 @@ mod tests {
             }
         }
         comb.set_run(height - 1, 0, width);
-        assert!(Areas::is_one(&comb));
+        assert!(Areas::is_one(&comb, Moves::Orthogonal));
         let mut lone = Bits::new(width, height, false);
-        assert!(Areas::is_one(&lone), "no cell at all is not two areas");
+        assert!(Areas::is_one(&lone, Moves::Orthogonal), "no cell at all is not two areas");
         lone.set(64, 3);
-        assert!(Areas::is_one(&lone));
+        assert!(Areas::is_one(&lone, Moves::Orthogonal));
         let mut cut = Bits::new(width, height, false);
         for x in (0..width).step_by(2) {
             for y in 0..height - 1 {
@@ -588,8 +593,30 @@ mod tests {
         // The spine cut between the teeth at 70 and 72.
         cut.set_run(height - 1, 0, 71);
         cut.set_run(height - 1, 72, width);
-        assert!(!Areas::is_one(&cut));
-        assert_eq!(Areas::of(&cut).sizes.len(), 2);
+        assert!(!Areas::is_one(&cut, Moves::Orthogonal));
+        assert_eq!(Areas::of(&cut, Moves::Orthogonal).sizes.len(), 2);
+    }
+
+    #[test]
+    fn cells_touching_at_a_corner_join_only_when_walkers_step_diagonally() {
+        // A staircase of cells crossing a word boundary, each touching the next
+        // at a corner only; and two runs meeting corner to corner.
+        let mut stairs = Bits::new(130, 4, false);
+        for (y, x) in [(0, 62), (1, 63), (2, 64), (3, 65)] {
+            stairs.set(x, y);
+        }
+        assert_eq!(Areas::of(&stairs, Moves::Orthogonal).sizes.len(), 4);
+        assert!(Areas::is_one(&stairs, Moves::Diagonal));
+        let mut runs = Bits::new(20, 2, false);
+        runs.set_run(0, 2, 6);
+        runs.set_run(1, 6, 9);
+        assert!(!Areas::is_one(&runs, Moves::Orthogonal));
+        assert!(Areas::is_one(&runs, Moves::Diagonal));
+        // One cell further apart, they stay apart either way.
+        let mut apart = Bits::new(20, 2, false);
+        apart.set_run(0, 2, 6);
+        apart.set_run(1, 7, 9);
+        assert!(!Areas::is_one(&apart, Moves::Diagonal));
     }
 
     #[test]
@@ -608,10 +635,11 @@ mod tests {
     #[test]
     fn areas_match_a_flood_fill() {
         let mut rng = Rng::stream(9, "test", "areas");
-        for (width, height) in SIZES.into_iter().chain([(200, 40), (128, 20)]) {
+        let sizes = SIZES.into_iter().chain([(200, 40), (128, 20)]);
+        for ((width, height), moves) in sizes.flat_map(|s| [(s, Moves::Orthogonal), (s, Moves::Diagonal)]) {
             for percent in [30, 55, 70, 100] {
                 let (bits, plain) = random(width, height, percent, false, &mut rng);
-                let areas = Areas::of(&bits);
+                let areas = Areas::of(&bits, moves);
                 let mut label = vec![u32::MAX; width * height];
                 for (run, &a) in areas.runs.iter().zip(&areas.area) {
                     for x in run.x0..run.x1 {
@@ -630,20 +658,13 @@ mod tests {
                     let mut size = 0;
                     while let Some(i) = stack.pop() {
                         size += 1;
-                        let (x, y) = (i % width, i / width);
-                        let mut near = vec![];
-                        if x > 0 {
-                            near.push(i - 1);
-                        }
-                        if x + 1 < width {
-                            near.push(i + 1);
-                        }
-                        if y > 0 {
-                            near.push(i - width);
-                        }
-                        if y + 1 < height {
-                            near.push(i + width);
-                        }
+                        let (x, y) = ((i % width) as i32, (i / width) as i32);
+                        let near = moves
+                            .steps()
+                            .iter()
+                            .map(|s| (x + s.x, y + s.y))
+                            .filter(|&(nx, ny)| nx >= 0 && ny >= 0 && (nx as usize) < width && (ny as usize) < height)
+                            .map(|(nx, ny)| ny as usize * width + nx as usize);
                         for j in near {
                             if plain[j] && flood[j] == u32::MAX {
                                 flood[j] = next;
@@ -651,12 +672,12 @@ mod tests {
                             }
                         }
                     }
-                    assert_eq!(areas.sizes.get(next as usize), Some(&size), "{width}x{height} {percent}%");
+                    assert_eq!(areas.sizes.get(next as usize), Some(&size), "{width}x{height} {percent}% {moves:?}");
                     next += 1;
                 }
-                assert_eq!(label, flood, "{width}x{height} {percent}%");
+                assert_eq!(label, flood, "{width}x{height} {percent}% {moves:?}");
                 assert_eq!(areas.sizes.len() as u32, next);
-                assert_eq!(Areas::is_one(&bits), next <= 1, "{width}x{height} {percent}%");
+                assert_eq!(Areas::is_one(&bits, moves), next <= 1, "{width}x{height} {percent}% {moves:?}");
             }
         }
     }

@@ -4,7 +4,9 @@
 //! so "clockwise" means north → east → south → west. A [`Transform`] is one of the 8
 //! symmetries of a rectangle: an optional horizontal flip followed by 0–3 clockwise
 //! quarter turns. Transforms compose and invert exactly; [`Transform::apply_point`]
-//! maps a cell of a `w × h` rectangle into the transformed rectangle.
+//! maps a cell of a `w × h` rectangle into the transformed rectangle. [`Moves`]
+//! is the game's movement rule: which neighbours of a cell a walker steps to,
+//! and so what "connected" means everywhere a floor must be one area.
 
 use std::fmt;
 use std::ops::{Add, Mul, Sub};
@@ -182,6 +184,63 @@ impl Rect {
 impl fmt::Display for Rect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}x{} at ({}, {})", self.width, self.height, self.x, self.y)
+    }
+}
+
+/// How a game's walkers step between walkable cells: the rule every check of
+/// "one area" and "reachable" follows. A pack chooses it in `palette.toml`
+/// (`moves = "diagonal"`); the default is [`Moves::Orthogonal`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Moves {
+    /// To the four sides only: floor touching only at a corner is apart.
+    #[default]
+    Orthogonal,
+    /// To all eight neighbours, corners included, even between two walls (as in
+    /// Dungeon Crawl, Angband and Cogmind).
+    Diagonal,
+}
+
+/// The four side steps, then the four corner steps, clockwise from north.
+const STEPS: [Point; 8] = [
+    Point::new(0, -1),
+    Point::new(1, 0),
+    Point::new(0, 1),
+    Point::new(-1, 0),
+    Point::new(1, -1),
+    Point::new(1, 1),
+    Point::new(-1, 1),
+    Point::new(-1, -1),
+];
+
+impl Moves {
+    /// Its name in `palette.toml`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Moves::Orthogonal => "orthogonal",
+            Moves::Diagonal => "diagonal",
+        }
+    }
+
+    /// The rule named `name`, if any.
+    pub fn parse(name: &str) -> Option<Moves> {
+        [Moves::Orthogonal, Moves::Diagonal].into_iter().find(|m| m.name() == name)
+    }
+
+    /// The offsets a walker may step by: the four sides first.
+    pub fn steps(self) -> &'static [Point] {
+        match self {
+            Moves::Orthogonal => &STEPS[..4],
+            Moves::Diagonal => &STEPS,
+        }
+    }
+
+    /// True when a walker may step from `a` to `b` (neighbours under this rule).
+    pub fn adjacent(self, a: Point, b: Point) -> bool {
+        let (dx, dy) = ((a.x - b.x).abs(), (a.y - b.y).abs());
+        match self {
+            Moves::Orthogonal => dx + dy == 1,
+            Moves::Diagonal => dx.max(dy) == 1,
+        }
     }
 }
 

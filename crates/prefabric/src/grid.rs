@@ -4,7 +4,7 @@
 //! [`Point`] return `None` outside the grid; indexing with `grid[p]` panics outside
 //! it, like slice indexing, and is meant for positions already known to be inside.
 
-use crate::geom::{Dir, Point, Rect};
+use crate::geom::{Moves, Point, Rect};
 use std::ops::{Index, IndexMut};
 
 /// A rectangle of values, row-major.
@@ -35,17 +35,18 @@ impl<T: Clone> Grid<T> {
 }
 
 impl Grid<bool> {
-    /// The cells of a `width × height` grid 4-connected to `start` through cells
-    /// where `open` holds (`start` counts as open), marked true.
-    pub fn reachable(width: i32, height: i32, start: Point, open: impl Fn(Point) -> bool) -> Grid<bool> {
+    /// The cells of a `width × height` grid a walker stepping by `moves` reaches
+    /// from `start` through cells where `open` holds (`start` counts as open),
+    /// marked true.
+    pub fn reachable(width: i32, height: i32, start: Point, moves: Moves, open: impl Fn(Point) -> bool) -> Grid<bool> {
         let mut seen = Grid::new(width, height, false);
         if !seen.set(start, true) {
             return seen;
         }
         let mut stack = vec![start];
         while let Some(p) = stack.pop() {
-            for d in Dir::ALL {
-                let q = p + d.delta();
+            for &step in moves.steps() {
+                let q = p + step;
                 if seen.get(q) == Some(&false) && open(q) {
                     seen[q] = true;
                     stack.push(q);

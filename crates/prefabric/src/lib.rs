@@ -63,7 +63,7 @@ pub use content::{Category, Composition, Encounter, EncounterPool, Furnishing, M
 pub use error::{Error, ErrorKind, Location, Problems};
 pub use format::palette::Palette;
 pub use format::xp::{Rgb, XpCell, XpImage, XpLayer};
-pub use geom::{Dir, Point, Rect, Transform, TransformSet};
+pub use geom::{Dir, Moves, Point, Rect, Transform, TransformSet};
 pub use grid::Grid;
 pub use limits::Limits;
 pub use map::{

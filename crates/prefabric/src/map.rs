@@ -7,7 +7,7 @@
 //! interiors the stages made, each with its bounds and doors; later stages work on
 //! regions, never on a generator's internals.
 
-use crate::geom::{Dir, Point, Rect, Transform};
+use crate::geom::{Dir, Moves, Point, Rect, Transform};
 use crate::grid::Grid;
 use crate::trace::Trace;
 use std::fmt;
@@ -846,6 +846,9 @@ pub struct Map {
     pub(crate) terrain: Grid<Terrain>,
     pub(crate) masks: Grid<u8>,
     pub(crate) region_of: Grid<u32>,
+    /// How the game's walkers step (the pack's palette says): what the map's
+    /// cells being connected means.
+    pub(crate) moves: Moves,
     pub(crate) regions: Vec<Region>,
     pub(crate) prefabs: Vec<PlacedPrefab>,
     pub(crate) links: Vec<PlacedLink>,
@@ -879,6 +882,7 @@ impl Map {
             terrain: Grid::new(width, height, Terrain::EARTH),
             masks: Grid::new(width, height, 0),
             region_of: Grid::new(width, height, NO_REGION),
+            moves: Moves::Orthogonal,
             regions: Vec::new(),
             prefabs: Vec::new(),
             links: Vec::new(),
@@ -927,6 +931,12 @@ impl Map {
     /// The depth it was generated for.
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+
+    /// How its walkers step (the pack's palette says): every passable cell is
+    /// reachable from every other by these steps.
+    pub fn moves(&self) -> Moves {
+        self.moves
     }
 
     /// Width in cells.

@@ -842,11 +842,12 @@ pub(crate) fn chain_problems(p: &Prefab, is_start: bool, whole: bool) -> Vec<(St
     out
 }
 
-/// A walkable cell of `p` not 4-connected to its first walkable cell, if any.
+/// A walkable cell of `p` its walkers cannot reach from its first walkable
+/// cell, if any.
 pub(crate) fn floor_apart(p: &Prefab) -> Option<Point> {
     let cells = p.cells();
     let walkable = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.role.is_walkable()));
     let first = cells.bounds().points().find(|&q| walkable(q))?;
-    let seen = Grid::reachable(cells.width(), cells.height(), first, walkable);
+    let seen = Grid::reachable(cells.width(), cells.height(), first, p.moves(), walkable);
     cells.bounds().points().find(|&q| walkable(q) && !seen[q])
 }

@@ -25,7 +25,7 @@ use super::values::{DepthRanges, WeightFile};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::{self, DefLine};
 use crate::format::suggest;
-use crate::geom::{Dir, Point};
+use crate::geom::Point;
 use crate::grid::Grid;
 pub use crate::map::Category;
 use crate::prefab::{Prefab, Style};
@@ -762,7 +762,7 @@ pub(crate) fn check_cave_openings(p: &Prefab, style: Style, whole: bool) -> Resu
     if !whole {
         return Ok(());
     }
-    let reached = Grid::reachable(w, h, first, open);
+    let reached = Grid::reachable(w, h, first, p.moves(), open);
     match cells.bounds().points().find(|&q| open(q) && !reached[q]) {
         Some(q) => Err(format!(
             "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}",
@@ -806,8 +806,8 @@ fn check_openings(p: &Prefab, style: Style, whole: bool) -> Result<(), String> {
     let mut stack = vec![sources[0]];
     seen[sources[0]] = true;
     while let Some(q) = stack.pop() {
-        for d in Dir::ALL {
-            let n = q + d.delta();
+        for &step in p.moves().steps() {
+            let n = q + step;
             if cells.get(n).is_some_and(open) && !seen[n] {
                 seen[n] = true;
                 stack.push(n);

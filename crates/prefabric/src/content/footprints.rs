@@ -22,7 +22,7 @@ use super::catalog::Catalog;
 use super::defs::{Definition, Definitions};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::Pick;
-use crate::geom::{Dir, Point, TransformSet};
+use crate::geom::{Moves, Point, TransformSet};
 use crate::grid::Grid;
 use crate::map::Role;
 use crate::prefab::{Prefab, RefMark};
@@ -320,12 +320,12 @@ fn floor_problem(
         let walkable = p.cells()[q].map_or(embedded, |t| t.role.is_walkable());
         open.set(q, sure.map_or(walkable, |s| s[q]) && !machine[q]);
     }
-    let areas = label(&open);
+    let areas = label(&open, p.moves());
     let mut rest = open.clone();
     for q in units.iter().flat_map(|u| &u.cells).chain(legend_blocked) {
         rest.set(*q, false);
     }
-    if let Some((a, b)) = split(&areas, &rest) {
+    if let Some((a, b)) = split(&areas, &rest, p.moves()) {
         if units.is_empty() {
             return Some(Err((a, b)));
         }
@@ -354,8 +354,8 @@ fn legend_cut(d: &Definitions, p: &Prefab, machine_glyphs: &[(char, bool)], a: P
     )
 }
 
-/// Labels the 4-connected areas of `open` cells (0 for a closed cell).
-fn label(open: &Grid<bool>) -> Grid<u32> {
+/// Labels the areas of `open` cells joined by `moves` (0 for a closed cell).
+fn label(open: &Grid<bool>, moves: Moves) -> Grid<u32> {
     let mut labels = Grid::new(open.width(), open.height(), 0u32);
     let mut next = 0;
     let mut stack = Vec::new();
@@ -367,8 +367,8 @@ fn label(open: &Grid<bool>) -> Grid<u32> {
         labels.set(start, next);
         stack.push(start);
         while let Some(q) = stack.pop() {
-            for d in Dir::ALL {
-                let n = q + d.delta();
+            for &step in moves.steps() {
+                let n = q + step;
                 if open.get(n) == Some(&true) && labels[n] == 0 {
                     labels.set(n, next);
                     stack.push(n);
@@ -380,8 +380,8 @@ fn label(open: &Grid<bool>) -> Grid<u32> {
 }
 
 /// Two cells of `rest` in one area of `areas` that `rest` does not join.
-fn split(areas: &Grid<u32>, rest: &Grid<bool>) -> Option<(Point, Point)> {
-    let pieces = label(rest);
+fn split(areas: &Grid<u32>, rest: &Grid<bool>, moves: Moves) -> Option<(Point, Point)> {
+    let pieces = label(rest, moves);
     // For each area, the first piece seen in it and one of its cells.
     let mut first: Vec<Option<(u32, Point)>> = Vec::new();
     for q in rest.bounds().points().filter(|&q| rest[q]) {
@@ -406,7 +406,7 @@ fn cut_error(p: &Prefab, open: &Grid<bool>, areas: &Grid<u32>, units: &[Unit<'_>
         for q in &u.cells {
             rest.set(*q, false);
         }
-        split(areas, &rest).is_some()
+        split(areas, &rest, p.moves()).is_some()
     });
     let (unit, together) = match alone {
         Some(u) => (u, ""),
@@ -433,13 +433,14 @@ fn stranded(p: &Prefab, areas: &Grid<u32>, rest: &Grid<bool>, u: &Unit<'_>) -> O
     for placed_now in u.options.iter().map(Some).chain(none) {
         let covered = |q: &Point| placed_now.is_some_and(|o| cells_of(u.at, o.size).any(|c| c == *q));
         let left: Vec<Point> = u.cells.iter().copied().filter(|q| !covered(q)).collect();
-        let reaches = |q: Point| Dir::ALL.iter().any(|d| rest.get(q + d.delta()) == Some(&true));
+        let steps = p.moves().steps();
+        let reaches = |q: Point| steps.iter().any(|&step| rest.get(q + step) == Some(&true));
         let mut seen: Vec<Point> = left.iter().copied().filter(|&q| reaches(q)).collect();
         let mut k = 0;
         while k < seen.len() {
             let q = seen[k];
-            for d in Dir::ALL {
-                let n = q + d.delta();
+            for &step in steps {
+                let n = q + step;
                 if left.contains(&n) && !seen.contains(&n) {
                     seen.push(n);
                 }

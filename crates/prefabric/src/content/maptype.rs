@@ -1021,8 +1021,8 @@ impl Checker<'_> {
             }
             // The layout joins an anchored prefab at one of its ways in and
             // counts on its floor leading to the others; a cell cut off from
-            // that floor (a door DCSS enters diagonally, say) would be left
-            // unreachable on the map.
+            // that floor (under orthogonal moves, a door DCSS enters
+            // diagonally, say) would be left unreachable on the map.
             let apart = prefab
                 .views(false)
                 .into_iter()
@@ -1031,7 +1031,10 @@ impl Checker<'_> {
                 self.invalid(
                     span.clone(),
                     format!("prefab `{name}` has walkable cells in more than one area: x={} y={} cannot be reached from the rest of its floor{when}", q.x, q.y),
-                    Some("an anchored prefab's floor, doors and stairs must form one area (diagonal steps do not join): open a way through, wall the cell, or make it two prefabs".into()),
+                    Some(format!("an anchored prefab's floor, doors and stairs must form one area{}: open a way through, wall the cell, or make it two prefabs", match prefab.moves() {
+                        crate::geom::Moves::Orthogonal => " (diagonal steps do not join while the palette's `moves` is orthogonal)",
+                        crate::geom::Moves::Diagonal => "",
+                    })),
                 );
                 ok = false;
                 continue;

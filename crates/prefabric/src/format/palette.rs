@@ -8,11 +8,14 @@
 //! and the digits `0`–`9` (floor variants, Golden Krone style, of the floor kind
 //! named by `digits`). Every role has a built-in colour that `[colours]` may
 //! override; no two terrains may share a colour. Every problem in the file is
-//! reported with its line and column.
+//! reported with its line and column. `moves` names the game's movement rule
+//! ([`Moves`]), which decides what a prefab's "one area of floor" and a map's
+//! "connected" mean.
 //!
 //! ```toml
 //! digits = "room"          # 0-9 in a prefab are room floor, variant 0-9
 //! colour_from = "background"   # or "foreground": which colour of an .xp cell counts
+//! moves = "orthogonal"     # or "diagonal": walkers also step across corners
 //!
 //! [glyphs]                 # prefab glyph -> terrain[:variant]
 //! "#" = "wall"
@@ -31,6 +34,7 @@
 use crate::error::{Error, ErrorKind, LineIndex, Location, Problems};
 use crate::format::parse_toml;
 use crate::format::xp::Rgb;
+use crate::geom::Moves;
 use crate::map::{FloorKind, Role, Terrain};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -56,6 +60,7 @@ pub struct Palette {
     /// Colour -> terrain (`None`: don't care), sorted by colour.
     colours: Vec<(Rgb, Option<Terrain>)>,
     colour_from: ColourChannel,
+    moves: Moves,
 }
 
 /// Which colour of a REXPaint cell says what terrain it is.
@@ -99,6 +104,8 @@ struct PaletteFile {
     colours: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
     colour_from: Option<Spanned<String>>,
+    #[serde(default)]
+    moves: Option<Spanned<String>>,
 }
 
 /// Parses `room`, `wall:1`, … into a terrain.
@@ -234,13 +241,23 @@ impl Palette {
                 }
             },
         };
+        let moves = match &raw.moves {
+            None => Moves::Orthogonal,
+            Some(m) => Moves::parse(m.get_ref()).unwrap_or_else(|| {
+                problems.push(
+                    Error::at(ErrorKind::Invalid, at(m.span()), format!("unknown moves `{}`", m.get_ref()))
+                        .with_help("write \"orthogonal\" (walkers step to the four sides, the default) or \"diagonal\" (also across corners)"),
+                );
+                Moves::Orthogonal
+            }),
+        };
         let colours = read_colours(&raw.colours, &at, &mut problems);
         if !problems.is_empty() {
             return Err(problems);
         }
 
-        let mut palette =
-            Palette { glyphs, order, digits, render: [[' '; VARIANTS]; Role::ALL.len()], colours, colour_from };
+        let render = [[' '; VARIANTS]; Role::ALL.len()];
+        let mut palette = Palette { glyphs, order, digits, render, colours, colour_from, moves };
         for role in Role::ALL {
             for variant in 0..VARIANTS as u8 {
                 let t = Terrain::with_variant(role, variant);
@@ -311,6 +328,12 @@ impl Palette {
     /// Which colour of a REXPaint cell counts.
     pub fn colour_from(&self) -> ColourChannel {
         self.colour_from
+    }
+
+    /// How the pack's walkers step between walkable cells: what every check of
+    /// a connected floor follows.
+    pub fn moves(&self) -> Moves {
+        self.moves
     }
 
     /// Every colour and what it paints, sorted by colour.

@@ -13,7 +13,7 @@ use super::{
 };
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::text::Layer;
-use crate::geom::{Dir, Point};
+use crate::geom::{Dir, Moves, Point};
 use crate::grid::Grid;
 use crate::map::{LinkKind, Role, Terrain};
 
@@ -54,15 +54,17 @@ impl Place<'_, '_> {
     }
 }
 
-/// Checks the drawn layers and builds the prefab, or returns every problem found.
+/// Checks the drawn layers and builds the prefab, or returns every problem found;
+/// `moves` is the pack's movement rule, which the prefab's floor checks follow.
 pub(crate) fn assemble(
     file: &str,
     header: Header,
     origin: Location,
     drawn: Drawn,
     place: &Place<'_, '_>,
+    moves: Moves,
 ) -> Result<Prefab, Vec<Error>> {
-    let mut a = Assembler { file, place, errors: Vec::new(), counts: [0; 5] };
+    let mut a = Assembler { file, place, moves, errors: Vec::new(), counts: [0; 5] };
     let links = a.links(drawn.links.as_ref(), &drawn.connectors, &drawn.terrain);
     let link_paths = link_paths(&links, &drawn.terrain);
     // A room encounter's `?` cells keep the room's floor; a feature's or a cave
@@ -89,6 +91,7 @@ pub(crate) fn assemble(
         refs: sorted_refs(refs),
         origin,
         variation: None,
+        moves,
     })
 }
 
@@ -98,6 +101,7 @@ const MAX_LAYER_ERRORS: usize = 12;
 struct Assembler<'p, 'r, 'a> {
     file: &'p str,
     place: &'p Place<'r, 'a>,
+    moves: Moves,
     errors: Vec<Error>,
     /// Problems found per layer, reported or not.
     counts: [usize; 5],
@@ -409,8 +413,8 @@ impl Assembler<'_, '_, '_> {
         machines
     }
 
-    /// True when the floor beside a machine (4-adjacent walkable cells) stays one
-    /// area without the cells any machine covers: machines block walkers, so one
+    /// True when the floor beside a machine (the walkable cells a step away)
+    /// stays one area without the cells any machine covers: machines block walkers, so one
     /// that cuts a prefab's floor in two would strand part of it. `?` cells count
     /// as floor when `dont_care_is_floor`. Reports the problem otherwise.
     fn keeps_floor_whole(
@@ -430,15 +434,15 @@ impl Assembler<'_, '_, '_> {
         };
         let mut beside: Vec<Point> = Vec::new();
         for &(p, _) in cells {
-            for d in Dir::ALL {
-                let q = p + d.delta();
+            for &step in self.moves.steps() {
+                let q = p + step;
                 if open(q) && !beside.contains(&q) {
                     beside.push(q);
                 }
             }
         }
         let Some(&first) = beside.first() else { return true };
-        let seen = Grid::reachable(terrain.width(), terrain.height(), first, open);
+        let seen = Grid::reachable(terrain.width(), terrain.height(), first, self.moves, open);
         match beside.iter().find(|&&q| !seen[q]) {
             None => true,
             Some(&q) => {

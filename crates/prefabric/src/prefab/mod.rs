@@ -25,7 +25,7 @@ pub mod xp;
 use crate::error::{Error, Location};
 use crate::format::palette::Palette;
 use crate::format::text::RawPrefab;
-use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
+use crate::geom::{Dir, Moves, Point, Rect, Transform, TransformSet};
 use crate::grid::Grid;
 pub use crate::map::Style;
 use crate::map::{LinkKind, Object, ObjectKind, Role, Terrain};
@@ -185,6 +185,9 @@ pub struct Prefab {
     /// Its variation transforms, when it has any; its own cells and references
     /// are then those of its first outcome.
     variation: Option<Arc<Varying>>,
+    /// The movement rule of the palette it was read with: what its floor
+    /// being one area means.
+    moves: Moves,
 }
 
 /// A variation, its lines as written, and what its proof established.
@@ -316,6 +319,12 @@ impl Prefab {
     /// How it is meant to be placed.
     pub fn style(&self) -> Style {
         self.style
+    }
+
+    /// The movement rule of the palette it was read with, which its floor
+    /// checks followed.
+    pub fn moves(&self) -> Moves {
+        self.moves
     }
 
     /// The name of the definition file that says what its reference characters
@@ -590,6 +599,7 @@ impl Prefab {
             machines: &self.machines,
             drawn_refs: &v.drawn_refs,
             dont_care_is_floor: self.style.dont_care_is_floor(),
+            moves: self.moves,
             machine_glyphs,
             origin: &self.origin,
         }
@@ -609,6 +619,7 @@ impl Prefab {
             refs,
             origin: self.origin.clone(),
             variation: None,
+            moves: self.moves,
         }
     }
 
@@ -685,6 +696,7 @@ impl Prefab {
             refs: Vec::new(),
             origin: Location::file("(generated)"),
             variation: None,
+            moves: Moves::Orthogonal,
         }
     }
 

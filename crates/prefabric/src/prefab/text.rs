@@ -78,7 +78,7 @@ pub(super) fn from_text(file: &str, raw: &RawPrefab<'_>, palette: &Palette) -> R
     let origin = Location::at(file, raw.name.line, raw.name.col);
     let place = Place::Text { layers };
     let result = if header.variation.is_empty() {
-        assemble(file, header, origin, drawn, &place)
+        assemble(file, header, origin, drawn, &place, palette.moves())
     } else if b.errors.is_empty() {
         let mask = mask.map_or_else(|| Grid::new(size.0, size.1, false), |m| m.map(|c| c.is_some()));
         vary::build(file, header, origin, drawn, &place, (&glyphs, mask), palette)

@@ -232,7 +232,7 @@ impl Prefab {
         };
         let drawn = Drawn { terrain, connectors: Vec::new(), links, machines, refs };
         if !varies {
-            return assemble(file, header, Location::file(file), drawn, &Place::Xp);
+            return assemble(file, header, Location::file(file), drawn, &Place::Xp, palette.moves());
         }
         // Layer 1's glyphs on painted cells; the mask where layer 5 is painted.
         let layer = &image.layers()[0];

@@ -33,6 +33,9 @@ struct MapJson<'a> {
     feature_variant: Option<&'a str>,
     /// The layout generator that made the map.
     generator: &'static str,
+    /// How walkers step (`orthogonal` or `diagonal`): what `passable` being
+    /// one area means.
+    moves: &'static str,
     rows: Vec<String>,
     /// Every terrain on the map: its key in `terrain_rows`, glyph, name, colour.
     terrain: Vec<TerrainJson>,
@@ -190,6 +193,7 @@ fn document(map: &Map, pack: &Pack, trace: Option<&Trace>) -> String {
         height: map.height(),
         feature_variant: map.feature_variant(),
         generator: map.layout_stats().generator,
+        moves: map.moves().name(),
         rows: ascii_rows(map, palette),
         terrain: legend.iter().zip(terrain_keys()).map(|(&t, key)| terrain_json(t, key, pack)).collect(),
         terrain_rows: terrain_rows(map, &legend),

@@ -816,8 +816,8 @@ fn fill_unreached(map: &mut Map, oriented: &Prefab, rect: Rect) {
         seen[local(p)] = true;
     }
     while let Some(p) = stack.pop() {
-        for d in Dir::ALL {
-            let q = p + d.delta();
+        for &step in map.moves.steps() {
+            let q = p + step;
             if rect.contains(q) && !seen[local(q)] && map.is_walkable(q) {
                 seen[local(q)] = true;
                 stack.push(q);

@@ -886,8 +886,8 @@ fn seal_unreached(map: &mut Map, interior: Rect, door: &Doorway) {
         reached[local(p)] = true;
     }
     while let Some(p) = stack.pop() {
-        for d in Dir::ALL {
-            let q = p + d.delta();
+        for &step in map.moves.steps() {
+            let q = p + step;
             if interior.contains(q) && map.is_walkable(q) && !reached[local(q)] {
                 reached[local(q)] = true;
                 stack.push(q);

@@ -281,6 +281,7 @@ impl<'p> Generator<'p> {
         let mut map = Map::new(seed, &self.map_type.name, self.depth, self.map_type.width, self.map_type.height);
         map.attempt = attempt;
         map.stream_seed = stream_seed;
+        map.moves = self.pack.palette().moves();
         if !self.trace {
             map.trace = Trace::off();
         }

@@ -469,11 +469,11 @@ fn fits(
     };
     let beside: Vec<Point> = cells
         .iter()
-        .flat_map(|c| Dir::ALL.map(|d| c.0 + by + d.delta() - origin))
+        .flat_map(|c| map.moves.steps().iter().map(move |&step| c.0 + by + step - origin))
         .filter(|&q| blocked.contains(q) && open(q))
         .collect();
     let Some(&first) = beside.first() else { return true };
-    let seen = Grid::reachable(blocked.width(), blocked.height(), first, open);
+    let seen = Grid::reachable(blocked.width(), blocked.height(), first, map.moves, open);
     beside.iter().all(|&q| seen[q])
 }
 

@@ -287,7 +287,7 @@ impl PoolLayer {
         after <= before
     }
 
-    /// Counts 4-connected pieces of the region's walkable, machine-free cells
+    /// Counts the pieces (cells joined by the map's moves) of the region's walkable, machine-free cells
     /// (without the pool's, when `with_pool`).
     fn pieces(&mut self, map: &Map, region: &Region, bounds: Rect, with_pool: bool) -> u32 {
         let (w, h) = (bounds.width as usize, bounds.height as usize);
@@ -311,7 +311,7 @@ impl PoolLayer {
             self.scratch[local(p)] = 2;
             self.stack.push(p);
             while let Some(q) = self.stack.pop() {
-                for n in [Point::new(1, 0), Point::new(-1, 0), Point::new(0, 1), Point::new(0, -1)].map(|d| q + d) {
+                for n in map.moves.steps().iter().map(|&step| q + step) {
                     if open(n) && self.scratch[local(n)] == 0 {
                         self.scratch[local(n)] = 2;
                         self.stack.push(n);

@@ -1,7 +1,7 @@
 //! The validate stage: checks a finished map's invariants.
 //!
 //! Every passable cell (walkable, no machine on it) must be reachable from every
-//! other, every link mark must be walkable and free of machines, every placed
+//! other, stepping as the pack's palette says (`moves`), every link mark must be walkable and free of machines, every placed
 //! prefab must still be what its prefab says (its earth cells, which tunnels may
 //! dig, and its links' ways out excepted), every object must stand on walkable
 //! cells, no two objects may share a cell, no machine may stand on a door or stairs,
@@ -106,9 +106,9 @@ fn objects(map: &Map) -> Result<(), Error> {
     Ok(())
 }
 
-/// Every passable cell must be in one 4-connected area: the passable cells
-/// as a bit grid, labelled by runs (a few thousand runs where a flood fill
-/// would visit every cell).
+/// Every passable cell must be in one area, cells joined by the map's moves:
+/// the passable cells as a bit grid, labelled by runs (a few thousand runs
+/// where a flood fill would visit every cell).
 fn connected(map: &Map) -> Result<(), Error> {
     let (cells, masks) = (map.terrain.cells(), map.masks.cells());
     let passable = Bits::from_layers(map.width() as usize, map.height() as usize, cells, masks, |t, m| {
@@ -116,10 +116,10 @@ fn connected(map: &Map) -> Result<(), Error> {
     });
     // Most maps pass: the labels, which name a stranded cell, only for those
     // that do not.
-    if Areas::is_one(&passable) && passable_anywhere(&passable) {
+    if Areas::is_one(&passable, map.moves) && passable_anywhere(&passable) {
         return Ok(());
     }
-    let areas = Areas::of(&passable);
+    let areas = Areas::of(&passable, map.moves);
     let total: u32 = areas.sizes.iter().sum();
     let Some(&reached) = areas.sizes.first() else {
         return Err(fail(map, "the map has no passable cell".into()));

@@ -3,11 +3,11 @@
 
 #![allow(dead_code)]
 
-use prefabric::{Dir, Map, MapType, Pack, Point, Role};
+use prefabric::{Map, MapType, Pack, Point, Role};
 use std::collections::BTreeMap;
 
 /// Every passable cell (walkable, no machine on it) reachable from the first one
-/// (4-connected). Machines are read from the objects, not from the map's masks.
+/// by the map's moves. Machines are read from the objects, not from the map's masks.
 pub fn connected(map: &Map) -> Result<(), String> {
     let t = map.terrain();
     let mut walkable: Vec<bool> = t.cells().iter().map(|c| c.role.is_walkable()).collect();
@@ -25,8 +25,8 @@ pub fn connected(map: &Map) -> Result<(), String> {
     while let Some(i) = stack.pop() {
         reached += 1;
         let p = t.point_of(i);
-        for d in Dir::ALL {
-            if let Some(j) = t.index_of(p + d.delta())
+        for &step in map.moves().steps() {
+            if let Some(j) = t.index_of(p + step)
                 && walkable[j]
                 && !seen[j]
             {

@@ -24,6 +24,11 @@
 //!   side, corner and centre vaults become optional features anchored there,
 //!   their exits (`@`) link marks; whole-level vaults become map types.
 //!
+//! The pack's palette says `moves = "diagonal"`, DCSS's own movement rule, so
+//! floor DCSS joins across a corner stays joined; for a game whose walkers step
+//! to the four sides only ([`Options::moves`] orthogonal) doors entered across a
+//! corner are walled, and vaults held together only diagonally are skipped.
+//!
 //! A map with Lua, a `SUBVAULT`, no grid or a directive that cannot be read is
 //! skipped; a directive with no prefabric counterpart (`KMASK`, `KPROP`,
 //! `CHANCE`, a per-depth weight, …) is dropped and counted as a loss. Finally
@@ -42,6 +47,7 @@ mod write;
 
 use crate::content::{Pack, SourceFile};
 use crate::error::{Error, ErrorKind, Location, Problems};
+use crate::geom::Moves;
 use crate::limits::Limits;
 pub use depth::BRANCHES;
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,12 +72,15 @@ pub struct Options {
     pub base: Vec<SourceFile>,
     /// The limits the finished pack is loaded under.
     pub limits: Limits,
+    /// How the game's walkers step, written into the pack's palette: DCSS's
+    /// rule, diagonal, by default.
+    pub moves: Moves,
 }
 
 impl Default for Options {
-    /// The pool `dcss`, added to the built-in pack.
+    /// The pool `dcss`, added to the built-in pack, walkers stepping diagonally.
     fn default() -> Options {
-        Options { pool: "dcss".into(), base: Pack::embedded_files(), limits: Limits::default() }
+        Options { pool: "dcss".into(), base: Pack::embedded_files(), limits: Limits::default(), moves: Moves::Diagonal }
     }
 }
 
@@ -234,7 +243,7 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
         let stem = file_stem(&source.name);
         for map in &file.maps {
             let at = map.at.clone();
-            match vault::translate(map) {
+            match vault::translate(map, options.moves) {
                 Ok(v) => {
                     index_of_report.push(report.maps.len());
                     report.maps.push(MapReport {
@@ -262,7 +271,7 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
         .find(|f| f.path == "palette.toml")
         .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
         .unwrap_or_default();
-    let (palette, terrains) = pack::palette(&palette_text);
+    let (palette, terrains) = pack::palette(&palette_text, options.moves);
     let mut alive: Vec<bool> = vec![true; vaults.len()];
     // Each round takes out at least one vault (a problem traced to none ends the
     // import), so there are at most as many rounds as vaults; the checks of

@@ -18,6 +18,7 @@ use crate::content::SourceFile;
 use crate::content::catalog::Kind as CatalogKind;
 use crate::content::keywords::GameKeywords;
 use crate::format::def::BUILT_IN_KEYWORDS;
+use crate::geom::Moves;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -57,8 +58,9 @@ pub type LineOwner = (u32, u32, usize);
 pub type TerrainNames = BTreeMap<&'static str, String>;
 
 /// Picks, for each terrain the import adds, a variant of its role the base
-/// palette does not mention, and returns the base palette with them added.
-pub fn palette(base: &str) -> (String, TerrainNames) {
+/// palette does not mention, and returns the base palette with them added and
+/// its `moves` set to `moves`.
+pub fn palette(base: &str, moves: Moves) -> (String, TerrainNames) {
     let mut names = TerrainNames::new();
     let mut taken: BTreeSet<String> = BTreeSet::new();
     for (key, _, _, _) in NEW_TERRAINS {
@@ -78,7 +80,7 @@ pub fn palette(base: &str) -> (String, TerrainNames) {
         .iter()
         .map(|(key, _, glyph, what)| format!("\"{}\" = \"{glyph}\"  # {what}\n", names[key]))
         .collect();
-    let mut text = base.to_string();
+    let mut text = with_moves(base, moves);
     for (section, lines) in [("[colours]", colours), ("[render]", render)] {
         match text.find(&format!("\n{section}\n")) {
             Some(i) => {
@@ -91,6 +93,25 @@ pub fn palette(base: &str) -> (String, TerrainNames) {
         }
     }
     (text, names)
+}
+
+/// `palette` (TOML text) with its top-level `moves` key, if any, taken out and
+/// `moves = "…"` written first.
+fn with_moves(palette: &str, moves: Moves) -> String {
+    let mut in_table = false;
+    let kept: Vec<&str> = palette
+        .lines()
+        .filter(|line| {
+            let t = line.trim_start();
+            in_table |= t.starts_with('[');
+            in_table || !(t.starts_with("moves") && t["moves".len()..].trim_start().starts_with('='))
+        })
+        .collect();
+    let why = match moves {
+        Moves::Diagonal => "DCSS's walkers step across corners too",
+        Moves::Orthogonal => "the game's walkers step to the four sides only",
+    };
+    format!("moves = \"{}\"  # {why}\n{}\n", moves.name(), kept.join("\n"))
 }
 
 /// Vaults whose prefabs go in one prefab file (each writes two at most).

@@ -17,7 +17,7 @@ use super::objects::{self, Alt, Kind};
 use super::read::{DesMap, Header};
 use super::rules::{self, Rule};
 use crate::error::Location;
-use crate::geom::{Point, Transform, TransformSet};
+use crate::geom::{Moves, Point, Transform, TransformSet};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Something of a map that could not be kept, and where it is written.
@@ -97,6 +97,8 @@ pub struct Vault {
     pub exits: Vec<Point>,
     /// What could not be kept.
     pub losses: Vec<Loss>,
+    /// How the game it is imported for steps: what joins its floor.
+    pub moves: Moves,
 }
 
 /// Why a map is not imported, and where.
@@ -163,7 +165,7 @@ struct KLines<'h> {
 }
 
 /// Translates one map; `file` names the `.des` file for messages.
-pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
+pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
     let skip = |reason: &str, detail: String, at: &Location| Skip { reason: reason.into(), detail, at: at.clone() };
     if let Some(e) = &map.broken {
         return Err(skip("malformed", e.message().to_string(), e.location().unwrap_or(&map.at)));
@@ -472,10 +474,16 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
         }
     }
 
-    for at in wall_corner_doors(&mut grid, &rules, &legend) {
+    // DCSS steps diagonally: only for a game that does not are doors entered
+    // across a corner walled.
+    let corner_doors = match moves {
+        Moves::Orthogonal => wall_corner_doors(&mut grid, &rules, &legend),
+        Moves::Diagonal => Vec::new(),
+    };
+    for at in corner_doors {
         losses.push(Loss {
             what: format!(
-                "door at x={} y={} entered only across a corner: walled (prefabric steps no diagonals)",
+                "door at x={} y={} entered only across a corner: walled (the pack's walkers step no diagonals)",
                 at.x, at.y
             ),
             at: map.at.clone(),
@@ -527,11 +535,12 @@ pub fn translate(map: &DesMap) -> Result<Vault, Skip> {
         spawn_block,
         exits,
         losses,
+        moves,
     })
 }
 
 /// DCSS steps diagonally and draws doors at a vault's corners, entered across
-/// them; prefabric joins cells by their sides only. A door no side of which
+/// them; a pack whose `moves` is orthogonal joins cells by their sides only. A door no side of which
 /// touches a cell that may be walkable would be cut off from the vault's floor:
 /// it takes the glyph of a wall beside it (one no rule changes). Returns where.
 fn wall_corner_doors(
@@ -796,7 +805,7 @@ mod tests {
 
     fn one(text: &str) -> Result<Vault, Skip> {
         let f = read("t.des", text);
-        translate(&f.maps[0])
+        translate(&f.maps[0], Moves::Diagonal)
     }
 
     #[test]

@@ -12,6 +12,7 @@
 use super::objects::Alt;
 use super::vault::{Line, Vault};
 use crate::geom::{Dir, Point, Transform, TransformSet};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// How a vault's prefab is placed.
@@ -72,6 +73,16 @@ enum Cell {
     Solid,
 }
 
+/// What each glyph of `grid` may be in `v`'s outcomes: [`classify`] once a
+/// glyph, as following a glyph through the rules costs more than a cell.
+fn classes(v: &Vault, grid: &[Vec<char>]) -> BTreeMap<char, Cell> {
+    let mut classes = BTreeMap::new();
+    for &g in grid.iter().flatten() {
+        classes.entry(g).or_insert_with(|| classify(v, g));
+    }
+    classes
+}
+
 fn classify(v: &Vault, g: char) -> Cell {
     if g == '?' {
         return Cell::Open;
@@ -103,7 +114,8 @@ fn side(w: i32, h: i32, d: Dir) -> Vec<Point> {
 /// cells its floor reaches. `None` when no side has such a cell.
 pub fn room_style(v: &Vault) -> Option<(Placed, Dir)> {
     let (w, h) = size(v);
-    let at = |p: Point| classify(v, v.grid[p.y as usize][p.x as usize]);
+    let classes = classes(v, &v.grid);
+    let at = |p: Point| classes[&v.grid[p.y as usize][p.x as usize]];
     let edge_open =
         Dir::ALL.iter().all(|&d| side(w, h, d).into_iter().all(|p| matches!(at(p), Cell::Open | Cell::Floor)));
     if edge_open {
@@ -243,23 +255,23 @@ fn fill_pockets(v: &Vault, grid: &mut [Vec<char>], from_rim: bool) -> Option<cha
 /// `from_rim` from the undrawn cells on the rim too.
 fn reached_from(v: &Vault, grid: &[Vec<char>], from_rim: bool) -> Vec<Vec<bool>> {
     let (h, w) = (grid.len(), grid.first().map_or(0, Vec::len));
-    let passable: Vec<Vec<bool>> = grid
-        .iter()
-        .map(|row| row.iter().map(|&g| matches!(classify(v, g), Cell::Open | Cell::Floor)).collect())
-        .collect();
+    let classes = classes(v, grid);
+    let passable: Vec<Vec<bool>> =
+        grid.iter().map(|row| row.iter().map(|g| matches!(classes[g], Cell::Open | Cell::Floor)).collect()).collect();
     let mut reached = vec![vec![false; w]; h];
     let mut stack = Vec::new();
     for (y, row) in grid.iter().enumerate() {
         for (x, &g) in row.iter().enumerate() {
             let rim = x == 0 || y == 0 || x + 1 == w || y + 1 == h;
-            if classify(v, g) == Cell::Floor || (from_rim && rim && g == '?') {
+            if classes[&g] == Cell::Floor || (from_rim && rim && g == '?') {
                 reached[y][x] = true;
                 stack.push((x, y));
             }
         }
     }
     while let Some((x, y)) = stack.pop() {
-        let near = [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)];
+        let near =
+            v.moves.steps().iter().map(|s| (x.wrapping_add_signed(s.x as isize), y.wrapping_add_signed(s.y as isize)));
         for (nx, ny) in near {
             if nx < w && ny < h && passable[ny][nx] && !reached[ny][nx] {
                 reached[ny][nx] = true;

@@ -155,6 +155,7 @@ fn way_back(rock: &Bits, levels: &[Bits], x: usize, y: usize) -> Vec<(usize, usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geom::Moves;
 
     /// Reads a grid drawn with `#` rock, `.` open and `x` fixed ground.
     fn grids(rows: &[&str]) -> (Bits, Bits) {
@@ -181,7 +182,7 @@ mod tests {
             "####x####",
             "...#x####",
         ]);
-        let areas = Areas::of(&open);
+        let areas = Areas::of(&open, Moves::Orthogonal);
         assert_eq!(areas.sizes, vec![4, 4, 3]);
         let passages = join_areas(&rock, &areas, &[true; 3], 0, &mut Levels::default());
         // The east area is 5 cells of rock away along row 0 or 1; the south
@@ -204,7 +205,7 @@ mod tests {
             "..#x..", //
             "..#x..", "###x##", "......",
         ]);
-        let areas = Areas::of(&open);
+        let areas = Areas::of(&open, Moves::Orthogonal);
         assert_eq!(areas.sizes.len(), 3);
         // The bottom row is not wanted: the east area cannot be reached.
         let passages = join_areas(&rock, &areas, &[true, true, false], 0, &mut Levels::default());
@@ -227,7 +228,7 @@ mod tests {
                         if rng.percent(percent) { rock.set(x, y) } else { open.set(x, y) }
                     }
                 }
-                let areas = Areas::of(&open);
+                let areas = Areas::of(&open, Moves::Orthogonal);
                 if areas.sizes.is_empty() {
                     continue;
                 }
@@ -238,7 +239,7 @@ mod tests {
                     assert!(rock.get(x, y));
                     open.set(x, y);
                 }
-                assert_eq!(Areas::of(&open).sizes.len(), 1, "{width}x{height} {percent}%");
+                assert_eq!(Areas::of(&open, Moves::Orthogonal).sizes.len(), 1, "{width}x{height} {percent}%");
             }
         }
     }

@@ -27,6 +27,9 @@
 //! grids kept with a one-cell border of fixed ground, so a neighbour is an
 //! index offset and no step checks the map's bounds. Buffers are reused from
 //! map to map.
+//!
+//! Areas are joined side by side whatever the pack's [`Moves`]: caves joined
+//! so are joined under either rule.
 
 mod join;
 
@@ -34,7 +37,7 @@ use super::Carver;
 use crate::bits::{Areas, Bits};
 use crate::content::caves::CavesParams;
 use crate::error::{Error, ErrorKind};
-use crate::geom::{Dir, Point, Rect};
+use crate::geom::{Dir, Moves, Point, Rect};
 use crate::map::{CaveStats, FloorKind, LayoutStats, Map, RegionId, RegionKind, Role, Stage, Terrain, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -366,7 +369,7 @@ impl<'p> Caves<'p> {
     /// those filled: all of them when even the largest is that small. The
     /// areas, and which stay, are kept for [`Caves::join_all`].
     fn fill_pockets(&mut self) -> (u32, u32) {
-        let areas = Areas::of(&self.floor_bits());
+        let areas = Areas::of(&self.floor_bits(), Moves::Orthogonal);
         let small: Vec<bool> = areas.sizes.iter().map(|&n| n < self.params.min_pocket).collect();
         for (run, &area) in areas.runs.iter().zip(&areas.area) {
             if small[area as usize] {
@@ -526,7 +529,7 @@ impl<'p> Caves<'p> {
             open = open.eroded();
         }
         // Its areas, large enough, are caverns.
-        let ground = Areas::of(&open);
+        let ground = Areas::of(&open, Moves::Orthogonal);
         let mut cavern_of = vec![NONE; ground.sizes.len()];
         let mut caverns = 0u32;
         for (k, &size) in ground.sizes.iter().enumerate() {
@@ -569,7 +572,7 @@ impl<'p> Caves<'p> {
             }
         }
         // The rest of the floor: passages, by 4-connected area.
-        let passages = Areas::of(&floor.and_not(&taken));
+        let passages = Areas::of(&floor.and_not(&taken), Moves::Orthogonal);
         self.paint(&passages, |a| caverns + a);
         let labels = caverns + passages.sizes.len() as u32;
         // Scraps of a few cells beside a cavern (corners of its rim) are the

@@ -352,6 +352,7 @@ pub(super) fn build(
         machines: &[],
         drawn_refs: &[],
         dont_care_is_floor,
+        moves: palette.moves(),
         machine_glyphs: &[],
         origin: &origin,
     };
@@ -361,7 +362,7 @@ pub(super) fn build(
     }
     let mut first_refs = Vec::new();
     variation.first_outcome(&mut drawn.terrain, &mut first_refs);
-    let mut prefab = assemble(file, header, origin.clone(), drawn, place)?;
+    let mut prefab = assemble(file, header, origin.clone(), drawn, place, palette.moves())?;
     let drawn_refs = prefab.refs.clone();
     let proven = proof::prove(
         &variation,
@@ -371,6 +372,7 @@ pub(super) fn build(
             machines: &prefab.machines,
             drawn_refs: &drawn_refs,
             dont_care_is_floor,
+            moves: palette.moves(),
             machine_glyphs: &[],
             origin: &origin,
         },

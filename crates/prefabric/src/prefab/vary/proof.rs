@@ -58,7 +58,7 @@
 
 use super::{Meaning, Rule, Variation};
 use crate::error::{Error, ErrorKind, Location};
-use crate::geom::{Dir, Point};
+use crate::geom::{Moves, Point};
 use crate::grid::Grid;
 use crate::map::{Role, Terrain};
 use crate::prefab::{LinkMark, Machine, RefMark, link_can_pass};
@@ -160,6 +160,8 @@ pub(crate) struct Subject<'a> {
     pub drawn_refs: &'a [RefMark],
     /// A room encounter's `?` cells keep the room's floor: they count as floor.
     pub dont_care_is_floor: bool,
+    /// How walkers step: which cells of the floor are joined.
+    pub moves: Moves,
     /// Glyphs whose legend reference a definition file may make a one-cell
     /// machine, which blocks: always (`true`) or only by some draw (`false`).
     pub machine_glyphs: &'a [(char, bool)],
@@ -681,14 +683,15 @@ impl Prover<'_> {
             return;
         }
         let cells: &Grid<Option<Terrain>> = self.s.cells;
+        let moves = self.s.moves;
         let neighbours = move |i: usize| {
             let p = cells.point_of(i);
-            Dir::ALL.into_iter().filter_map(move |d| cells.index_of(p + d.delta()))
+            moves.steps().iter().filter_map(move |&step| cells.index_of(p + step))
         };
         let dont_care_is_floor = self.s.dont_care_is_floor;
-        let on_rim = |i: usize| meets_rim(cells, i, dont_care_is_floor);
-        let (sure_area, sure_count) = areas(w, h, sure);
-        let (all_area, _) = areas(w, h, |i| sure(i) || maybe(i));
+        let on_rim = |i: usize| meets_rim(cells, i, dont_care_is_floor, moves);
+        let (sure_area, sure_count) = areas(w, h, moves, sure);
+        let (all_area, _) = areas(w, h, moves, |i| sure(i) || maybe(i));
         // The sure areas the deals join in every outcome: each sure cell's class,
         // and the classes a dealt cell sets on the rim in every outcome.
         let (class_of_area, on_rim_by_deal) = self.classes(&open, &sure_area, sure_count, &on_rim);
@@ -734,7 +737,7 @@ impl Prover<'_> {
             let one_tie = matches!(ties.first(), Some(Tie::Shared(_)))
                 && ties.iter().all(|t| *t == ties[0])
                 && !(0..n).any(|i| maybe(i) && self.drawn_apart(i));
-            let (_, count) = areas(w, h, maybe);
+            let (_, count) = areas(w, h, moves, maybe);
             if !(one_tie && count == 1) {
                 let i = (0..n).find(|&i| maybe(i)).unwrap_or(0);
                 self.floor_error(
@@ -842,9 +845,12 @@ impl Prover<'_> {
             let mut common: Option<Vec<u32>> = None;
             for &i in deal {
                 let p = cells.point_of(i);
-                let mut beside: Vec<u32> = Dir::ALL
-                    .into_iter()
-                    .filter_map(|d| cells.index_of(p + d.delta()))
+                let mut beside: Vec<u32> = self
+                    .s
+                    .moves
+                    .steps()
+                    .iter()
+                    .filter_map(|&step| cells.index_of(p + step))
                     .filter(|&j| open[j] == Open::Sure)
                     .map(|j| find(class, sure_area[j]))
                     .collect();
@@ -917,13 +923,18 @@ impl Prover<'_> {
                 blocked[i] = true;
             }
         }
-        let floor = |grid: &Grid<Option<Terrain>>| FloorAreas::of(grid, &blocked, self.s.dont_care_is_floor);
+        let floor =
+            |grid: &Grid<Option<Terrain>>| FloorAreas::of(grid, &blocked, self.s.dont_care_is_floor, self.s.moves);
         let first = floor(cells);
         if let Some((a, b)) = first.apart(cells) {
             // Outcomes are compared with the first; one already apart is the
-            // problem to show (often areas DCSS-style diagonal steps would join).
+            // problem to show (often areas diagonal steps would join).
+            let joined = match self.s.moves {
+                Moves::Orthogonal => "joined side by side (the palette's `moves` is orthogonal)",
+                Moves::Diagonal => "joined side by side or across a corner",
+            };
             return format!(
-                "the prefab as it reads already has its floor apart: the floor at {b} cannot reach the floor at {a}, and a prefab's floor must be one area, joined side by side"
+                "the prefab as it reads already has its floor apart: the floor at {b} cannot reach the floor at {a}, and a prefab's floor must be one area, {joined}"
             );
         }
         let (mut drawn, mut refs) = (cells.clone(), Vec::new());
@@ -1007,8 +1018,8 @@ struct FloorAreas {
 
 impl FloorAreas {
     /// The areas of `grid`'s walkable cells not `blocked` (`?` counts as floor
-    /// when `dont_care_is_floor`, else as the rim).
-    fn of(grid: &Grid<Option<Terrain>>, blocked: &[bool], dont_care_is_floor: bool) -> FloorAreas {
+    /// when `dont_care_is_floor`, else as the rim), joined by `moves`.
+    fn of(grid: &Grid<Option<Terrain>>, blocked: &[bool], dont_care_is_floor: bool, moves: Moves) -> FloorAreas {
         let open = |i: usize| {
             !blocked[i]
                 && match grid.cells()[i] {
@@ -1016,10 +1027,10 @@ impl FloorAreas {
                     Some(t) => t.role.is_walkable(),
                 }
         };
-        let (label, count) = areas(grid.width(), grid.height(), open);
+        let (label, count) = areas(grid.width(), grid.height(), moves, open);
         let mut on_rim = vec![false; count as usize + 1];
         for (i, &a) in label.iter().enumerate().filter(|(_, a)| **a != 0) {
-            on_rim[a as usize] |= meets_rim(grid, i, dont_care_is_floor);
+            on_rim[a as usize] |= meets_rim(grid, i, dont_care_is_floor, moves);
         }
         FloorAreas { label, on_rim }
     }
@@ -1081,19 +1092,19 @@ impl FloorAreas {
     }
 }
 
-/// True when cell `i` of `cells` has a side on the prefab's rim: off its
-/// edge, or on `?` where `?` is not floor.
-fn meets_rim(cells: &Grid<Option<Terrain>>, i: usize, dont_care_is_floor: bool) -> bool {
+/// True when a step by `moves` from cell `i` of `cells` lands on the prefab's
+/// rim: off its edge, or on `?` where `?` is not floor.
+fn meets_rim(cells: &Grid<Option<Terrain>>, i: usize, dont_care_is_floor: bool, moves: Moves) -> bool {
     let p = cells.point_of(i);
-    Dir::ALL.iter().any(|d| match cells.get(p + d.delta()) {
+    moves.steps().iter().any(|&step| match cells.get(p + step) {
         None => true,
         Some(c) => c.is_none() && !dont_care_is_floor,
     })
 }
 
-/// Labels the 4-connected areas of the cells where `open` holds, from 1 (0 for
-/// closed cells), and says how many there are.
-fn areas(w: i32, h: i32, open: impl Fn(usize) -> bool) -> (Vec<u32>, u32) {
+/// Labels the areas of the cells where `open` holds, joined by `moves`, from 1
+/// (0 for closed cells), and says how many there are.
+fn areas(w: i32, h: i32, moves: Moves, open: impl Fn(usize) -> bool) -> (Vec<u32>, u32) {
     let grid: Grid<()> = Grid::new(w, h, ());
     let n = grid.cells().len();
     let mut label = vec![0u32; n];
@@ -1108,8 +1119,8 @@ fn areas(w: i32, h: i32, open: impl Fn(usize) -> bool) -> (Vec<u32>, u32) {
         stack.push(start);
         while let Some(j) = stack.pop() {
             let p = grid.point_of(j);
-            for d in Dir::ALL {
-                if let Some(k) = grid.index_of(p + d.delta()).filter(|&k| open(k) && label[k] == 0) {
+            for &step in moves.steps() {
+                if let Some(k) = grid.index_of(p + step).filter(|&k| open(k) && label[k] == 0) {
                     label[k] = count;
                     stack.push(k);
                 }

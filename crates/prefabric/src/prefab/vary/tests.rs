@@ -2,7 +2,7 @@
 
 use crate::format::palette::Palette;
 use crate::format::text;
-use crate::geom::Point;
+use crate::geom::{Moves, Point};
 use crate::grid::Grid;
 use crate::limits::Limits;
 use crate::prefab::Prefab;
@@ -45,7 +45,7 @@ fn labels(p: &Prefab) -> (Grid<u32>, usize) {
             continue;
         }
         count += 1;
-        let seen = Grid::reachable(cells.width(), cells.height(), start, open);
+        let seen = Grid::reachable(cells.width(), cells.height(), start, Moves::Orthogonal, open);
         for q in cells.bounds().points().filter(|&q| seen[q]) {
             label.set(q, count as u32);
         }
@@ -267,7 +267,7 @@ fn the_proof_rejects_a_wall_sampling_would_rarely_find() {
         let (mut cells, mut refs) = (drawn.clone(), Vec::new());
         v.outcome(seed, &mut cells, &mut refs);
         let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.role.is_walkable());
-        if !Grid::reachable(24, 13, Point::new(1, 1), open)[Point::new(11, 11)] {
+        if !Grid::reachable(24, 13, Point::new(1, 1), Moves::Orthogonal, open)[Point::new(11, 11)] {
             cut += 1;
         }
     }
@@ -511,7 +511,8 @@ fn keeps_its_floor(p: &Prefab, grid: &str, seeds: u32) -> (usize, usize) {
         for &start in &sure {
             if label[start] == 0 {
                 count += 1;
-                let reached = Grid::reachable(w, h, start, |q| open.get(q).copied().unwrap_or(false));
+                let reached =
+                    Grid::reachable(w, h, start, Moves::Orthogonal, |q| open.get(q).copied().unwrap_or(false));
                 for q in p.cells().bounds().points().filter(|&q| reached[q]) {
                     label.set(q, count);
                 }

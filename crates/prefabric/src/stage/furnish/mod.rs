@@ -39,7 +39,7 @@
 
 use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::{Composition, Count, Furnishing};
-use crate::geom::{Dir, Point, Rect, RectSearch, Transform};
+use crate::geom::{Dir, Moves, Point, Rect, RectSearch, Transform};
 use crate::map::{Furnished, Map, Object, ObjectKind, RegionId, RegionKind, Role, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -472,15 +472,18 @@ impl Furnisher<'_> {
         None
     }
 
-    /// True when the passable cells beside `rect` (4-adjacent, outside it) still
-    /// reach each other through passable cells within two of `rect` once `rect` is
-    /// solid. Then any path that crossed `rect` can go around it, so the map stays
+    /// True when the passable cells beside `rect` (a step from it, outside it: its
+    /// ring's corners too when walkers step diagonally) still reach each other
+    /// through passable cells within two of `rect` once `rect` is solid. Then any path that crossed `rect` can go around it, so the map stays
     /// connected: a local check, never a flood of the whole map.
     fn keeps_connected(&mut self, map: &Map, rect: Rect) -> bool {
         let window = rect.expand(2);
         let ring = rect.expand(1);
-        // A cell 4-adjacent to `rect`: in its ring, not on a corner.
-        let beside = |p: Point| ring.contains(p) && !rect.contains(p) && shares_a_side(rect, p);
+        // A cell a step from `rect`: in its ring, and not on a corner unless
+        // walkers step diagonally.
+        let moves = map.moves;
+        let steps_to = |p: Point| moves == Moves::Diagonal || shares_a_side(rect, p);
+        let beside = |p: Point| ring.contains(p) && !rect.contains(p) && steps_to(p);
         let open = |p: Point| !rect.contains(p) && map.is_passable(p);
         // One walk around the ring: the passable cells beside `rect`, and
         // whether the passable ring cells form one run.
@@ -489,7 +492,7 @@ impl Furnisher<'_> {
         for p in rect.ring() {
             let passable = map.is_passable(p);
             ring_runs.step(passable);
-            if passable && shares_a_side(rect, p) {
+            if passable && steps_to(p) {
                 count += 1;
                 first.get_or_insert(p);
             }
@@ -512,8 +515,8 @@ impl Furnisher<'_> {
                     return true;
                 }
             }
-            for d in Dir::ALL {
-                let q = p + d.delta();
+            for &step in moves.steps() {
+                let q = p + step;
                 if window.contains(q) && !self.seen[local(q)] && open(q) {
                     self.seen[local(q)] = true;
                     self.stack.push(q);

@@ -5,7 +5,7 @@
 //! corridor can be reached; the work stays within about two floods of the map
 //! however many cells are asked about.
 
-use crate::geom::{Dir, Point};
+use crate::geom::Point;
 use crate::map::{FloorKind, Map, RegionKind, Role};
 
 /// How secluded a cell is: its walking distance, through passable cells, from the
@@ -62,8 +62,8 @@ impl Seclusion {
             distance += 1;
             self.next.clear();
             for &c in &self.frontier {
-                for d in Dir::ALL {
-                    let q = c + d.delta();
+                for &step in map.moves.steps() {
+                    let q = c + step;
                     if !map.is_passable(q) || self.seen[index(q)] == self.search {
                         continue;
                     }
@@ -102,8 +102,8 @@ pub(super) fn flood_seclusion(map: &Map) -> Vec<u32> {
     }
     while let Some(p) = queue.pop_front() {
         let next = distance[map.terrain.index_of(p).unwrap_or(0)] + 1;
-        for d in Dir::ALL {
-            let q = p + d.delta();
+        for &step in map.moves.steps() {
+            let q = p + step;
             if let Some(j) = map.terrain.index_of(q)
                 && distance[j] == u32::MAX
                 && map.is_passable(q)
