@@ -232,11 +232,15 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
             }
             // DCSS's level fixups (turning lone pools and walls into their
             // neighbours) have no counterpart in prefabric, so masking cells
-            // from them changes nothing.
+            // from them changes nothing. Nor does `opaque`, which lets DCSS's
+            // level-connectivity check pass over cells: a vault is imported only
+            // when all its floor is one area the level reaches, and every
+            // prefabric map keeps all its floor reachable, masked or not.
             "KMASK"
                 if h.value.split_once(['=', ':']).is_some_and(|(_, m)| {
-                    m.split(['/', '|', ','])
-                        .all(|m| matches!(m.trim().trim_start_matches('!'), "no_pool_fixup" | "no_wall_fixup"))
+                    m.split(['/', '|', ',']).all(|m| {
+                        matches!(m.trim().trim_start_matches('!'), "no_pool_fixup" | "no_wall_fixup" | "opaque")
+                    })
                 }) =>
             {
                 continue;
@@ -861,6 +865,9 @@ mod tests {
         // Masks from DCSS's level fixups, which prefabric never runs, lose nothing.
         let f = one("NAME: f\nKMASK: a = no_pool_fixup / !no_wall_fixup\nMAP\na\nENDMAP\n").expect("imports");
         assert!(f.losses.is_empty(), "{:?}", f.losses);
+        // Nor does `opaque`: the imported floor is one area the map reaches.
+        let o = one("NAME: o\nKMASK: a = opaque\nKMASK: b = !opaque\nMAP\nab\nENDMAP\n").expect("imports");
+        assert!(o.losses.is_empty(), "{:?}", o.losses);
         let mixed = one("NAME: m\nKMASK: a = no_pool_fixup / no_item_gen\nMAP\na\nENDMAP\n").expect("imports");
         assert_eq!(mixed.losses.len(), 1);
     }
