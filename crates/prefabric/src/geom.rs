@@ -233,15 +233,6 @@ impl Moves {
             Moves::Diagonal => &STEPS,
         }
     }
-
-    /// True when a walker may step from `a` to `b` (neighbours under this rule).
-    pub fn adjacent(self, a: Point, b: Point) -> bool {
-        let (dx, dy) = ((a.x - b.x).abs(), (a.y - b.y).abs());
-        match self {
-            Moves::Orthogonal => dx + dy == 1,
-            Moves::Diagonal => dx.max(dy) == 1,
-        }
-    }
 }
 
 /// A cardinal direction.

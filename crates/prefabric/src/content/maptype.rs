@@ -20,7 +20,7 @@ use super::values::WeightWords;
 pub use super::values::{Anchor, IntRange, Percent};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
 use crate::format::{parse_toml, suggest};
-use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
+use crate::geom::{Dir, Moves, Point, Rect, Transform, TransformSet};
 use crate::limits::Limits;
 use crate::prefab::{Prefab, Style};
 use serde::Deserialize;
@@ -1032,8 +1032,8 @@ impl Checker<'_> {
                     span.clone(),
                     format!("prefab `{name}` has walkable cells in more than one area: x={} y={} cannot be reached from the rest of its floor{when}", q.x, q.y),
                     Some(format!("an anchored prefab's floor, doors and stairs must form one area{}: open a way through, wall the cell, or make it two prefabs", match prefab.moves() {
-                        crate::geom::Moves::Orthogonal => " (diagonal steps do not join while the palette's `moves` is orthogonal)",
-                        crate::geom::Moves::Diagonal => "",
+                        Moves::Orthogonal => " (diagonal steps do not join while the palette's `moves` is orthogonal)",
+                        Moves::Diagonal => "",
                     })),
                 );
                 ok = false;

@@ -414,9 +414,10 @@ impl Assembler<'_, '_, '_> {
     }
 
     /// True when the floor beside a machine (the walkable cells a step away)
-    /// stays one area without the cells any machine covers: machines block walkers, so one
-    /// that cuts a prefab's floor in two would strand part of it. `?` cells count
-    /// as floor when `dont_care_is_floor`. Reports the problem otherwise.
+    /// stays one area without the cells any machine covers: machines block
+    /// walkers, so one that cuts a prefab's floor in two would strand part of
+    /// it. `?` cells count as floor when `dont_care_is_floor`. Reports the
+    /// problem otherwise.
     fn keeps_floor_whole(
         &mut self,
         cells: &[(Point, char)],

@@ -287,8 +287,8 @@ impl PoolLayer {
         after <= before
     }
 
-    /// Counts the pieces (cells joined by the map's moves) of the region's walkable, machine-free cells
-    /// (without the pool's, when `with_pool`).
+    /// Counts the pieces (cells joined by the map's moves) of the region's
+    /// walkable, machine-free cells (without the pool's, when `with_pool`).
     fn pieces(&mut self, map: &Map, region: &Region, bounds: Rect, with_pool: bool) -> u32 {
         let (w, h) = (bounds.width as usize, bounds.height as usize);
         self.scratch.clear();

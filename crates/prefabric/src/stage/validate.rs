@@ -1,12 +1,13 @@
 //! The validate stage: checks a finished map's invariants.
 //!
 //! Every passable cell (walkable, no machine on it) must be reachable from every
-//! other, stepping as the pack's palette says (`moves`), every link mark must be walkable and free of machines, every placed
-//! prefab must still be what its prefab says (its earth cells, which tunnels may
-//! dig, and its links' ways out excepted), every object must stand on walkable
-//! cells, no two objects may share a cell, no machine may stand on a door or stairs,
-//! and furnishing must keep off placed prefabs and spawn-blocked cells. A failure
-//! here is a bug or a content error; it is reported with the seed, never shipped.
+//! other, stepping as the pack's palette says (`moves`); every link mark must be
+//! walkable and free of machines, every placed prefab must still be what its
+//! prefab says (its earth cells, which tunnels may dig, and its links' ways out
+//! excepted), every object must stand on walkable cells, no two objects may
+//! share a cell, no machine may stand on a door or stairs, and furnishing must
+//! keep off placed prefabs and spawn-blocked cells. A failure here is a bug or a
+//! content error; it is reported with the seed, never shipped.
 
 use crate::bits::{Areas, Bits};
 use crate::content::Pack;

@@ -544,9 +544,10 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
 }
 
 /// DCSS steps diagonally and draws doors at a vault's corners, entered across
-/// them; a pack whose `moves` is orthogonal joins cells by their sides only. A door no side of which
-/// touches a cell that may be walkable would be cut off from the vault's floor:
-/// it takes the glyph of a wall beside it (one no rule changes). Returns where.
+/// them; a pack whose `moves` is orthogonal joins cells by their sides only. A
+/// door no side of which touches a cell that may be walkable would be cut off
+/// from the vault's floor: it takes the glyph of a wall beside it (one no rule
+/// changes). Returns where.
 fn wall_corner_doors(
     grid: &mut [Vec<char>],
     rules: &[Rule],

@@ -123,7 +123,7 @@ pub fn room_style(v: &Vault) -> Option<(Placed, Dir)> {
     }
     // An undrawn cell counts as open only where the vault's floor reaches it:
     // the others become earth (`fill_pockets`), and a door there leads nowhere.
-    let reached = reached_from(v, &v.grid, false);
+    let reached = reached_from(v, &v.grid, &classes, false);
     let open_at = |p: Point| match at(p) {
         Cell::Floor => true,
         Cell::Open => reached[p.y as usize][p.x as usize],
@@ -234,7 +234,7 @@ pub fn prefab(v: &Vault, placed: Placed, open: Dir, name: &str, defs: &str, sour
 /// by the vault's walls; DCSS leaves the level's rock there. Returns the glyph
 /// drawn for earth, when any cell took it.
 fn fill_pockets(v: &Vault, grid: &mut [Vec<char>], from_rim: bool) -> Option<char> {
-    let reached = reached_from(v, grid, from_rim);
+    let reached = reached_from(v, grid, &classes(v, grid), from_rim);
     let glyph = ['░', '▒', '▓', '■']
         .into_iter()
         .find(|g| !v.legend.contains_key(g) && !grid.iter().flatten().any(|c| c == g))?;
@@ -252,10 +252,10 @@ fn fill_pockets(v: &Vault, grid: &mut [Vec<char>], from_rim: bool) -> Option<cha
 
 /// The cells of `grid` that open ground of vault `v` reaches through undrawn
 /// and walkable cells: from the cells walkable in every outcome, and with
-/// `from_rim` from the undrawn cells on the rim too.
-fn reached_from(v: &Vault, grid: &[Vec<char>], from_rim: bool) -> Vec<Vec<bool>> {
+/// `from_rim` from the undrawn cells on the rim too. `classes` holds what each
+/// glyph of `grid` may be (see [`classes`]).
+fn reached_from(v: &Vault, grid: &[Vec<char>], classes: &BTreeMap<char, Cell>, from_rim: bool) -> Vec<Vec<bool>> {
     let (h, w) = (grid.len(), grid.first().map_or(0, Vec::len));
-    let classes = classes(v, grid);
     let passable: Vec<Vec<bool>> =
         grid.iter().map(|row| row.iter().map(|g| matches!(classes[g], Cell::Open | Cell::Floor)).collect()).collect();
     let mut reached = vec![vec![false; w]; h];

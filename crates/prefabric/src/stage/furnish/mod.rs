@@ -472,9 +472,10 @@ impl Furnisher<'_> {
         None
     }
 
-    /// True when the passable cells beside `rect` (a step from it, outside it: its
-    /// ring's corners too when walkers step diagonally) still reach each other
-    /// through passable cells within two of `rect` once `rect` is solid. Then any path that crossed `rect` can go around it, so the map stays
+    /// True when the passable cells beside `rect` (a step from it, outside it:
+    /// its ring's corners too when walkers step diagonally) still reach each
+    /// other through passable cells within two of `rect` once `rect` is solid.
+    /// Then any path that crossed `rect` can go around it, so the map stays
     /// connected: a local check, never a flood of the whole map.
     fn keeps_connected(&mut self, map: &Map, rect: Rect) -> bool {
         let window = rect.expand(2);
