@@ -19,6 +19,7 @@
 //! outcome is a valid prefab, reasoning over the glyphs each cell may end up with
 //! and how many cells a rule deals each share, rather than sampling.
 
+mod exhaust;
 pub(crate) mod parse;
 pub(crate) mod proof;
 #[cfg(test)]

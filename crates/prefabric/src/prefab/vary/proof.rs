@@ -46,10 +46,15 @@
 //! Stairs vary like any terrain: an outcome's stairs are on the map when the
 //! stairs stage counts them, and general stairs become stairs or floor there.
 //!
-//! Conservative: a prefab the proof accepts is valid in every outcome; one it
-//! refuses might have been valid by how rules interact (two `subst` cells side
-//! by side that some later rule always opens again, a deal whose cells touch
-//! different areas), and the message says which cell and line to look at.
+//! Conservative: a prefab the proof accepts is valid in every outcome; one the
+//! sets refuse might be valid by how rules interact (two `subst` cells side by
+//! side that some later rule always opens again, a deal whose cells touch
+//! different areas). So before it refuses a floor, the proof lists the outcomes
+//! when they are few (the `exhaust` module: every way the draws can fall, not a
+//! sample) and accepts when, outcome by outcome, the floor open in all of them
+//! is parted and meets the rim alike and every area holds some of it — the
+//! promise above, shown by cases. Else the message says which cell and line
+//! to look at.
 //! When it refuses a floor, it says so when the prefab as it reads already has
 //! its floor apart (outcomes are compared with it, and it fails the placement
 //! checks anyway); else it draws a few outcomes and adds the first that strands
@@ -898,9 +903,13 @@ impl Prover<'_> {
     }
 
     fn floor_error(&mut self, i: usize, blockers: &[Point], why: &str) {
+        let listed = self.every_listed_outcome_keeps_the_floor(blockers);
+        if listed == Some(true) {
+            return;
+        }
         let p = self.s.cells.point_of(i);
         let step = self.env.changed_by[i];
-        let witness = self.stranding_witness(blockers);
+        let witness = self.stranding_witness(blockers, listed == Some(false));
         self.push(
             step,
             format!("may open or close the cell at {}: {why}{} ({witness})", at(p), self.context),
@@ -908,14 +917,86 @@ impl Prover<'_> {
         );
     }
 
+    /// Whether, listed one by one (`None` when they are too many to list, see
+    /// `exhaust`), the outcomes keep the floor: true when, taken
+    /// one by one, they keep the promise the sets could not show: the floor
+    /// open in every outcome (the sure floor) is not empty, every area of every
+    /// outcome holds some of it, it is parted into areas alike in every
+    /// outcome, and each part meets the rim (or holds a link) alike in every
+    /// outcome. Machines, `blockers` and the cells of glyphs that always bring a
+    /// machine block; a glyph whose machine only some draw places makes the
+    /// listing no proof, so it is not tried.
+    fn every_listed_outcome_keeps_the_floor(&self, blockers: &[Point]) -> Option<bool> {
+        if self.s.machine_glyphs.iter().any(|&(_, always)| !always) {
+            return None;
+        }
+        let outcomes = self.v.all_outcomes()?;
+        let cells = self.s.cells;
+        let n = cells.cells().len();
+        let mut blocked = vec![false; n];
+        for q in self.s.machines.iter().flat_map(|m| m.cells().iter().map(|c| c.0)).chain(blockers.iter().copied()) {
+            if let Some(i) = cells.index_of(q) {
+                blocked[i] = true;
+            }
+        }
+        let mut open: Vec<bool> = (cells.cells().iter().zip(&blocked))
+            .map(|(c, &b)| !b && c.map_or(self.s.dont_care_is_floor, |t| t.role.is_walkable()))
+            .collect();
+        let opens = |i: u32, g: char| {
+            !blocked[i as usize]
+                && !self.s.machine_glyphs.iter().any(|m| m.0 == g)
+                && self.v.meaning(g).is_some_and(|m| m.terrain.role.is_walkable())
+        };
+        for &(i, g) in outcomes.start() {
+            open[i as usize] = opens(i, g);
+        }
+        // Outcomes that open the same cells have the same areas: each way of
+        // opening the live cells is flooded once.
+        let live = outcomes.live();
+        let opened: Vec<bool> =
+            outcomes.listed().iter().flat_map(|glyphs| live.iter().zip(glyphs).map(|(&i, &g)| opens(i, g))).collect();
+        let mut ways: Vec<&[bool]> = opened.chunks(live.len().max(1)).collect();
+        ways.sort_unstable();
+        ways.dedup();
+        // Each way costs a flood of the prefab: a big prefab opened many ways
+        // is left refused rather than slow to load.
+        if ways.len().saturating_mul(n) > MAX_LISTED_CELLS {
+            return None;
+        }
+        let mut sure = open.clone();
+        for way in &ways {
+            for (&i, &o) in live.iter().zip(*way) {
+                sure[i as usize] &= o;
+            }
+        }
+        let sure: Vec<usize> = (0..n).filter(|&i| sure[i]).collect();
+        let rim: Vec<bool> = (0..n).map(|i| meets_rim(cells, i, self.s.dont_care_is_floor, self.s.moves)).collect();
+        let links: Vec<usize> = self.s.links.iter().filter_map(|l| cells.index_of(l.at)).collect();
+        if sure.is_empty() {
+            // With no floor open in every outcome there is nothing to part
+            // alike: the sets' answer stands.
+            return None;
+        }
+        let mut first: Option<FloorAreas> = None;
+        Some(ways.iter().all(|way| {
+            for (&i, &o) in live.iter().zip(*way) {
+                open[i as usize] = o;
+            }
+            let areas = FloorAreas::of_open(cells.width(), cells.height(), &open, &rim, &links, self.s.moves);
+            let first = first.get_or_insert_with(|| areas.clone());
+            first.parts_sure_floor_alike(&areas, &sure)
+        }))
+    }
+
     /// Whether the prefab as it reads has its floor apart already, or a drawn
     /// outcome shows the floor error to be real, in words: the first of the
     /// outcomes with variant seeds 1 to [`WITNESS_DRAWS`] (those `show
     /// --variants` draws) that strands floor, machines and `blockers` closed
     /// (see `FloorAreas::stranded_in`), and where; or that none of them does
-    /// (such outcomes are rare, or the proof is cautious). Run only once the
-    /// proof has refused, so a valid prefab pays nothing.
-    fn stranding_witness(&self, blockers: &[Point]) -> String {
+    /// but the listed outcomes do (`listed_broken`), or that none does (such
+    /// outcomes are rare, or the proof is cautious). Run only once the proof
+    /// has refused, so a valid prefab pays nothing.
+    fn stranding_witness(&self, blockers: &[Point], listed_broken: bool) -> String {
         let cells = self.s.cells;
         let mut blocked = vec![false; cells.cells().len()];
         for q in self.s.machines.iter().flat_map(|m| m.cells().iter().map(|c| c.0)).chain(blockers.iter().copied()) {
@@ -945,6 +1026,11 @@ impl Prover<'_> {
             if let Some(how) = first.stranded_in(&floor(&drawn), cells) {
                 return format!("the outcome of variant seed {seed} does: {how}");
             }
+        }
+        if listed_broken {
+            return format!(
+                "no outcome of variant seeds 1 to {WITNESS_DRAWS} shows it, but listing every outcome does: not all of them part the floor open in every outcome alike"
+            );
         }
         format!(
             "no outcome of variant seeds 1 to {WITNESS_DRAWS} does: such outcomes are rare, or the proof, which follows the glyphs each cell may hold rather than whole outcomes, is too cautious here"
@@ -1008,7 +1094,12 @@ impl Prover<'_> {
 /// the problem (see `Prover::stranding_witness`).
 const WITNESS_DRAWS: u32 = 64;
 
+/// Most outcome cells (outcomes times the prefab's cells) the proof floods when
+/// it lists outcomes instead of following sets.
+const MAX_LISTED_CELLS: usize = 100_000;
+
 /// The walkable areas of one outcome, for comparing outcomes.
+#[derive(Clone)]
 struct FloorAreas {
     /// Each cell's area, from 1; 0 for closed cells.
     label: Vec<u32>,
@@ -1035,12 +1126,44 @@ impl FloorAreas {
         FloorAreas { label, on_rim }
     }
 
+    /// The areas of a `width` × `height` grid's `open` cells, joined by
+    /// `moves`; an area meets the rim when one of its cells is a `rim` cell or
+    /// one of `links`.
+    fn of_open(width: i32, height: i32, open: &[bool], rim: &[bool], links: &[usize], moves: Moves) -> FloorAreas {
+        let (label, count) = areas(width, height, moves, |i| open[i]);
+        let mut on_rim = vec![false; count as usize + 1];
+        for (i, &a) in label.iter().enumerate().filter(|(_, a)| **a != 0) {
+            on_rim[a as usize] |= rim[i];
+        }
+        for &i in links {
+            on_rim[label[i] as usize] |= label[i] != 0;
+        }
+        FloorAreas { label, on_rim }
+    }
+
     /// Two cells in different areas, first in reading order each, when the
     /// floor is in more than one area.
     fn apart(&self, cells: &Grid<Option<Terrain>>) -> Option<(String, String)> {
         let first = self.label.iter().position(|&a| a == 1)?;
         let other = self.label.iter().position(|&a| a > 1)?;
         Some((at(cells.point_of(first)), at(cells.point_of(other))))
+    }
+
+    /// True when `drawn` parts the `sure` cells (open in every outcome) into
+    /// areas as these areas do, each part meeting the rim in both or in
+    /// neither, and every area of `drawn` holds some of them.
+    fn parts_sure_floor_alike(&self, drawn: &FloorAreas, sure: &[usize]) -> bool {
+        let mut here_of = vec![0u32; drawn.on_rim.len()];
+        let mut drawn_of = vec![0u32; self.on_rim.len()];
+        for &i in sure {
+            let (a, d) = (self.label[i], drawn.label[i]);
+            let (h, o) = (&mut here_of[d as usize], &mut drawn_of[a as usize]);
+            if (*h != 0 && *h != a) || (*o != 0 && *o != d) || self.on_rim[a as usize] != drawn.on_rim[d as usize] {
+                return false;
+            }
+            (*h, *o) = (a, d);
+        }
+        here_of.iter().skip(1).all(|&a| a != 0)
     }
 
     /// Where `drawn` strands floor, in words; `None` when it strands none. An
