@@ -449,6 +449,7 @@ fn definition_legend(
         match pick {
             // A tag gives itself: no arrow to repeat it.
             prefabric::format::def::Pick::Tag(_) => text.push_str(&format!("#        {gives}\n")),
+            prefabric::format::def::Pick::Nothing => text.push_str("#        nothing (the cell stays empty)\n"),
             _ => text.push_str(&format!("#        {pick} -> {gives}\n")),
         }
         if with != gives {

@@ -15,6 +15,7 @@
 use crate::content::maptype::LayoutGenerator;
 use crate::content::{MapType, Pack};
 use crate::error::{Error, ErrorKind};
+use crate::format::def::Pick;
 use crate::map::Map;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -852,7 +853,12 @@ impl DefinitionStats {
                     .group
                     .as_ref()
                     .map_or(1, |g| self.lines.iter().filter(|l| l.group.as_ref() == Some(g)).count());
-                let p_use = f64::from(line.chance) / 100.0 / group as f64;
+                // ... and an alternative that is not `nothing`.
+                let weighs = |nothing: bool| -> f64 {
+                    let picks = def.line.picks.iter().zip(&def.line.weights);
+                    picks.filter(|((p, _), _)| nothing || *p != Pick::Nothing).map(|(_, &w)| f64::from(w)).sum()
+                };
+                let p_use = f64::from(line.chance) / 100.0 / group as f64 * weighs(false) / weighs(true).max(1.0);
                 if (1.0 - p_use).powf(line.placements as f64) >= DEAD_BELOW {
                     continue;
                 }
@@ -870,8 +876,9 @@ impl DefinitionStats {
                 continue;
             }
             let k = line.alternatives.len() as f64;
-            for (a, (_, col)) in line.alternatives.iter().zip(&def.line.picks) {
-                if a.objects > 0 || (1.0 - 1.0 / k).powf(line.objects as f64) >= DEAD_BELOW {
+            for (a, (pick, col)) in line.alternatives.iter().zip(&def.line.picks) {
+                // `nothing` gives no object by design: its draws are not counted.
+                if *pick == Pick::Nothing || a.objects > 0 || (1.0 - 1.0 / k).powf(line.objects as f64) >= DEAD_BELOW {
                     continue;
                 }
                 let location = crate::error::Location::at(def.location.file.clone(), def.location.line, *col);

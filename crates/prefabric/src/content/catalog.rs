@@ -443,7 +443,7 @@ impl Catalog {
     /// the weakest); `carried-by:` the items that entity carries; a category or
     /// `any` the items rated near the depth (within two levels below it plus
     /// RATING=+N, or the best below that), prototypes only with PROTOTYPE — a
-    /// common item when no prototype is rated that low.
+    /// common item when no prototype is rated that low; `nothing` nothing.
     pub fn candidates<'c>(&'c self, kind: Kind, pick: &'c Pick, line: &DefLine, depth: u32) -> Vec<Candidate<'c>> {
         let entity = |e: &'c Entity| Candidate { tag: &e.tag, rating: Some(e.rating), faulty: None };
         let item = |i: &'c Item| Candidate { tag: &i.tag, rating: Some(i.rating), faulty: None };
@@ -469,6 +469,7 @@ impl Catalog {
             Pick::Any if kind == Kind::Trap => self.traps_near(None, line, depth),
             Pick::Category(c) => self.items_near(Some(c), line, depth),
             Pick::Any => self.items_near(None, line, depth),
+            Pick::Nothing => Vec::new(),
         }
     }
 

@@ -592,12 +592,13 @@ impl LineCheck<'_> {
                         self.invalid(col, format!("no item is carried by `{carrier}`"), None);
                     }
                 }
+                (Pick::Nothing, _) => {}
                 (pick, kind) => {
                     let what = match pick {
                         Pick::Class(_) => "`class:` picks entities",
                         Pick::Category(_) | Pick::Any => "`category:` and `any` pick items and traps",
                         Pick::CarriedBy(_) => "`carried-by:` picks items",
-                        Pick::Tag(_) => "",
+                        Pick::Tag(_) | Pick::Nothing => "",
                     };
                     self.invalid(col, format!("{what}, not {}", kind.name()), None);
                 }

@@ -16,10 +16,15 @@
 //!           @loot   2     item    any                          30%:PROTOTYPE
 //!                   T     trap    arc_mine                     ARMED=yes|no DELAY=2..5
 //!                   E     trap    category:explosive|any       RATING=+1
+//!                   r     entity  scrap_rat*2|nothing*3
 //!                   %     debris  scrap_heap
 //!                   P     prop    parts_press                  SHIFT=1,0
 //!                   W     machine winch_drum                   LOAD=ore
 //! ```
+//!
+//! The alternative `nothing` places no object when drawn: with weights it says
+//! how often a cell stays empty exactly (`scrap_rat*2|nothing*3`: two times in
+//! five a rat), where a line's chance is a whole percent.
 //!
 //! A `prop` line whose prop is a machine (one with a `type` or `set`, or larger
 //! than one cell) places its art with the reference cell as the top-left corner of
@@ -63,6 +68,9 @@ pub enum Pick {
     CarriedBy(String),
     /// Any item (or, on a trap line, any trap), chosen for the depth.
     Any,
+    /// No object: drawn by its weight like any alternative, it leaves the cell
+    /// empty (`rat*1|nothing*5` places a rat one time in six).
+    Nothing,
 }
 
 impl std::fmt::Display for Pick {
@@ -74,6 +82,7 @@ impl std::fmt::Display for Pick {
             Pick::Category(c) => write!(f, "category:{c}"),
             Pick::CarriedBy(c) => write!(f, "carried-by:{c}"),
             Pick::Any => write!(f, "any"),
+            Pick::Nothing => write!(f, "nothing"),
         }
     }
 }
@@ -502,6 +511,8 @@ fn pick(alt: &str) -> Option<Pick> {
     let named = |prefix: &str| alt.strip_prefix(prefix).filter(|n| is_tag(n)).map(str::to_string);
     if alt == "any" {
         Some(Pick::Any)
+    } else if alt == "nothing" {
+        Some(Pick::Nothing)
     } else if alt.starts_with("class:") {
         named("class:").map(Pick::Class)
     } else if alt.starts_with("category:") {
@@ -563,7 +574,7 @@ type Alternatives = (Vec<(Pick, u32)>, Vec<u32>);
 /// The alternatives of a `what` column starting at column `col`: picks joined by
 /// `|`, each with its column, and their weights (`tag*3`, 1-1000; 1 unwritten).
 fn alternatives(what: &str, col: u32) -> Result<Alternatives, Fault> {
-    let help = "write a tag, `class:NAME`, `category:NAME`, `carried-by:TAG` or `any`, alternatives joined by `|`, each maybe weighted as `tag*3`";
+    let help = "write a tag, `class:NAME`, `category:NAME`, `carried-by:TAG`, `any` or `nothing`, alternatives joined by `|`, each maybe weighted as `tag*3`";
     let (mut picks, mut weights) = (Vec::new(), Vec::new());
     let mut at = col;
     for alt in what.split('|') {
@@ -582,6 +593,13 @@ fn alternatives(what: &str, col: u32) -> Result<Alternatives, Fault> {
         picks.push((p, at));
         weights.push(weight);
         at += alt.chars().count() as u32 + 1;
+    }
+    if picks.iter().all(|(p, _)| *p == Pick::Nothing) {
+        return Err((
+            col,
+            format!("`{what}` places nothing in every draw"),
+            Some("give the line an object to place, as in `scrap_rat*2|nothing*3`, or remove the line".into()),
+        ));
     }
     Ok((picks, weights))
 }
@@ -720,6 +738,18 @@ mod tests {
             let line = i + 1;
             assert!(e[i].starts_with(&format!("d.def:{line}:{col}: syntax error: ")) && e[i].contains(what), "{e:?}");
         }
+    }
+
+    #[test]
+    fn nothing_is_an_alternative_but_never_the_only_one() {
+        let (lines, errors) = parse("n.def", "r entity rat*2|nothing*3\n", &Limits::default());
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(lines[0].picks, [(Pick::Tag("rat".into()), 10), (Pick::Nothing, 16)]);
+        assert_eq!(lines[0].weights, [2, 3]);
+        assert_eq!(lines[0].picks[1].0.to_string(), "nothing");
+        let (_, errors) = parse("n.def", "r entity nothing*2|nothing\n", &Limits::default());
+        let text = errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n");
+        assert!(text.starts_with("n.def:1:10: ") && text.contains("places nothing in every draw"), "{text}");
     }
 
     #[test]

@@ -350,8 +350,8 @@ pub(crate) fn pick_tag(
 }
 
 /// The catalog tag one alternative of a line picks at `depth`: one of its
-/// candidates, uniformly (a tag is itself, with no draw), and a prototype's faulty
-/// variant [`FAULTY_PERCENT`] of the time.
+/// candidates, uniformly (a tag is itself, with no draw; `nothing` has none),
+/// and a prototype's faulty variant [`FAULTY_PERCENT`] of the time.
 fn tag_of(catalog: &Catalog, kind: Kind, pick: &Pick, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<String> {
     if let Pick::Tag(t) = pick {
         return Some(t.clone());
@@ -533,6 +533,19 @@ mod tests {
         assert!((2850..=3150).contains(&weighted), "3 in 4 of 4000 draws, got {weighted}");
         let even = count(&lines[1]);
         assert!((1850..=2150).contains(&even), "1 in 2 of 4000 draws, got {even}");
+        // `nothing` is drawn by its weight and gives no object.
+        let (sometimes, errors) =
+            crate::format::def::parse("n.def", "a entity drudge*1|nothing*3\n", &crate::Limits::default());
+        assert!(errors.is_empty(), "{errors:?}");
+        let mut placed = 0;
+        for seed in 0..4000 {
+            let mut rng = Rng::stream_n(seed, "test", 9);
+            if let Some((tag, alternative)) = pick_tag(pack.catalog(), Kind::Entity, &sometimes[0], 1, &mut rng) {
+                assert_eq!((tag.as_str(), alternative), ("drudge", 0));
+                placed += 1;
+            }
+        }
+        assert!((850..=1150).contains(&placed), "1 in 4 of 4000 draws, got {placed}");
         // Unweighted lines draw exactly as a uniform index does, so no map changes.
         for seed in 0..200 {
             let (mut a, mut b) = (Rng::stream_n(seed, "test", 8), Rng::stream_n(seed, "test", 8));

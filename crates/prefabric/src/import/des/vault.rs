@@ -53,6 +53,9 @@ pub struct Line {
     pub alts: Vec<Alt>,
     /// Percent chance that the line places anything (DCSS's `nothing`).
     pub chance: u32,
+    /// DCSS's weight of `nothing`, written as a `nothing` alternative, when the
+    /// chance is no whole percent and each cell draws on its own; else 0.
+    pub nothing: u32,
     /// One draw for every cell (`:`), rather than one per cell.
     pub once: bool,
 }
@@ -429,13 +432,18 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
                     continue;
                 }
                 let share = 100 * (total - nothing);
-                if !share.is_multiple_of(total) {
+                // A chance no whole percent gives is kept exactly as a weighted
+                // `nothing` alternative when each cell draws on its own; a
+                // group's lines (one draw for every cell) cannot hold one.
+                let whole = share.is_multiple_of(total);
+                let nothing = if whole || once { 0 } else { nothing };
+                if !whole && once {
                     losses.push(Loss {
                         what: format!("`{dcss}`: chance of nothing rounded to a whole percent"),
                         at: at.clone(),
                     });
                 }
-                let chance = (share + total / 2) / total;
+                let chance = if nothing > 0 { 100 } else { (share + total / 2) / total };
                 // Objects stand on walkable ground: a monster DCSS puts in deep
                 // water stands in shallow water here.
                 let terrain = if super::write::walkable(&terrain) {
@@ -453,7 +461,7 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
                     return Err(skip("too many objects", "more kinds of object than reference characters".into(), &at));
                 };
                 legend.insert(g, (terrain, Some(reference)));
-                lines.push(Line { reference, kind, alts, chance: chance.clamp(1, 100), once });
+                lines.push(Line { reference, kind, alts, chance: chance.clamp(1, 100), nothing, once });
             }
             None => {
                 legend.insert(g, (terrain, None));
@@ -463,7 +471,7 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
     rules.extend(extra_rules);
     for line in &lines {
         let tags: Vec<&str> = line.alts.iter().map(|a| a.tag.as_str()).collect();
-        if !super::write::weights_kept(&line.alts, line.once) {
+        if !super::write::weights_kept(&super::write::with_nothing(line), line.once) {
             losses.push(Loss {
                 what: format!("weights of `{}` not kept (too many to repeat)", tags.join("|")),
                 at: map.at.clone(),

@@ -359,9 +359,19 @@ fn write_line(out: &mut String, line: &Line) {
         }
         return;
     }
-    let picks = weighted_picks(&line.alts);
+    let picks = weighted_picks(&with_nothing(line));
     let unique = if picks.len() > 1 { " UNIQUE" } else { "" };
     let _ = writeln!(out, "{chance}{} {kind} {}{unique}{kw}", line.reference, picks.join("|"));
+}
+
+/// A line's alternatives, with `nothing` at its weight when the line keeps
+/// one (see [`Line::nothing`]).
+pub fn with_nothing(line: &Line) -> Vec<Alt> {
+    let mut alts = line.alts.clone();
+    if line.nothing > 0 {
+        alts.push(Alt { tag: "nothing".into(), name: "nothing".into(), weight: line.nothing, keywords: Vec::new() });
+    }
+    alts
 }
 
 /// A group name for a reference character.
