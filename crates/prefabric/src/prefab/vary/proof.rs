@@ -917,15 +917,14 @@ impl Prover<'_> {
         );
     }
 
-    /// Whether, listed one by one (`None` when they are too many to list, see
-    /// `exhaust`), the outcomes keep the floor: true when, taken
-    /// one by one, they keep the promise the sets could not show: the floor
-    /// open in every outcome (the sure floor) is not empty, every area of every
-    /// outcome holds some of it, it is parted into areas alike in every
-    /// outcome, and each part meets the rim (or holds a link) alike in every
-    /// outcome. Machines, `blockers` and the cells of glyphs that always bring a
-    /// machine block; a glyph whose machine only some draw places makes the
-    /// listing no proof, so it is not tried.
+    /// Whether the outcomes, listed one by one (see `exhaust`), keep the
+    /// promise the sets could not show: true when the floor open in every
+    /// outcome (the sure floor) is parted into areas alike in each, each part
+    /// meets the rim (or holds a link) alike in each, and every area of each
+    /// holds some of it. `None` when listing proves nothing: too many
+    /// outcomes, no sure floor, or a glyph whose machine only some draw places.
+    /// Machines, `blockers` and the cells of glyphs that always bring a machine
+    /// block.
     fn every_listed_outcome_keeps_the_floor(&self, blockers: &[Point]) -> Option<bool> {
         if self.s.machine_glyphs.iter().any(|&(_, always)| !always) {
             return None;
@@ -1094,8 +1093,8 @@ impl Prover<'_> {
 /// the problem (see `Prover::stranding_witness`).
 const WITNESS_DRAWS: u32 = 64;
 
-/// Most outcome cells (outcomes times the prefab's cells) the proof floods when
-/// it lists outcomes instead of following sets.
+/// Most cells the proof floods when it lists outcomes instead of following
+/// sets: the distinct ways the outcomes open the cells, times the prefab's cells.
 const MAX_LISTED_CELLS: usize = 100_000;
 
 /// The walkable areas of one outcome, for comparing outcomes.
