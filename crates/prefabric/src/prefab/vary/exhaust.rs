@@ -67,7 +67,8 @@ impl Variation {
         let (mut next, mut scratch, mut cells) = (Vec::new(), Vec::new(), Vec::new());
         let mut work = 0u128;
         for step in self.steps.iter().filter(|_| width > 0) {
-            work += rows.chunks(width).map(|row| branches(&step.rule, row)).fold(0u128, u128::saturating_add);
+            let branching = rows.chunks(width).map(|row| branches(&step.rule, row)).fold(0u128, u128::saturating_add);
+            work = work.saturating_add(branching);
             if work > MAX_WORK {
                 return None;
             }
