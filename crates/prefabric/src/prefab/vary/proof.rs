@@ -628,19 +628,22 @@ impl Prover<'_> {
         }
     }
 
+    /// For each cell of the prefab, whether a drawn machine or one of
+    /// `blockers` stands on it.
+    fn blocked(&self, blockers: &[Point]) -> Vec<bool> {
+        let cells = self.s.cells;
+        let mut blocked = vec![false; cells.cells().len()];
+        for q in self.s.machines.iter().flat_map(|m| m.cells().iter().map(|c| c.0)).chain(blockers.iter().copied()) {
+            if let Some(i) = cells.index_of(q) {
+                blocked[i] = true;
+            }
+        }
+        blocked
+    }
+
     /// Each cell's openness, machines and `blockers` closed.
     fn openness(&self, blockers: &[Point]) -> Vec<Open> {
-        let mut blocked = vec![false; self.env.possible.len()];
-        for &(q, _) in self.s.machines.iter().flat_map(|m| m.cells()) {
-            if let Some(i) = self.index(q) {
-                blocked[i] = true;
-            }
-        }
-        for &q in blockers {
-            if let Some(i) = self.index(q) {
-                blocked[i] = true;
-            }
-        }
+        let blocked = self.blocked(blockers);
         let terrain_open = |t: Option<Terrain>| match t {
             None => self.s.dont_care_is_floor,
             Some(t) => t.role.is_walkable(),
@@ -932,12 +935,7 @@ impl Prover<'_> {
         let outcomes = self.v.all_outcomes()?;
         let cells = self.s.cells;
         let n = cells.cells().len();
-        let mut blocked = vec![false; n];
-        for q in self.s.machines.iter().flat_map(|m| m.cells().iter().map(|c| c.0)).chain(blockers.iter().copied()) {
-            if let Some(i) = cells.index_of(q) {
-                blocked[i] = true;
-            }
-        }
+        let blocked = self.blocked(blockers);
         let mut open: Vec<bool> = (cells.cells().iter().zip(&blocked))
             .map(|(c, &b)| !b && c.map_or(self.s.dont_care_is_floor, |t| t.role.is_walkable()))
             .collect();
@@ -997,12 +995,7 @@ impl Prover<'_> {
     /// has refused, so a valid prefab pays nothing.
     fn stranding_witness(&self, blockers: &[Point], listed_broken: bool) -> String {
         let cells = self.s.cells;
-        let mut blocked = vec![false; cells.cells().len()];
-        for q in self.s.machines.iter().flat_map(|m| m.cells().iter().map(|c| c.0)).chain(blockers.iter().copied()) {
-            if let Some(i) = cells.index_of(q) {
-                blocked[i] = true;
-            }
-        }
+        let blocked = self.blocked(blockers);
         let floor =
             |grid: &Grid<Option<Terrain>>| FloorAreas::of(grid, &blocked, self.s.dont_care_is_floor, self.s.moves);
         let first = floor(cells);
