@@ -195,13 +195,48 @@ fn a_vault_no_room_or_cavern_can_take_is_skipped_not_counted_as_imported() {
     match &sealed.outcome {
         Outcome::Skipped(s) => {
             assert_eq!(s.reason, "placed nowhere");
-            assert_eq!(s.detail, "no side of it is open in every outcome");
+            assert_eq!(s.detail, "no side of it is open in every outcome, and no edge cell in any");
         }
         other => panic!("{other:?}"),
     }
     assert_eq!((report.whole(), report.skipped()), (1, 1));
     assert!(imported.files.iter().all(|f| !f.path.contains("test_sealed")), "no definitions left behind");
     pack_of(&imported);
+}
+
+#[test]
+fn a_vault_a_room_cannot_take_goes_to_caverns_alone_when_each_of_its_parts_leads_out() {
+    // Two cells apart, each with its own door, as DCSS joins every exit to the
+    // level: no room takes it (its floor is not one area), a cavern does.
+    let halves =
+        "NAME: test_halves\nORIENT: float\nDEPTH: D:1-3\nMAP\nxx+xxxxxx\nx...l...x\nx...l...x\nxxxxxx+xx\nENDMAP\n\n";
+    // One door of four, dealt by a shuffle: no edge cell is open in every
+    // outcome, but every outcome has a door.
+    let gate = "NAME: test_gate\nORIENT: float\nDEPTH: D:1-3\nSHUFFLE: ABCD\nSUBST: A = +, B = x, C = x, D = x\nMAP\nxxAxx\nx...x\nD...B\nx...x\nxxCxx\nENDMAP\n";
+    let imported = import(&format!("{halves}{gate}"));
+    let report = &imported.report;
+    for name in ["test_halves", "test_gate"] {
+        let map = report.maps.iter().find(|m| m.name == name).expect("read");
+        match &map.outcome {
+            Outcome::Imported { prefabs, placed, losses } => {
+                assert!(losses.is_empty(), "{name}: {losses:?}");
+                assert_eq!(prefabs, &[format!("{name}_cave")], "{name}: in caverns only");
+                assert!(placed.starts_with("encounter in caverns (centered)"), "{name}: {placed}");
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    let halves = report.maps.iter().find(|m| m.name == "test_halves").expect("read");
+    let Outcome::Imported { placed, .. } = &halves.outcome else { unreachable!() };
+    assert!(
+        placed.contains("only (not in rooms: prefab `test_halves` has open cells in more than one area"),
+        "{placed}"
+    );
+    let pack = pack_of(&imported);
+    let placed = place(&pack, "dcss_caves", 0..60);
+    for name in ["test_halves_cave", "test_gate_cave"] {
+        assert!(placed.get(name).is_some_and(|&n| n > 0), "{name} never placed: {placed:?}");
+    }
 }
 
 #[test]

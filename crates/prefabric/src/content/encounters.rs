@@ -8,9 +8,9 @@
 //! room (resize it, change its door). Reading a pool checks every name, word and
 //! limit and every prefab against its style (enclosed and cubby prefabs open onto
 //! their bottom edge, accessible ones keep every edge open, none of these has link
-//! marks; centered prefabs lead out through an edge cell or a link mark, embedded
-//! ones through their bottom row or a link mark), and reports every problem at its
-//! place in the file.
+//! marks; centered prefabs lead out through an edge cell or a link mark from each
+//! area of their floor, embedded ones through their bottom row or a link mark),
+//! and reports every problem at its place in the file.
 //!
 //! Pools may be shared between map types: `encounters/<name>.toml` holds a
 //! `[[pool]]` list read and checked once, and a map type's `include = ["name"]`
@@ -522,7 +522,11 @@ fn read_entries(
             let failure = p
                 .views(style.dont_care_is_floor())
                 .into_iter()
-                .find_map(|v| check_prefab(v.prefab, style, v.whole).err().map(|e| (e, v.when)));
+                .find_map(|v| check_prefab(v.prefab, style, v.whole).err().map(|e| (e, v.when)))
+                .or_else(|| {
+                    let caves = style.joins_caverns().then(|| check_cave_prefab(p, style)).and_then(Result::err);
+                    caves.map(|(m, when)| ((m, style_help(style)), when))
+                });
             if let Some(((message, help), when)) = failure {
                 let message = format!("prefab `{}` {message}{when}", p.name());
                 invalid(prefabs_span.clone(), message, Some(help.into()));
@@ -694,7 +698,7 @@ fn style_help(style: Style) -> &'static str {
             "enclosed and cubby prefabs are a room's interior drawn facing south: the door goes below the bottom row, so some of that row must be open, and all open cells must form one area"
         }
         Style::Centered => {
-            "a centered prefab stands free in a cavern with the cave carved around it: some floor, door or stairs cell on its edge (or a link mark) leads out, and all its open cells form one area"
+            "a centered prefab stands free in a cavern with the cave carved around it: each area of its open cells needs a floor, door or stairs cell on its edge (or a link mark) to lead out"
         }
         Style::Embedded => {
             "an embedded prefab is sunk into the rock beside a cavern, drawn facing south: the cave meets its bottom row, so some of that row must be floor, door or stairs (or it needs a link mark), and all its open cells form one area"
@@ -724,7 +728,7 @@ fn check_prefab(p: &Prefab, style: Style, whole: bool) -> Result<(), (String, &'
         ));
     }
     if style.joins_caverns() {
-        return check_cave_openings(p, style, whole).map_err(|m| (m, style_help(style)));
+        return Ok(());
     }
     if !p.links().is_empty() {
         return Err((
@@ -737,13 +741,79 @@ fn check_prefab(p: &Prefab, style: Style, whole: bool) -> Result<(), (String, &'
 }
 
 /// Checks that a prefab placed in a cave (`centered` or `embedded`, or a feature
-/// anchored in a cavern) has a way out and, when `whole`, one open area. Only
-/// drawn cells count as open here: a `?` cell keeps the cave's ground, which may
-/// be rock. Each link mark is a way out, as a passage is dug from it.
-pub(crate) fn check_cave_openings(p: &Prefab, style: Style, whole: bool) -> Result<(), String> {
+/// anchored in a cavern) leads out into the cave in every outcome; the error
+/// completes "prefab `x` …" and says which drawing fails (empty for the prefab
+/// as it reads).
+///
+/// Only drawn cells count as open here: a `?` cell keeps the cave's ground,
+/// which may be rock. Each link mark is a way out, as a passage is dug from it.
+/// An embedded prefab's open cells must form one area with some way out. A
+/// centered prefab may have several areas, each with its own way out: its ring
+/// is carved to cave floor, so every open cell on its edge meets the cave, as
+/// DCSS joins every exit of a vault to the level.
+///
+/// A varying prefab must pass in every outcome. The variation's proof shows its
+/// floor keeps the areas of the prefab as it reads and that each that meets the
+/// rim meets it in every outcome; where the rim is the way out (a centered
+/// prefab whose floor never borders a `?` cell), that is the whole answer, so
+/// its ways out may vary (one exit of several, drawn by a shuffle). Otherwise
+/// the most closed and most open drawings must lead out too, and the floor
+/// must be one area.
+pub(crate) fn check_cave_prefab(p: &Prefab, style: Style) -> Result<(), (String, &'static str)> {
+    let views = p.views(false);
+    let areas = cave_areas(p, style).map_err(|m| (m, ""))?;
+    let rim_is_way_out = style == Style::Centered && !floor_borders_dont_care(p.most_open());
+    let several_allowed = style == Style::Centered && (views.len() == 1 || rim_is_way_out);
+    if areas.count > 1 && !several_allowed {
+        let (q, first) = (areas.apart, areas.first);
+        let why = if style == Style::Centered {
+            " (a varying prefab whose floor borders a `?` cell must be one area)"
+        } else {
+            ""
+        };
+        return Err((
+            format!(
+                "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}{why}",
+                q.x, q.y, first.x, first.y
+            ),
+            "",
+        ));
+    }
+    for view in &views[1..] {
+        if !view.whole && rim_is_way_out {
+            continue;
+        }
+        let extreme = cave_areas(view.prefab, style).map_err(|m| (m, view.when))?;
+        if view.whole && extreme.count > 1 {
+            let (q, first) = (extreme.apart, extreme.first);
+            return Err((
+                format!(
+                    "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}",
+                    q.x, q.y, first.x, first.y
+                ),
+                view.when,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The open areas of a cave prefab's drawing, when each has a way out.
+struct CaveAreas {
+    count: u32,
+    /// The first open cell, and the first of another area.
+    first: Point,
+    apart: Point,
+}
+
+/// Labels the open cells of `p` (drawn walkable, or a link mark) into areas and
+/// checks each has a way out: an open cell where the cave meets it (any edge
+/// when centered, the bottom row when embedded) or a link mark.
+fn cave_areas(p: &Prefab, style: Style) -> Result<CaveAreas, String> {
     let cells = p.cells();
     let (w, h) = (p.width(), p.height());
-    let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.role.is_walkable());
+    let is_link = |q: Point| p.links().iter().any(|l| l.at == q);
+    let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.role.is_walkable()) || is_link(q);
     let on_way_out = |q: Point| match style {
         Style::Embedded => q.y == h - 1,
         _ => q.x == 0 || q.y == 0 || q.x == w - 1 || q.y == h - 1,
@@ -751,25 +821,50 @@ pub(crate) fn check_cave_openings(p: &Prefab, style: Style, whole: bool) -> Resu
     let Some(first) = cells.bounds().points().find(|&q| open(q)) else {
         return Err("has no floor, door or stairs cell: nothing of it could be reached".into());
     };
-    if p.links().is_empty() && !cells.bounds().points().any(|q| open(q) && on_way_out(q)) {
-        return Err(match style {
-            Style::Embedded => {
-                "has no open cell on its bottom row and no link mark: nothing would open onto the cave".into()
-            }
-            _ => "has no open cell on its edge and no link mark: nothing would lead out into the cave".into(),
-        });
+    let mut label: Grid<u32> = Grid::new(w, h, 0);
+    let (mut count, mut apart) = (0, first);
+    for start in cells.bounds().points().filter(|&q| open(q)) {
+        if label[start] != 0 {
+            continue;
+        }
+        count += 1;
+        if count == 2 {
+            apart = start;
+        }
+        let reached = Grid::reachable(w, h, start, p.moves(), open);
+        let mut leads_out = false;
+        for q in cells.bounds().points().filter(|&q| reached[q]) {
+            label[q] = count;
+            leads_out |= (on_way_out(q) && cells.get(q).copied().flatten().is_some()) || is_link(q);
+        }
+        if leads_out {
+            continue;
+        }
+        let edge = if style == Style::Embedded { "bottom row" } else { "edge" };
+        if count == 1 && p.links().is_empty() && !cells.bounds().points().any(|q| open(q) && on_way_out(q)) {
+            return Err(match style {
+                Style::Embedded => {
+                    "has no open cell on its bottom row and no link mark: nothing would open onto the cave".into()
+                }
+                _ => "has no open cell on its edge and no link mark: nothing would lead out into the cave".into(),
+            });
+        }
+        return Err(format!(
+            "has open cells that lead nowhere: the area at x={} y={} has no open cell on the prefab's {edge} and no link mark, and no other floor joins it (each area of the floor needs its own way out into the cave)",
+            start.x, start.y
+        ));
     }
-    if !whole {
-        return Ok(());
-    }
-    let reached = Grid::reachable(w, h, first, p.moves(), open);
-    match cells.bounds().points().find(|&q| open(q) && !reached[q]) {
-        Some(q) => Err(format!(
-            "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}",
-            q.x, q.y, first.x, first.y
-        )),
-        None => Ok(()),
-    }
+    Ok(CaveAreas { count, first, apart })
+}
+
+/// True when a walkable cell of `p` steps onto a `?` cell, which keeps whatever
+/// the cave has there (rock, maybe).
+fn floor_borders_dont_care(p: &Prefab) -> bool {
+    let cells = p.cells();
+    cells.bounds().points().any(|q| {
+        cells[q].is_some_and(|t| t.role.is_walkable())
+            && p.moves().steps().iter().any(|&s| matches!(cells.get(q + s), Some(None)))
+    })
 }
 
 /// Checks that a prefab opens the way its style needs: some of the bottom row

@@ -24,6 +24,7 @@ use crate::limits::Limits;
 use crate::prefab::{self, Declared, Prefab};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -204,8 +205,11 @@ fn read_prefabs(
     let mut prefabs: Vec<Prefab> = Vec::new();
     let mut unread: Vec<Declared> = Vec::new();
     let find = |path: &str| texts.iter().find(|t| t.path == path);
-    for t in texts.iter().filter(|t| t.path.starts_with("prefabs/") && t.path.ends_with(".txt")) {
-        let (read, declared, errors) = prefab::read_file_declaring(&t.label, t.text, palette, limits);
+    let prefab_texts: Vec<&TextFile<'_>> =
+        texts.iter().filter(|t| t.path.starts_with("prefabs/") && t.path.ends_with(".txt")).collect();
+    for (read, declared, errors) in
+        read_in_parallel(&prefab_texts, |t| prefab::read_file_declaring(&t.label, t.text, palette, limits))
+    {
         problems.extend(errors);
         prefabs.extend(read);
         unread.extend(declared);
@@ -241,6 +245,43 @@ fn read_prefabs(
     // Text and image prefabs in path order, as the files are listed.
     prefabs.sort_by(|a, b| a.origin().cmp(b.origin()));
     (prefabs, unread)
+}
+
+/// `read` applied to each of `files`, the results in the files' order. Prefab
+/// files read apart from each other (a variation's proof is the costly part, and
+/// one prefab's proof never looks at another), so they are shared out over the
+/// machine's cores, as many as there are files; joined in order, the result is
+/// the same on any number of cores. Where threads are not available, one reads
+/// them all.
+fn read_in_parallel<F, T>(files: &[F], read: impl Fn(&F) -> T + Sync) -> Vec<T>
+where
+    F: Sync,
+    T: Send,
+{
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len());
+    if threads <= 1 {
+        return files.iter().map(read).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(file) = files.get(k) else { return done };
+            done.push((k, read(file)));
+        }
+    };
+    let mut results: Vec<Option<T>> = files.iter().map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+        for worker in workers {
+            // A panic while reading is a bug: it goes on as it would have on one thread.
+            for (k, result) in worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)) {
+                results[k] = Some(result);
+            }
+        }
+    });
+    results.into_iter().flatten().collect()
 }
 
 /// What a `.xp` prefab that did not load declared: its name (the file's) and,

@@ -11,7 +11,7 @@
 use super::catalog::Catalog;
 use super::caves::{self, CavesFile, CavesParams};
 use super::chain::{self, ChainFile, ChainParams, PieceContext};
-use super::encounters::{self, EncounterPool, PoolContext, PoolFile, SharedPools, check_cave_openings};
+use super::encounters::{self, EncounterPool, PoolContext, PoolFile, SharedPools, check_cave_prefab};
 use super::furnishing::{self, Furnishing, FurnishingFile};
 use super::index::PrefabIndex;
 use super::pathways::{self, PathwaysFile, PathwaysParams};
@@ -985,11 +985,7 @@ impl Checker<'_> {
                 continue;
             }
             if let Some(style) = cavern {
-                let failure = prefab
-                    .views(false)
-                    .into_iter()
-                    .find_map(|v| check_cave_openings(v.prefab, style, v.whole).err().map(|m| (m, v.when)));
-                if let Some((message, when)) = failure {
+                if let Err((message, when)) = check_cave_prefab(prefab, style) {
                     self.invalid(
                         span.clone(),
                         format!("prefab `{name}` {message}{when}"),

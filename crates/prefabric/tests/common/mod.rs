@@ -214,6 +214,11 @@ pub fn readme_example(section: &str, map_type: &str) -> Vec<prefabric::content::
 /// A pack of `files` (path, text) with the default palette and a `pack.toml`
 /// naming `default_map_type`, as the generator tests build theirs.
 pub fn test_pack(name: &str, default_map_type: &str, files: &[(&str, &str)]) -> Pack {
+    try_test_pack(name, default_map_type, files).unwrap_or_else(|p| panic!("{p}"))
+}
+
+/// [`test_pack`], or the problems loading it found, as `check` prints them.
+pub fn try_test_pack(name: &str, default_map_type: &str, files: &[(&str, &str)]) -> Result<Pack, String> {
     use prefabric::content::SourceFile;
     let palette = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"))
         .expect("the default palette is readable");
@@ -225,7 +230,7 @@ pub fn test_pack(name: &str, default_map_type: &str, files: &[(&str, &str)]) -> 
         SourceFile { path: "palette.toml".into(), bytes: palette },
     ];
     all.extend(files.iter().map(|(path, text)| SourceFile { path: path.to_string(), bytes: text.as_bytes().to_vec() }));
-    Pack::from_files("t", all, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+    Pack::from_files("t", all, prefabric::Limits::default()).map_err(|p| p.to_string())
 }
 
 /// The invariants of design.md that a map must hold, first broken one first.

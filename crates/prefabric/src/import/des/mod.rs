@@ -273,14 +273,23 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
         .unwrap_or_default();
     let (palette, terrains) = pack::palette(&palette_text, options.moves);
     let mut alive: Vec<bool> = vec![true; vaults.len()];
-    // Each round takes out at least one vault (a problem traced to none ends the
-    // import), so there are at most as many rounds as vaults; the checks of
-    // later loading phases show only once earlier ones pass, so a few are usual.
-    for _ in 0..=vaults.len() {
+    let mut places = vec![pack::Places::BOTH; vaults.len()];
+    // Why a floating vault lost its room or cavern placement, for its report.
+    let mut dropped: Vec<Option<String>> = vec![None; vaults.len()];
+    // Each round takes out at least one vault or one of its two placements (a
+    // problem traced to none ends the import), so there are at most three
+    // rounds a vault; the checks of later loading phases show only once earlier
+    // ones pass, so a few are usual.
+    for _ in 0..=3 * vaults.len() {
         let live: Vec<usize> = (0..vaults.len()).filter(|&i| alive[i]).collect();
         let entries: Vec<pack::Entry<'_>> = live
             .iter()
-            .map(|&i| pack::Entry { vault: &vaults[i].0, stem: vaults[i].1.clone(), source: vaults[i].2.clone() })
+            .map(|&i| pack::Entry {
+                vault: &vaults[i].0,
+                stem: vaults[i].1.clone(),
+                source: vaults[i].2.clone(),
+                places: places[i],
+            })
             .collect();
         let assembled = pack::assemble(&entries, &options.pool, &taken, base.catalog().keywords(), &terrains);
         // A vault no room or cavern can take (no side of it open in every
@@ -312,6 +321,9 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
                     if let Outcome::Imported { prefabs, placed, .. } = &mut report.maps[index_of_report[i]].outcome {
                         *prefabs = assembled.written[k].prefabs.clone();
                         placed.clone_from(&assembled.written[k].placed);
+                        if let Some(why) = &dropped[i] {
+                            placed.push_str(&format!(" only ({why})"));
+                        }
                     }
                 }
                 return Ok(Imported { files, report });
@@ -321,8 +333,25 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
         let mut unexplained = Problems::new();
         for e in problems.errors() {
             match owner(e, &assembled.owners) {
-                Some(k) => {
+                Some((k, part)) => {
                     let i = live[k];
+                    let written = &assembled.written[k].parts;
+                    // A placement `check` refuses is dropped while the other stands.
+                    let other = match part {
+                        pack::Part::Rooms if places[i].caves && written.contains(&pack::Part::Caves) => {
+                            Some((&mut places[i].rooms, "rooms"))
+                        }
+                        pack::Part::Caves if places[i].rooms && written.contains(&pack::Part::Rooms) => {
+                            Some((&mut places[i].caves, "caverns"))
+                        }
+                        _ => None,
+                    };
+                    if let (true, Some((place, name))) = (alive[i], other) {
+                        if std::mem::replace(place, false) {
+                            dropped[i] = Some(format!("not in {name}: {}", e.message()));
+                        }
+                        continue;
+                    }
                     if alive[i] {
                         alive[i] = false;
                         let r = &mut report.maps[index_of_report[i]];
@@ -352,12 +381,15 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
 }
 
 /// The vault (its index among those assembled) that wrote the line an error
-/// points at.
-fn owner(e: &Error, owners: &BTreeMap<String, Vec<pack::LineOwner>>) -> Option<usize> {
+/// points at, and for which placement.
+fn owner(e: &Error, owners: &BTreeMap<String, Vec<pack::LineOwner>>) -> Option<(usize, pack::Part)> {
     let at = e.location()?;
     let path = at.file.strip_prefix("import/").unwrap_or(&at.file);
     let lines = owners.get(path)?;
-    lines.iter().find(|(a, b, _)| at.line == 0 && lines.len() == 1 || (*a..=*b).contains(&at.line)).map(|&(_, _, i)| i)
+    lines
+        .iter()
+        .find(|(a, b, ..)| at.line == 0 && lines.len() == 1 || (*a..=*b).contains(&at.line))
+        .map(|&(_, _, i, part)| (i, part))
 }
 
 /// The file's stem, for prefab file names: `vaults/mini.des` gives `mini`.

@@ -30,6 +30,34 @@ pub struct Entry<'v> {
     pub stem: String,
     /// How messages name its source: `file.des:12`.
     pub source: String,
+    /// The placements of a floating vault still tried (both at first; the
+    /// import drops one that `check` refuses while the other stands).
+    pub places: Places,
+}
+
+/// Where a floating or mini vault may go: rooms, caverns, or both.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Places {
+    /// As an encounter in rooms (`accessible` or `enclosed`).
+    pub rooms: bool,
+    /// As a `centered` encounter in caverns.
+    pub caves: bool,
+}
+
+impl Places {
+    /// Both placements.
+    pub const BOTH: Places = Places { rooms: true, caves: true };
+}
+
+/// Which placement of its vault a written line belongs to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Every placement (its definitions, a feature, a whole level).
+    All,
+    /// Its room prefab and room encounter.
+    Rooms,
+    /// Its cavern prefab and cavern encounter.
+    Caves,
 }
 
 /// What was written for one vault: its prefabs and how it is placed.
@@ -39,6 +67,9 @@ pub struct Written {
     pub prefabs: Vec<String>,
     /// How it is placed, in words (`encounter in rooms (accessible), and in caverns`).
     pub placed: String,
+    /// The placements written ([`Part::Rooms`], [`Part::Caves`]), for a
+    /// floating or mini vault.
+    pub parts: Vec<Part>,
 }
 
 /// The files of an assembled import, and which vault each line came from.
@@ -51,8 +82,9 @@ pub struct Assembled {
     pub written: Vec<Written>,
 }
 
-/// The vault (by index) that wrote lines `first..=last` of a file.
-pub type LineOwner = (u32, u32, usize);
+/// The vault (by index) that wrote lines `first..=last` of a file, and for which
+/// of its placements.
+pub type LineOwner = (u32, u32, usize, Part);
 
 /// Terrain names the vaults use, mapped to the variants the pack gives them.
 pub type TerrainNames = BTreeMap<&'static str, String>;
@@ -135,9 +167,14 @@ impl Text {
 
     /// Appends `text`, written for vault `owner`.
     fn push_for(&mut self, owner: usize, text: &str) {
+        self.push_for_part(owner, Part::All, text);
+    }
+
+    /// Appends `text`, written for placement `part` of vault `owner`.
+    fn push_for_part(&mut self, owner: usize, part: Part, text: &str) {
         let first = self.lines + 1;
         self.push(text);
-        self.owners.push((first, self.lines.max(first), owner));
+        self.owners.push((first, self.lines.max(first), owner, part));
     }
 }
 
@@ -198,42 +235,51 @@ pub fn assemble(
             let path = format!("prefabs/dcss/{}/{}.def", e.stem, v.name);
             files.entry(path).or_default().push_for(i, &write::definitions(&v, &e.source));
         }
-        let mut add_prefab = |text: String, name: &str, written: &mut Written| {
-            files.entry(prefab_file.clone()).or_default().push_for(i, &text);
+        let mut add_prefab = |text: String, name: &str, part: Part, written: &mut Written| {
+            files.entry(prefab_file.clone()).or_default().push_for_part(i, part, &text);
             written.prefabs.push(name.to_string());
         };
         let w = &mut written[i];
         let south = crate::geom::Dir::South;
         match v.orient {
             Orient::Encompass => {
-                add_prefab(write::prefab(&v, Placed::Level, south, &v.name, &v.name, &e.source), &v.name, w);
+                add_prefab(write::prefab(&v, Placed::Level, south, &v.name, &v.name, &e.source), &v.name, Part::All, w);
                 w.placed = format!("whole level: map type `{pool}_{}`", v.name);
                 levels.push(i);
             }
             Orient::Anchor(anchor) => {
-                add_prefab(write::prefab(&v, Placed::Feature, south, &v.name, &v.name, &e.source), &v.name, w);
+                add_prefab(
+                    write::prefab(&v, Placed::Feature, south, &v.name, &v.name, &e.source),
+                    &v.name,
+                    Part::All,
+                    w,
+                );
                 w.placed = format!("feature at the {anchor} of the `{pool}_` map types");
                 anchored.push((i, anchor));
             }
             Orient::Mini | Orient::Float => {
                 let mut places = Vec::new();
-                if let Some((style, open)) = write::room_style(&v) {
-                    add_prefab(write::prefab(&v, style, open, &v.name, &v.name, &e.source), &v.name, w);
+                if let Some((style, open)) = write::room_style(&v).filter(|_| e.places.rooms) {
+                    let text = write::prefab(&v, style, open, &v.name, &v.name, &e.source);
+                    add_prefab(text, &v.name, Part::Rooms, w);
                     if !v.depth.is_empty() {
-                        rooms.push_for(i, &encounter(&v, &v.name, style.style()));
+                        rooms.push_for_part(i, Part::Rooms, &encounter(&v, &v.name, style.style()));
                     }
                     places.push(format!("rooms ({})", style.style()));
+                    w.parts.push(Part::Rooms);
                 }
-                if write::cave_style(&v) {
+                if write::cave_style(&v) && e.places.caves {
                     let name = format!("{}_cave", v.name);
-                    add_prefab(write::prefab(&v, Placed::Centered, south, &name, &v.name, &e.source), &name, w);
+                    let text = write::prefab(&v, Placed::Centered, south, &name, &v.name, &e.source);
+                    add_prefab(text, &name, Part::Caves, w);
                     if !v.depth.is_empty() {
-                        caves.push_for(i, &encounter(&v, &name, "centered"));
+                        caves.push_for_part(i, Part::Caves, &encounter(&v, &name, "centered"));
                     }
                     places.push("caverns (centered)".to_string());
+                    w.parts.push(Part::Caves);
                 }
                 w.placed = match (places.is_empty(), !v.depth.is_empty()) {
-                    (true, _) => "nowhere: no side of it is open in every outcome".into(),
+                    (true, _) => "nowhere: no side of it is open in every outcome, and no edge cell in any".into(),
                     (false, true) => format!("encounter in {}", places.join(" and ")),
                     (false, false) => format!(
                         "prefab for {} (DCSS picks it by tag or place only, so no pool entry)",
