@@ -748,51 +748,43 @@ fn check_prefab(p: &Prefab, style: Style, whole: bool) -> Result<(), (String, &'
 /// Only drawn cells count as open here: a `?` cell keeps the cave's ground,
 /// which may be rock. Each link mark is a way out, as a passage is dug from it.
 /// An embedded prefab's open cells must form one area with some way out. A
-/// centered prefab may have several areas, each with its own way out: its ring
-/// is carved to cave floor, so every open cell on its edge meets the cave, as
-/// DCSS joins every exit of a vault to the level.
+/// centered one may have several areas, each with its own way out: its ring is
+/// carved to cave floor, so every open cell on its edge meets the cave, as DCSS
+/// joins every exit of a vault to the level.
 ///
-/// A varying prefab must pass in every outcome. The variation's proof shows its
-/// floor keeps the areas of the prefab as it reads and that each that meets the
-/// rim meets it in every outcome; where the rim is the way out (a centered
-/// prefab whose floor never borders a `?` cell), that is the whole answer, so
-/// its ways out may vary (one exit of several, drawn by a shuffle). Otherwise
-/// the most closed and most open drawings must lead out too, and the floor
-/// must be one area.
+/// A varying prefab must pass in every outcome. The variation proof of a prefab
+/// drawn `centered` shows just that: each area of every outcome meets its edge
+/// or holds a link ([`Prefab::views`]), so its ways out may vary (one door of
+/// four, dealt). For other prefabs the proof shows every outcome keeps the
+/// areas of the prefab as it reads, so it must be one area, and its most closed
+/// and most open drawings must lead out too.
 pub(crate) fn check_cave_prefab(p: &Prefab, style: Style) -> Result<(), (String, &'static str)> {
     let views = p.views(false);
     let areas = cave_areas(p, style).map_err(|m| (m, ""))?;
-    let rim_is_way_out = style == Style::Centered && !floor_borders_dont_care(p.most_open());
-    let several_allowed = style == Style::Centered && (views.len() == 1 || rim_is_way_out);
-    if areas.count > 1 && !several_allowed {
-        let (q, first) = (areas.apart, areas.first);
-        let why = if style == Style::Centered {
-            " (a varying prefab whose floor borders a `?` cell must be one area)"
-        } else {
-            ""
-        };
-        return Err((
+    let proof_speaks = views.len() == 1 || p.style() == Style::Centered;
+    if style == Style::Centered && proof_speaks {
+        return Ok(());
+    }
+    let one_area = |a: &CaveAreas, when: &'static str| {
+        if a.count < 2 {
+            return Ok(());
+        }
+        let (q, first) = (a.apart, a.first);
+        Err((
             format!(
-                "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}{why}",
+                "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}",
                 q.x, q.y, first.x, first.y
             ),
-            "",
-        ));
+            when,
+        ))
+    };
+    if style == Style::Embedded || views.len() > 1 {
+        one_area(&areas, "")?;
     }
     for view in &views[1..] {
-        if !view.whole && rim_is_way_out {
-            continue;
-        }
         let extreme = cave_areas(view.prefab, style).map_err(|m| (m, view.when))?;
-        if view.whole && extreme.count > 1 {
-            let (q, first) = (extreme.apart, extreme.first);
-            return Err((
-                format!(
-                    "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}",
-                    q.x, q.y, first.x, first.y
-                ),
-                view.when,
-            ));
+        if view.whole {
+            one_area(&extreme, view.when)?;
         }
     }
     Ok(())
@@ -855,16 +847,6 @@ fn cave_areas(p: &Prefab, style: Style) -> Result<CaveAreas, String> {
         ));
     }
     Ok(CaveAreas { count, first, apart })
-}
-
-/// True when a walkable cell of `p` steps onto a `?` cell, which keeps whatever
-/// the cave has there (rock, maybe).
-fn floor_borders_dont_care(p: &Prefab) -> bool {
-    let cells = p.cells();
-    cells.bounds().points().any(|q| {
-        cells[q].is_some_and(|t| t.role.is_walkable())
-            && p.moves().steps().iter().any(|&s| matches!(cells.get(q + s), Some(None)))
-    })
 }
 
 /// Checks that a prefab opens the way its style needs: some of the bottom row

@@ -483,13 +483,18 @@ impl Prefab {
     /// never closes all three); but the variation's proof shows the floor has the
     /// same areas in every outcome, so a check that counts `?` as floor exactly
     /// when `dont_care_is_floor` (as the proof did, from the prefab's style) asks
-    /// it of the prefab as it reads only ([`View::whole`]).
+    /// it of the prefab as it reads only ([`View::whole`]). The proof of a prefab
+    /// drawn `centered` shows instead that each area of every outcome leads out
+    /// (its floor may be parted), so a check asking for one area asks it of its
+    /// extremes too.
     pub(crate) fn views(&self, dont_care_is_floor: bool) -> Vec<View<'_>> {
         let first = View { prefab: self, when: "", whole: true };
         match &self.variation {
             None => vec![first],
             Some(v) => {
-                let whole = dont_care_is_floor != self.style.dont_care_is_floor();
+                // A centered prefab's proof shows each area of every outcome
+                // leads out, not that the areas stay as they read.
+                let whole = dont_care_is_floor != self.style.dont_care_is_floor() || self.style == Style::Centered;
                 vec![
                     first,
                     View { prefab: &v.closed, when: " (when every varied cell takes its most closed choice)", whole },
@@ -599,6 +604,7 @@ impl Prefab {
             machines: &self.machines,
             drawn_refs: &v.drawn_refs,
             dont_care_is_floor: self.style.dont_care_is_floor(),
+            parted: self.style == Style::Centered,
             moves: self.moves,
             machine_glyphs,
             origin: &self.origin,

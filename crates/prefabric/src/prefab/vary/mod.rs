@@ -30,7 +30,7 @@ use super::{Header, Prefab, RefMark, Varying, sorted_refs};
 use crate::error::{Error, Location};
 use crate::format::palette::Palette;
 use crate::grid::Grid;
-use crate::map::Terrain;
+use crate::map::{Style, Terrain};
 use crate::rng::Rng;
 use std::sync::Arc;
 
@@ -347,12 +347,14 @@ pub(super) fn build(
     let lines = header.variation.clone();
     let variation = Variation::new(glyphs, mask, legend, steps, palette);
     let dont_care_is_floor = header.style.dont_care_is_floor();
+    let parted = header.style == Style::Centered;
     let subject = |cells| proof::Subject {
         cells,
         links: &[],
         machines: &[],
         drawn_refs: &[],
         dont_care_is_floor,
+        parted,
         moves: palette.moves(),
         machine_glyphs: &[],
         origin: &origin,
@@ -373,6 +375,7 @@ pub(super) fn build(
             machines: &prefab.machines,
             drawn_refs: &drawn_refs,
             dont_care_is_floor,
+            parted,
             moves: palette.moves(),
             machine_glyphs: &[],
             origin: &origin,

@@ -43,6 +43,15 @@
 //!   floor holds exactly one class, as in the first: the floor splits or joins
 //!   in no outcome, no outcome strands a pocket, and no area loses its way out.
 //!
+//! A centered prefab's floor may be *parted* ([`Subject::parted`]): its carved
+//! ring joins every edge cell to the cave, so what every outcome needs is that
+//! each area of its floor meets the prefab's edge or holds a link, not that the
+//! areas stay as in the first. There the proof lets maybe cells join classes,
+//! asks each class to meet the rim in every outcome (through a sure cell, a
+//! link or a counted deal), and each maybe cell to reach such a class, the
+//! edge or a link through cells open whenever it is; `?` cells, the cave's
+//! ground, are closed and no way out.
+//!
 //! Stairs vary like any terrain: an outcome's stairs are on the map when the
 //! stairs stage counts them, and general stairs become stairs or floor there.
 //!
@@ -165,6 +174,12 @@ pub(crate) struct Subject<'a> {
     pub drawn_refs: &'a [RefMark],
     /// A room encounter's `?` cells keep the room's floor: they count as floor.
     pub dont_care_is_floor: bool,
+    /// A centered prefab's floor may lie in several areas, as its carved ring
+    /// joins every edge cell to the cave: the proof shows that in every outcome
+    /// each area meets the prefab's edge or holds a link, not that outcomes keep
+    /// the first one's areas; its `?` cells (the cave's ground, maybe rock) are
+    /// closed and no way out. Only with `dont_care_is_floor` false.
+    pub parted: bool,
     /// How walkers step: which cells of the floor are joined.
     pub moves: Moves,
     /// Glyphs whose legend reference a definition file may make a one-cell
@@ -473,6 +488,12 @@ impl Prover<'_> {
         self.s.cells.index_of(p)
     }
 
+    /// True when a step from cell `i` lands on the prefab's rim: off its edge,
+    /// or on a `?` cell that is neither floor nor closed (see [`Subject::parted`]).
+    fn meets_rim(&self, i: usize) -> bool {
+        meets_rim(self.s.cells, i, self.s.dont_care_is_floor || self.s.parted, self.s.moves)
+    }
+
     /// The terrains cell `i` may have, with the glyphs that give them; a fixed
     /// cell gives its own.
     fn outcomes(&self, i: usize) -> Vec<(char, Option<Terrain>)> {
@@ -696,8 +717,8 @@ impl Prover<'_> {
             let p = cells.point_of(i);
             moves.steps().iter().filter_map(move |&step| cells.index_of(p + step))
         };
-        let dont_care_is_floor = self.s.dont_care_is_floor;
-        let on_rim = |i: usize| meets_rim(cells, i, dont_care_is_floor, moves);
+        let (parted, dont_care_is_inside) = (self.s.parted, self.s.dont_care_is_floor || self.s.parted);
+        let on_rim = |i: usize| meets_rim(cells, i, dont_care_is_inside, moves);
         let (sure_area, sure_count) = areas(w, h, moves, sure);
         let (all_area, _) = areas(w, h, moves, |i| sure(i) || maybe(i));
         // The sure areas the deals join in every outcome: each sure cell's class,
@@ -705,10 +726,11 @@ impl Prover<'_> {
         let (class_of_area, on_rim_by_deal) = self.classes(&open, &sure_area, sure_count, &on_rim);
         let class = |i: usize| class_of_area[sure_area[i] as usize];
         // 1. No maybe cell joins two classes of the sure floor. When one does, name
-        // the smallest class so joined and a maybe cell beside it.
+        // the smallest class so joined and a maybe cell beside it. (Areas apart
+        // may join where each leads out on its own.)
         let mut holds: Vec<u32> = vec![0; n + 1];
         let mut joined: Option<u32> = None;
-        for i in (0..n).filter(|&i| sure(i)) {
+        for i in (0..n).filter(|&i| sure(i) && !self.s.parted) {
             let a = all_area[i] as usize;
             if holds[a] == 0 {
                 holds[a] = class(i);
@@ -756,10 +778,37 @@ impl Prover<'_> {
             }
             return;
         }
-        // 2. Each maybe cell reaches the sure floor through cells open with it.
+        let links: Vec<usize> = self.s.links.iter().filter_map(|l| self.index(l.at)).collect();
+        if self.s.parted {
+            // Each class leads out in every outcome: through a sure cell on the
+            // rim, a link on sure floor, or a deal that opens on the rim.
+            let mut leads_out = vec![false; sure_count as usize + 1];
+            for i in (0..n).filter(|&i| sure(i)) {
+                leads_out[class(i) as usize] |= on_rim(i) || on_rim_by_deal[class(i) as usize] || links.contains(&i);
+            }
+            let stranded = (0..n).filter(|&j| sure(j) && !leads_out[class(j) as usize]).find_map(|j| {
+                // A class no maybe cell touches is the same in every outcome:
+                // the cave check names it as the drawing reads.
+                (0..n).find(|&i| maybe(i) && all_area[i] == all_area[j]).map(|i| (i, j))
+            });
+            if let Some((i, j)) = stranded {
+                self.floor_error(
+                    i,
+                    blockers,
+                    &format!(
+                        "the floor at {} meets the prefab's edge only through cells that may close, this one among them: in an outcome where they close, nothing outside reaches that floor",
+                        at(cells.point_of(j))
+                    ),
+                );
+                return;
+            }
+        }
+        // 2. Each maybe cell reaches the sure floor through cells open with it
+        // (or, for a floor parted, the rim or a link).
         let touches_sure = |i: usize| neighbours(i).any(sure);
+        let leads_out_alone = |i: usize| parted && (on_rim(i) || links.contains(&i));
         let mut reached = vec![false; n];
-        let mut stack: Vec<usize> = (0..n).filter(|&i| maybe(i) && touches_sure(i)).collect();
+        let mut stack: Vec<usize> = (0..n).filter(|&i| maybe(i) && (touches_sure(i) || leads_out_alone(i))).collect();
         for &i in &stack {
             reached[i] = true;
         }
@@ -776,11 +825,15 @@ impl Prover<'_> {
             }
         }
         if let Some(i) = (0..n).find(|&i| maybe(i) && !reached[i]) {
-            self.floor_error(
-                i,
-                blockers,
-                "it may open while the cells between it and the floor stay closed, a pocket cut off from the rest",
-            );
+            let why = if self.s.parted {
+                "it may open while the cells between it and the floor or the prefab's edge stay closed, a pocket cut off from the rest"
+            } else {
+                "it may open while the cells between it and the floor stay closed, a pocket cut off from the rest"
+            };
+            self.floor_error(i, blockers, why);
+            return;
+        }
+        if self.s.parted {
             return;
         }
         // 3. An area that reaches the rim through a maybe cell reaches it in every
@@ -789,10 +842,8 @@ impl Prover<'_> {
         for i in (0..n).filter(|&i| sure(i) && (on_rim(i) || on_rim_by_deal[class(i) as usize])) {
             anchored[all_area[i] as usize] = true;
         }
-        for l in self.s.links {
-            if let Some(i) = self.index(l.at) {
-                anchored[all_area[i] as usize] = true;
-            }
+        for &i in &links {
+            anchored[all_area[i] as usize] = true;
         }
         if let Some(i) = (0..n).find(|&i| maybe(i) && on_rim(i) && !anchored[all_area[i] as usize]) {
             self.floor_error(
@@ -924,8 +975,10 @@ impl Prover<'_> {
     /// promise the sets could not show: true when the floor open in every
     /// outcome (the sure floor) is parted into areas alike in each, each part
     /// meets the rim (or holds a link) alike in each, and every area of each
-    /// holds some of it. `None` when listing proves nothing: too many
-    /// outcomes, no sure floor, or a glyph whose machine only some draw places.
+    /// holds some of it; for a floor [`Subject::parted`], when every area of
+    /// each meets the rim or holds a link. `None` when listing proves nothing:
+    /// too many outcomes, no sure floor (unless parted), or a glyph whose
+    /// machine only some draw places.
     /// Machines, `blockers` and the cells of glyphs that always bring a machine
     /// block.
     fn every_listed_outcome_keeps_the_floor(&self, blockers: &[Point]) -> Option<bool> {
@@ -967,8 +1020,18 @@ impl Prover<'_> {
             }
         }
         let sure: Vec<usize> = (0..n).filter(|&i| sure[i]).collect();
-        let rim: Vec<bool> = (0..n).map(|i| meets_rim(cells, i, self.s.dont_care_is_floor, self.s.moves)).collect();
+        let rim: Vec<bool> = (0..n).map(|i| self.meets_rim(i)).collect();
         let links: Vec<usize> = self.s.links.iter().filter_map(|l| cells.index_of(l.at)).collect();
+        if self.s.parted {
+            // A floor parted needs only that each area of each outcome leads out.
+            return Some(ways.iter().all(|way| {
+                for (&i, &o) in live.iter().zip(*way) {
+                    open[i as usize] = o;
+                }
+                let areas = FloorAreas::of_open(cells.width(), cells.height(), &open, &rim, &links, self.s.moves);
+                areas.on_rim.iter().skip(1).all(|&r| r)
+            }));
+        }
         if sure.is_empty() {
             // With no floor open in every outcome there is nothing to part
             // alike: the sets' answer stands.
@@ -996,10 +1059,33 @@ impl Prover<'_> {
     fn stranding_witness(&self, blockers: &[Point], listed_broken: bool) -> String {
         let cells = self.s.cells;
         let blocked = self.blocked(blockers);
-        let floor =
-            |grid: &Grid<Option<Terrain>>| FloorAreas::of(grid, &blocked, self.s.dont_care_is_floor, self.s.moves);
+        let floor = |grid: &Grid<Option<Terrain>>| {
+            FloorAreas::of(
+                grid,
+                &blocked,
+                self.s.dont_care_is_floor,
+                !self.s.dont_care_is_floor && !self.s.parted,
+                self.s.moves,
+            )
+        };
         let first = floor(cells);
-        if let Some((a, b)) = first.apart(cells) {
+        if self.s.parted {
+            let (mut drawn, mut refs) = (cells.clone(), Vec::new());
+            for seed in 1..=WITNESS_DRAWS {
+                drawn.clone_from(cells);
+                refs.clear();
+                self.v.outcome(seed, &mut drawn, &mut refs);
+                let areas = floor(&drawn);
+                if let Some(i) =
+                    (0..areas.label.len()).find(|&i| areas.label[i] != 0 && !areas.on_rim[areas.label[i] as usize])
+                {
+                    return format!(
+                        "the outcome of variant seed {seed} does: its floor at {} meets no edge of the prefab and holds no link",
+                        at(cells.point_of(i))
+                    );
+                }
+            }
+        } else if let Some((a, b)) = first.apart(cells) {
             // Outcomes are compared with the first; one already apart is the
             // problem to show (often areas diagonal steps would join).
             let joined = match self.s.moves {
@@ -1101,8 +1187,15 @@ struct FloorAreas {
 
 impl FloorAreas {
     /// The areas of `grid`'s walkable cells not `blocked` (`?` counts as floor
-    /// when `dont_care_is_floor`, else as the rim), joined by `moves`.
-    fn of(grid: &Grid<Option<Terrain>>, blocked: &[bool], dont_care_is_floor: bool, moves: Moves) -> FloorAreas {
+    /// when `dont_care_is_floor`, as the rim when `dont_care_is_rim`, else as
+    /// closed), joined by `moves`.
+    fn of(
+        grid: &Grid<Option<Terrain>>,
+        blocked: &[bool],
+        dont_care_is_floor: bool,
+        dont_care_is_rim: bool,
+        moves: Moves,
+    ) -> FloorAreas {
         let open = |i: usize| {
             !blocked[i]
                 && match grid.cells()[i] {
@@ -1113,7 +1206,7 @@ impl FloorAreas {
         let (label, count) = areas(grid.width(), grid.height(), moves, open);
         let mut on_rim = vec![false; count as usize + 1];
         for (i, &a) in label.iter().enumerate().filter(|(_, a)| **a != 0) {
-            on_rim[a as usize] |= meets_rim(grid, i, dont_care_is_floor, moves);
+            on_rim[a as usize] |= meets_rim(grid, i, !dont_care_is_rim, moves);
         }
         FloorAreas { label, on_rim }
     }
@@ -1208,12 +1301,13 @@ impl FloorAreas {
 }
 
 /// True when a step by `moves` from cell `i` of `cells` lands on the prefab's
-/// rim: off its edge, or on `?` where `?` is not floor.
-fn meets_rim(cells: &Grid<Option<Terrain>>, i: usize, dont_care_is_floor: bool, moves: Moves) -> bool {
+/// rim: off its edge, or on `?` unless `dont_care_is_inside` (where `?` is
+/// floor, or closed as in a floor [`Subject::parted`]).
+fn meets_rim(cells: &Grid<Option<Terrain>>, i: usize, dont_care_is_inside: bool, moves: Moves) -> bool {
     let p = cells.point_of(i);
     moves.steps().iter().any(|&step| match cells.get(p + step) {
         None => true,
-        Some(c) => c.is_none() && !dont_care_is_floor,
+        Some(c) => c.is_none() && !dont_care_is_inside,
     })
 }
 
