@@ -71,7 +71,7 @@ pub use map::{
     FurnishingSummary, LinkKind, Map, Object, ObjectEncounter, ObjectKind, PlacedLink, PlacedPrefab, Region,
     RegionKind, Role, SkipReason, Stage, Terrain,
 };
-pub use prefab::{Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, VariationLine};
+pub use prefab::{CellMark, Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, VariationLine};
 pub use rng::Rng;
 pub use stage::{Generation, Generator, Preview, generate};
 pub use trace::{Event, Outcome, Trace};

@@ -853,6 +853,9 @@ pub struct Map {
     pub(crate) prefabs: Vec<PlacedPrefab>,
     pub(crate) links: Vec<PlacedLink>,
     pub(crate) objects: Vec<Object>,
+    /// The cell marks placed prefabs carry, by name: each name's cells in
+    /// reading order.
+    pub(crate) marks: std::collections::BTreeMap<String, Vec<Point>>,
     pub(crate) feature_variant: Option<String>,
     pub(crate) layout: LayoutStats,
     pub(crate) skipped: Vec<EncounterSkip>,
@@ -887,6 +890,7 @@ impl Map {
             prefabs: Vec::new(),
             links: Vec::new(),
             objects: Vec::new(),
+            marks: std::collections::BTreeMap::new(),
             feature_variant: None,
             layout: LayoutStats::default(),
             skipped: Vec::new(),
@@ -977,6 +981,20 @@ impl Map {
     /// True when `p` belongs to a placed prefab that no stage may change.
     pub fn is_protected(&self, p: Point) -> bool {
         self.masks.get(p).is_some_and(|m| m & mask::PROTECTED != 0)
+    }
+
+    /// The cell marks the placed prefabs' legends give ([`crate::CellMark`]):
+    /// each mark's name, with its cells in reading order, names sorted.
+    pub fn marks(&self) -> impl Iterator<Item = (&str, &[Point])> {
+        self.marks.iter().map(|(name, cells)| (name.as_str(), &cells[..]))
+    }
+
+    /// The names of the cell marks on `p`, sorted.
+    pub fn marks_at(&self, p: Point) -> impl Iterator<Item = &str> {
+        self.marks
+            .iter()
+            .filter(move |(_, cells)| cells.binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x)).is_ok())
+            .map(|(name, _)| name.as_str())
     }
 
     /// True when games should not spawn anything at `p`.

@@ -140,6 +140,18 @@ fn the_prefabs_say_what_the_directives_said() {
     assert!(weighted.contains("shuffle: c v v v"), "a weighted shuffle keeps its weights:\n{weighted}");
     let klines = prefab(text, "test_klines");
     assert!(klines.contains("style: accessible"), "{klines}");
+    // `KMASK` and `KPROP` mark the cells holding their glyphs, whatever the
+    // `KMONS` of the glyph puts there, and the glyphs its `KFEAT` draws.
+    let marked: Vec<&str> = klines.lines().filter(|l| l.contains(" mark ")).collect();
+    assert_eq!(
+        marked,
+        [
+            "legend: n = room ref b mark no_monster_gen",
+            "legend: α = liquid mark no_monster_gen no_tele_into",
+            "legend: β = room:4 mark no_monster_gen no_tele_into"
+        ],
+        "{klines}"
+    );
     let kdefs = file(&imported, "prefabs/dcss/every_directive/test_klines.def");
     for line in [
         "prop fountain_blue",

@@ -268,3 +268,60 @@ fn counted_doorways_and_varying_stairs_keep_every_map_whole() {
     assert_eq!(doorways.len(), 3, "every doorway is the open one in some outcome");
     assert!(with_stairs > 0 && with_stairs < placed, "the staircase is drawn in {with_stairs} of {placed}");
 }
+
+/// Cell marks on real maps: a feature whose legend marks the glyph a `subst`
+/// may draw (`quiet`, on a floor variant of its own) and a fixed glyph (`quiet`
+/// and `shrine`). Over 40 maps the marks lie exactly on the cells holding those
+/// glyphs in the outcome placed, turned as the prefab was, and the JSON lists
+/// them; a map without marked prefabs has none.
+#[test]
+fn cell_marks_follow_the_glyphs_each_outcome_draws_onto_the_map() {
+    let mut tiny = common::default_pack_files();
+    tiny.retain(|f| f.path == "palette.toml");
+    for (path, text) in [
+        ("pack.toml", "name = \"tiny\"\ndefault_map_type = \"tiny\"\n".to_string()),
+        ("maps/tiny.toml", std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_pack/maps/tiny.toml")).expect("tiny map").split("[furnishing]").next().expect("text").to_string()),
+        ("prefabs/entry.txt", "prefab entry\ntransforms: all\nlegend: m = room:1 mark quiet\nlegend: q = room:2 mark shrine quiet\nsubst: r = m .\nterrain:\n#######\n#.r.r.#\n#.q<..#\n###+###\nlinks:\n.......\n.......\n.......\n...1...\n".to_string()),
+    ] {
+        tiny.push(SourceFile { path: path.into(), bytes: text.into_bytes() });
+    }
+    let pack = Pack::from_files("tiny", tiny, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    let marked = |map: &Map, variant: u8| -> Vec<Point> {
+        let mut cells = Vec::new();
+        for y in 0..map.height() {
+            for x in 0..map.width() {
+                let t = map.terrain()[Point::new(x, y)];
+                if matches!(t.role, Role::Floor(_)) && t.variant == variant {
+                    cells.push(Point::new(x, y));
+                }
+            }
+        }
+        cells
+    };
+    let mut quiet_counts = Vec::new();
+    for seed in 0..40 {
+        let map = generate(&pack, "tiny", seed, 1);
+        let marks: Vec<(&str, &[Point])> = map.marks().collect();
+        let (quiet, shrine) = (marked(&map, 1), marked(&map, 2));
+        let all_quiet: Vec<Point> = {
+            let mut q: Vec<Point> = quiet.iter().chain(&shrine).copied().collect();
+            q.sort_by_key(|p| (p.y, p.x));
+            q
+        };
+        assert_eq!(shrine.len(), 1, "seed {seed}: the one shrine cell");
+        assert_eq!(marks, [("quiet", &all_quiet[..]), ("shrine", &shrine[..])], "seed {seed}");
+        assert_eq!(map.marks_at(shrine[0]).collect::<Vec<_>>(), ["quiet", "shrine"], "seed {seed}");
+        quiet_counts.push(quiet.len());
+        let json = render::json(&map, &pack);
+        let expected = format!("\"marks\":[{{\"name\":\"quiet\",\"cells\":[[{},{}]", all_quiet[0].x, all_quiet[0].y);
+        assert!(json.contains(&expected), "seed {seed}: {expected}");
+    }
+    quiet_counts.sort_unstable();
+    quiet_counts.dedup();
+    assert_eq!(quiet_counts, [0, 1, 2], "the subst marks none, one or both of its cells");
+    // The default pack marks nothing, and its JSON has no `marks`.
+    let default = Pack::embedded().expect("the default pack");
+    let map = Generator::new(&default, "materials").expect("exists").generate(1).expect("generates");
+    assert_eq!(map.marks().count(), 0);
+    assert!(!render::json(&map, &default).contains("\"marks\""));
+}

@@ -89,6 +89,7 @@ pub(crate) fn assemble(
         links,
         machines: sorted_machines(machines),
         refs: sorted_refs(refs),
+        marks: Vec::new(),
         origin,
         variation: None,
         moves,

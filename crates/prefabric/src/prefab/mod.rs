@@ -134,6 +134,16 @@ pub struct RefMark {
     pub glyph: char,
 }
 
+/// A cell mark: a name the game reads for one cell of a prefab (`no_monster_gen`,
+/// say), given by a `legend` line's `mark` words to the cells holding its glyph.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CellMark {
+    /// The cell, in prefab coordinates.
+    pub at: Point,
+    /// The mark's name.
+    pub name: String,
+}
+
 /// The layers of a prefab, in the order REXPaint stacks them (layer 1 first): the
 /// four of a Cogmind prefab, and the mask of a prefab with variation transforms.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -181,6 +191,8 @@ pub struct Prefab {
     links: Vec<LinkMark>,
     machines: Vec<Machine>,
     refs: Vec<RefMark>,
+    /// Its cell marks, in reading order (those of its first outcome when it varies).
+    marks: Vec<CellMark>,
     origin: Location,
     /// Its variation transforms, when it has any; its own cells and references
     /// are then those of its first outcome.
@@ -250,6 +262,7 @@ impl PartialEq for Prefab {
             &self.links,
             &self.machines,
             &self.refs,
+            &self.marks,
             self.variation.as_ref().map(|v| &v.variation),
         ) == (
             &other.name,
@@ -261,6 +274,7 @@ impl PartialEq for Prefab {
             &other.links,
             &other.machines,
             &other.refs,
+            &other.marks,
             other.variation.as_ref().map(|v| &v.variation),
         )
     }
@@ -390,6 +404,18 @@ impl Prefab {
         &self.refs
     }
 
+    /// Its cell marks (see [`CellMark`]), in reading order: those of the
+    /// outcome it is, for a prefab from [`Prefab::variant`].
+    pub fn marks(&self) -> &[CellMark] {
+        &self.marks
+    }
+
+    /// True when some outcome of it may hold a cell mark.
+    pub fn may_mark(&self) -> bool {
+        !self.marks.is_empty()
+            || self.variation.as_ref().is_some_and(|v| v.variation.legend.iter().any(|l| !l.marks.is_empty()))
+    }
+
     /// Where it is defined (its name on the `prefab` line, or its `.xp` file).
     pub fn origin(&self) -> &Location {
         &self.origin
@@ -424,6 +450,8 @@ impl Prefab {
             .map(|m| Machine::new(m.cells.iter().map(|&(p, g)| (t.apply_point(p, w, h), art::turn(g, t))).collect()))
             .collect();
         let refs = self.refs.iter().map(|r| RefMark { at: t.apply_point(r.at, w, h), glyph: r.glyph }).collect();
+        let marks =
+            self.marks.iter().map(|m| CellMark { at: t.apply_point(m.at, w, h), name: m.name.clone() }).collect();
         // A variation speaks of the drawing as drawn: the turned prefab is its
         // first outcome, turned (turn an outcome from `variant` instead).
         Prefab {
@@ -431,6 +459,7 @@ impl Prefab {
             links,
             machines: sorted_machines(machines),
             refs: sorted_refs(refs),
+            marks: sorted_marks(marks),
             variation: None,
             ..self.clone()
         }
@@ -454,8 +483,9 @@ impl Prefab {
             Some(v) => {
                 let mut cells = self.cells.clone();
                 let mut refs = v.drawn_refs.clone();
-                v.variation.outcome(seed, &mut cells, &mut refs);
-                Cow::Owned(self.with_layers(cells, refs))
+                let mut marks = Vec::new();
+                v.variation.outcome(seed, &mut cells, &mut refs, &mut marks);
+                Cow::Owned(self.with_layers(cells, refs, marks))
             }
         }
     }
@@ -612,7 +642,7 @@ impl Prefab {
     }
 
     /// The same prefab with other terrain and references and no variation.
-    fn with_layers(&self, cells: Grid<Option<Terrain>>, refs: Vec<RefMark>) -> Prefab {
+    fn with_layers(&self, cells: Grid<Option<Terrain>>, refs: Vec<RefMark>, marks: Vec<CellMark>) -> Prefab {
         Prefab {
             name: self.name.clone(),
             tags: self.tags.clone(),
@@ -623,6 +653,7 @@ impl Prefab {
             links: self.links.clone(),
             machines: self.machines.clone(),
             refs,
+            marks,
             origin: self.origin.clone(),
             variation: None,
             moves: self.moves,
@@ -700,6 +731,7 @@ impl Prefab {
             links,
             machines: Vec::new(),
             refs: Vec::new(),
+            marks: Vec::new(),
             origin: Location::file("(generated)"),
             variation: None,
             moves: Moves::Orthogonal,
@@ -724,6 +756,13 @@ impl Machine {
 fn sorted_machines(mut machines: Vec<Machine>) -> Vec<Machine> {
     machines.sort_by_key(|m| (m.anchor().y, m.anchor().x));
     machines
+}
+
+/// Marks in reading order, each name once a cell.
+pub(crate) fn sorted_marks(mut marks: Vec<CellMark>) -> Vec<CellMark> {
+    marks.sort_by(|a, b| (a.at.y, a.at.x, &a.name).cmp(&(b.at.y, b.at.x, &b.name)));
+    marks.dedup();
+    marks
 }
 
 fn sorted_refs(mut refs: Vec<RefMark>) -> Vec<RefMark> {

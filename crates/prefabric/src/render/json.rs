@@ -44,6 +44,9 @@ struct MapJson<'a> {
     terrain_rows: Vec<String>,
     passable: Vec<String>,
     spawn_blocked: Vec<String>,
+    /// The cell marks of placed prefabs' legends, by name: absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    marks: Vec<MarkJson<'a>>,
     regions: Vec<RegionJson>,
     /// One list per row of `[x, length, region id]`: the cells each region holds.
     region_runs: Vec<Vec<[u32; 3]>>,
@@ -55,6 +58,13 @@ struct MapJson<'a> {
     /// The trace, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     trace: Option<Vec<EventJson<'a>>>,
+}
+
+/// One cell mark: its name and its cells, `[x, y]` in reading order.
+#[derive(Serialize)]
+struct MarkJson<'a> {
+    name: &'a str,
+    cells: Vec<[i32; 2]>,
 }
 
 #[derive(Serialize)]
@@ -199,6 +209,10 @@ fn document(map: &Map, pack: &Pack, trace: Option<&Trace>) -> String {
         terrain_rows: terrain_rows(map, &legend),
         passable: passable_rows(map),
         spawn_blocked: spawn_blocked_rows(map),
+        marks: map
+            .marks()
+            .map(|(name, cells)| MarkJson { name, cells: cells.iter().map(|p| [p.x, p.y]).collect() })
+            .collect(),
         regions: map
             .regions()
             .iter()

@@ -13,6 +13,7 @@ pub(crate) mod caverns;
 pub(crate) mod encounters;
 pub(crate) mod features;
 pub(crate) mod furnish;
+pub(crate) mod marks;
 pub(crate) mod objects;
 pub(crate) mod scatter;
 pub(crate) mod stairs;
@@ -354,9 +355,10 @@ impl Generation<'_> {
     }
 
     /// Stage 5: turns every placed prefab's reference characters into objects
-    /// through its definition file.
+    /// through its definition file, and lays its cell marks.
     pub fn objects(&mut self) {
         objects::run(&mut self.map, self.pack, self.stream_seed);
+        marks::run(&mut self.map, self.pack);
     }
 
     /// Stage 6: dresses the layout's floors and walls in the map type's terrain

@@ -75,6 +75,8 @@ pub struct Vault {
     pub rules: Vec<Rule>,
     /// What each glyph an outcome may hold means: terrain and reference.
     pub legend: BTreeMap<char, (String, Option<char>)>,
+    /// The cell marks (`KMASK`, `KPROP`) of the cells holding each glyph, sorted.
+    pub marks: BTreeMap<char, Vec<String>>,
     /// Its definition lines.
     pub lines: Vec<Line>,
     /// The orientations DCSS may give it (of the drawing as written).
@@ -195,6 +197,7 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
     // The glyph rules, in the order written; the K-lines by glyph.
     let mut rules: Vec<Rule> = Vec::new();
     let mut klines: BTreeMap<char, KLines<'_>> = BTreeMap::new();
+    let mut marks: BTreeMap<char, Vec<String>> = BTreeMap::new();
     let (mut mons, mut items): (Slots<'_>, Slots<'_>) = (Vec::new(), Vec::new());
     for h in &map.headers {
         let read = match h.key.as_str() {
@@ -228,28 +231,15 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
                 items.extend(objects::slots(&h.value).into_iter().map(|s| (s, h)));
                 continue;
             }
-            "KPROP"
-                if h.value.split_once('=').is_some_and(|(_, p)| p.split(['/', '|']).all(|p| p.trim() == "bloody")) =>
-            {
-                continue;
-            }
-            // DCSS's level fixups (turning lone pools and walls into their
-            // neighbours) have no counterpart in prefabric, so masking cells
-            // from them changes nothing. Nor does `opaque`, which lets DCSS's
-            // level-connectivity check pass over cells: a vault is imported only
-            // when all its floor is one area the level reaches, and every
-            // prefabric map keeps all its floor reachable, masked or not.
-            "KMASK"
-                if h.value.split_once(['=', ':']).is_some_and(|(_, m)| {
-                    m.split(['/', '|', ',']).all(|m| {
-                        matches!(m.trim().trim_start_matches('!'), "no_pool_fixup" | "no_wall_fixup" | "opaque")
-                    })
-                }) =>
-            {
-                continue;
-            }
             "KPROP" | "KMASK" => {
-                loss(&mut losses, format!("`{}` (cell properties) not kept", h.key), &h.at);
+                match cell_marks(&h.value) {
+                    Some((glyphs, names)) => {
+                        for g in glyphs {
+                            marks.entry(rename(g)).or_default().extend(names.iter().cloned());
+                        }
+                    }
+                    None => loss(&mut losses, format!("`{}` (cell properties) not kept", h.key), &h.at),
+                }
                 continue;
             }
             "MARKER" => {
@@ -332,6 +322,9 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
     let mut legend = BTreeMap::new();
     let mut lines = Vec::new();
     let mut extra_rules = Vec::new();
+    // The fresh glyph each alternative of a `KFEAT` became, and the glyph it
+    // stands for, whose cell marks it carries.
+    let mut stands_for: Vec<(char, char)> = Vec::new();
     for &g in &finals {
         let dcss = original(g);
         let k = klines.get(&dcss);
@@ -360,6 +353,7 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
                 for (m, w) in &meanings {
                     let fresh = fresh_glyph(&finals, &legend);
                     legend.insert(fresh, (m.terrain.unwrap_or("room").to_string(), None));
+                    stands_for.push((fresh, g));
                     choices.push(rules::Choice { glyph: fresh, weight: *w });
                 }
                 extra_rules.push(Rule::Subst { from: vec![g], choices, once });
@@ -534,6 +528,20 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
         orient,
         grid: grid.into_iter().map(|row| row.into_iter().map(|g| if g == ' ' { '?' } else { g }).collect()).collect(),
         rules,
+        marks: stands_for
+            .iter()
+            .filter_map(|&(fresh, g)| Some((fresh, marks.get(&g)?.clone())))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .chain(marks)
+            .filter(|(g, _)| legend.contains_key(g))
+            .map(|(g, mut names)| {
+                names.sort();
+                names.dedup();
+                (g, names)
+            })
+            .filter(|(_, names)| !names.is_empty())
+            .collect(),
         legend,
         lines,
         transforms,
@@ -549,6 +557,40 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
         losses,
         moves,
     })
+}
+
+/// The glyphs and the cell marks of a `KMASK` or `KPROP` value (`wl =
+/// no_monster_gen`), each property a mark of the same name; `None` when it
+/// cannot be kept: a property taken away (`!no_monster_gen`), drawn at random
+/// among several (`bloody / nothing`), or with no name prefabric can write.
+///
+/// Some properties are kept by leaving them out. DCSS's level fixups (turning
+/// lone pools and walls into their neighbours) have no counterpart in
+/// prefabric, so masking cells from them changes nothing. Nor does `opaque`,
+/// which lets DCSS's level-connectivity check pass over cells: a vault is
+/// imported only when all its floor is one area the level reaches, and every
+/// prefabric map keeps all its floor reachable, masked or not. Nor does
+/// `bloody`: prefabric draws no blood.
+fn cell_marks(value: &str) -> Option<(Vec<char>, Vec<String>)> {
+    let (glyphs, properties) = value.split_once(['=', ':'])?;
+    let unkept = |p: &str| matches!(p, "no_pool_fixup" | "no_wall_fixup" | "opaque" | "bloody");
+    let items: Vec<&str> = properties.split(['/', '|']).map(str::trim).collect();
+    // Alternatives that all leave nothing to keep are kept, whichever is drawn.
+    if items.iter().all(|i| {
+        unkept(i.trim_start_matches('!'))
+            || i.split_whitespace().all(|w| w == "bloody" || w == "nothing" || w.starts_with("w:"))
+    }) {
+        return Some((Vec::new(), Vec::new()));
+    }
+    let [item] = items[..] else { return None };
+    let names: Vec<String> =
+        item.split([',', ' ']).filter(|n| !n.is_empty() && !unkept(n)).map(str::to_string).collect();
+    let writable = |n: &String| {
+        n.len() <= 40
+            && n.starts_with(|c: char| c.is_ascii_lowercase())
+            && n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    };
+    names.iter().all(writable).then(|| (glyphs.chars().filter(|c| !c.is_whitespace()).collect(), names))
 }
 
 /// DCSS steps diagonally and draws doors at a vault's corners, entered across
@@ -869,8 +911,17 @@ mod tests {
         assert_eq!(one("NAME: s\nSUBVAULT: a : t\nMAP\na\nENDMAP\n").expect_err("sub").reason, "sub-vaults");
         assert_eq!(one("NAME: d\nTAGS: dummy\nMAP\n.\nENDMAP\n").expect_err("dummy").reason, "dummy");
         assert_eq!(one("NAME: n\nTAGS: x\n").expect_err("grid").reason, "no grid");
-        let k = one("NAME: k\nKMASK: a = no_monster_gen\nMAP\na\nENDMAP\n").expect("imports with a loss");
-        assert_eq!(k.losses.len(), 1);
+        // Cell properties become cell marks of the glyph's legend line; one
+        // taken away, or drawn at random, is a loss.
+        let k =
+            one("NAME: k\nKMASK: a = no_monster_gen\nKPROP: ab = no_tele_into\nMAP\nab\nENDMAP\n").expect("imports");
+        assert!(k.losses.is_empty(), "{:?}", k.losses);
+        assert_eq!(k.marks[&'a'], ["no_monster_gen", "no_tele_into"]);
+        assert_eq!(k.marks[&'b'], ["no_tele_into"]);
+        let r = one("NAME: r\nKMASK: a = !no_monster_gen\nKPROP: a = no_cloud_gen / nothing\nMAP\na\nENDMAP\n")
+            .expect("imports with losses");
+        assert_eq!(r.losses.len(), 2, "{:?}", r.losses);
+        assert!(r.marks.is_empty());
         // Masks from DCSS's level fixups, which prefabric never runs, lose nothing.
         let f = one("NAME: f\nKMASK: a = no_pool_fixup / !no_wall_fixup\nMAP\na\nENDMAP\n").expect("imports");
         assert!(f.losses.is_empty(), "{:?}", f.losses);

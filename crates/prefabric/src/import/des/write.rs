@@ -201,14 +201,14 @@ pub fn prefab(v: &Vault, placed: Placed, open: Dir, name: &str, defs: &str, sour
         let _ = writeln!(out, "defs: {defs}");
     }
     for (g, (terrain, reference)) in &v.legend {
-        match reference {
-            Some(r) => {
-                let _ = writeln!(out, "legend: {g} = {terrain} ref {r}");
-            }
-            None => {
-                let _ = writeln!(out, "legend: {g} = {terrain}");
-            }
+        let _ = write!(out, "legend: {g} = {terrain}");
+        if let Some(r) = reference {
+            let _ = write!(out, " ref {r}");
         }
+        if let Some(names) = v.marks.get(g) {
+            let _ = write!(out, " mark {}", names.join(" "));
+        }
+        out.push('\n');
     }
     if let Some(g) = earth {
         let _ = writeln!(out, "legend: {g} = earth");

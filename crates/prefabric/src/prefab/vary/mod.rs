@@ -26,7 +26,7 @@ pub(crate) mod proof;
 mod tests;
 
 use super::assemble::{Drawn, Place, assemble};
-use super::{Header, Prefab, RefMark, Varying, sorted_refs};
+use super::{CellMark, Header, Prefab, RefMark, Varying, sorted_refs};
 use crate::error::{Error, Location};
 use crate::format::palette::Palette;
 use crate::grid::Grid;
@@ -118,6 +118,8 @@ pub(crate) struct LegendEntry {
     pub terrain: Terrain,
     /// A reference character the cell holds, resolved by the definition file.
     pub reference: Option<char>,
+    /// The cell marks a cell holding the glyph carries, sorted.
+    pub marks: Vec<String>,
     pub text: String,
     pub at: Location,
 }
@@ -151,7 +153,9 @@ pub(crate) struct Variation {
 
 impl PartialEq for Variation {
     fn eq(&self, other: &Variation) -> bool {
-        let legend = |v: &Variation| v.legend.iter().map(|l| (l.glyph, l.terrain, l.reference)).collect::<Vec<_>>();
+        fn legend(v: &Variation) -> Vec<(char, Terrain, Option<char>, &[String])> {
+            v.legend.iter().map(|l| (l.glyph, l.terrain, l.reference, &l.marks[..])).collect()
+        }
         let rules = |v: &Variation| v.steps.iter().map(|s| s.rule.clone()).collect::<Vec<_>>();
         (&self.glyphs, &self.mask, legend(self), rules(self))
             == (&other.glyphs, &other.mask, legend(other), rules(other))
@@ -250,19 +254,26 @@ impl Variation {
     }
 
     /// The outcome of the placement seeded `seed`: `fixed` (the prefab's terrain,
-    /// whose concerned cells it overwrites) and `refs` (the references drawn on the
-    /// refs layer, to which it adds those of the legend).
-    pub fn outcome(&self, seed: u32, fixed: &mut Grid<Option<Terrain>>, refs: &mut Vec<RefMark>) {
+    /// whose concerned cells it overwrites), `refs` (the references drawn on the
+    /// refs layer, to which it adds those of the legend) and `marks` (to which it
+    /// adds the legend's cell marks, in reading order).
+    pub fn outcome(
+        &self,
+        seed: u32,
+        fixed: &mut Grid<Option<Terrain>>,
+        refs: &mut Vec<RefMark>,
+        marks: &mut Vec<CellMark>,
+    ) {
         let mut rng = Rng::stream_n(u64::from(seed), "variant", 0);
         let glyphs = self.rewritten(Draw::Random(&mut rng));
-        self.resolve(&glyphs, fixed, refs);
+        self.resolve(&glyphs, fixed, refs, marks);
     }
 
     /// The outcome that takes the first choice of every rule, deals `nsubst`
     /// cells in reading order and shuffles nothing: the prefab as it reads.
-    pub fn first_outcome(&self, fixed: &mut Grid<Option<Terrain>>, refs: &mut Vec<RefMark>) {
+    pub fn first_outcome(&self, fixed: &mut Grid<Option<Terrain>>, refs: &mut Vec<RefMark>, marks: &mut Vec<CellMark>) {
         let glyphs = self.rewritten(Draw::First);
-        self.resolve(&glyphs, fixed, refs);
+        self.resolve(&glyphs, fixed, refs, marks);
     }
 
     /// The glyphs of the concerned cells after every rule, drawn by `draw`.
@@ -311,8 +322,23 @@ impl Variation {
         glyphs
     }
 
-    /// Writes what the concerned cells' `glyphs` stand for into `cells` and `refs`.
-    fn resolve(&self, glyphs: &[char], cells: &mut Grid<Option<Terrain>>, refs: &mut Vec<RefMark>) {
+    /// Writes what the concerned cells' `glyphs` stand for into `cells`, `refs`
+    /// and `marks`.
+    fn resolve(
+        &self,
+        glyphs: &[char],
+        cells: &mut Grid<Option<Terrain>>,
+        refs: &mut Vec<RefMark>,
+        marks: &mut Vec<CellMark>,
+    ) {
+        if self.legend.iter().any(|l| !l.marks.is_empty()) {
+            // Concerned cells come in reading order, so the marks do too.
+            for (&i, &g) in self.concerned.iter().zip(glyphs) {
+                let at = cells.point_of(i as usize);
+                let names = self.legend_of(g).map_or(&[][..], |l| &l.marks[..]);
+                marks.extend(names.iter().map(|name| CellMark { at, name: name.clone() }));
+            }
+        }
         let mut added = false;
         for (&i, &g) in self.concerned.iter().zip(glyphs) {
             // Every glyph a cell may hold has a meaning: the proof saw to it.
@@ -363,8 +389,8 @@ pub(super) fn build(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let mut first_refs = Vec::new();
-    variation.first_outcome(&mut drawn.terrain, &mut first_refs);
+    let (mut first_refs, mut first_marks) = (Vec::new(), Vec::new());
+    variation.first_outcome(&mut drawn.terrain, &mut first_refs, &mut first_marks);
     let mut prefab = assemble(file, header, origin.clone(), drawn, place, palette.moves())?;
     let drawn_refs = prefab.refs.clone();
     let proven = proof::prove(
@@ -382,8 +408,9 @@ pub(super) fn build(
         },
     )?;
     prefab.refs = sorted_refs(drawn_refs.iter().copied().chain(first_refs).collect());
-    let closed = prefab.with_layers(proven.closed.clone(), drawn_refs.clone());
-    let open = prefab.with_layers(proven.open.clone(), drawn_refs.clone());
+    prefab.marks = first_marks;
+    let closed = prefab.with_layers(proven.closed.clone(), drawn_refs.clone(), Vec::new());
+    let open = prefab.with_layers(proven.open.clone(), drawn_refs.clone(), Vec::new());
     prefab.variation = Some(Arc::new(Varying { variation, lines, proven, drawn_refs, closed, open }));
     Ok(prefab)
 }

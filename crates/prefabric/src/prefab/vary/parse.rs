@@ -289,10 +289,14 @@ fn shuffle(value: &Value<'_>) -> Result<Rule, Error> {
     Ok(Rule::Shuffle { blocks })
 }
 
-/// `legend: GLYPH = TERRAIN [ref R]`: what a glyph means in this prefab alone.
+/// The most cell marks one `legend` line gives.
+pub(crate) const MAX_MARKS: usize = 8;
+
+/// `legend: GLYPH = TERRAIN [ref R] [mark NAME …]`: what a glyph means in this
+/// prefab alone.
 fn legend_line(value: &Value<'_>) -> Result<LegendEntry, Error> {
     let tokens = value.tokens();
-    let help = "write `legend: ~ = liquid`, or `legend: c = room ref c` for floor holding reference `c`";
+    let help = "write `legend: ~ = liquid`, `legend: c = room ref c` for floor holding reference `c`, or `legend: w = liquid mark no_monster_gen` for cells the game reads a mark on";
     let (Some(g), Some(eq), Some(terrain)) = (tokens.first(), tokens.get(1), tokens.get(2)) else {
         return Err(value.error(value.col, "`legend` needs a glyph, `=` and a terrain", help));
     };
@@ -305,17 +309,49 @@ fn legend_line(value: &Value<'_>) -> Result<LegendEntry, Error> {
     };
     check_glyph(value, glyph, g.col)?;
     let terrain_value = parse_terrain(terrain.text).map_err(|m| value.error(terrain.col, m, help))?;
-    let reference = match &tokens[3..] {
-        [] => None,
-        [word, r] if word.text == "ref" => {
+    let mut rest = &tokens[3..];
+    let reference = match rest {
+        [word, r, ..] if word.text == "ref" => {
+            rest = &rest[2..];
             let mut rc = r.text.chars();
             match (rc.next(), rc.next()) {
                 (Some(c), None) if !c.is_control() && c != '.' => Some(c),
                 _ => return Err(value.error(r.col, format!("`{}` is not a reference character", r.text), help)),
             }
         }
-        [t, ..] => return Err(value.error(t.col, format!("unexpected `{}`", t.text), help)),
+        _ => None,
     };
+    let mut marks: Vec<String> = Vec::new();
+    match rest {
+        [] => {}
+        [word] if word.text == "mark" => {
+            return Err(value.error(word.col, "`mark` needs the names of the marks after it", help));
+        }
+        [word, names @ ..] if word.text == "mark" => {
+            for name in names {
+                let well_formed = name.text.len() <= 40
+                    && name.text.starts_with(|c: char| c.is_ascii_lowercase())
+                    && name.text.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+                if !well_formed {
+                    return Err(value.error(
+                        name.col,
+                        format!(
+                            "`{}` is not a mark name: lower-case letters, digits and `_`, a letter first, at most 40",
+                            name.text
+                        ),
+                        help,
+                    ));
+                }
+                marks.push(name.text.to_string());
+            }
+            marks.sort();
+            marks.dedup();
+            if marks.len() > MAX_MARKS {
+                return Err(value.error(names[0].col, format!("more than {MAX_MARKS} marks on one glyph"), help));
+            }
+        }
+        [t, ..] => return Err(value.error(t.col, format!("unexpected `{}`", t.text), help)),
+    }
     if reference.is_some() && !terrain_value.role.is_walkable() {
         return Err(value.error(
             terrain.col,
@@ -326,7 +362,14 @@ fn legend_line(value: &Value<'_>) -> Result<LegendEntry, Error> {
     if terrain_value.role == Role::Stairs && reference.is_some() {
         return Err(value.error(terrain.col, "general stairs hold no reference", help));
     }
-    Ok(LegendEntry { glyph, terrain: terrain_value, reference, text: value.text.to_string(), at: value.location() })
+    Ok(LegendEntry {
+        glyph,
+        terrain: terrain_value,
+        reference,
+        marks,
+        text: value.text.to_string(),
+        at: value.location(),
+    })
 }
 
 #[cfg(test)]

@@ -1074,7 +1074,7 @@ impl Prover<'_> {
             for seed in 1..=WITNESS_DRAWS {
                 drawn.clone_from(cells);
                 refs.clear();
-                self.v.outcome(seed, &mut drawn, &mut refs);
+                self.v.outcome(seed, &mut drawn, &mut refs, &mut Vec::new());
                 let areas = floor(&drawn);
                 if let Some(i) =
                     (0..areas.label.len()).find(|&i| areas.label[i] != 0 && !areas.on_rim[areas.label[i] as usize])
@@ -1100,7 +1100,7 @@ impl Prover<'_> {
         for seed in 1..=WITNESS_DRAWS {
             drawn.clone_from(cells);
             refs.clear();
-            self.v.outcome(seed, &mut drawn, &mut refs);
+            self.v.outcome(seed, &mut drawn, &mut refs, &mut Vec::new());
             if let Some(how) = first.stranded_in(&floor(&drawn), cells) {
                 return format!("the outcome of variant seed {seed} does: {how}");
             }

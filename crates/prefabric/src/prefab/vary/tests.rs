@@ -265,7 +265,7 @@ fn the_proof_rejects_a_wall_sampling_would_rarely_find() {
     let (mut cut, draws) = (0, 40_000);
     for seed in 0..draws {
         let (mut cells, mut refs) = (drawn.clone(), Vec::new());
-        v.outcome(seed, &mut cells, &mut refs);
+        v.outcome(seed, &mut cells, &mut refs, &mut Vec::new());
         let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.role.is_walkable());
         if !Grid::reachable(24, 13, Point::new(1, 1), Moves::Orthogonal, open)[Point::new(11, 11)] {
             cut += 1;
@@ -1053,4 +1053,30 @@ fn a_floor_the_sets_refuse_is_accepted_when_every_listed_outcome_keeps_it() {
     // Both doorways may shut together: refused, outcome by outcome too.
     let err = build(&src.replace("shuffle: o s", "subst: o = . #\nsubst: s = # .")).unwrap_err();
     assert!(err[0].contains("the floor splits"), "{err:?}");
+}
+
+#[test]
+fn legend_marks_are_read_and_bad_ones_named_at_their_column() {
+    let p =
+        build("prefab m\nlegend: w = room:1 mark no_monster_gen quiet quiet\nsubst: a = w .\nterrain:\n#a.#\n#w.#\n")
+            .expect("reads");
+    let names: Vec<(Point, &str)> = p.marks().iter().map(|m| (m.at, m.name.as_str())).collect();
+    // The first outcome draws `w` for `a`: both cells are marked, each name once.
+    let expected = [
+        (Point::new(1, 0), "no_monster_gen"),
+        (Point::new(1, 0), "quiet"),
+        (Point::new(1, 1), "no_monster_gen"),
+        (Point::new(1, 1), "quiet"),
+    ];
+    assert_eq!(names, expected);
+    assert!(p.may_mark());
+    for (line, expected) in [
+        ("legend: w = liquid mark", "p.txt:2:20: syntax error: `mark` needs the names of the marks after it"),
+        ("legend: w = liquid mark Quiet", "p.txt:2:25: syntax error: `Quiet` is not a mark name"),
+        ("legend: w = liquid mark a b c d e f g h i", "p.txt:2:25: syntax error: more than 8 marks on one glyph"),
+        ("legend: w = liquid marks a", "p.txt:2:20: syntax error: unexpected `marks`"),
+    ] {
+        let err = build(&format!("prefab m\n{line}\nterrain:\n#w#\n")).expect_err("refused");
+        assert!(err[0].starts_with(expected), "{line}: {err:?}");
+    }
 }
