@@ -967,8 +967,8 @@ fn import_des_writes_a_pack_that_checks_and_generates_and_reports_every_map() {
         assert!(text.contains(line), "`{line}` missing from\n{text}");
     }
     let report = std::fs::read_to_string(dir.join("IMPORT-REPORT.txt")).expect("the report");
-    assert!(report.contains(&format!("{des}:135:1: skipped: `test_lua`: uses Lua")), "{report}");
-    assert!(report.contains(&format!("  {des}:123:1: loss: `CHANCE` (a roll per level) not kept")), "{report}");
+    assert!(report.contains(&format!("{des}:136:1: skipped: `test_lua`: uses Lua")), "{report}");
+    assert!(report.contains(&format!("  {des}:124:1: loss: `CHANCE` (a roll per level) not kept")), "{report}");
     let check = prefabric(&["check", "--pack", dir.to_str().unwrap()]);
     assert!(check.status.success(), "{}{}", stdout(&check), stderr(&check));
     let map = prefabric(&["generate", "--pack", dir.to_str().unwrap(), "--map-type", "dcss_rooms", "--seed", "3"]);

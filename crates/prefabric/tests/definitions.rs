@@ -219,3 +219,60 @@ fn machine_footprints_are_checked_over_every_alternative_and_chance() {
     // Half the time, the console is not there: the floor is still cut when it is.
     assert!(machine_pack(&wall, "P prop press\nQ prop press\n50% R prop console\n").is_err());
 }
+
+/// A pack of one enclosed prefab `room`, a lamp, a cell and a drone stacked at
+/// its `L`, the stack written by `defs`, placed by one encounter a map.
+fn stack_pack(defs: &str) -> Result<Pack, String> {
+    let room = "prefab room\nstyle: enclosed\nterrain:\n.....\n.....\n.....\nrefs:\n.....\n..L..\n.....\n";
+    let catalog = format!("{MACHINES}[[item]]\ntag = \"cell\"\ncategory = \"power\"\nrating = 1\n");
+    let map = "width = 40\nheight = 30\n[[starts]]\nat = \"centre\"\n[encounters]\ncount = 1\n[[encounters.pool]]\nid = \"room\"\nweight = \"common\"\ncategory = \"fluff\"\nprefabs = [\"room\"]\n";
+    let files = [
+        ("pack.toml", "name = \"d\"\ndefault_map_type = \"m\"\n".to_string()),
+        ("palette.toml", format!("{PALETTE}\"+\" = \"door\"\n")),
+        ("catalog/all.toml", catalog),
+        ("prefabs/room.txt", room.to_string()),
+        ("prefabs/room.def", defs.to_string()),
+        ("maps/m.toml", map.to_string()),
+    ];
+    let files = files.into_iter().map(|(p, t)| SourceFile { path: p.into(), bytes: t.into_bytes() }).collect();
+    Pack::from_files("d", files, Limits::default()).map_err(|p| p.to_string())
+}
+
+/// Several lines for one character stack their objects on each of its cells,
+/// as an item lies under a creature: on real maps both stand there, the last
+/// line's on top, and the map holds its invariants. A stack of two entities, or
+/// with a machine, is refused where its second line is written.
+#[test]
+fn lines_for_one_character_stack_their_objects_on_its_cells() {
+    let pack = stack_pack("L prop lamp\n@loot L item cell\n@loot L item cell\nL entity drone\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut stacks = 0;
+    for seed in 0..40 {
+        let map = prefabric::Generator::new(&pack, "m").expect("exists").generate(seed).expect("valid");
+        let Some(placed) = map.prefabs().iter().find(|p| p.name == "room") else { continue };
+        let oriented = pack.placed(placed).expect("in the pack");
+        let cell = prefabric::Point::new(placed.bounds.x, placed.bounds.y) + oriented.refs()[0].at;
+        let here: Vec<(&str, &str)> = map
+            .objects()
+            .iter()
+            .filter(|o| o.cells.iter().any(|c| c.0 == cell))
+            .map(|o| (o.kind.name(), o.tag.as_deref().unwrap_or("")))
+            .collect();
+        assert_eq!(here, [("prop", "lamp"), ("item", "cell"), ("entity", "drone")], "seed {seed}");
+        stacks += 1;
+    }
+    assert!(stacks >= 15, "the room was placed in {stacks} of 40 maps");
+    for (defs, expected) in [
+        (
+            "L entity drone\nL entity drone\n",
+            "room.def:2:1: invalid: `L` is already defined at d/prefabs/room.def:1:1: a cell of `L` holds one entity, and the line at d/prefabs/room.def:1:1 places one already",
+        ),
+        (
+            "L item cell\nL prop press\n",
+            "room.def:2:1: invalid: `L` is already defined at d/prefabs/room.def:1:1: it stacks objects on the cells of `L`, and the line at d/prefabs/room.def:2:1 may place a machine, which has its cells alone",
+        ),
+    ] {
+        let err = stack_pack(defs).map(|_| ()).expect_err("refused");
+        assert!(err.contains(expected), "{defs}: {err}");
+    }
+}

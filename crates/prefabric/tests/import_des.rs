@@ -153,6 +153,9 @@ fn the_prefabs_say_what_the_directives_said() {
         "{klines}"
     );
     let kdefs = file(&imported, "prefabs/dcss/every_directive/test_klines.def");
+    // A monster and items on one glyph: a stack of lines for its reference,
+    // the monster's last, so it stands on the items and is drawn on top.
+    assert!(kdefs.contains("\na item gold\na item dagger\na entity rat*2|bat*1 UNIQUE\n"), "{kdefs}");
     for line in [
         "prop fountain_blue",
         "prop altar_zin",
@@ -350,10 +353,17 @@ fn dcss_vault_folder_imports_and_its_vaults_make_valid_maps() {
     let imported = des::import(&sources, &des::Options::default()).unwrap_or_else(|p| panic!("{p}"));
     let r = &imported.report;
     assert_eq!(r.read(), 6264, "the corpus's maps");
-    // Last set at 1,463, when the imported pack's walkers began to step
-    // diagonally as DCSS's do (1,114 before, under orthogonal moves) and
-    // `KMASK: … = opaque` stopped counting as a loss.
-    assert!(r.whole() >= 1515, "imported without loss: {} (1,515 when this was last set)", r.whole());
+    // Issue 19 asks for 70% of the maps without Lua imported without loss.
+    // Last set at 1,787, when centered vaults could have their floor in parts,
+    // `KMASK`/`KPROP` became cell marks and a monster and items on one cell
+    // became a stack of definition lines.
+    let lua = r.skips_by_reason().into_iter().find(|(reason, _)| reason == "uses Lua").map_or(0, |(_, n)| n);
+    // SOURCES.md counts 2,522 maps without Lua; the reader finds Lua in one
+    // map fewer (3,741).
+    let without_lua = r.read() - lua;
+    assert!((2522..=2523).contains(&without_lua), "the corpus's maps without Lua: {without_lua}");
+    assert!(10 * r.whole() >= 7 * without_lua, "{} of {without_lua} imported without loss: under 70%", r.whole());
+    assert!(r.whole() >= 1787, "imported without loss: {} (1,787 when this was last set)", r.whole());
     let pack = pack_of(&imported);
     let mut placed = BTreeMap::new();
     for (k, map_type) in ["dcss_rooms", "dcss_caves", "dcss_halls", "dcss_crypts"].into_iter().enumerate() {

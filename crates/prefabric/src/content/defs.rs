@@ -127,21 +127,7 @@ pub(crate) fn read(
                 }
             }
         }
-        // One character, one meaning: several lines for it must be the alternatives
-        // of one group.
-        for (i, d) in checked.iter().enumerate() {
-            let Some(first) = checked[..i].iter().find(|e| e.line.glyph == d.line.glyph) else { continue };
-            if first.line.group.is_none() || first.line.group != d.line.group {
-                errors.push(
-                    Error::at(
-                        ErrorKind::Invalid,
-                        d.location.clone(),
-                        format!("`{}` is already defined at {}", d.line.glyph, first.location),
-                    )
-                    .with_help("lines for one character are only allowed as alternatives of one `@group`"),
-                );
-            }
-        }
+        errors.extend(stack_problems(&checked));
         defs.insert(name.clone(), Definitions { name, file: file.clone(), lines: checked });
     }
     errors.extend(check_references(&defs, prefabs, &broken));
@@ -153,6 +139,52 @@ pub(crate) fn read(
         }
     }
     (defs, errors)
+}
+
+/// Several lines for one character: the alternatives of one `@group`, or a
+/// *stack*, lines (or groups) that each place their object on every cell of the
+/// character, as an item lies under a creature. A stack holds at most one entity
+/// and nothing that blocks: a machine has its cells alone.
+fn stack_problems(checked: &[Definition]) -> Vec<Error> {
+    let mut errors = Vec::new();
+    let help = "lines for one character are the alternatives of one `@group`, or a stack placing each of its objects on every cell of the character: at most one entity, and no machine or `machine` line";
+    for (i, d) in checked.iter().enumerate() {
+        let earlier: Vec<&Definition> = checked[..i].iter().filter(|e| e.line.glyph == d.line.glyph).collect();
+        // The first line of the character, or another line of a group seen already.
+        let Some(first) = earlier.first() else { continue };
+        if d.line.group.is_some() && earlier.iter().any(|e| e.line.group == d.line.group) {
+            continue;
+        }
+        let blocks = |e: &Definition| e.line.names_machine() || e.footprints.iter().any(Option::is_some);
+        let why = if let Some(e) = std::iter::once(d).chain(earlier.iter().copied()).find(|e| blocks(e)) {
+            Some(format!(
+                "it stacks objects on the cells of `{}`, and the line at {} may place a machine, which has its cells alone",
+                d.line.glyph, e.location
+            ))
+        } else if d.kind == Kind::Entity
+            && let Some(e) = earlier
+                .iter()
+                .find(|e| e.kind == Kind::Entity && (e.line.group.is_none() || e.line.group != d.line.group))
+        {
+            Some(format!(
+                "a cell of `{}` holds one entity, and the line at {} places one already",
+                d.line.glyph, e.location
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            errors.push(
+                Error::at(
+                    ErrorKind::Invalid,
+                    d.location.clone(),
+                    format!("`{}` is already defined at {}: {why}", d.line.glyph, first.location),
+                )
+                .with_help(help),
+            );
+        }
+    }
+    errors
 }
 
 /// The footprint of the catalog machine each alternative of a `prop` line

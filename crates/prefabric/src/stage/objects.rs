@@ -199,8 +199,10 @@ fn resolve(
     let (oriented, bounds) = (place.oriented, place.bounds);
     let origin = Point::new(bounds.x, bounds.y);
     let refs = oriented.refs();
-    // Which reference cells were given their object, and the tag and alternative each got.
-    let mut chosen: Vec<Option<Option<(String, u32)>>> = vec![None; refs.len()];
+    // Which reference cells were given the object of which line (`i * lines + k`),
+    // and the tag and alternative each got.
+    let line_count = defs.lines.len();
+    let mut chosen: Vec<Option<Option<(String, u32)>>> = vec![None; refs.len() * line_count];
     let mut at = Grid::new(bounds.width, bounds.height, None::<usize>);
     for (i, r) in refs.iter().enumerate() {
         at.set(r.at, Some(i));
@@ -225,22 +227,25 @@ fn resolve(
     let mut taken: Vec<Point> =
         bounds.points().filter(|&p| on_grid(stood_on, p) && stood_on.get(p.x as usize, p.y as usize)).collect();
     taken.extend(refs.iter().map(|r| origin + r.at));
-    let line_of =
-        |r: &RefMark| (0..defs.lines.len()).find(|&k| lines[k].is_some() && defs.lines[k].line.glyph == r.glyph);
+    // The enabled lines of a reference: one, or a stack of objects on its cell.
+    let lines_of = |r: RefMark| {
+        let lines = &lines;
+        (0..line_count).filter(move |&k| lines[k].is_some() && defs.lines[k].line.glyph == r.glyph)
+    };
     // Every cell a multi-cell machine may cover is kept from shifted objects.
-    for r in refs {
-        let Some(li) = line_of(r) else { continue };
-        for &size in defs.lines[li].footprints.iter().flatten().filter(|s| **s != (1, 1)) {
-            taken.extend(place.footprint(r.at, size).into_iter().map(|(p, _)| p));
+    for &r in refs {
+        for li in lines_of(r) {
+            for &size in defs.lines[li].footprints.iter().flatten().filter(|s| **s != (1, 1)) {
+                taken.extend(place.footprint(r.at, size).into_iter().map(|(p, _)| p));
+            }
         }
     }
     let mut out = Vec::new();
     let mut names = Vec::new();
     // Shifted machines, moved once everything else of the prefab stands.
     let mut shifted: Vec<(Object, Point)> = Vec::new();
-    for i in 0..refs.len() {
+    for (i, li) in (0..refs.len()).flat_map(|i| lines_of(refs[i]).map(move |li| (i, li))) {
         let r = refs[i];
-        let Some(li) = line_of(&r) else { continue };
         let (def, line) = (&defs.lines[li], lines[li].as_ref().unwrap_or(&defs.lines[li].line));
         if let (true, Some((Pick::Tag(tag), _))) = (line.names_machine(), line.picks.first()) {
             let definition = DefinitionUse { defs: defs.name.clone(), line: li as u32, alternative: 0 };
@@ -248,16 +253,16 @@ fn resolve(
             names.push(Name { cell: origin + r.at, tag: tag.clone(), keywords, definition });
             continue;
         }
-        if chosen[i].is_none() {
+        if chosen[i * line_count + li].is_none() {
             let unique = line.has("UNIQUE");
             let tag = pick_tag(catalog, def.kind, line, depth, rng);
             // The cell's chain of same characters shares the choice.
             let chain = if unique { vec![i] } else { chain_of(refs, &at, i) };
             for c in chain {
-                chosen[c] = Some(tag.clone());
+                chosen[c * line_count + li] = Some(tag.clone());
             }
         }
-        let Some(Some((tag, alternative))) = chosen[i].clone() else { continue };
+        let Some(Some((tag, alternative))) = chosen[i * line_count + li].clone() else { continue };
         let size = def.footprints.get(alternative as usize).copied().flatten();
         if let (Some(size), Some(prop)) = (size, catalog.prop(&tag)) {
             let art = |source: Point| {

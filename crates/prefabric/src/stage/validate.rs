@@ -5,7 +5,8 @@
 //! walkable and free of machines, every placed prefab must still be what its
 //! prefab says (its earth cells, which tunnels may dig, and its links' ways out
 //! excepted), every object must stand on walkable cells, no two objects may
-//! share a cell, no machine may stand on a door or stairs, and furnishing must
+//! share a cell (but for a stack one definition file places: objects that do
+//! not block, one entity at most), no machine may stand on a door or stairs, and furnishing must
 //! keep off placed prefabs and spawn-blocked cells. A failure here is a bug or a
 //! content error; it is reported with the seed, never shipped.
 
@@ -13,7 +14,7 @@ use crate::bits::{Areas, Bits};
 use crate::content::Pack;
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Point, Rect};
-use crate::map::{Map, Role, mask};
+use crate::map::{Map, ObjectKind, Role, mask};
 
 /// Checks the map; the first broken invariant is the error.
 pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
@@ -56,8 +57,9 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
     Ok(())
 }
 
-/// Objects on walkable cells, one per cell; machines off doors, stairs and link
-/// marks; furnishing off placed prefabs and spawn-blocked cells.
+/// Objects on walkable cells, one per cell but for a stack a definition file
+/// places (objects that do not block, one entity at most); machines off doors,
+/// stairs and link marks; furnishing off placed prefabs and spawn-blocked cells.
 fn objects(map: &Map) -> Result<(), Error> {
     // The cells some object seen so far stands on: a second object on one is
     // looked for only then (an error, so rare), with no sort of every cell.
@@ -80,8 +82,15 @@ fn objects(map: &Map) -> Result<(), Error> {
                 return Err(fail(map, format!("{} stands on a cell that is not walkable at {p}", what())));
             }
             let (x, y) = (p.x as usize, p.y as usize);
+            let clash = |o: &crate::map::Object| {
+                o.blocks()
+                    || object.blocks()
+                    || (o.kind == ObjectKind::Entity && object.kind == ObjectKind::Entity)
+                    || o.prefab.is_none()
+                    || o.prefab != object.prefab
+            };
             if stood_on.get(x, y)
-                && let Some(other) = map.objects[..k].iter().find(|o| o.cells.iter().any(|c| c.0 == p))
+                && let Some(other) = map.objects[..k].iter().find(|o| o.cells.iter().any(|c| c.0 == p) && clash(o))
             {
                 let name = |o: &crate::map::Object| o.tag.clone().unwrap_or_else(|| o.kind.name().to_string());
                 return Err(fail(map, format!("`{}` and `{}` share the cell {p}", name(other), name(object))));

@@ -366,100 +366,93 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
                 meaning = meanings[0].0.clone();
             }
         }
-        // `KMONS` and `KITEM` put a monster or items on the cell (floor unless a
-        // `KFEAT` says otherwise); a cell holds one object.
-        let mut object: Option<(Kind, Vec<Alt>, bool, Location)> = None;
+        // `KMONS` and `KITEM` put a monster and items on the cell (floor unless
+        // a `KFEAT` says otherwise), over a feature that does not block: a stack
+        // of definition lines for one reference, the monster's last so it is
+        // drawn on top.
+        let mut objects: Vec<(Kind, Vec<Alt>, bool, Location)> = Vec::new();
+        let feature = k.and_then(|k| k.feature);
+        if let Some(h) = k.and_then(|k| k.item) {
+            let (once, value) = k_value(&h.value);
+            for item in value.split(',') {
+                let mut why = Vec::new();
+                let alts = objects::alternatives(item, Kind::Item, &mut why);
+                why.into_iter().for_each(|w| losses.push(Loss { what: w, at: h.at.clone() }));
+                objects.push((Kind::Item, alts, once, h.at.clone()));
+            }
+        }
         if let Some(h) = k.and_then(|k| k.monster) {
             let (once, value) = k_value(&h.value);
             let mut why = Vec::new();
             let alts = objects::alternatives(value, Kind::Entity, &mut why);
             why.into_iter().for_each(|w| losses.push(Loss { what: w, at: h.at.clone() }));
-            object = Some((Kind::Entity, alts, once, h.at.clone()));
+            objects.push((Kind::Entity, alts, once, h.at.clone()));
         }
-        if let Some(h) = k.and_then(|k| k.item) {
-            if object.is_some() {
-                losses.push(Loss {
-                    what: format!("`KITEM` for `{dcss}` beside its `KMONS`: one object a cell, the monster kept"),
-                    at: h.at.clone(),
-                });
-            } else {
-                let (once, value) = k_value(&h.value);
-                let first = match value.split_once(',') {
-                    Some((first, _)) => {
-                        losses.push(Loss {
-                            what: format!("several items on each `{dcss}` cell: the first kept"),
-                            at: h.at.clone(),
-                        });
-                        first
-                    }
-                    None => value,
-                };
-                let mut why = Vec::new();
-                let alts = objects::alternatives(first, Kind::Item, &mut why);
-                why.into_iter().for_each(|w| losses.push(Loss { what: w, at: h.at.clone() }));
-                object = Some((Kind::Item, alts, once, h.at.clone()));
-            }
-        }
-        let has_k_object = object.is_some();
-        if has_k_object {
-            if k.and_then(|k| k.feature).is_none() {
+        if !objects.is_empty() {
+            if feature.is_none() {
                 meaning.terrain = Some("room");
             }
-            if let Some(thing) = meaning.thing.take().filter(|_| k.and_then(|k| k.feature).is_some()) {
+            if let Some(thing) = meaning.thing.take().filter(|_| feature.is_some()) {
+                if matches!(thing, Thing::Feature { blocks: false, .. }) {
+                    objects.insert(0, thing_object(&thing, &mons, &items, &map.at, &mut losses));
+                } else {
+                    losses.push(Loss {
+                        what: format!(
+                            "`{dcss}`: a feature and an object on one cell, the object kept ({thing:?} dropped)"
+                        ),
+                        at: line_at.clone(),
+                    });
+                }
+            }
+        }
+        if objects.is_empty() {
+            objects.extend(meaning.thing.as_ref().map(|t| thing_object(t, &mons, &items, &map.at, &mut losses)));
+        }
+        let mut terrain = meaning.terrain.unwrap_or("room").to_string();
+        let mut stack: Vec<(Kind, Vec<Alt>, u32, u32, bool)> = Vec::new();
+        for (kind, alts, once, at) in objects {
+            let total: u32 = alts.iter().map(|a| a.weight).sum();
+            let nothing: u32 = alts.iter().filter(|a| a.is_nothing()).map(|a| a.weight).sum();
+            let alts: Vec<Alt> = alts.into_iter().filter(|a| !a.is_nothing()).collect();
+            if alts.is_empty() || total == 0 {
+                continue;
+            }
+            let share = 100 * (total - nothing);
+            // A chance no whole percent gives is kept exactly as a weighted
+            // `nothing` alternative when each cell draws on its own; a
+            // group's lines (one draw for every cell) cannot hold one.
+            let whole = share.is_multiple_of(total);
+            let nothing = if whole || once { 0 } else { nothing };
+            if !whole && once {
                 losses.push(Loss {
-                    what: format!("`{dcss}`: a feature and an object on one cell, the object kept ({thing:?} dropped)"),
-                    at: line_at.clone(),
+                    what: format!("`{dcss}`: chance of nothing rounded to a whole percent"),
+                    at: at.clone(),
                 });
             }
-        }
-        if object.is_none() {
-            object = meaning.thing.as_ref().map(|t| thing_object(t, &mons, &items, &map.at, &mut losses));
-        }
-        let terrain = meaning.terrain.unwrap_or("room").to_string();
-        match object {
-            Some((kind, alts, once, at)) => {
-                let total: u32 = alts.iter().map(|a| a.weight).sum();
-                let nothing: u32 = alts.iter().filter(|a| a.is_nothing()).map(|a| a.weight).sum();
-                let alts: Vec<Alt> = alts.into_iter().filter(|a| !a.is_nothing()).collect();
-                if alts.is_empty() || total == 0 {
-                    legend.insert(g, (terrain, None));
-                    continue;
-                }
-                let share = 100 * (total - nothing);
-                // A chance no whole percent gives is kept exactly as a weighted
-                // `nothing` alternative when each cell draws on its own; a
-                // group's lines (one draw for every cell) cannot hold one.
-                let whole = share.is_multiple_of(total);
-                let nothing = if whole || once { 0 } else { nothing };
-                if !whole && once {
-                    losses.push(Loss {
-                        what: format!("`{dcss}`: chance of nothing rounded to a whole percent"),
-                        at: at.clone(),
-                    });
-                }
-                let chance = if nothing > 0 { 100 } else { (share + total / 2) / total };
-                // Objects stand on walkable ground: a monster DCSS puts in deep
-                // water stands in shallow water here.
-                let terrain = if super::write::walkable(&terrain) {
-                    terrain
-                } else {
-                    let ground = if terrain.starts_with("liquid") { "room:4" } else { "room" };
-                    losses.push(Loss {
-                        what: format!("`{dcss}`: an object on {terrain}, which prefabric keeps walkable ({ground})"),
-                        at: at.clone(),
-                    });
-                    ground.to_string()
-                };
-                let reference = refs.next(kind);
-                let Some(reference) = reference else {
-                    return Err(skip("too many objects", "more kinds of object than reference characters".into(), &at));
-                };
-                legend.insert(g, (terrain, Some(reference)));
-                lines.push(Line { reference, kind, alts, chance: chance.clamp(1, 100), nothing, once });
+            let chance = if nothing > 0 { 100 } else { (share + total / 2) / total };
+            // Objects stand on walkable ground: a monster DCSS puts in deep
+            // water stands in shallow water here.
+            if !super::write::walkable(&terrain) {
+                let ground = if terrain.starts_with("liquid") { "room:4" } else { "room" };
+                losses.push(Loss {
+                    what: format!("`{dcss}`: an object on {terrain}, which prefabric keeps walkable ({ground})"),
+                    at: at.clone(),
+                });
+                terrain = ground.to_string();
             }
-            None => {
-                legend.insert(g, (terrain, None));
-            }
+            stack.push((kind, alts, chance.clamp(1, 100), nothing, once));
+        }
+        // The reference character follows the kind on top.
+        let Some(top) = stack.last().map(|s| s.0) else {
+            legend.insert(g, (terrain, None));
+            continue;
+        };
+        let Some(reference) = refs.next(top) else {
+            return Err(skip("too many objects", "more kinds of object than reference characters".into(), &line_at));
+        };
+        legend.insert(g, (terrain, Some(reference)));
+        for (kind, alts, chance, nothing, once) in stack {
+            lines.push(Line { reference, kind, alts, chance, nothing, once });
         }
     }
     rules.extend(extra_rules);

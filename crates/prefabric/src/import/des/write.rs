@@ -342,15 +342,20 @@ pub fn definitions(v: &Vault, source: &str) -> String {
         return out;
     }
     let _ = writeln!(out, "# The objects of DCSS vault `{}`, {source}", v.dcss_name);
+    // Lines stacked on one reference each draw their own group.
+    let mut stacked: BTreeMap<char, usize> = BTreeMap::new();
     for line in &v.lines {
-        write_line(&mut out, line);
+        let k = stacked.entry(line.reference).or_insert(0);
+        write_line(&mut out, line, *k);
+        *k += 1;
     }
     out
 }
 
 /// One object line: per-cell alternatives on one line (`UNIQUE`, so cells do not
-/// share a draw), or a group of lines when one draw serves every cell.
-fn write_line(out: &mut String, line: &Line) {
+/// share a draw), or a group of lines when one draw serves every cell; `stacked`
+/// counts the lines written for its reference before it.
+fn write_line(out: &mut String, line: &Line, stacked: usize) {
     let kind = line.kind.name();
     let chance = if line.chance < 100 { format!("{}% ", line.chance) } else { String::new() };
     let keywords = common_keywords(&line.alts);
@@ -358,7 +363,11 @@ fn write_line(out: &mut String, line: &Line) {
     if line.once && line.alts.len() > 1 {
         // A group's lines are drawn alike: weights by repeating lines.
         for tag in group_picks(&line.alts) {
-            let _ = writeln!(out, "{chance}@pick_{} {} {kind} {tag}{kw}", group_name(line.reference), line.reference);
+            let group = match stacked {
+                0 => group_name(line.reference),
+                k => format!("{}_{k}", group_name(line.reference)),
+            };
+            let _ = writeln!(out, "{chance}@pick_{group} {} {kind} {tag}{kw}", line.reference);
         }
         return;
     }
