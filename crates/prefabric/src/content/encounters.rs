@@ -761,46 +761,50 @@ fn check_prefab(p: &Prefab, style: Style, whole: bool) -> Result<(), (String, &'
 pub(crate) fn check_cave_prefab(p: &Prefab, style: Style) -> Result<(), (String, &'static str)> {
     let views = p.views(false);
     let areas = cave_areas(p, style).map_err(|m| (m, ""))?;
-    let proof_speaks = views.len() == 1 || p.style() == Style::Centered;
-    if style == Style::Centered && proof_speaks {
-        return Ok(());
+    if style == Style::Centered && (views.len() == 1 || p.style() == Style::Centered) {
+        // Each area its own way out; the proof answers for every outcome.
+        return match areas.stranded {
+            Some(q) => Err((
+                format!(
+                    "has open cells that lead nowhere: the area at x={} y={} has no open cell on the prefab's edge and no link mark, and no other floor joins it (each area of the floor needs its own way out into the cave)",
+                    q.x, q.y
+                ),
+                "",
+            )),
+            None => Ok(()),
+        };
     }
-    let one_area = |a: &CaveAreas, when: &'static str| {
-        if a.count < 2 {
-            return Ok(());
-        }
-        let (q, first) = (a.apart, a.first);
-        Err((
-            format!(
-                "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}",
-                q.x, q.y, first.x, first.y
-            ),
-            when,
-        ))
-    };
-    if style == Style::Embedded || views.len() > 1 {
-        one_area(&areas, "")?;
-    }
-    for view in &views[1..] {
-        let extreme = cave_areas(view.prefab, style).map_err(|m| (m, view.when))?;
-        if view.whole {
-            one_area(&extreme, view.when)?;
+    for (view, extreme) in views.iter().enumerate() {
+        let a = if view == 0 { areas } else { cave_areas(extreme.prefab, style).map_err(|m| (m, extreme.when))? };
+        if extreme.whole && a.count > 1 {
+            let (q, first) = (a.apart, a.first);
+            return Err((
+                format!(
+                    "has open cells in more than one area: x={} y={} cannot be reached from x={} y={}",
+                    q.x, q.y, first.x, first.y
+                ),
+                extreme.when,
+            ));
         }
     }
     Ok(())
 }
 
-/// The open areas of a cave prefab's drawing, when each has a way out.
+/// The open areas of a cave prefab's drawing.
+#[derive(Copy, Clone)]
 struct CaveAreas {
     count: u32,
     /// The first open cell, and the first of another area.
     first: Point,
     apart: Point,
+    /// The first cell of an area with no way out of its own.
+    stranded: Option<Point>,
 }
 
-/// Labels the open cells of `p` (drawn walkable, or a link mark) into areas and
-/// checks each has a way out: an open cell where the cave meets it (any edge
-/// when centered, the bottom row when embedded) or a link mark.
+/// Labels the open cells of `p` (drawn walkable, or a link mark) into areas
+/// and finds any without a way out: an open cell where the cave meets it (any
+/// edge when centered, the bottom row when embedded) or a link mark. An error
+/// when the drawing has no open cell, or no way out at all.
 fn cave_areas(p: &Prefab, style: Style) -> Result<CaveAreas, String> {
     let cells = p.cells();
     let (w, h) = (p.width(), p.height());
@@ -813,40 +817,35 @@ fn cave_areas(p: &Prefab, style: Style) -> Result<CaveAreas, String> {
     let Some(first) = cells.bounds().points().find(|&q| open(q)) else {
         return Err("has no floor, door or stairs cell: nothing of it could be reached".into());
     };
+    if p.links().is_empty() && !cells.bounds().points().any(|q| open(q) && on_way_out(q)) {
+        return Err(match style {
+            Style::Embedded => {
+                "has no open cell on its bottom row and no link mark: nothing would open onto the cave".into()
+            }
+            _ => "has no open cell on its edge and no link mark: nothing would lead out into the cave".into(),
+        });
+    }
     let mut label: Grid<u32> = Grid::new(w, h, 0);
-    let (mut count, mut apart) = (0, first);
+    let mut areas = CaveAreas { count: 0, first, apart: first, stranded: None };
     for start in cells.bounds().points().filter(|&q| open(q)) {
         if label[start] != 0 {
             continue;
         }
-        count += 1;
-        if count == 2 {
-            apart = start;
+        areas.count += 1;
+        if areas.count == 2 {
+            areas.apart = start;
         }
         let reached = Grid::reachable(w, h, start, p.moves(), open);
         let mut leads_out = false;
         for q in cells.bounds().points().filter(|&q| reached[q]) {
-            label[q] = count;
-            leads_out |= (on_way_out(q) && cells.get(q).copied().flatten().is_some()) || is_link(q);
+            label[q] = areas.count;
+            leads_out |= (on_way_out(q) && open(q)) || is_link(q);
         }
-        if leads_out {
-            continue;
+        if !leads_out && areas.stranded.is_none() {
+            areas.stranded = Some(start);
         }
-        let edge = if style == Style::Embedded { "bottom row" } else { "edge" };
-        if count == 1 && p.links().is_empty() && !cells.bounds().points().any(|q| open(q) && on_way_out(q)) {
-            return Err(match style {
-                Style::Embedded => {
-                    "has no open cell on its bottom row and no link mark: nothing would open onto the cave".into()
-                }
-                _ => "has no open cell on its edge and no link mark: nothing would lead out into the cave".into(),
-            });
-        }
-        return Err(format!(
-            "has open cells that lead nowhere: the area at x={} y={} has no open cell on the prefab's {edge} and no link mark, and no other floor joins it (each area of the floor needs its own way out into the cave)",
-            start.x, start.y
-        ));
     }
-    Ok(CaveAreas { count, first, apart })
+    Ok(areas)
 }
 
 /// Checks that a prefab opens the way its style needs: some of the bottom row
