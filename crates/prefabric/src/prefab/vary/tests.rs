@@ -538,39 +538,7 @@ fn counted_deals_keep_the_floor_in_every_drawn_outcome() {
     for _ in 0..10_000 {
         tried += 1;
         let grid = walled_room(&mut rng);
-        let has = |c: char| grid.contains(c);
-        let mut rules = String::from("legend: d = room\nlegend: f = room\nlegend: g = room\nlegend: k = room\n");
-        if has('n') {
-            rules.push_str("subst: n = e #\n");
-        }
-        if has('e') || has('n') {
-            let k = rng.range(1, 2);
-            rules.push_str(&if rng.coin() {
-                format!("nsubst: e = {k} . / rest #\n")
-            } else {
-                format!("nsubst: e = {k} # / rest .\n")
-            });
-        }
-        if has('m') {
-            rules.push_str("nsubst: m = 1 k / rest #\nsubst: k = .:3 #\n");
-        }
-        if has('h') {
-            rules.push_str("subst: h = f #\n");
-        }
-        if has('f') || has('g') || has('h') {
-            // Sometimes weighted: a block written twice deals nothing to count on.
-            let blocks = ["f g", "f g", "f g g", "f f g"][rng.range(0, 3) as usize];
-            rules.push_str(&format!("shuffle: {blocks}\nsubst: g = #\n"));
-        }
-        if has('a') {
-            rules.push_str("subst: a = . #\n");
-        }
-        if has('b') {
-            rules.push_str("nsubst: b = 1 # / rest .\n");
-        }
-        if has('c') {
-            rules.push_str("subst-once: c = . #\n");
-        }
+        let rules = dealing_rules(&mut rng, &grid);
         let src = format!("prefab r\n{rules}terrain:\n{grid}");
         let Ok(p) = build(&src) else { continue };
         accepted += 1;
@@ -624,39 +592,7 @@ fn a_centered_floor_may_part_but_every_area_of_every_drawn_outcome_leads_out() {
                 grid.replace_range(i..=i, "?");
             }
         }
-        let has = |c: char| grid.contains(c);
-        let mut rules =
-            String::from("style: centered\nlegend: d = room\nlegend: f = room\nlegend: g = room\nlegend: k = room\n");
-        if has('n') {
-            rules.push_str("subst: n = e #\n");
-        }
-        if has('e') || has('n') {
-            let k = rng.range(1, 2);
-            rules.push_str(&if rng.coin() {
-                format!("nsubst: e = {k} . / rest #\n")
-            } else {
-                format!("nsubst: e = {k} # / rest .\n")
-            });
-        }
-        if has('m') {
-            rules.push_str("nsubst: m = 1 k / rest #\nsubst: k = .:3 #\n");
-        }
-        if has('h') {
-            rules.push_str("subst: h = f #\n");
-        }
-        if has('f') || has('g') || has('h') {
-            let blocks = ["f g", "f g", "f g g", "f f g"][rng.range(0, 3) as usize];
-            rules.push_str(&format!("shuffle: {blocks}\nsubst: g = #\n"));
-        }
-        if has('a') {
-            rules.push_str("subst: a = . #\n");
-        }
-        if has('b') {
-            rules.push_str("nsubst: b = 1 # / rest .\n");
-        }
-        if has('c') {
-            rules.push_str("subst-once: c = . #\n");
-        }
+        let rules = format!("style: centered\n{}", dealing_rules(&mut rng, &grid));
         let src = format!("prefab r\n{rules}terrain:\n{grid}");
         let Ok(p) = build(&src) else { continue };
         let (w, h) = (p.width(), p.height());
@@ -690,6 +626,46 @@ fn a_centered_floor_may_part_but_every_area_of_every_drawn_outcome_leads_out() {
         "only {accepted} of {tried} random drawings were accepted: the property is barely tested"
     );
     assert!(parted >= 1_000, "only {parted} accepted drawings have their floor apart: parting is barely tested");
+}
+
+/// The variation lines for a drawing of [`walled_room`]: for each glyph it
+/// holds, a rule dealing or drawing it open or closed, among them deals that
+/// count and deals that must not (see the counting test).
+fn dealing_rules(rng: &mut Rng, grid: &str) -> String {
+    let has = |c: char| grid.contains(c);
+    let mut rules = String::from("legend: d = room\nlegend: f = room\nlegend: g = room\nlegend: k = room\n");
+    if has('n') {
+        rules.push_str("subst: n = e #\n");
+    }
+    if has('e') || has('n') {
+        let k = rng.range(1, 2);
+        rules.push_str(&if rng.coin() {
+            format!("nsubst: e = {k} . / rest #\n")
+        } else {
+            format!("nsubst: e = {k} # / rest .\n")
+        });
+    }
+    if has('m') {
+        rules.push_str("nsubst: m = 1 k / rest #\nsubst: k = .:3 #\n");
+    }
+    if has('h') {
+        rules.push_str("subst: h = f #\n");
+    }
+    if has('f') || has('g') || has('h') {
+        // Sometimes weighted: a block written twice deals nothing to count on.
+        let blocks = ["f g", "f g", "f g g", "f f g"][rng.range(0, 3) as usize];
+        rules.push_str(&format!("shuffle: {blocks}\nsubst: g = #\n"));
+    }
+    if has('a') {
+        rules.push_str("subst: a = . #\n");
+    }
+    if has('b') {
+        rules.push_str("nsubst: b = 1 # / rest .\n");
+    }
+    if has('c') {
+        rules.push_str("subst-once: c = . #\n");
+    }
+    rules
 }
 
 /// A random room walled round, split by one or two walls across it. Most walls
