@@ -242,11 +242,12 @@ impl<'a> Furnisher<'a> {
 
     /// The filler: up to `groups` arrays of non-interactive machines of one
     /// themed set, each of a different machine. Each array is the largest of its
-    /// machine (at most `max_array`) that fits the largest free rectangle left in
-    /// the inner rectangle by what the area already holds (an encounter's
-    /// objects, the interactive machine, stockpiles, earlier arrays, each with
-    /// its spacing), at a random offset inside it; members that would block a
-    /// way are dropped, and maybe one is swapped for a smaller machine of the set.
+    /// machine (at most `max_array`) that fits its share ([`share_of`]) of the
+    /// largest free rectangle left in the inner rectangle by what the area
+    /// already holds (an encounter's objects, the interactive machine,
+    /// stockpiles, earlier arrays, each with its spacing), at a random offset
+    /// inside it; members that would block a way are dropped, and maybe one is
+    /// swapped for a smaller machine of the set.
     pub(super) fn filler(&mut self, map: &mut Map, area: &Area<'_>, rng: &mut Rng) {
         let Some(set) = self.draw_set(map, area, "filler", rng) else { return };
         let mut members = std::mem::take(&mut self.set_members);
@@ -255,15 +256,20 @@ impl<'a> Furnisher<'a> {
         rng.shuffle(&mut members);
         let groups = range(rng, self.rules.filler_groups).max(1);
         let mut laid = 0;
-        for _ in 0..groups {
+        for group in 0..groups {
             let free = self.free_rect(map, area);
             if free.is_empty() {
                 break;
             }
             // The first machine not used yet, in shuffled order, of which an
-            // array of one or more fits the free rectangle.
-            let Some((k, array)) = (0..members.len()).find_map(|k| Some((k, self.array_in(members[k], free, rng)?)))
-            else {
+            // array of one or more fits this array's share of the free
+            // rectangle, else the whole of it.
+            let share = share_of(free, groups - group, self.rules.spacing, rng);
+            let first_fit = |within: Rect, rng: &mut Rng| {
+                (0..members.len()).find_map(|k| Some((k, self.array_in(members[k], within, rng)?)))
+            };
+            let found = first_fit(share, rng).or_else(|| if share == free { None } else { first_fit(free, rng) });
+            let Some((k, array)) = found else {
                 break;
             };
             members.remove(k);
@@ -526,6 +532,30 @@ fn facing(side: Dir) -> Transform {
     (0..4).map(|q| Transform::new(q, false)).find(|t| t.apply_dir(Dir::North) == side).unwrap_or(Transform::IDENTITY)
 }
 
+/// The part of the free rectangle `free` that the next of `arrays` filler
+/// arrays still to lay may take: all of it for the last one; else a slice of
+/// its longer side, one `arrays`-th of it, at one end or the other, so the
+/// arrays after it (of other machines) find room beside it instead of one
+/// machine filling the room in rows.
+fn share_of(free: Rect, arrays: u32, gap: i32, rng: &mut Rng) -> Rect {
+    if arrays <= 1 {
+        return free;
+    }
+    let arrays = arrays as i32;
+    // The slice and the gap kept after it, rounded so the slices tile the side.
+    let along = |side: i32| ((side + gap) / arrays - gap).max(1);
+    let from_end = rng.coin();
+    if free.width >= free.height {
+        let width = along(free.width);
+        let x = if from_end { free.right() - width } else { free.x };
+        Rect::new(x, free.y, width, free.height)
+    } else {
+        let height = along(free.height);
+        let y = if from_end { free.bottom() - height } else { free.y };
+        Rect::new(free.x, y, free.width, height)
+    }
+}
+
 /// One filler array: a machine, its turn, its columns and rows, and the free
 /// rectangle it is laid out in.
 #[derive(Copy, Clone)]
@@ -617,4 +647,43 @@ pub(super) fn machines_for<'c>(catalog: &'c Catalog, machine_type: &str, tier: u
     // A stable sort keeps the shuffled order within a tier.
     of_type.sort_by_key(|p| std::cmp::Reverse(p.tier));
     of_type
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_array_takes_the_whole_free_rectangle() {
+        let free = Rect::new(3, 4, 11, 5);
+        assert_eq!(share_of(free, 1, 1, &mut Rng::stream(7, "test", "share")), free);
+    }
+
+    #[test]
+    fn a_share_is_a_slice_of_the_longer_side_at_one_end_leaving_room_for_the_rest() {
+        let mut ends = [0u32; 2];
+        for seed in 0..64 {
+            let mut rng = Rng::stream(seed, "test", "share");
+            for (free, arrays, gap) in
+                [(Rect::new(3, 4, 11, 5), 2, 1), (Rect::new(0, 0, 4, 13), 3, 1), (Rect::new(2, 2, 9, 9), 2, 0)]
+            {
+                let share = share_of(free, arrays, gap, &mut rng);
+                assert!(free.contains_rect(&share), "{share} lies in {free}");
+                let (long, slice, across, kept) = if free.width >= free.height {
+                    (free.width, share.width, free.height, share.height)
+                } else {
+                    (free.height, share.height, free.width, share.width)
+                };
+                assert_eq!(kept, across, "the share keeps the shorter side whole");
+                // The other arrays' slices, each with its gap, fit beside it.
+                assert!(arrays as i32 * (slice + gap) - gap <= long, "{arrays} slices of {slice} fit {long}");
+                assert!(arrays as i32 * (slice + 1 + gap) - gap > long, "a slice one longer would not leave room");
+                let at_start = share.x == free.x && share.y == free.y;
+                let at_end = share.right() == free.right() && share.bottom() == free.bottom();
+                assert!(at_start || at_end, "{share} lies at one end of {free}");
+                ends[usize::from(at_end && !at_start)] += 1;
+            }
+        }
+        assert!(ends[0] > 40 && ends[1] > 40, "both ends are drawn: {ends:?}");
+    }
 }
