@@ -300,15 +300,6 @@ fn a_watched_viewer_reloads_itself_when_its_stamp_changes_and_keeps_its_layers()
     write("one");
     let mut browser = Browser::launch(&binary, dir.join("profile"));
     browser.call("Page.navigate", json!({ "url": format!("file://{}", page.display()) }));
-    let wait_for = |browser: &mut Browser, expression: &str| {
-        for _ in 0..250 {
-            if browser.eval(expression) == json!(true) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        panic!("`{expression}` never held; errors: {:?}", browser.errors());
-    };
     wait_for(&mut browser, "Boolean(window.prefabricViewer && window.prefabricViewer.ready)");
     browser.click("layer-regions");
     browser.eval("window.notReloadedYet = true");
@@ -321,6 +312,63 @@ fn a_watched_viewer_reloads_itself_when_its_stamp_changes_and_keeps_its_layers()
         "window.notReloadedYet === undefined && Boolean(window.prefabricViewer && window.prefabricViewer.ready)",
     );
     assert_eq!(browser.eval("document.getElementById('layer-regions').checked"), json!(true), "layers kept");
+    let errors = browser.errors();
+    assert!(errors.is_empty(), "the page reported errors: {errors:#?}");
+    drop(browser);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Waits up to 5 s for `expression` to hold in the page.
+fn wait_for(browser: &mut Browser, expression: &str) {
+    for _ in 0..250 {
+        if browser.eval(expression) == json!(true) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("`{expression}` never held; errors: {:?}", browser.errors());
+}
+
+/// The tiny fixture pack with its entry prefab's floor beside the stairs
+/// marked `altar` and `no_teleport`.
+fn pack_with_marks() -> prefabric::Pack {
+    let fixture = repo().join("crates/prefabric/tests/fixtures/tiny_pack");
+    let mut files = Vec::new();
+    for path in ["pack.toml", "palette.toml", "catalog/things.toml", "maps/tiny.toml"] {
+        let bytes = std::fs::read(fixture.join(path)).unwrap();
+        files.push(prefabric::content::SourceFile { path: path.into(), bytes });
+    }
+    let entry = "prefab entry\ntransforms: r0\nlegend: m = room mark altar no_teleport\nterrain:\n#####\n#m<.#\n##+##\nlinks:\n.....\n.....\n..1..\n";
+    files.push(prefabric::content::SourceFile { path: "prefabs/entry.txt".into(), bytes: entry.into() });
+    prefabric::Pack::from_files("tiny", files, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"))
+}
+
+#[test]
+fn the_viewer_names_a_cells_marks_and_draws_them_as_a_layer() {
+    let Some(binary) = chromium_or_skip() else { return };
+    let dir = std::env::temp_dir().join(format!("prefabric-marks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pack = pack_with_marks();
+    let map = prefabric::generate(&pack, "tiny", 7).unwrap();
+    let marked: Vec<_> = map.marks().collect();
+    assert_eq!(marked.len(), 2, "both names are on the map: {marked:?}");
+    let at = marked[0].1[0];
+    let page = dir.join("marks.html");
+    std::fs::write(&page, prefabric::render::map_html(&map, &pack, &Default::default())).unwrap();
+
+    let mut browser = Browser::launch(&binary, dir.join("profile"));
+    browser.call("Page.navigate", json!({ "url": format!("file://{}", page.display()) }));
+    wait_for(&mut browser, "Boolean(window.prefabricViewer && window.prefabricViewer.ready)");
+    let client = browser.eval(&format!("window.prefabricViewer.cellToClient({}, {})", at.x, at.y));
+    browser.mouse("mouseMoved", client["x"].as_f64().unwrap(), client["y"].as_f64().unwrap());
+    let info = browser.eval("document.getElementById('info').textContent");
+    assert!(info.as_str().unwrap().contains("altar no_teleport"), "hovering {at} shows {info}");
+
+    let before = browser.eval(CANVAS_DIGEST);
+    browser.click("layer-marks");
+    assert_eq!(browser.eval("document.getElementById('layer-marks').checked"), json!(false));
+    let after = browser.eval(CANVAS_DIGEST);
+    assert_ne!(before[0], after[0], "switching the marks off left the canvas as it was");
     let errors = browser.errors();
     assert!(errors.is_empty(), "the page reported errors: {errors:#?}");
     drop(browser);

@@ -23,6 +23,7 @@
   const OBJECT_COLOURS = {
     machine: '#b0c4de', entity: '#ff4040', item: '#ffd840', prop: '#40d0d0', trap: '#ff40ff', debris: '#a08060',
   };
+  const MARK_COLOUR = '#a6ff3c';
   const STATE_KEY = 'prefabric-viewer:' + location.pathname;
 
   // --- cell lookups -------------------------------------------------------
@@ -51,6 +52,17 @@
   const doorsAt = new Map();
   for (const r of map.regions) for (const [x, y] of r.doors) doorsAt.set(y * W + x, r.id);
   const linksAt = new Map(map.links.map((l) => [l.y * W + l.x, l]));
+  // The names of the cell marks on each marked cell (absent from the JSON
+  // when the map has none); the objects stage places them.
+  const marksAt = new Map();
+  for (const mark of map.marks || []) {
+    for (const [x, y] of mark.cells) {
+      const at = y * W + x;
+      if (!marksAt.has(at)) marksAt.set(at, []);
+      marksAt.get(at).push(mark.name);
+    }
+  }
+  const MARKS_STAGE = 4;
 
   // The stage that added each object: furnishing, the objects stage (a
   // reference character's definition), or its prefab's own.
@@ -83,7 +95,8 @@
 
   // --- state ----------------------------------------------------------------
   const layers = {
-    terrain: true, glyphs: false, regions: false, prefabs: true, objects: true, links: true, spawn: false, places: true,
+    terrain: true, glyphs: false, regions: false, prefabs: true, objects: true, links: true, marks: true, spawn: false,
+    places: true,
   };
   let prefabColouring = 'category';
   let stage = STAGES.length; // all stages
@@ -220,6 +233,7 @@
         ctx.stroke();
       }
     }
+    if (layers.marks && stage >= MARKS_STAGE) drawMarks();
     if (layers.prefabs) {
       ctx.lineWidth = Math.max(1, Math.min(3, s / 3));
       map.prefabs.forEach((p) => {
@@ -241,6 +255,25 @@
       ctx.strokeStyle = colour;
       ctx.lineWidth = 2;
       rectPath(cell.x, cell.y, 1, 1, -1);
+    }
+  }
+
+  // A cell mark: a small diamond in the cell's top-left corner, so the glyph
+  // or object drawn on the cell stays readable.
+  function drawMarks() {
+    ctx.fillStyle = MARK_COLOUR;
+    const s = view.scale;
+    const r = Math.max(1, s / 4);
+    for (const [at] of marksAt) {
+      const cx = view.x + (at % W) * s + r;
+      const cy = view.y + Math.floor(at / W) * s + r;
+      ctx.beginPath();
+      ctx.moveTo(cx, cy - r);
+      ctx.lineTo(cx + r, cy);
+      ctx.lineTo(cx, cy + r);
+      ctx.lineTo(cx - r, cy);
+      ctx.closePath();
+      ctx.fill();
     }
   }
 
@@ -309,6 +342,7 @@
       ['spawn', map.spawn_blocked[cell.y][cell.x] === '1' ? 'blocked' : null],
       ['door of', doorsAt.has(at) ? 'region ' + doorsAt.get(at) : null],
       ['link', linksAt.has(at) ? linkText(linksAt.get(at)) : null],
+      ['marks', marksAt.has(at) ? marksAt.get(at).join(' ') : null],
     ]));
     const region = regionById.get(regionAt[at]);
     if (region) {
@@ -354,7 +388,7 @@
     const entries = [
       ['terrain', 'terrain'], ['glyphs', 'glyphs (zoomed in)'], ['regions', 'regions, by kind'],
       ['prefabs', 'prefabs'], ['objects', 'objects'], ['links', 'links and doors'],
-      ['spawn', 'spawn-blocked cells'], ['places', 'trace places'],
+      ['marks', 'cell marks'], ['spawn', 'spawn-blocked cells'], ['places', 'trace places'],
     ];
     for (const [key, text] of entries) {
       const label = element('label');
