@@ -266,7 +266,7 @@ impl<'a> Furnisher<'a> {
             // rectangle, else the whole of it.
             let share = share_of(free, groups - group, self.rules.spacing, rng);
             let first_fit = |within: Rect, rng: &mut Rng| {
-                (0..members.len()).find_map(|k| Some((k, self.array_in(members[k], within, rng)?)))
+                (0..members.len()).find_map(|k| Some((k, self.array_in(members[k], within, free, rng)?)))
             };
             let found = first_fit(share, rng).or_else(|| if share == free { None } else { first_fit(free, rng) });
             let Some((k, array)) = found else {
@@ -326,10 +326,11 @@ impl<'a> Furnisher<'a> {
         Rect::new(inner.x + found.x, inner.y + found.y, found.width, found.height)
     }
 
-    /// The largest array of `prop` in `free`, cut down to `max_array` members
-    /// (its longer side first); ties between turns drawn at random. `None` when
-    /// not even one fits.
-    fn array_in(&self, prop: &'a Prop, free: Rect, rng: &mut Rng) -> Option<FillerArray<'a>> {
+    /// The largest array of `prop` in `free` (the area's free rectangle
+    /// `whole_free` or a share of it), cut down to `max_array` members (its
+    /// longer side first); ties between turns drawn at random. `None` when not
+    /// even one fits.
+    fn array_in(&self, prop: &'a Prop, free: Rect, whole_free: Rect, rng: &mut Rng) -> Option<FillerArray<'a>> {
         let gap = self.rules.spacing;
         let most = self.rules.max_array as i32;
         // One entry per quarter turn at most.
@@ -350,11 +351,12 @@ impl<'a> Furnisher<'a> {
                 tied += 1;
             }
         }
-        rng.pick(&best[..tied]).map(|&(turn, nx, ny)| FillerArray { prop, turn, nx, ny, free })
+        rng.pick(&best[..tied]).map(|&(turn, nx, ny)| FillerArray { prop, turn, nx, ny, free, whole_free })
     }
 
-    /// Lays one filler array inside its free rectangle and traces it; `others`
-    /// are the set's other machines, for the odd one.
+    /// Lays one filler array inside the rectangle it was fitted to (the whole
+    /// free rectangle, or its share of it) and traces it; `others` are the
+    /// set's other machines, for the odd one.
     fn lay_array(
         &mut self,
         map: &mut Map,
@@ -364,7 +366,7 @@ impl<'a> Furnisher<'a> {
         others: &[&Prop],
         rng: &mut Rng,
     ) {
-        let FillerArray { prop, turn, nx, ny, free } = *array;
+        let FillerArray { prop, turn, nx, ny, free, whole_free } = *array;
         let gap = self.rules.spacing;
         let (w, h) = turned_size(prop, turn);
         let (span_w, span_h) = (nx * (w + gap) - gap, ny * (h + gap) - gap);
@@ -418,9 +420,15 @@ impl<'a> Furnisher<'a> {
         if !map.trace.is_on() {
             return;
         }
+        let within = if free == whole_free {
+            format!("the free {}x{} at ({}, {})", free.width, free.height, free.x, free.y)
+        } else {
+            let (w, h) = (whole_free.width, whole_free.height);
+            format!("its share {}x{} at ({}, {}) of the free {w}x{h}", free.width, free.height, free.x, free.y)
+        };
         let mut message = format!(
-            "{}: filler of set `{set}`: a {nx}x{ny} array of `{}` {turn} at ({}, {}) in the free {}x{} at ({}, {}): {placed} placed",
-            area.name, prop.tag, origin.x, origin.y, free.width, free.height, free.x, free.y
+            "{}: filler of set `{set}`: a {nx}x{ny} array of `{}` {turn} at ({}, {}) in {within}: {placed} placed",
+            area.name, prop.tag, origin.x, origin.y
         );
         if dropped > 0 {
             message.push_str(&format!(", {dropped} dropped ({})", describe_misfits(&misfits)));
@@ -564,7 +572,10 @@ struct FillerArray<'a> {
     turn: Transform,
     nx: i32,
     ny: i32,
+    /// The rectangle it was fitted to: `whole_free` or a share of it.
     free: Rect,
+    /// The largest free rectangle of the area when it was laid.
+    whole_free: Rect,
 }
 
 /// The four quarter turns when a machine may turn, else none.
