@@ -290,35 +290,40 @@ impl<'a> Furnisher<'a> {
     /// over the inner rectangle widened by the spacing, so each cell's square
     /// costs four lookups.
     fn free_rect(&mut self, map: &Map, area: &Area<'_>) -> Rect {
-        let inner = area.inner;
+        // The inner rectangle lies on the map; the window around it may not.
+        let inner = area.inner.intersection(&map.bounds());
         let gap = self.rules.spacing.max(0);
         let window = inner.expand(gap);
         let (ww, wh) = (window.width.max(0) as usize, window.height.max(0) as usize);
         let stride = ww + 1;
+        let map_width = map.width() as usize;
+        // Row `y` of the map's cells, flags and region ids (`y` on the map).
+        let row_of = |y: i32| y as usize * map_width..(y as usize + 1) * map_width;
         let mut sums = std::mem::take(&mut self.taken_sums);
         sums.clear();
         sums.resize(stride * (wh + 1), 0);
         for y in 0..wh {
+            let map_y = window.y + y as i32;
+            let flags = if (0..map.height()).contains(&map_y) { &self.flags[row_of(map_y)] } else { &[][..] };
             let mut row = 0;
             for x in 0..ww {
-                let p = Point::new(window.x + x as i32, window.y + y as i32);
-                row += u32::from(self.has(map, p, super::cell::TAKEN));
+                // A column off the map wraps to a huge index and reads as not taken.
+                let map_x = (window.x + x as i32) as usize;
+                row += u32::from(map_x < flags.len() && flags[map_x] & super::cell::TAKEN != 0);
                 sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1] + row;
             }
         }
         let side = (2 * gap + 1) as usize;
+        let columns = inner.x.max(0) as usize..inner.right().max(0) as usize;
         let mut search = std::mem::take(&mut self.free_search);
         let found = search.largest(inner.width, inner.height, 1, |y, row| {
-            for (x, cell) in row.iter_mut().enumerate() {
-                let p = Point::new(inner.x + x as i32, inner.y + y as i32);
-                let flags = self.flags[self.index(p)];
-                let near = sums[(y + side) * stride + x + side] + sums[y * stride + x]
-                    - sums[y * stride + x + side]
-                    - sums[(y + side) * stride + x];
-                *cell = flags & super::cell::OPEN != 0
-                    && flags & super::cell::CLEAR == 0
-                    && near == 0
-                    && map.region_of[p] == area.id;
+            let map_row = row_of(inner.y + y as i32);
+            let flags = &self.flags[map_row.clone()][columns.clone()];
+            let regions = &map.region_of.cells()[map_row][columns.clone()];
+            let (above, below) = (&sums[y * stride..], &sums[(y + side) * stride..]);
+            for (x, ((cell, &f), &region)) in row.iter_mut().zip(flags).zip(regions).enumerate() {
+                let near = below[x + side] + above[x] - above[x + side] - below[x];
+                *cell = f & super::cell::OPEN != 0 && f & super::cell::CLEAR == 0 && near == 0 && region == area.id;
             }
         });
         self.taken_sums = sums;
