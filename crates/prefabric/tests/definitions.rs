@@ -171,12 +171,17 @@ type = "terminal"
 /// definition file is `defs`.
 fn machine_pack(prefab: &str, defs: &str) -> Result<Pack, String> {
     let map = "width = 40\nheight = 30\n[[starts]]\nat = \"centre\"\n[encounters]\ncount = 1\n[[encounters.pool]]\nid = \"bots\"\nweight = \"common\"\ncategory = \"fluff\"\nobjects = [\"entity drone\"]\n";
-    let palette = format!("{PALETTE}\"+\" = \"door\"\n");
+    room_pack(MACHINES.to_string(), format!("prefab room\ntransforms: none\n{prefab}"), defs, map)
+}
+
+/// A pack `d` of one map type `m` (`map`), the test palette with doors, a
+/// catalog, and one prefab file `room.txt` with its definition file `defs`.
+fn room_pack(catalog: String, room: String, defs: &str, map: &str) -> Result<Pack, String> {
     let files = [
         ("pack.toml", "name = \"d\"\ndefault_map_type = \"m\"\n".to_string()),
-        ("palette.toml", palette),
-        ("catalog/all.toml", MACHINES.to_string()),
-        ("prefabs/room.txt", format!("prefab room\ntransforms: none\n{prefab}")),
+        ("palette.toml", format!("{PALETTE}\"+\" = \"door\"\n")),
+        ("catalog/all.toml", catalog),
+        ("prefabs/room.txt", room),
         ("prefabs/room.def", defs.to_string()),
         ("maps/m.toml", map.to_string()),
     ];
@@ -226,16 +231,7 @@ fn stack_pack(defs: &str) -> Result<Pack, String> {
     let room = "prefab room\nstyle: enclosed\nterrain:\n.....\n.....\n.....\nrefs:\n.....\n..L..\n.....\n";
     let catalog = format!("{MACHINES}[[item]]\ntag = \"cell\"\ncategory = \"power\"\nrating = 1\n");
     let map = "width = 40\nheight = 30\n[[starts]]\nat = \"centre\"\n[encounters]\ncount = 1\n[[encounters.pool]]\nid = \"room\"\nweight = \"common\"\ncategory = \"fluff\"\nprefabs = [\"room\"]\n";
-    let files = [
-        ("pack.toml", "name = \"d\"\ndefault_map_type = \"m\"\n".to_string()),
-        ("palette.toml", format!("{PALETTE}\"+\" = \"door\"\n")),
-        ("catalog/all.toml", catalog),
-        ("prefabs/room.txt", room.to_string()),
-        ("prefabs/room.def", defs.to_string()),
-        ("maps/m.toml", map.to_string()),
-    ];
-    let files = files.into_iter().map(|(p, t)| SourceFile { path: p.into(), bytes: t.into_bytes() }).collect();
-    Pack::from_files("d", files, Limits::default()).map_err(|p| p.to_string())
+    room_pack(catalog, room.to_string(), defs, map)
 }
 
 /// Several lines for one character stack their objects on each of its cells,

@@ -199,16 +199,9 @@ fn every_generator_and_stage_places_varying_prefabs() {
         }
     }
     // Tunnelers: a feature whose floor holds rubble, joined by its link.
-    let mut tiny = common::default_pack_files();
-    tiny.retain(|f| f.path == "palette.toml");
-    for (path, text) in [
-        ("pack.toml", "name = \"tiny\"\ndefault_map_type = \"tiny\"\n".to_string()),
-        ("maps/tiny.toml", std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_pack/maps/tiny.toml")).expect("tiny map").split("[furnishing]").next().expect("text").to_string()),
-        ("prefabs/entry.txt", "prefab entry\ntransforms: r0\nsubst: r = . #\nterrain:\n#######\n#.r.r.#\n#..<..#\n###+###\nlinks:\n.......\n.......\n.......\n...1...\n".to_string()),
-    ] {
-        tiny.push(SourceFile { path: path.into(), bytes: text.into_bytes() });
-    }
-    let pack = Pack::from_files("tiny", tiny, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    let pack = tiny_pack_with_entry(
+        "prefab entry\ntransforms: r0\nsubst: r = . #\nterrain:\n#######\n#.r.r.#\n#..<..#\n###+###\nlinks:\n.......\n.......\n.......\n...1...\n",
+    );
     let mut outcomes = Vec::new();
     for seed in 0..40 {
         let map = generate(&pack, "tiny", seed, 1);
@@ -276,16 +269,9 @@ fn counted_doorways_and_varying_stairs_keep_every_map_whole() {
 /// them; a map without marked prefabs has none.
 #[test]
 fn cell_marks_follow_the_glyphs_each_outcome_draws_onto_the_map() {
-    let mut tiny = common::default_pack_files();
-    tiny.retain(|f| f.path == "palette.toml");
-    for (path, text) in [
-        ("pack.toml", "name = \"tiny\"\ndefault_map_type = \"tiny\"\n".to_string()),
-        ("maps/tiny.toml", std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_pack/maps/tiny.toml")).expect("tiny map").split("[furnishing]").next().expect("text").to_string()),
-        ("prefabs/entry.txt", "prefab entry\ntransforms: all\nlegend: m = room:1 mark quiet\nlegend: q = room:2 mark shrine quiet\nsubst: r = m .\nterrain:\n#######\n#.r.r.#\n#.q<..#\n###+###\nlinks:\n.......\n.......\n.......\n...1...\n".to_string()),
-    ] {
-        tiny.push(SourceFile { path: path.into(), bytes: text.into_bytes() });
-    }
-    let pack = Pack::from_files("tiny", tiny, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    let pack = tiny_pack_with_entry(
+        "prefab entry\ntransforms: all\nlegend: m = room:1 mark quiet\nlegend: q = room:2 mark shrine quiet\nsubst: r = m .\nterrain:\n#######\n#.r.r.#\n#.q<..#\n###+###\nlinks:\n.......\n.......\n.......\n...1...\n",
+    );
     let marked = |map: &Map, variant: u8| -> Vec<Point> {
         let mut cells = Vec::new();
         for y in 0..map.height() {
@@ -324,4 +310,23 @@ fn cell_marks_follow_the_glyphs_each_outcome_draws_onto_the_map() {
     let map = Generator::new(&default, "materials").expect("exists").generate(1).expect("generates");
     assert_eq!(map.marks().count(), 0);
     assert!(!render::json(&map, &default).contains("\"marks\""));
+}
+
+/// The tiny fixture pack's map type (no furnishing) with the default palette
+/// and `entry` as its one prefab file, `prefabs/entry.txt`.
+fn tiny_pack_with_entry(entry: &str) -> Pack {
+    let mut tiny = common::default_pack_files();
+    tiny.retain(|f| f.path == "palette.toml");
+    let map_type =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_pack/maps/tiny.toml"))
+            .expect("tiny map");
+    let map_type = map_type.split("[furnishing]").next().expect("text").to_string();
+    for (path, text) in [
+        ("pack.toml", "name = \"tiny\"\ndefault_map_type = \"tiny\"\n".to_string()),
+        ("maps/tiny.toml", map_type),
+        ("prefabs/entry.txt", entry.to_string()),
+    ] {
+        tiny.push(SourceFile { path: path.into(), bytes: text.into_bytes() });
+    }
+    Pack::from_files("tiny", tiny, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"))
 }
