@@ -192,13 +192,15 @@ impl Trials {
         for seed in range[0]..range[1] {
             let depth = depths[(seed % depths.len() as u64) as usize];
             let started = Instant::now();
-            match base.clone().depth(depth).generate(seed) {
+            let generator = base.clone().depth(depth);
+            match generator.generate(seed) {
                 Ok(map) => {
                     t.content.record(&map, started.elapsed());
                     t.retried += usize::from(map.attempt() > 0);
                     let stats = map.layout_stats();
                     t.placed.extend(stats.chain.as_ref().map(|c| c.placed));
                     t.placed.extend(stats.pathways.as_ref().map(|p| p.rooms));
+                    generator.recycle(map);
                 }
                 Err(e) => {
                     t.content.record_failure(seed, depth, &e, started.elapsed());

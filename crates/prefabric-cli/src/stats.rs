@@ -178,7 +178,10 @@ fn run_chunk(pack: &Pack, generator: &Generator, seeds: [u64; 2], depths: &[u32]
         for seed in seeds[0]..seeds[1] {
             let started = Instant::now();
             match generator.generate(seed) {
-                Ok(map) => stats.record(&map, started.elapsed()),
+                Ok(map) => {
+                    stats.record(&map, started.elapsed());
+                    generator.recycle(map);
+                }
                 Err(e) => stats.record_failure(seed, depth, &e, started.elapsed()),
             }
         }

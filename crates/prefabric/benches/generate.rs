@@ -4,6 +4,9 @@
 //!   (features, layout, validation), seeds cycling so no one map dominates.
 //! * `generate/materials_untraced` — the same, with the trace switched off
 //!   ([`Generator::trace`]): what a game pays per map when nobody reads `--explain`.
+//! * `generate/materials_recycled` — the same again, each map handed back to the
+//!   generator when done ([`Generator::recycle`]): what bulk generation pays per
+//!   map, the memory of one map serving the next.
 //! * `layout/materials` — the tunneler layout alone, on maps whose features stage
 //!   ran outside the timed part.
 //! * `encounters/materials` — embedding the materials encounter pool into a
@@ -88,17 +91,21 @@ fn pack_with_tunneled_hotel() -> Pack {
 /// `generate/NAME` and `layout/NAME` for one map type.
 fn pipeline_and_layout(c: &mut Criterion, pack: &Pack, name: &str) {
     let generator = Generator::new(pack, name).expect("the map type exists");
-    pipeline(c, &generator, &format!("generate/{name}"));
+    pipeline(c, &generator, &format!("generate/{name}"), false);
     layout(c, &generator, &format!("layout/{name}"));
 }
 
-/// The whole pipeline, as `bench`, seeds cycling.
-fn pipeline(c: &mut Criterion, generator: &Generator, bench: &str) {
+/// The whole pipeline, as `bench`, seeds cycling; each map dropped, or handed
+/// back to the generator when `recycled`.
+fn pipeline(c: &mut Criterion, generator: &Generator, bench: &str, recycled: bool) {
     let mut seed = 0;
     c.bench_function(bench, |b| {
         b.iter(|| {
             seed = (seed + 1) % SEEDS;
-            black_box(generator.generate(seed).expect("the map generates"))
+            let map = black_box(generator.generate(seed).expect("the map generates"));
+            if recycled {
+                generator.recycle(map);
+            }
         })
     });
 }
@@ -223,7 +230,10 @@ fn benches(c: &mut Criterion) {
     let generator = Generator::new(&pack, "materials").expect("materials exists");
     pipeline_and_layout(c, &pack, "materials");
     // The same maps as games make them in bulk, with no one reading the trace.
-    pipeline(c, &generator.clone().trace(false), "generate/materials_untraced");
+    let untraced = generator.clone().trace(false);
+    pipeline(c, &untraced, "generate/materials_untraced", false);
+    // And handing each map back, as bulk generation does.
+    pipeline(c, &untraced, "generate/materials_recycled", true);
 
     stages(c, &pack, "materials");
     stage(c, &generator, "objects/materials", 4, |g| g.objects());

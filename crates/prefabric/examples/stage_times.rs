@@ -2,10 +2,12 @@
 //! of one map type, run stage by stage through the public API (first attempts
 //! only; a seed whose attempt fails is counted and left out).
 //!
-//! `cargo run --release -p prefabric --example stage_times -- MAP_TYPE [SEEDS] [PACK_DIR] [--no-trace]`
+//! `cargo run --release -p prefabric --example stage_times -- MAP_TYPE [SEEDS] [PACK_DIR] [--no-trace] [--no-recycle]`
 //!
 //! `--no-trace` times the stages as maps are made when nobody reads the trace
-//! ([`Generator::trace`]).
+//! ([`Generator::trace`]). Each map is handed back to the generator when it is
+//! timed ([`Generator::recycle`]), as bulk generation does; `--no-recycle`
+//! drops it instead, so every map allocates its own memory.
 
 use prefabric::{Generator, Pack};
 use std::time::Instant;
@@ -14,7 +16,8 @@ const STAGES: [&str; 7] = ["features", "layout", "encounters", "furnish", "objec
 
 fn main() {
     let traced = !std::env::args().any(|a| a == "--no-trace");
-    let args: Vec<String> = std::env::args().filter(|a| a != "--no-trace").collect();
+    let recycled = !std::env::args().any(|a| a == "--no-recycle");
+    let args: Vec<String> = std::env::args().filter(|a| !a.starts_with("--no-")).collect();
     let map_type = args.get(1).cloned().unwrap_or_else(|| "mines".to_string());
     let seeds: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(500);
     let pack = match args.get(3) {
@@ -56,6 +59,9 @@ fn main() {
                 run.validate().is_ok()
             };
         marks[7] = Instant::now();
+        if recycled {
+            generator.recycle(run.into_map());
+        }
         if !ok {
             failed += 1;
             continue;

@@ -15,12 +15,28 @@ pub struct Grid<T> {
     cells: Vec<T>,
 }
 
+impl<T> Default for Grid<T> {
+    /// An empty 0 × 0 grid.
+    fn default() -> Grid<T> {
+        Grid { width: 0, height: 0, cells: Vec::new() }
+    }
+}
+
 impl<T: Clone> Grid<T> {
     /// A `width × height` grid filled with `fill`. Negative sizes give an empty grid;
     /// callers check sizes against [`Limits`](crate::Limits) first.
     pub fn new(width: i32, height: i32, fill: T) -> Grid<T> {
         let (width, height) = (width.max(0), height.max(0));
         Grid { width, height, cells: vec![fill; width as usize * height as usize] }
+    }
+
+    /// Makes this a `width × height` grid filled with `fill`, keeping the memory it
+    /// holds: what [`Grid::new`] gives, without allocating when it is large enough.
+    pub fn reset(&mut self, width: i32, height: i32, fill: T) {
+        let (width, height) = (width.max(0), height.max(0));
+        (self.width, self.height) = (width, height);
+        self.cells.clear();
+        self.cells.resize(width as usize * height as usize, fill);
     }
 
     /// A grid of the same size holding `f` of each cell.

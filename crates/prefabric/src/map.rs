@@ -875,21 +875,47 @@ pub struct Map {
     pub(crate) stream_seed: u64,
 }
 
+/// What a finished map leaves for the next: its grids and its longest lists,
+/// emptied but keeping their memory (see [`crate::Generator::recycle`]). A map
+/// made from a spare is the same as one made without.
+#[derive(Default)]
+pub(crate) struct Spare {
+    terrain: Grid<Terrain>,
+    masks: Grid<u8>,
+    region_of: Grid<u32>,
+    regions: Vec<Region>,
+    prefabs: Vec<PlacedPrefab>,
+    objects: Vec<Object>,
+}
+
 impl Map {
     /// An all-earth map with nothing placed.
+    #[cfg(test)]
     pub(crate) fn new(seed: u64, map_type: &str, depth: u32, width: i32, height: i32) -> Map {
+        Map::from_spare(Spare::default(), seed, map_type, depth, width, height)
+    }
+
+    /// [`Map::new`] in the memory of `spare`.
+    pub(crate) fn from_spare(spare: Spare, seed: u64, map_type: &str, depth: u32, width: i32, height: i32) -> Map {
+        let Spare { mut terrain, mut masks, mut region_of, mut regions, mut prefabs, mut objects } = spare;
+        terrain.reset(width, height, Terrain::EARTH);
+        masks.reset(width, height, 0);
+        region_of.reset(width, height, NO_REGION);
+        regions.clear();
+        prefabs.clear();
+        objects.clear();
         Map {
             seed,
             map_type: map_type.to_string(),
             depth,
-            terrain: Grid::new(width, height, Terrain::EARTH),
-            masks: Grid::new(width, height, 0),
-            region_of: Grid::new(width, height, NO_REGION),
+            terrain,
+            masks,
+            region_of,
             moves: Moves::Orthogonal,
-            regions: Vec::new(),
-            prefabs: Vec::new(),
+            regions,
+            prefabs,
             links: Vec::new(),
-            objects: Vec::new(),
+            objects,
             marks: std::collections::BTreeMap::new(),
             feature_variant: None,
             layout: LayoutStats::default(),
@@ -903,6 +929,15 @@ impl Map {
             attempt: 0,
             stream_seed: seed,
         }
+    }
+
+    /// The map's memory, for the next map (see [`Spare`]).
+    pub(crate) fn into_spare(self) -> Spare {
+        let Map { terrain, masks, region_of, mut regions, mut prefabs, mut objects, .. } = self;
+        regions.clear();
+        prefabs.clear();
+        objects.clear();
+        Spare { terrain, masks, region_of, regions, prefabs, objects }
     }
 
     /// Which attempt made it: 0 when the seed itself gave a valid map, N when N
