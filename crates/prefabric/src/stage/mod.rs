@@ -293,7 +293,9 @@ impl<'p> Generator<'p> {
     /// allocating its own: its grids and its lists of regions, prefabs and
     /// objects. The maps are the same either way; generating in bulk is faster,
     /// and the memory stays with the process instead of going back and forth to
-    /// the system. At most a few maps' memory is kept; the rest is dropped.
+    /// the system. At most a few maps' memory is kept, for as long as the
+    /// generator lives; the rest is dropped. The generator recycles its own
+    /// failed attempts so.
     ///
     /// ```
     /// let pack = prefabric::Pack::embedded().expect("the embedded pack is valid");
