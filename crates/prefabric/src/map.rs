@@ -897,13 +897,12 @@ impl Map {
 
     /// [`Map::new`] in the memory of `spare`.
     pub(crate) fn from_spare(spare: Spare, seed: u64, map_type: &str, depth: u32, width: i32, height: i32) -> Map {
-        let Spare { mut terrain, mut masks, mut region_of, mut regions, mut prefabs, mut objects } = spare;
+        // The lists of a spare are empty already (`Map::into_spare`); its grids
+        // still hold the last map.
+        let Spare { mut terrain, mut masks, mut region_of, regions, prefabs, objects } = spare;
         terrain.reset(width, height, Terrain::EARTH);
         masks.reset(width, height, 0);
         region_of.reset(width, height, NO_REGION);
-        regions.clear();
-        prefabs.clear();
-        objects.clear();
         Map {
             seed,
             map_type: map_type.to_string(),
