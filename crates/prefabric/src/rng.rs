@@ -80,13 +80,17 @@ impl Rng {
         if n == 0 {
             return 0;
         }
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u64::from(self.next_u32()) * u64::from(n);
-            if (m as u32) >= threshold {
-                return (m >> 32) as u32;
+        let mut m = u64::from(self.next_u32()) * u64::from(n);
+        // The threshold is below `n`, so a low part of at least `n` is always
+        // kept: the division that finds the threshold (the slow part of a
+        // draw) is paid only in the rare case that needs it.
+        if (m as u32) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u32) < threshold {
+                m = u64::from(self.next_u32()) * u64::from(n);
             }
         }
+        (m >> 32) as u32
     }
 
     /// A uniform value in `lo..=hi`. Reversed bounds are a caller's bug (checked in

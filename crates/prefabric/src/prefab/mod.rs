@@ -454,14 +454,22 @@ impl Prefab {
             self.marks.iter().map(|m| CellMark { at: t.apply_point(m.at, w, h), name: m.name.clone() }).collect();
         // A variation speaks of the drawing as drawn: the turned prefab is its
         // first outcome, turned (turn an outcome from `variant` instead).
+        // Field by field, not `..self.clone()`: that would copy the grid and
+        // lists replaced here only to drop them, and stages turn prefabs per map.
         Prefab {
+            name: self.name.clone(),
+            tags: self.tags.clone(),
+            transforms: self.transforms,
+            style: self.style,
+            defs: self.defs.clone(),
             cells,
             links,
             machines: sorted_machines(machines),
             refs: sorted_refs(refs),
             marks: sorted_marks(marks),
+            origin: self.origin.clone(),
             variation: None,
-            ..self.clone()
+            moves: self.moves,
         }
     }
 

@@ -37,6 +37,7 @@ use crate::prefab::RefMark;
 use crate::prefab::art;
 use crate::rng::Rng;
 use crate::trace::Outcome;
+use std::borrow::Cow;
 
 /// Runs the stage.
 pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
@@ -182,6 +183,21 @@ fn enabled_lines(defs: &Definitions, rng: &mut Rng) -> Vec<bool> {
     enabled
 }
 
+/// `line` with each keyword that has a chance rolled for, in order: those that
+/// fail it left out. Most lines lose none, and those are not copied.
+fn keywords_rolled<'d>(line: &'d DefLine, rng: &mut Rng) -> Cow<'d, DefLine> {
+    let mut rolled = Cow::Borrowed(line);
+    let mut kept = 0;
+    for k in &line.keywords {
+        if k.chance >= 100 || rng.percent(u32::from(k.chance)) {
+            kept += 1;
+        } else {
+            rolled.to_mut().keywords.remove(kept);
+        }
+    }
+    rolled
+}
+
 /// The objects of one placed prefab, and the names `machine` lines give its
 /// drawn machines.
 #[allow(clippy::too_many_arguments)]
@@ -209,18 +225,8 @@ fn resolve(
     }
     // Each enabled line with the keywords that passed their chance, rolled once per
     // line: a keyword's chance decides for the whole line in this prefab.
-    let lines: Vec<Option<DefLine>> = defs
-        .lines
-        .iter()
-        .zip(enabled)
-        .map(|(d, &on)| {
-            on.then(|| {
-                let mut line = d.line.clone();
-                line.keywords.retain(|k| k.chance >= 100 || rng.percent(u32::from(k.chance)));
-                line
-            })
-        })
-        .collect();
+    let lines: Vec<Option<Cow<'_, DefLine>>> =
+        defs.lines.iter().zip(enabled).map(|(d, &on)| on.then(|| keywords_rolled(&d.line, rng))).collect();
     // Cells no shifted object may move to: objects already on the map, and every
     // cell a reference of this prefab is drawn on.
     // SHIFT stays inside the prefab, so only objects there can be in the way.
@@ -246,7 +252,7 @@ fn resolve(
     let mut shifted: Vec<(Object, Point)> = Vec::new();
     for (i, li) in (0..refs.len()).flat_map(|i| lines_of(refs[i]).map(move |li| (i, li))) {
         let r = refs[i];
-        let (def, line) = (&defs.lines[li], lines[li].as_ref().unwrap_or(&defs.lines[li].line));
+        let (def, line) = (&defs.lines[li], lines[li].as_deref().unwrap_or(&defs.lines[li].line));
         if let (true, Some((Pick::Tag(tag), _))) = (line.names_machine(), line.picks.first()) {
             let definition = DefinitionUse { defs: defs.name.clone(), line: li as u32, alternative: 0 };
             let keywords = game_keywords(&line.keywords, rng);

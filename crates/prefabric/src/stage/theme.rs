@@ -134,14 +134,14 @@ fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
                 let before = if west != NONE { west } else { above[x] };
                 // One draw per wall cell decides both the seam and the style.
                 let bits = rng.next_u64();
-                let style = if before != NONE && scale(bits as u32, 100) < walls.clump {
-                    Some(before)
-                } else {
-                    draw.pick((bits >> 32) as u32).map(|i| i as u8)
-                };
-                if let Some(i) = style {
-                    row[x] = i;
-                    cells[x] = walls.styles[i as usize].0;
+                // Whether a seam carries on is a coin toss per cell: a select,
+                // not a branch, which would mispredict on every other wall.
+                let carries = (before != NONE) & (scale(bits as u32, 100) < walls.clump);
+                let fresh = draw.pick((bits >> 32) as u32).map_or(NONE, |i| i as u8);
+                let style = std::hint::select_unpredictable(carries, before, fresh);
+                if style != NONE {
+                    row[x] = style;
+                    cells[x] = walls.styles[style as usize].0;
                 }
             }
         }
