@@ -264,7 +264,21 @@ impl<'m> Carver<'m> {
 
     /// True when no cell of `r`'s surrounding ring is open.
     pub fn ring_closed(&self, r: Rect) -> bool {
-        r.ring().all(|p| !matches!(self.classify(p), Cell::Open(_)))
+        let (x0, x1) = (r.x - 1, r.right() + 1);
+        let rows = [Rect::new(x0, r.y - 1, x1 - x0, 1), Rect::new(x0, r.bottom(), x1 - x0, 1)];
+        let columns = [Rect::new(x0, r.y, 1, r.height), Rect::new(r.right(), r.y, 1, r.height)];
+        rows.into_iter().chain(columns).all(|line| self.open_in(line) == 0)
+    }
+
+    /// How many cells of `r` are open (none off the map), counted along the
+    /// rows of the state: the checks around rooms ask this of whole wall lines.
+    pub fn open_in(&self, r: Rect) -> u32 {
+        let r = r.intersection(&self.map.bounds());
+        if r.is_empty() {
+            return 0;
+        }
+        let row = |y: i32| self.state_row(y, r.x, r.right()).iter().map(|&s| u32::from(s == OPEN)).sum::<u32>();
+        (r.y..r.bottom()).map(row).sum()
     }
 
     /// Scans a tunnel's way ahead: `rows` rows of `width` cells, each row from

@@ -745,6 +745,11 @@ impl Digger<'_, '_> {
     /// there: the row is untouched, the new wall line and its ends are closed,
     /// and open space lies beyond that wall along two cells of the side or more.
     fn grows_into_shared_wall(&self, b: Rect, side: Dir, least: i32, closed_ends: bool) -> bool {
+        // Most sides have nothing open beyond: that is asked first.
+        let along = if side.is_horizontal() { b.height } else { b.width };
+        if (self.c.open_in(line_beside(b, side, 3)) as i32) < along.min(least) {
+            return false;
+        }
         let grow = line_beside(b, side, 1);
         if !self.c.all_diggable(grow) {
             return false;
@@ -755,13 +760,7 @@ impl Digger<'_, '_> {
             |r: Rect| [Point::new(r.x, r.y) - lengthwise, Point::new(r.right() - 1, r.bottom() - 1) + lengthwise];
         let ([w0, w1], [g0, g1]) = (ends(wall), ends(grow));
         let end_cells = if closed_ends { &[w0, w1, g0, g1][..] } else { &[] };
-        let mut new_wall = wall.points().chain(end_cells.iter().copied());
-        if new_wall.any(|p| matches!(self.c.classify(p), Cell::Open(_))) {
-            return false;
-        }
-        let along = if side.is_horizontal() { b.height } else { b.width };
-        let beyond = line_beside(b, side, 3).points().filter(|&p| matches!(self.c.classify(p), Cell::Open(_))).count();
-        beyond as i32 >= along.min(least)
+        self.c.open_in(wall) == 0 && !end_cells.iter().any(|&p| matches!(self.c.classify(p), Cell::Open(_)))
     }
 }
 

@@ -149,33 +149,41 @@ fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
     }
 }
 
-/// A weighted draw among styles, its running totals made once.
+/// A weighted draw among styles, made once per theme and used per cell.
 struct Draw {
-    /// Running totals of the weights, in the styles' order.
-    totals: Vec<u32>,
+    /// For each style, the least 32 random bits that choose a later one: the
+    /// style's running total of the weights scaled to 2^32, rounded up. A draw
+    /// then counts the bounds it reaches, with no multiplication or search:
+    /// the same choice as scaling the bits to the total weight ([`scale`]) and
+    /// finding the first running total above it.
+    bounds: Vec<u64>,
 }
 
 impl Draw {
     fn new(styles: &[(Terrain, u32)]) -> Draw {
-        let totals = styles
+        let totals: Vec<u32> = styles
             .iter()
             .scan(0u32, |sum, &(_, w)| {
                 *sum = sum.saturating_add(w);
                 Some(*sum)
             })
             .collect();
-        Draw { totals }
+        let total = u64::from(totals.last().copied().unwrap_or(0));
+        let bounds = if total == 0 {
+            Vec::new()
+        } else {
+            totals.iter().map(|&t| (u64::from(t) << 32).div_ceil(total)).collect()
+        };
+        Draw { bounds }
     }
 
     /// The index of a style chosen by weight with 32 random `bits`; `None`
     /// when every weight is 0.
     fn pick(&self, bits: u32) -> Option<usize> {
-        let total = *self.totals.last()?;
-        if total == 0 {
+        if self.bounds.is_empty() {
             return None;
         }
-        let roll = scale(bits, total);
-        Some(self.totals.partition_point(|&t| t <= roll))
+        Some(self.bounds.iter().map(|&b| usize::from(u64::from(bits) >= b)).sum())
     }
 }
 
@@ -337,4 +345,35 @@ fn may_cover(map: &Map, occupied: &[bool], region: &Region, p: Point) -> bool {
         return false;
     }
     (-1..=1).all(|dy| (-1..=1).all(|dx| ours(p + Point::new(dx, dy))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn a_draw_by_bounds_chooses_as_scaling_to_the_total_weight(
+            weights in proptest::collection::vec(0u32..1000, 1..6), bits: u32
+        ) {
+            let styles: Vec<(Terrain, u32)> = weights.iter().map(|&w| (Terrain::new(Role::Wall), w)).collect();
+            let totals: Vec<u32> = weights.iter().scan(0, |sum, &w| { *sum += w; Some(*sum) }).collect();
+            let total = *totals.last().unwrap();
+            let expected = |bits: u32| {
+                (total > 0).then(|| {
+                    let roll = scale(bits, total);
+                    totals.partition_point(|&t| t <= roll)
+                })
+            };
+            let draw = Draw::new(&styles);
+            proptest::prop_assert_eq!(draw.pick(bits), expected(bits));
+            // Either side of every boundary between two choices, where rounding would show.
+            for &t in &totals {
+                let first = (u64::from(t) << 32).div_ceil(u64::from(total.max(1)));
+                for edge in [first.saturating_sub(1), first].map(|b| b.min(u64::from(u32::MAX)) as u32) {
+                    proptest::prop_assert_eq!(draw.pick(edge), expected(edge), "bits {}", edge);
+                }
+            }
+        }
+    }
 }
