@@ -632,6 +632,45 @@ impl RectSearch {
     }
 }
 
+/// [`largest_empty_rect`] with sides of one cell or more, over a grid at most 64
+/// cells wide given as bit rows (bit `x` of `rows[y]` set where the cell is
+/// empty), with the same answer, ties included.
+///
+/// Every pair of a bottom row and a row above it is ANDed into one word, and
+/// each run of set bits in it is a rectangle. For the rooms the furnishing
+/// searches many times a map, that is a few dozen word operations where the
+/// sweep takes a few per cell. The sweep keeps the first largest rectangle it
+/// meets: rows from the north, then rectangles by their east edge, then the
+/// taller first; this search keeps the largest by the same order.
+pub(crate) fn largest_in_bit_rows(rows: &[u64]) -> Rect {
+    let mut best = Rect::new(0, 0, 0, 0);
+    for (bottom, &row) in rows.iter().enumerate() {
+        let mut both = row;
+        let mut top = bottom;
+        while both != 0 {
+            let height = (bottom - top + 1) as i32;
+            let mut runs = both;
+            while runs != 0 {
+                let start = runs.trailing_zeros();
+                let len = (!(runs >> start)).trailing_zeros();
+                let r = Rect::new(start as i32, top as i32, len as i32, height);
+                // Rows come from the north: an earlier row's rectangle keeps a tie.
+                let ties_and_comes_first = r.area() == best.area()
+                    && r.bottom() == best.bottom()
+                    && (r.right(), -r.height) < (best.right(), -best.height);
+                if r.area() > best.area() || ties_and_comes_first {
+                    best = r;
+                }
+                runs = if start + len >= 64 { 0 } else { runs & (!0u64 << (start + len)) };
+            }
+            let Some(above) = top.checked_sub(1) else { break };
+            top = above;
+            both &= rows[top];
+        }
+    }
+    best
+}
+
 /// The histogram sweep of one run of nonzero `heights` starting at column `start`
 /// with its bars ending on row `y`: `best` or a larger rectangle found in the run.
 fn largest_in_run(
@@ -733,6 +772,25 @@ mod tests {
                 proptest::prop_assert!(found.width >= min_side && found.height >= min_side);
                 proptest::prop_assert!(found.points().all(|p| empty[(p.y * w + p.x) as usize]));
             }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_search_on_bit_rows_finds_what_the_sweep_finds_ties_included(
+            w in 1usize..=64, h in 1usize..14, full in proptest::bool::ANY,
+            bits in proptest::collection::vec(proptest::bool::weighted(0.75), 64 * 14)
+        ) {
+            // Half the grids wholly empty but for a few cells: the most ties.
+            let empty = |x: usize, y: usize| full && !(x + 3 * y).is_multiple_of(11) || bits[y * 64 + x];
+            let rows: Vec<u64> =
+                (0..h).map(|y| (0..w).filter(|&x| empty(x, y)).fold(0u64, |a, x| a | 1 << x)).collect();
+            let swept = largest_empty_rect(w as i32, h as i32, 1, |y, row| {
+                for (x, cell) in row.iter_mut().enumerate() {
+                    *cell = empty(x, y);
+                }
+            });
+            proptest::prop_assert_eq!(largest_in_bit_rows(&rows), swept);
         }
     }
 

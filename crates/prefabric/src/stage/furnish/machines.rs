@@ -9,7 +9,7 @@
 use super::{Area, Furnisher, Misfit, count_of, describe_misfits, item_object, range};
 use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::Count;
-use crate::geom::{Dir, Point, Rect, Transform};
+use crate::geom::{Dir, Point, Rect, Transform, largest_in_bit_rows};
 use crate::map::{FurnishPart, Furnished, Map, Object, ObjectKind, RegionId};
 use crate::prefab::art;
 use crate::rng::Rng;
@@ -315,8 +315,7 @@ impl<'a> Furnisher<'a> {
         }
         let side = (2 * gap + 1) as usize;
         let columns = inner.x.max(0) as usize..inner.right().max(0) as usize;
-        let mut search = std::mem::take(&mut self.free_search);
-        let found = search.largest(inner.width, inner.height, 1, |y, row| {
+        let free_cells = |y: usize, row: &mut [bool]| {
             let map_row = row_of(inner.y + y as i32);
             let flags = &self.flags[map_row.clone()][columns.clone()];
             let regions = &map.region_of.cells()[map_row][columns.clone()];
@@ -325,9 +324,27 @@ impl<'a> Furnisher<'a> {
                 let near = below[x + side] + above[x] - above[x + side] - below[x];
                 *cell = f & super::cell::OPEN != 0 && f & super::cell::CLEAR == 0 && near == 0 && region == area.id;
             }
-        });
+        };
+        // Rooms and most halls are at most a word wide: their rows as bits,
+        // searched a word at a time; wider areas by the sweep.
+        let found = if (1..=64).contains(&inner.width) {
+            let mut rows = std::mem::take(&mut self.free_rows);
+            rows.clear();
+            let cells = &mut [false; 64][..inner.width as usize];
+            for y in 0..inner.height.max(0) as usize {
+                free_cells(y, cells);
+                rows.push(cells.iter().enumerate().fold(0, |word, (x, &free)| word | u64::from(free) << x));
+            }
+            let found = largest_in_bit_rows(&rows);
+            self.free_rows = rows;
+            found
+        } else {
+            let mut search = std::mem::take(&mut self.free_search);
+            let found = search.largest(inner.width, inner.height, 1, free_cells);
+            self.free_search = search;
+            found
+        };
         self.taken_sums = sums;
-        self.free_search = search;
         Rect::new(inner.x + found.x, inner.y + found.y, found.width, found.height)
     }
 

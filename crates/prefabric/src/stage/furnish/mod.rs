@@ -119,8 +119,10 @@ struct Furnisher<'a> {
     /// Scratch for places along an inner rectangle's edge.
     places: Vec<(Rect, Transform, Dir)>,
     /// Scratch for the filler's free rectangle: objects counted over a window,
-    /// and the search's buffers.
+    /// the free cells of a narrow area as bit rows, and the search's buffers
+    /// for a wide one.
     taken_sums: Vec<u32>,
+    free_rows: Vec<u64>,
     free_search: RectSearch,
     /// Scratch for the members of a filler's set.
     set_members: Vec<&'a Prop>,
@@ -268,6 +270,7 @@ impl<'a> Furnisher<'a> {
             stack: Vec::new(),
             places: Vec::new(),
             taken_sums: Vec::new(),
+            free_rows: Vec::new(),
             free_search: RectSearch::default(),
             set_members: Vec::new(),
             way_rows: Vec::new(),
