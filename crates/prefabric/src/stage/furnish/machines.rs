@@ -286,13 +286,72 @@ impl<'a> Furnisher<'a> {
 
     /// The largest rectangle of the inner rectangle whose every cell furnishing
     /// may use for a machine: open floor of the area, no way in, and no object
-    /// within the spacing. Objects nearby are counted with a summed-area table
-    /// over the inner rectangle widened by the spacing, so each cell's square
-    /// costs four lookups.
+    /// within the spacing. An area whose inner rectangle, widened by the
+    /// spacing, is at most 64 cells wide is searched on bit rows; a wider one
+    /// by the sweep, its objects nearby counted with a summed-area table over
+    /// the widened rectangle, so each cell's square costs four lookups.
     fn free_rect(&mut self, map: &Map, area: &Area<'_>) -> Rect {
         // The inner rectangle lies on the map; the window around it may not.
         let inner = area.inner.intersection(&map.bounds());
         let gap = self.rules.spacing.max(0);
+        let found = if inner.width >= 1 && inner.width + 2 * gap <= 64 {
+            let mut rows = std::mem::take(&mut self.free_rows);
+            self.free_bit_rows(map, area, inner, gap, &mut rows);
+            let found = largest_in_bit_rows(&rows);
+            self.free_rows = rows;
+            // Every map the tests generate checks the bit rows against the sweep.
+            #[cfg(test)]
+            assert_eq!(found, self.free_rect_swept(map, area, inner, gap), "free rectangle of {}", area.name);
+            found
+        } else {
+            self.free_rect_swept(map, area, inner, gap)
+        };
+        Rect::new(inner.x + found.x, inner.y + found.y, found.width, found.height)
+    }
+
+    /// The free cells of each row of `inner` as bits (bit `x` for column
+    /// `inner.x + x`), `inner` widened by `gap` at most 64 cells wide. A cell
+    /// is near an object when a taken cell lies within `gap` of it both ways:
+    /// each row's taken cells spread sideways by shifts, then rows are ORed
+    /// down, a word at a time.
+    fn free_bit_rows(&mut self, map: &Map, area: &Area<'_>, inner: Rect, gap: i32, rows: &mut Vec<u64>) {
+        let window = inner.expand(gap);
+        let (w, g) = (map.width() as usize, gap as usize);
+        // Window row `y`: its taken cells, spread `2 * gap` cells west, so
+        // bit `x` says whether one lies within `gap` of inner column `x`.
+        let spread = |y: i32| {
+            if !(0..map.height()).contains(&y) {
+                return 0;
+            }
+            let flags = &self.flags[y as usize * w..(y as usize + 1) * w];
+            let taken = packed(window.width as usize, |x| {
+                // A column off the map wraps to a huge index and reads as not taken.
+                let map_x = (window.x + x as i32) as usize;
+                map_x < w && flags[map_x] & super::cell::TAKEN != 0
+            });
+            (0..=2 * g).fold(0, |near, k| near | taken >> k)
+        };
+        let mut near_rows = std::mem::take(&mut self.near_rows);
+        near_rows.clear();
+        near_rows.extend((window.y..window.bottom()).map(spread));
+        rows.clear();
+        let (x0, x1) = (inner.x as usize, inner.right() as usize);
+        for y in 0..inner.height as usize {
+            let row = (inner.y as usize + y) * w;
+            let (flags, regions) = (&self.flags[row + x0..row + x1], &map.region_of.cells()[row + x0..row + x1]);
+            let usable = packed(x1 - x0, |x| {
+                let f = flags[x];
+                f & super::cell::OPEN != 0 && f & super::cell::CLEAR == 0 && regions[x] == area.id
+            });
+            let near = near_rows[y..=y + 2 * g].iter().fold(0, |a, &n| a | n);
+            rows.push(usable & !near);
+        }
+        self.near_rows = near_rows;
+    }
+
+    /// [`Furnisher::free_rect`] by the sweep, in the inner rectangle's own
+    /// coordinates.
+    fn free_rect_swept(&mut self, map: &Map, area: &Area<'_>, inner: Rect, gap: i32) -> Rect {
         let window = inner.expand(gap);
         let (ww, wh) = (window.width.max(0) as usize, window.height.max(0) as usize);
         let stride = ww + 1;
@@ -315,7 +374,8 @@ impl<'a> Furnisher<'a> {
         }
         let side = (2 * gap + 1) as usize;
         let columns = inner.x.max(0) as usize..inner.right().max(0) as usize;
-        let free_cells = |y: usize, row: &mut [bool]| {
+        let mut search = std::mem::take(&mut self.free_search);
+        let found = search.largest(inner.width, inner.height, 1, |y, row| {
             let map_row = row_of(inner.y + y as i32);
             let flags = &self.flags[map_row.clone()][columns.clone()];
             let regions = &map.region_of.cells()[map_row][columns.clone()];
@@ -324,28 +384,10 @@ impl<'a> Furnisher<'a> {
                 let near = below[x + side] + above[x] - above[x + side] - below[x];
                 *cell = f & super::cell::OPEN != 0 && f & super::cell::CLEAR == 0 && near == 0 && region == area.id;
             }
-        };
-        // Rooms and most halls are at most a word wide: their rows as bits,
-        // searched a word at a time; wider areas by the sweep.
-        let found = if (1..=64).contains(&inner.width) {
-            let mut rows = std::mem::take(&mut self.free_rows);
-            rows.clear();
-            let cells = &mut [false; 64][..inner.width as usize];
-            for y in 0..inner.height.max(0) as usize {
-                free_cells(y, cells);
-                rows.push(cells.iter().enumerate().fold(0, |word, (x, &free)| word | u64::from(free) << x));
-            }
-            let found = largest_in_bit_rows(&rows);
-            self.free_rows = rows;
-            found
-        } else {
-            let mut search = std::mem::take(&mut self.free_search);
-            let found = search.largest(inner.width, inner.height, 1, free_cells);
-            self.free_search = search;
-            found
-        };
+        });
         self.taken_sums = sums;
-        Rect::new(inner.x + found.x, inner.y + found.y, found.width, found.height)
+        self.free_search = search;
+        found
     }
 
     /// The largest array of `prop` in `free` (the area's free rectangle
@@ -667,6 +709,13 @@ pub(super) fn machine(prop: &Prop, cells: Vec<(Point, char)>, part: FurnishPart,
         furnishing: Some(Furnished { part, region: Some(region), pile: None }),
         definition: None,
     }
+}
+
+/// Bits `0..len` (at most 64) set where `flag(x)`. Rooms are a dozen cells
+/// across: a bit a cell costs less here than packing a word's 64 bytes.
+#[inline]
+fn packed(len: usize, flag: impl Fn(usize) -> bool) -> u64 {
+    (0..len.min(64)).fold(0, |word, x| word | u64::from(flag(x)) << x)
 }
 
 /// The interactive machines of `machine_type` to try for `tier`, best first: those

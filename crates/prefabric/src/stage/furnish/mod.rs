@@ -118,11 +118,12 @@ struct Furnisher<'a> {
     stack: Vec<Point>,
     /// Scratch for places along an inner rectangle's edge.
     places: Vec<(Rect, Transform, Dir)>,
-    /// Scratch for the filler's free rectangle: objects counted over a window,
-    /// the free cells of a narrow area as bit rows, and the search's buffers
-    /// for a wide one.
-    taken_sums: Vec<u32>,
+    /// Scratch for the filler's free rectangle: a narrow area's free cells and
+    /// the cells near an object as bit rows; a wide one's objects counted over
+    /// a window, and the sweep's buffers.
     free_rows: Vec<u64>,
+    near_rows: Vec<u64>,
+    taken_sums: Vec<u32>,
     free_search: RectSearch,
     /// Scratch for the members of a filler's set.
     set_members: Vec<&'a Prop>,
@@ -269,8 +270,9 @@ impl<'a> Furnisher<'a> {
             seen: Vec::new(),
             stack: Vec::new(),
             places: Vec::new(),
-            taken_sums: Vec::new(),
             free_rows: Vec::new(),
+            near_rows: Vec::new(),
+            taken_sums: Vec::new(),
             free_search: RectSearch::default(),
             set_members: Vec::new(),
             way_rows: Vec::new(),
