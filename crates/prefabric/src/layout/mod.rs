@@ -242,6 +242,12 @@ impl<'m> Carver<'m> {
     #[inline]
     pub fn classify(&self, p: Point) -> Cell {
         let Some(i) = self.map.terrain.index_of(p) else { return Cell::Solid };
+        self.classify_index(i)
+    }
+
+    /// [`Carver::classify`] of the cell at index `i` (row-major) of the map.
+    #[inline]
+    fn classify_index(&self, i: usize) -> Cell {
         match self.state[i] {
             DIGGABLE => Cell::Diggable,
             OPEN => Cell::Open(self.map.region_of.cells()[i]),
@@ -521,15 +527,22 @@ impl<'m> Carver<'m> {
                 }
             }
         }
+        let width = w as usize;
         while let Some(i) = queue.pop_front() {
-            let p = Point::new(i as i32 % w, i as i32 / w);
+            let (at, x) = (i as usize, i as usize % width);
             for d in Dir::ALL {
-                let q = p + d.delta();
-                let Some(j) = self.map.terrain.index_of(q) else { continue };
+                // The neighbour's index, found from this cell's without a point.
+                let j = match d {
+                    Dir::North => at.checked_sub(width),
+                    Dir::South => Some(at + width).filter(|&j| j < n),
+                    Dir::West => (x > 0).then(|| at - 1),
+                    Dir::East => (x + 1 < width).then_some(at + 1),
+                };
+                let Some(j) = j else { continue };
                 if prev[j] != UNSEEN {
                     continue;
                 }
-                match self.classify(q) {
+                match self.classify_index(j) {
                     Cell::Diggable => {
                         prev[j] = i;
                         queue.push_back(j as u32);
