@@ -299,7 +299,7 @@ impl<'a> Furnisher<'a> {
             self.free_bit_rows(map, area, inner, gap, &mut rows);
             let found = largest_in_bit_rows(&rows);
             self.free_rows = rows;
-            // Every map the tests generate checks the bit rows against the sweep.
+            // Under the unit tests, every free rectangle is checked against the sweep.
             #[cfg(test)]
             assert_eq!(found, self.free_rect_swept(map, area, inner, gap), "free rectangle of {}", area.name);
             found

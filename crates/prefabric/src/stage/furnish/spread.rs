@@ -15,6 +15,66 @@ use crate::map::{FurnishPart, Furnished, Map, NO_REGION, Object, ObjectKind, Reg
 use crate::rng::Rng;
 use crate::trace::Outcome;
 
+/// True when a terminal may stand on `rect` in junction `id`, its ring read
+/// cell by cell: no door around it, against a wall (sharing a side with one),
+/// and off the mouths where corridors enter the junction.
+fn takes_terminal(map: &Map, id: RegionId, rect: Rect) -> bool {
+    let sides = || rect.ring().filter(|&q| shares_a_side(rect, q));
+    !rect.ring().any(|q| is_door(map, q))
+        && sides().any(|q| !map.is_walkable(q))
+        && !sides().any(|q| map.is_walkable(q) && map.region_of.get(q) != Some(&id))
+}
+
+/// The cells of a junction and the ring around it as bit rows (bit `x` of row
+/// `y` for the cell `origin + (x, y)`): doors, cells a walker cannot stand on
+/// (off the map too), and mouths, walkable cells of another region.
+struct Around {
+    origin: Point,
+    door: Vec<u64>,
+    wall: Vec<u64>,
+    mouth: Vec<u64>,
+}
+
+impl Around {
+    /// The rows for junction `id` with `bounds`; `None` when the ring around
+    /// it is wider than a word.
+    fn new(map: &Map, id: RegionId, bounds: Rect) -> Option<Around> {
+        let outer = bounds.expand(1);
+        if outer.width > 64 || outer.is_empty() {
+            return None;
+        }
+        let origin = Point::new(outer.x, outer.y);
+        let row = |y: i32, holds: &dyn Fn(Point) -> bool| {
+            (0..outer.width).filter(|&x| holds(Point::new(outer.x + x, y))).fold(0u64, |bits, x| bits | 1 << x)
+        };
+        let rows = |holds: &dyn Fn(Point) -> bool| (outer.y..outer.bottom()).map(|y| row(y, holds)).collect();
+        Some(Around {
+            origin,
+            door: rows(&|p| is_door(map, p)),
+            wall: rows(&|p| !map.is_walkable(p)),
+            mouth: rows(&|p| map.is_walkable(p) && map.region_of.get(p) != Some(&id)),
+        })
+    }
+
+    /// [`takes_terminal`] for a rectangle inside the junction.
+    fn takes_terminal(&self, r: Rect) -> bool {
+        !self.ring_holds(&self.door, r, true)
+            && self.ring_holds(&self.wall, r, false)
+            && !self.ring_holds(&self.mouth, r, false)
+    }
+
+    /// True when a cell of `rows` lies on the ring around `r` (which lies in
+    /// the junction): on its sides only, or on its corners too.
+    fn ring_holds(&self, rows: &[u64], r: Rect, corners: bool) -> bool {
+        let (x0, x1) = ((r.x - 1 - self.origin.x) as u32, (r.right() - self.origin.x) as u32);
+        let (top, bottom) = ((r.y - 1 - self.origin.y) as usize, (r.bottom() - self.origin.y) as usize);
+        let span = |from: u32, to: u32| (!0u64 >> (63 - (to - from))) << from;
+        let across = if corners { span(x0, x1) } else { span(x0 + 1, x1 - 1) };
+        let ends = (1u64 << x0) | (1u64 << x1);
+        (rows[top] | rows[bottom]) & across != 0 || rows[top + 1..bottom].iter().any(|&row| row & ends != 0)
+    }
+}
+
 impl Furnisher<'_> {
     /// Debris strewn on free floor beside the walls, anywhere on the map: each
     /// piece a tag drawn by weight (every debris of the catalog alike when the
@@ -124,19 +184,26 @@ impl Furnisher<'_> {
     fn terminal_place(&mut self, map: &Map, id: RegionId, prop: &Prop, rng: &mut Rng) -> Option<(Rect, Transform)> {
         let bounds = map.regions[id as usize].bounds;
         let mut places: Vec<(Rect, Transform)> = Vec::new();
+        // Junctions are a few cells across: the cells around one as bit rows,
+        // so each rectangle's ring is a few masked words.
+        let around = Around::new(map, id, bounds);
         for turn in turns(prop.rotate) {
             let (w, h) = turned_size(prop, turn);
             for p in bounds.points() {
                 let rect = Rect::new(p.x, p.y, w, h);
-                if !bounds.contains_rect(&rect) || rect.ring().any(|q| is_door(map, q)) {
+                if !bounds.contains_rect(&rect) {
                     continue;
                 }
-                // Against a wall (sharing a side with one), and off the mouths
-                // where corridors enter the junction.
-                let sides = || rect.ring().filter(|&q| shares_a_side(rect, q));
-                let against_wall = sides().any(|q| !map.is_walkable(q));
-                let at_a_mouth = sides().any(|q| map.is_walkable(q) && map.region_of.get(q) != Some(&id));
-                if against_wall && !at_a_mouth {
+                // Off doors, against a wall (sharing a side with one), and off
+                // the mouths where corridors enter the junction.
+                let fits = match &around {
+                    Some(a) => a.takes_terminal(rect),
+                    None => takes_terminal(map, id, rect),
+                };
+                // Under the unit tests, every place is checked against the cells.
+                #[cfg(test)]
+                assert_eq!(fits, takes_terminal(map, id, rect), "terminal place {rect:?} in junction {id}");
+                if fits {
                     places.push((rect, turn));
                 }
             }
