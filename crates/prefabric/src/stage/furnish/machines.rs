@@ -324,6 +324,11 @@ impl<'a> Furnisher<'a> {
                 return 0;
             }
             let flags = &self.flags[y as usize * w..(y as usize + 1) * w];
+            // Most rows hold no object: one OR over the row says so.
+            let (x0, x1) = (window.x.max(0) as usize, window.right().min(w as i32).max(0) as usize);
+            if flags[x0.min(x1)..x1].iter().fold(0, |a, &f| a | f) & super::cell::TAKEN == 0 {
+                return 0;
+            }
             let taken = packed(window.width as usize, |x| {
                 // A column off the map wraps to a huge index and reads as not taken.
                 let map_x = (window.x + x as i32) as usize;
