@@ -433,22 +433,14 @@ impl Transform {
 
     /// Where cell `p` of a `width × height` rectangle lands in the transformed one.
     pub const fn apply_point(self, p: Point, width: i32, height: i32) -> Point {
-        let (mut x, mut y, mut w, mut h) = (p.x, p.y, width, height);
-        if self.flipped {
-            x = w - 1 - x;
+        let (x, y) = (if self.flipped { width - 1 - p.x } else { p.x }, p.y);
+        // Clockwise quarter turns, each taking a w × h rectangle to an h × w one.
+        match self.quarter_turns % 4 {
+            0 => Point::new(x, y),
+            1 => Point::new(height - 1 - y, x),
+            2 => Point::new(width - 1 - x, height - 1 - y),
+            _ => Point::new(y, width - 1 - x),
         }
-        let mut turns = self.quarter_turns;
-        while turns > 0 {
-            // One clockwise quarter turn of a w × h rectangle gives an h × w one.
-            let nx = h - 1 - y;
-            y = x;
-            x = nx;
-            let t = w;
-            w = h;
-            h = t;
-            turns -= 1;
-        }
-        Point::new(x, y)
     }
 
     /// The direction `d` becomes after the transform.
@@ -796,6 +788,21 @@ mod tests {
 
     fn apply_all(t: Transform, w: i32, h: i32) -> Vec<Point> {
         Rect::new(0, 0, w, h).points().map(|p| t.apply_point(p, w, h)).collect()
+    }
+
+    #[test]
+    fn a_transform_is_its_flip_then_its_quarter_turns_one_by_one() {
+        for t in Transform::ALL {
+            let (w, h) = (5, 3);
+            for p in Rect::new(0, 0, w, h).points() {
+                let (mut q, mut size) = (if t.flipped { Point::new(w - 1 - p.x, p.y) } else { p }, (w, h));
+                for _ in 0..t.quarter_turns {
+                    q = Point::new(size.1 - 1 - q.y, q.x);
+                    size = (size.1, size.0);
+                }
+                assert_eq!(t.apply_point(p, w, h), q, "{t} at {p}");
+            }
+        }
     }
 
     #[test]
