@@ -6,7 +6,7 @@
 //! however many cells are asked about.
 
 use crate::geom::Point;
-use crate::map::{FloorKind, Map, RegionKind, Role};
+use crate::map::{FloorKind, Map, RegionKind, Role, mask};
 
 /// How secluded a cell is: its walking distance, through passable cells, from the
 /// nearest corridor, junction or cave passage cell: 0 on those, growing into
@@ -58,19 +58,27 @@ impl Seclusion {
         self.frontier.push(p);
         self.seen[index(p)] = self.search;
         let mut distance = 0u32;
+        // Each step asked of the map's layers by index: a search looks at a
+        // few hundred cells, four or eight ways each.
+        let (bounds, cells, masks) = (map.bounds(), map.terrain.cells(), map.masks.cells());
         while !self.frontier.is_empty() {
             distance += 1;
             self.next.clear();
             for &c in &self.frontier {
                 for &step in map.moves.steps() {
                     let q = c + step;
-                    if !map.is_passable(q) || self.seen[index(q)] == self.search {
+                    if !bounds.contains(q) {
                         continue;
                     }
-                    if is_busy(map, q) {
+                    let i = index(q);
+                    let passable = cells[i].role.is_walkable() && masks[i] & mask::SOLID == 0;
+                    if !passable || self.seen[i] == self.search {
+                        continue;
+                    }
+                    if is_busy_at(map, i) {
                         return distance;
                     }
-                    self.seen[index(q)] = self.search;
+                    self.seen[i] = self.search;
                     self.next.push(q);
                 }
             }
@@ -84,8 +92,13 @@ impl Seclusion {
 /// True on corridor and junction floor and in a cave's passages: the busy ways
 /// seclusion is measured from.
 fn is_busy(map: &Map, p: Point) -> bool {
-    map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Floor(FloorKind::Corridor | FloorKind::Junction)))
-        || map.region_at(p).is_some_and(|r| r.kind == RegionKind::Passage)
+    map.terrain.index_of(p).is_some_and(|i| is_busy_at(map, i))
+}
+
+/// [`is_busy`] of the cell at index `i` (row-major) of the map.
+fn is_busy_at(map: &Map, i: usize) -> bool {
+    matches!(map.terrain.cells()[i].role, Role::Floor(FloorKind::Corridor | FloorKind::Junction))
+        || map.regions.get(map.region_of.cells()[i] as usize).is_some_and(|r| r.kind == RegionKind::Passage)
 }
 
 /// Every cell's seclusion at once: a breadth-first search from every passable
