@@ -6,7 +6,7 @@
 //! [`Furnisher::place`], each checked by [`Furnisher::misfit`] and
 //! [`Furnisher::keeps_connected`] first, so every guarantee of the stage holds.
 
-use super::{Area, Furnisher, Misfit, count_of, describe_misfits, item_object, range};
+use super::{Area, Furnisher, Misfit, count_of, describe_misfits, item_object, packed, range};
 use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::Count;
 use crate::geom::{Dir, Point, Rect, Transform, largest_in_bit_rows};
@@ -714,13 +714,6 @@ pub(super) fn machine(prop: &Prop, cells: Vec<(Point, char)>, part: FurnishPart,
         furnishing: Some(Furnished { part, region: Some(region), pile: None }),
         definition: None,
     }
-}
-
-/// Bits `0..len` (at most 64) set where `flag(x)`. Rooms are a dozen cells
-/// across: a bit a cell costs less here than packing a word's 64 bytes.
-#[inline]
-fn packed(len: usize, flag: impl Fn(usize) -> bool) -> u64 {
-    (0..len.min(64)).fold(0, |word, x| word | u64::from(flag(x)) << x)
 }
 
 /// The interactive machines of `machine_type` to try for `tier`, best first: those

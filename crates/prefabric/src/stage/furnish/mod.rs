@@ -599,6 +599,14 @@ fn is_door(map: &Map, p: Point) -> bool {
     map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor))
 }
 
+/// Bits `0..len` (at most 64) set where `flag(x)`. Rooms and junctions are a
+/// dozen cells across: a bit a cell costs less here than packing a word's 64
+/// bytes.
+#[inline]
+pub(super) fn packed(len: usize, flag: impl Fn(usize) -> bool) -> u64 {
+    (0..len.min(64)).fold(0, |word, x| word | u64::from(flag(x)) << x)
+}
+
 /// True when `q`, a cell of the ring around `rect`, shares a side with it (is not
 /// one of the ring's corners).
 fn shares_a_side(rect: Rect, q: Point) -> bool {

@@ -7,7 +7,7 @@
 
 use super::machines::{art_cells, machine, machines_for, turned_size, turns};
 use super::seclusion::Seclusion;
-use super::{Furnisher, cell, is_door, item_object, item_pool, range, shares_a_side};
+use super::{Furnisher, cell, is_door, item_object, item_pool, packed, range, shares_a_side};
 use crate::content::catalog::{DEBRIS_GLYPH, Kind, Prop};
 use crate::content::furnishing::{Count, StrewnDebris};
 use crate::geom::{Point, Rect, Transform};
@@ -44,10 +44,10 @@ impl Around {
             return None;
         }
         let origin = Point::new(outer.x, outer.y);
-        let row = |y: i32, holds: &dyn Fn(Point) -> bool| {
-            (0..outer.width).filter(|&x| holds(Point::new(outer.x + x, y))).fold(0u64, |bits, x| bits | 1 << x)
+        let rows = |holds: &dyn Fn(Point) -> bool| {
+            let row = |y: i32| packed(outer.width as usize, |x| holds(Point::new(outer.x + x as i32, y)));
+            (outer.y..outer.bottom()).map(row).collect()
         };
-        let rows = |holds: &dyn Fn(Point) -> bool| (outer.y..outer.bottom()).map(|y| row(y, holds)).collect();
         Some(Around {
             origin,
             door: rows(&|p| is_door(map, p)),
@@ -150,8 +150,12 @@ impl Furnisher<'_> {
                 break;
             }
             let machines = machines_for(self.catalog, machine_type, tier, &mut rng);
-            let found =
-                machines.iter().find_map(|&prop| self.terminal_place(map, id, prop, &mut rng).map(|at| (prop, at)));
+            // Junctions are a few cells across: the cells around one as bit
+            // rows, made once for every machine tried there.
+            let around = Around::new(map, id, map.regions[id as usize].bounds);
+            let found = machines
+                .iter()
+                .find_map(|&prop| self.terminal_place(map, id, around.as_ref(), prop, &mut rng).map(|at| (prop, at)));
             match found {
                 Some((prop, (rect, turn))) => {
                     let cells = art_cells(prop, rect, turn);
@@ -180,13 +184,18 @@ impl Furnisher<'_> {
     }
 
     /// A place for a terminal in junction `id`: against a wall, off doors, keeping
-    /// the junction's paths connected.
-    fn terminal_place(&mut self, map: &Map, id: RegionId, prop: &Prop, rng: &mut Rng) -> Option<(Rect, Transform)> {
+    /// the junction's paths connected. `around` holds the junction's cells as
+    /// bit rows when it is narrow enough.
+    fn terminal_place(
+        &mut self,
+        map: &Map,
+        id: RegionId,
+        around: Option<&Around>,
+        prop: &Prop,
+        rng: &mut Rng,
+    ) -> Option<(Rect, Transform)> {
         let bounds = map.regions[id as usize].bounds;
         let mut places: Vec<(Rect, Transform)> = Vec::new();
-        // Junctions are a few cells across: the cells around one as bit rows,
-        // so each rectangle's ring is a few masked words.
-        let around = Around::new(map, id, bounds);
         for turn in turns(prop.rotate) {
             let (w, h) = turned_size(prop, turn);
             for p in bounds.points() {
@@ -196,7 +205,7 @@ impl Furnisher<'_> {
                 }
                 // Off doors, against a wall (sharing a side with one), and off
                 // the mouths where corridors enter the junction.
-                let fits = match &around {
+                let fits = match around {
                     Some(a) => a.takes_terminal(rect),
                     None => takes_terminal(map, id, rect),
                 };
