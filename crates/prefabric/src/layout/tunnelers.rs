@@ -662,13 +662,17 @@ impl Digger<'_, '_> {
         let map_area = self.c.map.bounds().area();
         for _ in 0..self.p.last_chance {
             let halls = self.c.map.regions.iter().filter(|r| r.kind == RegionKind::Hall).count() as u32;
-            let empty = self.c.largest_diggable(self.c.map.bounds(), 1);
-            // The search by blocks may miss a cell on each side, and the walls
-            // still to rise around it count as unused too: judge it a size larger.
-            let judged = i64::from(empty.width + 2) * i64::from(empty.height + 2);
-            let too_empty = !empty.is_empty() && judged * 100 > map_area * i64::from(self.p.max_empty.0);
-            if !too_empty && halls >= self.p.min_halls {
-                return;
+            // Too few halls call for one whatever is empty; only with enough is
+            // the whole map searched for a space left too large.
+            if halls >= self.p.min_halls {
+                let empty = self.c.largest_diggable(self.c.map.bounds(), 1);
+                // The search by blocks may miss a cell on each side, and the walls
+                // still to rise around it count as unused too: judge it a size larger.
+                let judged = i64::from(empty.width + 2) * i64::from(empty.height + 2);
+                let too_empty = !empty.is_empty() && judged * 100 > map_area * i64::from(self.p.max_empty.0);
+                if !too_empty {
+                    return;
+                }
             }
             // The hall goes into the largest space it may use (not the edge
             // margin) with room for its smallest size and a wall's gap around it.
