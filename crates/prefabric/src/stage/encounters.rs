@@ -505,24 +505,33 @@ fn choose_fit<'p>(
 ) -> Result<Fit<'p>, (SkipReason, String)> {
     let prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
     let (mut free, mut right_doors) = (0, 0);
-    let mut candidates: Vec<usize> = Vec::new();
+    let mut unseen: Vec<usize> = Vec::new();
     for (ri, room) in rooms.iter().enumerate() {
         if room.used {
             continue;
         }
         free += 1;
-        if !e.doors.allows(room.doorways.len() as u32) {
-            continue;
-        }
-        right_doors += 1;
-        if memo[ri] == UNKNOWN {
-            memo[ri] = if prefabs.iter().any(|p| fits(map, e, room, p)) { FITS } else { NO_FIT };
-        }
-        if memo[ri] == FITS {
-            candidates.push(ri);
+        if e.doors.allows(room.doorways.len() as u32) {
+            right_doors += 1;
+            unseen.push(ri);
         }
     }
-    let Some(&ri) = rng.pick(&candidates) else {
+    // A room drawn at random from those not yet tried until one fits: each
+    // fitting room as likely as any other, as if all were tried first, but
+    // where most rooms fit, a few are tried instead of every one. Each draw
+    // takes one room out, so this ends within one try per room.
+    let mut chosen = None;
+    while let Some(k) = rng.index(unseen.len()) {
+        let ri = unseen.swap_remove(k);
+        if memo[ri] == UNKNOWN {
+            memo[ri] = if prefabs.iter().any(|p| fits(map, e, &rooms[ri], p)) { FITS } else { NO_FIT };
+        }
+        if memo[ri] == FITS {
+            chosen = Some(ri);
+            break;
+        }
+    }
+    let Some(ri) = chosen else {
         return Err(match (free, right_doors) {
             (0, _) => (SkipReason::NoPlace, "no free room left".to_string()),
             (_, 0) => (SkipReason::NoPlace, format!("none of the {free} free rooms has {}", e.doors)),
@@ -995,4 +1004,55 @@ fn widen(map: &mut Map, door: &Doorway, rect: Rect, width: u8, rng: &mut Rng) ->
         map.terrain[p] = terrain;
     }
     Some(added)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Generator;
+
+    /// The room is drawn among those not yet tried until one fits: over many
+    /// streams it is always a fitting room, and each fitting room comes up
+    /// about as often as any other, as when every room was tried first.
+    #[test]
+    fn a_fit_is_drawn_evenly_among_the_fitting_rooms_only() {
+        let pack = Pack::embedded().expect("the embedded pack loads");
+        let generator = Generator::new(&pack, "materials").expect("materials exists");
+        let mut g = generator.start(3, 0);
+        g.features().expect("features");
+        g.layout().expect("layout");
+        let map = g.map();
+        let rooms = find_rooms(map);
+        let pool = &generator.map_type().encounters.as_ref().expect("materials has encounters").pool;
+        // An encounter that some rooms take and some do not.
+        let fitting_rooms = |e: &Encounter| -> Vec<usize> {
+            let prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
+            (0..rooms.len())
+                .filter(|&ri| e.doors.allows(rooms[ri].doorways.len() as u32))
+                .filter(|&ri| prefabs.iter().any(|p| fits(map, e, &rooms[ri], p)))
+                .collect()
+        };
+        let (e, fitting) = pool
+            .iter()
+            .filter(|e| e.objects.is_empty() && !e.prefabs.is_empty())
+            .map(|e| (e, fitting_rooms(e)))
+            .find(|(_, f)| f.len() >= 10 && f.len() < rooms.len())
+            .expect("an encounter fits some rooms but not all");
+        let draws = 100 * fitting.len() as u64;
+        let mut chosen = vec![0u32; rooms.len()];
+        for stream in 0..draws {
+            let mut memo = vec![UNKNOWN; rooms.len()];
+            let mut rng = Rng::stream_n(7, "test", stream);
+            let Ok(fit) = choose_fit(map, &pack, e, &rooms, &mut memo, &mut rng) else { panic!("some room fits") };
+            chosen[fit.room] += 1;
+        }
+        for (ri, &n) in chosen.iter().enumerate() {
+            if fitting.contains(&ri) {
+                // 100 expected each: a binomial's 6 standard deviations either side.
+                assert!((40..=160).contains(&n), "room {ri} chosen {n} times in {draws}, about 100 expected");
+            } else {
+                assert_eq!(n, 0, "room {ri} does not fit `{}`, yet was chosen", e.id);
+            }
+        }
+    }
 }
