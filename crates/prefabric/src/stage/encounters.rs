@@ -35,6 +35,7 @@ use crate::prefab::{Prefab, Style};
 use crate::rng::{Race, Rng};
 use crate::trace::Outcome;
 use crate::world::World;
+use std::cell::OnceCell;
 
 /// A run of walkable cells in the wall line around a room: one way in.
 #[derive(Copy, Clone, Debug)]
@@ -78,8 +79,17 @@ struct Room {
     hall: bool,
     /// Its open interior.
     interior: Rect,
-    doorways: Vec<Doorway>,
+    /// Its doorways, read from the terrain when first asked for (most rooms
+    /// never are) and forgotten when an embedding beside it changes its walls.
+    doorways: OnceCell<Vec<Doorway>>,
     used: bool,
+}
+
+impl Room {
+    /// The walkable runs in its wall line ([`doorways`]).
+    fn doorways(&self, map: &Map) -> &[Doorway] {
+        self.doorways.get_or_init(|| doorways(map, self.interior))
+    }
 }
 
 /// Whether each encounter fits each room, worked out when first needed and
@@ -445,7 +455,7 @@ fn in_cavern(
     Err((why, format!("no cavern takes it: of {}{size}, {summary}", caverns::caverns(order.len()))))
 }
 
-/// Every room and hall of the layout with its doorways read from the terrain.
+/// Every room and hall of the layout, its doorways to be read from the terrain.
 fn find_rooms(map: &Map) -> Vec<Room> {
     map.regions
         .iter()
@@ -454,7 +464,7 @@ fn find_rooms(map: &Map) -> Vec<Room> {
             region: r.id,
             hall: r.kind == RegionKind::Hall,
             interior: r.bounds,
-            doorways: doorways(map, r.bounds),
+            doorways: OnceCell::new(),
             used: false,
         })
         .collect()
@@ -504,25 +514,19 @@ fn choose_fit<'p>(
     rng: &mut Rng,
 ) -> Result<Fit<'p>, (SkipReason, String)> {
     let prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
-    let (mut free, mut right_doors) = (0, 0);
-    let mut unseen: Vec<usize> = Vec::new();
-    for (ri, room) in rooms.iter().enumerate() {
-        if room.used {
-            continue;
-        }
-        free += 1;
-        if e.doors.allows(room.doorways.len() as u32) {
-            right_doors += 1;
-            unseen.push(ri);
-        }
-    }
+    let mut unseen: Vec<usize> = (0..rooms.len()).filter(|&ri| !rooms[ri].used).collect();
+    let free = unseen.len();
     // A room drawn at random from those not yet tried until one fits: each
     // fitting room as likely as any other, as if all were tried first, but
-    // where most rooms fit, a few are tried instead of every one. Each draw
-    // takes one room out, so this ends within one try per room.
+    // where most rooms fit, a few are tried (and their doorways read) instead
+    // of every one. Each draw takes one room out, so this ends within one try
+    // per room.
     let mut chosen = None;
     while let Some(k) = rng.index(unseen.len()) {
         let ri = unseen.swap_remove(k);
+        if !e.doors.allows(rooms[ri].doorways(map).len() as u32) {
+            continue;
+        }
         if memo[ri] == UNKNOWN {
             memo[ri] = if prefabs.iter().any(|p| fits(map, e, &rooms[ri], p)) { FITS } else { NO_FIT };
         }
@@ -532,13 +536,15 @@ fn choose_fit<'p>(
         }
     }
     let Some(ri) = chosen else {
+        let right_doors =
+            rooms.iter().filter(|r| !r.used && e.doors.allows(r.doorways(map).len() as u32)).count() as u32;
         return Err(match (free, right_doors) {
             (0, _) => (SkipReason::NoPlace, "no free room left".to_string()),
             (_, 0) => (SkipReason::NoPlace, format!("none of the {free} free rooms has {}", e.doors)),
             _ => {
                 let mut tally = [0u32; 4];
-                for room in rooms.iter().filter(|r| !r.used && e.doors.allows(r.doorways.len() as u32)) {
-                    tally[why_not(e, room, &prefabs) as usize] += 1;
+                for room in rooms.iter().filter(|r| !r.used && e.doors.allows(r.doorways(map).len() as u32)) {
+                    tally[why_not(map, e, room, &prefabs) as usize] += 1;
                 }
                 let reasons: Vec<String> = Misfit::ALL
                     .iter()
@@ -592,7 +598,7 @@ impl Misfit {
 }
 
 /// The furthest any prefab of `e` got towards fitting `room`.
-fn why_not(e: &Encounter, room: &Room, prefabs: &[&Prefab]) -> Misfit {
+fn why_not(map: &Map, e: &Encounter, room: &Room, prefabs: &[&Prefab]) -> Misfit {
     let b = room.interior;
     let mut best = Misfit::TooSmall;
     for prefab in prefabs {
@@ -603,7 +609,7 @@ fn why_not(e: &Encounter, room: &Room, prefabs: &[&Prefab]) -> Misfit {
             }
             // An accessible prefab that is small enough always fits, and enclosed
             // ones only see single-door rooms.
-            let (true, [door]) = (matches!(e.style, Style::Enclosed | Style::Cubby), room.doorways.as_slice()) else {
+            let (true, [door]) = (matches!(e.style, Style::Enclosed | Style::Cubby), room.doorways(map)) else {
                 continue;
             };
             if t.apply_dir(Dir::South) != door.side {
@@ -676,7 +682,7 @@ fn visit_options(
             // A hall is a way through, never a dead end to wall off.
             Style::Enclosed | Style::Cubby if room.hall => return,
             Style::Enclosed | Style::Cubby => {
-                let [door] = room.doorways.as_slice() else { continue };
+                let [door] = room.doorways(map) else { continue };
                 if t.apply_dir(Dir::South) != door.side {
                     continue;
                 }
@@ -758,6 +764,8 @@ fn front_cells(side: Dir, rect: Rect) -> impl Iterator<Item = Point> {
 fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &mut Rng) -> Vec<usize> {
     rooms[fit.room].used = true;
     let room = &rooms[fit.room];
+    // Read before the prefab is stamped, while they are the room's own.
+    let room_doorways = room.doorways(map).to_vec();
     let index = map.prefabs.len();
     let variant = fit.prefab.varies().then(|| map.variant_seed(fit.prefab.name()));
     let oriented = match variant {
@@ -773,9 +781,9 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
     let region = room.region;
     stamp(map, &oriented, rect, index);
     let mut doors: Vec<Door> =
-        room.doorways.iter().flat_map(|d| d.cells().map(|at| Door { at, side: d.side })).collect();
+        room_doorways.iter().flat_map(|d| d.cells().map(|at| Door { at, side: d.side })).collect();
     if enclosed {
-        let door = room.doorways[0];
+        let door = room_doorways[0];
         match e.door {
             DoorChange::Keep => {}
             DoorChange::Open => open_doorway(map, &door),
@@ -820,7 +828,7 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
     r.area = area;
     r.doors = doors;
     r.prefab = Some(index);
-    let side = room.doorways.first().map_or("", |d| d.side.name());
+    let side = room_doorways.first().map_or("", |d| d.side.name());
     map.trace.push_at(
         "encounters",
         Outcome::Chose,
@@ -844,7 +852,7 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
     let mut touched = Vec::new();
     for (ri, other) in rooms.iter_mut().enumerate() {
         if !other.used && other.interior.expand(1).intersects(&changed) {
-            other.doorways = doorways(map, other.interior);
+            other.doorways = OnceCell::new();
             touched.push(ri);
         }
     }
@@ -1028,7 +1036,7 @@ mod tests {
         let fitting_rooms = |e: &Encounter| -> Vec<usize> {
             let prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
             (0..rooms.len())
-                .filter(|&ri| e.doors.allows(rooms[ri].doorways.len() as u32))
+                .filter(|&ri| e.doors.allows(rooms[ri].doorways(map).len() as u32))
                 .filter(|&ri| prefabs.iter().any(|p| fits(map, e, &rooms[ri], p)))
                 .collect()
         };
