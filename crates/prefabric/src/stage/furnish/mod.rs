@@ -495,8 +495,17 @@ impl Furnisher<'_> {
         // whether the passable ring cells form one run.
         let (mut first, mut count) = (None, 0u32);
         let mut ring_runs = RingRuns::default();
+        // Inside the map, as nearly every ring is, its cells are read by index
+        // with no bounds test per cell.
+        let inside = map.bounds().contains_rect(&ring);
+        let (terrain, masks, w) = (map.terrain.cells(), map.masks.cells(), map.width());
         for p in rect.ring() {
-            let passable = map.is_passable(p);
+            let passable = if inside {
+                let i = (p.y * w + p.x) as usize;
+                terrain[i].role.is_walkable() && masks[i] & mask::SOLID == 0
+            } else {
+                map.is_passable(p)
+            };
             ring_runs.step(passable);
             if passable && steps_to(p) {
                 count += 1;
