@@ -50,6 +50,10 @@ pub(crate) fn run(map: &mut Map, theme: &Theme, seed: u64) {
 /// One style per region, drawn by weight, and the scattered styles cell by cell.
 fn style_floors(map: &mut Map, floors: &[FloorStyles], rng: &mut Rng) {
     let draws: Vec<Draw> = floors.iter().map(|f| Draw::new(&f.styles)).collect();
+    // Each scattered cell is one of a run of independent chances: the cells
+    // passed over between two are drawn at once ([`Gaps`]), not rolled per cell.
+    let gaps: Vec<Gaps> = floors.iter().map(|f| Gaps::new(f.scatter.iter().map(|&(_, pct)| pct).sum())).collect();
+    let mut passed: Vec<Option<u32>> = vec![None; floors.len()];
     let w = map.width();
     for id in 0..map.regions.len() {
         let region = &map.regions[id];
@@ -77,29 +81,36 @@ fn style_floors(map: &mut Map, floors: &[FloorStyles], rng: &mut Rng) {
                 }
                 continue;
             }
+            let pass = passed[k].get_or_insert_with(|| gaps[k].next(rng));
             for ((cell, &rid), &m) in cells.iter_mut().zip(ids).zip(masks) {
-                if styled(cell, rid, m) {
-                    *cell = scattered(&styles.scatter, rng).unwrap_or(own);
+                if !styled(cell, rid, m) {
+                    continue;
+                }
+                if *pass > 0 {
+                    *pass -= 1;
+                    *cell = own;
+                } else {
+                    *cell = scattered(&styles.scatter, rng);
+                    *pass = gaps[k].next(rng);
                 }
             }
         }
     }
 }
 
-/// A scattered style for one cell, or `None` for the region's own.
-fn scattered(scatter: &[(Terrain, u32)], rng: &mut Rng) -> Option<Terrain> {
-    if scatter.is_empty() {
-        return None;
-    }
-    let roll = scale(rng.next_u32(), 100);
-    let mut below = 0;
+/// Which scattered style a cell the scatter falls on takes: one by its share
+/// of the percentages (which the theme's reader keeps within 100 in all).
+fn scattered(scatter: &[(Terrain, u32)], rng: &mut Rng) -> Terrain {
+    let total = scatter.iter().map(|&(_, pct)| pct).sum();
+    let mut roll = scale(rng.next_u32(), total);
     for &(t, pct) in scatter {
-        below += pct;
-        if roll < below {
-            return Some(t);
+        if roll < pct {
+            return t;
         }
+        roll -= pct;
     }
-    None
+    // Only with no percentage at all, when no cell is scattered.
+    scatter.last().map_or(Terrain::EARTH, |&(t, _)| t)
 }
 
 /// Wall styles cell by cell, in reading order; with `clump`, a wall carries on the
@@ -117,6 +128,10 @@ fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
     // per cell (a branch there mispredicts on every wall), then visited by their
     // set bits.
     let mut candidates = [0u8; 64];
+    // A seam carries on at each wall by a chance of `clump`; the walls it carries
+    // on through before a fresh draw are drawn at once ([`Gaps`]).
+    let fresh_draws = Gaps::new(100 - walls.clump.min(100));
+    let mut carried = fresh_draws.next(rng);
     for (cells, masks) in map.terrain.cells_mut().chunks_mut(w).zip(map.masks.cells().chunks(w)) {
         row.fill(NONE);
         for start in (0..w).step_by(64) {
@@ -132,13 +147,17 @@ fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
                 word &= word - 1;
                 let west = if x > 0 { row[x - 1] } else { NONE };
                 let before = if west != NONE { west } else { above[x] };
-                // One draw per wall cell decides both the seam and the style.
-                let bits = rng.next_u64();
-                // Whether a seam carries on is a coin toss per cell: a select,
-                // not a branch, which would mispredict on every other wall.
-                let carries = (before != NONE) & (scale(bits as u32, 100) < walls.clump);
-                let fresh = draw.pick((bits >> 32) as u32).map_or(NONE, |i| i as u8);
-                let style = std::hint::select_unpredictable(carries, before, fresh);
+                // With no styled wall to carry on from there is no chance to take.
+                let carries = before != NONE && carried > 0;
+                let style = if carries {
+                    carried -= 1;
+                    before
+                } else {
+                    if before != NONE {
+                        carried = fresh_draws.next(rng);
+                    }
+                    draw.pick(rng.next_u32()).map_or(NONE, |i| i as u8)
+                };
                 if style != NONE {
                     row[x] = style;
                     cells[x] = walls.styles[style as usize].0;
@@ -192,6 +211,52 @@ impl Draw {
 /// for tens of thousands of cells per map, so the draw is kept this cheap.
 fn scale(bits: u32, n: u32) -> u32 {
     ((u64::from(bits) * u64::from(n)) >> 32) as u32
+}
+
+/// How many of a run of independent chances of `pct` percent each fail before
+/// one comes up: the geometric distribution, drawn with one random number for
+/// the whole run rather than one per chance (the theme meets tens of thousands
+/// of cells per map, and most chances it gives fail).
+///
+/// `survive[k]` is the chance, scaled to 2^32, that the first `k + 1` chances
+/// all fail, worked out in integers so every platform draws alike; a draw
+/// counts the entries above its random number. Past the table the count goes
+/// on with a new draw: failures so far do not change the odds of the rest.
+struct Gaps {
+    survive: Vec<u64>,
+}
+
+impl Gaps {
+    /// Entries of the table: a run longer than this takes another draw.
+    const TABLE: usize = 128;
+
+    fn new(pct: u32) -> Gaps {
+        let fail = (u64::from(100 - pct.min(100)) << 32) / 100;
+        let survive = std::iter::successors(Some(fail), |&s| Some((s * fail) >> 32))
+            .take(if pct == 0 { 0 } else { Gaps::TABLE })
+            .collect();
+        Gaps { survive }
+    }
+
+    /// The number of chances that fail before the next that comes up;
+    /// `u32::MAX` when none ever does (0 percent).
+    fn next(&self, rng: &mut Rng) -> u32 {
+        if self.survive.is_empty() {
+            return u32::MAX;
+        }
+        let mut failed = 0u32;
+        // Each round ends the run but for a chance of at most 0.99^128 (under
+        // 28%), so this budget is never what stops it.
+        for _ in 0..1024 {
+            let roll = u64::from(rng.next_u32());
+            let run = self.survive.partition_point(|&s| s > roll);
+            failed = failed.saturating_add(run as u32);
+            if run < self.survive.len() {
+                break;
+            }
+        }
+        failed
+    }
 }
 
 /// Lays pools, with buffers kept between regions.
@@ -350,6 +415,31 @@ fn may_cover(map: &Map, occupied: &[bool], region: &Region, p: Point) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs drawn by [`Gaps`] are as long as a roll per chance would make them:
+    /// a mean of `(100 - p) / p` failures, and a share of `p` percent of
+    /// chances coming up over a long run.
+    #[test]
+    fn gaps_between_chances_are_geometric() {
+        let mut rng = Rng::stream(11, "test", "gaps");
+        for pct in [1u32, 4, 25, 50, 90] {
+            let gaps = Gaps::new(pct);
+            let n = 40_000;
+            let total: u64 = (0..n).map(|_| u64::from(gaps.next(&mut rng))).sum();
+            let mean = total as f64 / f64::from(n);
+            let expected = f64::from(100 - pct) / f64::from(pct);
+            // Within 3% (and a hundredth of a chance for the short runs).
+            assert!((mean - expected).abs() <= 0.03 * expected + 0.01, "{pct}%: mean run {mean}, {expected} expected");
+            let share = f64::from(n) / (total as f64 + f64::from(n));
+            assert!((share * 100.0 - f64::from(pct)).abs() < 0.03 * f64::from(pct), "{pct}%: {share} came up");
+        }
+        assert_eq!(Gaps::new(100).next(&mut rng), 0, "every chance comes up");
+        assert_eq!(Gaps::new(0).next(&mut rng), u32::MAX, "no chance ever does");
+        // Runs past the table go on with new draws: at 1%, a run of 128 or more
+        // has a chance of 0.99^128, about 28%.
+        let long = (0..10_000).filter(|_| Gaps::new(1).next(&mut rng) >= 128).count();
+        assert!((2_500..3_100).contains(&long), "{long} of 10000 runs of 1% reached the table's end");
+    }
 
     proptest::proptest! {
         #[test]
