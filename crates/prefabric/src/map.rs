@@ -11,6 +11,7 @@ use crate::geom::{Dir, Moves, Point, Rect, Transform};
 use crate::grid::Grid;
 use crate::trace::Trace;
 use std::fmt;
+use std::sync::Arc;
 
 /// The kinds of floor a generator lays, after Cogmind's cell types.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -561,8 +562,10 @@ pub struct Object {
     /// What it is.
     pub kind: ObjectKind,
     /// Its catalog tag; `None` for a machine drawn in a prefab that no `machine`
-    /// line of its definition file names.
-    pub tag: Option<String>,
+    /// line of its definition file names. Shared with the catalog's entry where
+    /// it came from one (`as_deref()` reads it as a `&str`), so the hundreds of
+    /// objects a map places copy no tag text.
+    pub tag: Option<Arc<str>>,
     /// Its cells in map coordinates and the glyph drawn on each, in reading order.
     pub cells: Vec<(Point, char)>,
     /// The placed prefab (index into [`Map::prefabs`]) it belongs to, if any.

@@ -604,7 +604,8 @@ fn filler_arrays_mix_machines_and_stay_within_max_array() {
         for o in map.objects() {
             let Some(f) = o.furnishing.filter(|f| f.part == FurnishPart::Filler) else { continue };
             let area = f.region.expect("a filler machine belongs to its area");
-            *per_area.entry(area).or_default().entry(o.tag.clone().unwrap_or_default()).or_default() += 1;
+            *per_area.entry(area).or_default().entry(o.tag.as_deref().unwrap_or_default().to_string()).or_default() +=
+                1;
         }
         for (area, tags) in &per_area {
             // One array per machine, and an odd one from each of the other two.

@@ -122,7 +122,7 @@ fn drawn(map: &Map, glyph: char) -> Vec<(Point, String)> {
     map.objects()
         .iter()
         .filter(|o| o.definition.as_ref().is_some_and(|d| defs.lines[d.line as usize].line.glyph == glyph))
-        .map(|o| (o.cells[0].0 - Point::new(b.x, b.y), o.tag.clone().unwrap()))
+        .map(|o| (o.cells[0].0 - Point::new(b.x, b.y), o.tag.as_deref().unwrap().to_string()))
         .collect()
 }
 
@@ -332,7 +332,7 @@ fn traps_are_chosen_by_category_and_depth() {
         for o in traps {
             let glyph = defs.lines[o.definition.as_ref().unwrap().line as usize].line.glyph;
             let tag = o.tag.as_deref().unwrap();
-            let trap = catalog.traps().iter().find(|t| t.tag == tag).unwrap();
+            let trap = catalog.traps().iter().find(|t| &*t.tag == tag).unwrap();
             // Rated at most the depth (plus RATING=+N) and within two levels of
             // the best such trap of its pool.
             let target = depth + u32::from(glyph == 'R');

@@ -17,6 +17,7 @@ use crate::format::def::{DefLine, Pick};
 use crate::format::parse_toml;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use toml::Spanned;
 
 /// Highest rating an entity, item or trap may have.
@@ -79,7 +80,7 @@ impl Kind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entity {
     /// Unique among entities.
-    pub tag: String,
+    pub tag: Arc<str>,
     /// The name players see.
     pub name: String,
     /// Classes it belongs to.
@@ -94,7 +95,7 @@ pub struct Entity {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
     /// Unique among items.
-    pub tag: String,
+    pub tag: Arc<str>,
     /// The name players see.
     pub name: String,
     /// Its category.
@@ -116,7 +117,7 @@ pub struct Item {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Prop {
     /// Unique among props.
-    pub tag: String,
+    pub tag: Arc<str>,
     /// The name players see.
     pub name: String,
     /// Width and height in cells.
@@ -201,7 +202,7 @@ fn box_art(w: u8, h: u8) -> Vec<char> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trap {
     /// Unique among traps.
-    pub tag: String,
+    pub tag: Arc<str>,
     /// The name players see.
     pub name: String,
     /// The depth it belongs to, 1–20.
@@ -216,7 +217,7 @@ pub struct Trap {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Debris {
     /// Unique among debris.
-    pub tag: String,
+    pub tag: Arc<str>,
     /// The name players see.
     pub name: String,
     /// The glyph that draws it on maps: its own `glyph`, else [`DEBRIS_GLYPH`].
@@ -277,7 +278,7 @@ impl Catalog {
     pub fn glyph_of(&self, kind: Kind, tag: &str) -> Option<char> {
         match kind {
             Kind::Item => self.item(tag).map(|i| i.glyph),
-            Kind::Debris => self.debris.iter().find(|d| d.tag == tag).map(|d| d.glyph),
+            Kind::Debris => self.debris.iter().find(|d| d.tag.as_ref() == tag).map(|d| d.glyph),
             _ => None,
         }
     }
@@ -318,36 +319,36 @@ impl Catalog {
         match kind {
             Kind::Entity => self.entity(tag).is_some(),
             Kind::Item => self.item(tag).is_some(),
-            Kind::Prop => self.props.iter().any(|p| p.tag == tag),
-            Kind::Trap => self.traps.iter().any(|t| t.tag == tag),
-            Kind::Debris => self.debris.iter().any(|d| d.tag == tag),
+            Kind::Prop => self.props.iter().any(|p| p.tag.as_ref() == tag),
+            Kind::Trap => self.traps.iter().any(|t| t.tag.as_ref() == tag),
+            Kind::Debris => self.debris.iter().any(|d| d.tag.as_ref() == tag),
         }
     }
 
     /// Every tag of `kind`, for suggestions.
     pub fn tags(&self, kind: Kind) -> Vec<&str> {
         match kind {
-            Kind::Entity => self.entities.iter().map(|e| e.tag.as_str()).collect(),
-            Kind::Item => self.items.iter().map(|e| e.tag.as_str()).collect(),
-            Kind::Prop => self.props.iter().map(|e| e.tag.as_str()).collect(),
-            Kind::Trap => self.traps.iter().map(|e| e.tag.as_str()).collect(),
-            Kind::Debris => self.debris.iter().map(|e| e.tag.as_str()).collect(),
+            Kind::Entity => self.entities.iter().map(|e| e.tag.as_ref()).collect(),
+            Kind::Item => self.items.iter().map(|e| e.tag.as_ref()).collect(),
+            Kind::Prop => self.props.iter().map(|e| e.tag.as_ref()).collect(),
+            Kind::Trap => self.traps.iter().map(|e| e.tag.as_ref()).collect(),
+            Kind::Debris => self.debris.iter().map(|e| e.tag.as_ref()).collect(),
         }
     }
 
     /// The entity with this tag.
     pub fn entity(&self, tag: &str) -> Option<&Entity> {
-        self.entities.iter().find(|e| e.tag == tag)
+        self.entities.iter().find(|e| e.tag.as_ref() == tag)
     }
 
     /// The item with this tag.
     pub fn item(&self, tag: &str) -> Option<&Item> {
-        self.items.iter().find(|e| e.tag == tag)
+        self.items.iter().find(|e| e.tag.as_ref() == tag)
     }
 
     /// The prop with this tag.
     pub fn prop(&self, tag: &str) -> Option<&Prop> {
-        self.props.iter().find(|p| p.tag == tag)
+        self.props.iter().find(|p| p.tag.as_ref() == tag)
     }
 
     /// The interactive machines of `machine_type`, every tier, in file order.
@@ -452,7 +453,7 @@ impl Catalog {
                 let rating = match kind {
                     Kind::Entity => self.entity(tag).map(|e| e.rating),
                     Kind::Item => self.item(tag).map(|i| i.rating),
-                    Kind::Trap => self.traps.iter().find(|t| t.tag == *tag).map(|t| t.rating),
+                    Kind::Trap => self.traps.iter().find(|t| t.tag.as_ref() == tag.as_str()).map(|t| t.rating),
                     _ => None,
                 };
                 vec![Candidate { tag, rating, faulty: None }]
@@ -881,7 +882,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             let rating = rating(&e.rating, &mut invalid);
             catalog.entities.push(Entity {
                 name: e.name.clone().unwrap_or_else(|| t.clone()),
-                tag: t,
+                tag: t.into(),
                 classes: e.classes.get_ref().clone(),
                 categories: e.categories.clone(),
                 rating,
@@ -907,7 +908,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             ));
             catalog.items.push(Item {
                 name: i.name.clone().unwrap_or_else(|| t.clone()),
-                tag: t,
+                tag: t.into(),
                 category: i.category.clone(),
                 rating,
                 prototype: i.prototype,
@@ -933,7 +934,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             };
             catalog.props.push(Prop {
                 name: p.name.clone().unwrap_or_else(|| t.clone()),
-                tag: t,
+                tag: t.into(),
                 size: (w, h),
                 interactive: p.interactive,
                 tier: *p.tier.get_ref(),
@@ -954,7 +955,12 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
                 }
                 word.clone()
             });
-            catalog.traps.push(Trap { name: tr.name.clone().unwrap_or_else(|| t.clone()), tag: t, rating, category });
+            catalog.traps.push(Trap {
+                name: tr.name.clone().unwrap_or_else(|| t.clone()),
+                tag: t.into(),
+                rating,
+                category,
+            });
         }
         for d in &raw.debris {
             let d = d.get_ref();
@@ -969,7 +975,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             }
             catalog.debris.push(Debris {
                 name: d.name.clone().unwrap_or_else(|| t.clone()),
-                tag: t,
+                tag: t.into(),
                 glyph: glyph.unwrap_or(DEBRIS_GLYPH),
             });
         }
@@ -1059,7 +1065,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
         }
         for (loc, carrier) in carriers {
             if catalog.entity(carrier).is_none() {
-                let help = crate::format::suggest(carrier, catalog.entities.iter().map(|e| e.tag.as_str()))
+                let help = crate::format::suggest(carrier, catalog.entities.iter().map(|e| e.tag.as_ref()))
                     .map_or("carriers are entity tags".to_string(), |s| format!("did you mean `{s}`?"));
                 errors.push(
                     Error::at(ErrorKind::Invalid, loc.clone(), format!("no entity tagged `{carrier}` carries `{tag}`"))
@@ -1119,7 +1125,7 @@ tag = "rubble"
     #[test]
     fn classes_resolve_by_depth_with_fallback() {
         let c = read(&[("c.toml", GOOD)]).unwrap();
-        let tags = |v: Vec<&Entity>| v.into_iter().map(|e| e.tag.clone()).collect::<Vec<String>>();
+        let tags = |v: Vec<&Entity>| v.into_iter().map(|e| e.tag.to_string()).collect::<Vec<String>>();
         assert_eq!(tags(c.class_members("worker", None, 1, false)), ["w1"]);
         assert_eq!(tags(c.class_members("worker", None, 5, false)), ["w3", "w3b"]);
         assert_eq!(tags(c.class_members("worker", Some("civilian"), 5, false)), ["w3"]);

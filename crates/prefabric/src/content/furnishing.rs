@@ -503,7 +503,7 @@ pub(crate) fn read(
 
     let debris = f.debris.as_ref().map(|d| {
         let count = r.count(Some(&d.count), "count", MAX_COUNT, Count { lo: 0, hi: 0 });
-        let known: Vec<&str> = catalog.debris().iter().map(|d| d.tag.as_str()).collect();
+        let known: Vec<&str> = catalog.debris().iter().map(|d| d.tag.as_ref()).collect();
         let tags = match (&d.tags, checked) {
             (Some(tags), true) => r.names(tags, words, "debris", &known, "a [[debris]] `tag`"),
             _ => Vec::new(),

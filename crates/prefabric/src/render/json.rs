@@ -334,8 +334,8 @@ fn catalog_name<'c>(catalog: &'c Catalog, kind: ObjectKind, tag: &str) -> Option
         ObjectKind::Item => catalog.item(tag).map(|i| i.name.as_str()),
         // A machine with a tag is a catalog prop the furnishing stage stood up.
         ObjectKind::Prop | ObjectKind::Machine => catalog.prop(tag).map(|p| p.name.as_str()),
-        ObjectKind::Trap => catalog.traps().iter().find(|t| t.tag == tag).map(|t| t.name.as_str()),
-        ObjectKind::Debris => catalog.debris().iter().find(|d| d.tag == tag).map(|d| d.name.as_str()),
+        ObjectKind::Trap => catalog.traps().iter().find(|t| t.tag.as_ref() == tag).map(|t| t.name.as_str()),
+        ObjectKind::Debris => catalog.debris().iter().find(|d| d.tag.as_ref() == tag).map(|d| d.name.as_str()),
     }
 }
 

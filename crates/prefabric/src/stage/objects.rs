@@ -38,6 +38,7 @@ use crate::prefab::art;
 use crate::rng::Rng;
 use crate::trace::Outcome;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Runs the stage.
 pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
@@ -149,7 +150,7 @@ fn name_machines(map: &mut Map, index: usize, names: Vec<Name>) {
                 && o.cells.iter().any(|c| c.0 == name.cell)
         });
         if let Some(m) = machine {
-            m.tag = Some(name.tag);
+            m.tag = Some(name.tag.into());
             m.keywords = name.keywords;
             m.definition = Some(name.definition);
         }
@@ -218,7 +219,7 @@ fn resolve(
     // Which reference cells were given the object of which line (`i * lines + k`),
     // and the tag and alternative each got.
     let line_count = defs.lines.len();
-    let mut chosen: Vec<Option<Option<(String, u32)>>> = vec![None; refs.len() * line_count];
+    let mut chosen: Vec<Option<Option<Picked>>> = vec![None; refs.len() * line_count];
     let mut at = Grid::new(bounds.width, bounds.height, None::<usize>);
     for (i, r) in refs.iter().enumerate() {
         at.set(r.at, Some(i));
@@ -345,15 +346,12 @@ fn chain_of(refs: &[RefMark], at: &Grid<Option<usize>>, i: usize) -> Vec<usize> 
     chain
 }
 
+/// A tag a definition line picked, and the alternative that gave it.
+pub(crate) type Picked = (Arc<str>, u32);
+
 /// The catalog tag a line picks at `depth` and the index of the alternative
 /// that gave it, or `None` when nothing qualifies.
-pub(crate) fn pick_tag(
-    catalog: &Catalog,
-    kind: Kind,
-    line: &DefLine,
-    depth: u32,
-    rng: &mut Rng,
-) -> Option<(String, u32)> {
+pub(crate) fn pick_tag(catalog: &Catalog, kind: Kind, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<Picked> {
     // By weight; with every weight 1 this draws as a uniform index would.
     let alternative = rng.weighted_by(&line.weights, |&w| w)?;
     let tag = tag_of(catalog, kind, &line.picks[alternative].0, line, depth, rng)?;
@@ -363,15 +361,15 @@ pub(crate) fn pick_tag(
 /// The catalog tag one alternative of a line picks at `depth`: one of its
 /// candidates, uniformly (a tag is itself, with no draw; `nothing` has none),
 /// and a prototype's faulty variant [`FAULTY_PERCENT`] of the time.
-fn tag_of(catalog: &Catalog, kind: Kind, pick: &Pick, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<String> {
+fn tag_of(catalog: &Catalog, kind: Kind, pick: &Pick, line: &DefLine, depth: u32, rng: &mut Rng) -> Option<Arc<str>> {
     if let Pick::Tag(t) = pick {
-        return Some(t.clone());
+        return Some(t.as_str().into());
     }
     let candidates = catalog.candidates(kind, pick, line, depth);
     let chosen = rng.pick(&candidates)?;
     match chosen.faulty {
-        Some(f) if rng.percent(FAULTY_PERCENT) => Some(f.to_string()),
-        _ => Some(chosen.tag.to_string()),
+        Some(f) if rng.percent(FAULTY_PERCENT) => Some(f.into()),
+        _ => Some(chosen.tag.into()),
     }
 }
 
@@ -536,7 +534,7 @@ mod tests {
             for seed in 0..4000 {
                 let mut rng = Rng::stream_n(seed, "test", 7);
                 let (tag, _) = pick_tag(pack.catalog(), Kind::Entity, line, 1, &mut rng).expect("a pick");
-                drudges += u32::from(tag == "drudge");
+                drudges += u32::from(&*tag == "drudge");
             }
             drudges
         };
@@ -552,7 +550,7 @@ mod tests {
         for seed in 0..4000 {
             let mut rng = Rng::stream_n(seed, "test", 9);
             if let Some((tag, alternative)) = pick_tag(pack.catalog(), Kind::Entity, &sometimes[0], 1, &mut rng) {
-                assert_eq!((tag.as_str(), alternative), ("drudge", 0));
+                assert_eq!((&*tag, alternative), ("drudge", 0));
                 placed += 1;
             }
         }

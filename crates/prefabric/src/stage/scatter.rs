@@ -20,6 +20,7 @@ use crate::geom::{Dir, Point};
 use crate::map::{Map, Object, ObjectEncounter, RegionId, RegionKind, Role, SkipReason, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
+use std::sync::Arc;
 
 /// Places object-only encounter `e` in a room, hall or cavern not in `taken`,
 /// tried in a random order until one has free floor for every object drawn.
@@ -96,7 +97,7 @@ fn scatter(map: &mut Map, pack: &Pack, e: &Encounter, id: RegionId, counts: &[u3
             placed.push(map.objects.len());
             map.objects.push(Object {
                 kind: object_kind(o.kind),
-                tag: Some(tag.clone()),
+                tag: Some(Arc::clone(tag)),
                 cells: vec![(at, glyph)],
                 prefab: None,
                 keywords: game_keywords(&line.keywords, rng),

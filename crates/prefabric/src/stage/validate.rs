@@ -92,7 +92,7 @@ fn objects(map: &Map) -> Result<(), Error> {
             if stood_on.get(x, y)
                 && let Some(other) = map.objects[..k].iter().find(|o| o.cells.iter().any(|c| c.0 == p) && clash(o))
             {
-                let name = |o: &crate::map::Object| o.tag.clone().unwrap_or_else(|| o.kind.name().to_string());
+                let name = |o: &crate::map::Object| o.tag.as_deref().unwrap_or(o.kind.name()).to_string();
                 return Err(fail(map, format!("`{}` and `{}` share the cell {p}", name(other), name(object))));
             }
             stood_on.set(x, y);

@@ -478,7 +478,7 @@ impl<'a> Furnisher<'a> {
                     self.place(map, machine(member, cells, FurnishPart::Filler, area.id));
                     placed += 1;
                     if member.tag != prop.tag {
-                        swapped = Some(member.tag.as_str());
+                        swapped = Some(member.tag.as_ref());
                     }
                 }
             }

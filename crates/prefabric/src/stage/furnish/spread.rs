@@ -83,7 +83,7 @@ impl Furnisher<'_> {
         let mut rng = Rng::stream(self.seed, "furnishing", "debris");
         let wanted = range(&mut rng, rules.count);
         let tags: Vec<(&str, u32)> = if rules.tags.is_empty() {
-            self.catalog.debris().iter().map(|d| (d.tag.as_str(), 1)).collect()
+            self.catalog.debris().iter().map(|d| (d.tag.as_ref(), 1)).collect()
         } else {
             rules.tags.iter().map(|(t, w)| (t.as_str(), *w)).collect()
         };
@@ -114,7 +114,7 @@ impl Furnisher<'_> {
             let glyph = self.catalog.glyph_of(Kind::Debris, tags[k].0).unwrap_or(DEBRIS_GLYPH);
             let object = Object {
                 kind: ObjectKind::Debris,
-                tag: Some(tags[k].0.to_string()),
+                tag: Some(tags[k].0.into()),
                 cells: vec![(p, glyph)],
                 prefab: None,
                 keywords: Vec::new(),
