@@ -128,10 +128,6 @@ fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
     // per cell (a branch there mispredicts on every wall), then visited by their
     // set bits.
     let mut candidates = [0u8; 64];
-    // A seam carries on at each wall by a chance of `clump`; the walls it carries
-    // on through before a fresh draw are drawn at once ([`Gaps`]).
-    let fresh_draws = Gaps::new(100 - walls.clump.min(100));
-    let mut carried = fresh_draws.next(rng);
     for (cells, masks) in map.terrain.cells_mut().chunks_mut(w).zip(map.masks.cells().chunks(w)) {
         row.fill(NONE);
         for start in (0..w).step_by(64) {
@@ -147,17 +143,15 @@ fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
                 word &= word - 1;
                 let west = if x > 0 { row[x - 1] } else { NONE };
                 let before = if west != NONE { west } else { above[x] };
-                // With no styled wall to carry on from there is no chance to take.
-                let carries = before != NONE && carried > 0;
-                let style = if carries {
-                    carried -= 1;
-                    before
-                } else {
-                    if before != NONE {
-                        carried = fresh_draws.next(rng);
-                    }
-                    draw.pick(rng.next_u32()).map_or(NONE, |i| i as u8)
-                };
+                // One draw per wall cell decides both the seam and the style.
+                // Drawing only where a seam breaks ([`Gaps`], as the floors'
+                // scatter does) takes fewer instructions but more time: whether
+                // a seam carries on is then a branch, mispredicted at every
+                // break. A coin toss per cell is a select, not a branch.
+                let bits = rng.next_u64();
+                let carries = (before != NONE) & (scale(bits as u32, 100) < walls.clump);
+                let fresh = draw.pick((bits >> 32) as u32).map_or(NONE, |i| i as u8);
+                let style = std::hint::select_unpredictable(carries, before, fresh);
                 if style != NONE {
                     row[x] = style;
                     cells[x] = walls.styles[style as usize].0;
