@@ -127,9 +127,13 @@ fn the_default_packs_varying_prefabs_are_placed_as_their_lines_allow() {
 #[test]
 fn the_same_seed_gives_the_same_bytes_with_varying_prefabs() {
     let pack = Pack::embedded().expect("the embedded pack loads");
-    for (map_type, seed) in [("catacombs", 1), ("materials", 2), ("hotel", 9)] {
-        let a = Generator::new(&pack, map_type).expect("exists").generate(seed).expect("generates");
-        assert!(a.prefabs().iter().any(|p| p.variant.is_some()), "{map_type} seed {seed} places a varying prefab");
+    for map_type in ["catacombs", "materials", "hotel"] {
+        // The first seed whose map places one (a change to any stage may move it).
+        let generate = |seed| Generator::new(&pack, map_type).expect("exists").generate(seed).expect("generates");
+        let (seed, a) = (0..50)
+            .map(|seed| (seed, generate(seed)))
+            .find(|(_, map)| map.prefabs().iter().any(|p| p.variant.is_some()))
+            .unwrap_or_else(|| panic!("{map_type}: no seed of 0..50 places a varying prefab"));
         let b = Generator::new(&pack, map_type).expect("exists").generate(seed).expect("generates");
         assert_eq!(render::json(&a, &pack), render::json(&b, &pack), "{map_type} seed {seed}");
         assert_eq!(render::ascii(&a, pack.palette()), render::ascii(&b, pack.palette()), "{map_type} seed {seed}");

@@ -742,7 +742,9 @@ fn front_removable(map: &Map, door: &Doorway, rect: Rect) -> bool {
 
 /// True when a wall cell with `q` on its far side may be opened: `q` is solid
 /// ground (it will be walled) or a corridor or junction no prefab holds — never
-/// another room, hall or prefab, which would merge with this one.
+/// another room, hall or prefab, which would merge with this one. A corridor a
+/// tunnel dug through a placed prefab's earth lies in that prefab's rectangle,
+/// so it counts as the prefab's.
 fn outside_may_open(map: &Map, q: Point) -> bool {
     if map.is_protected(q) {
         return false;
@@ -751,6 +753,7 @@ fn outside_may_open(map: &Map, q: Point) -> bool {
         return true;
     }
     map.region_at(q).is_some_and(|r| matches!(r.kind, RegionKind::Corridor | RegionKind::Junction))
+        && !map.prefabs.iter().any(|placed| placed.bounds.contains(q))
 }
 
 /// The wall line just outside `rect` on `side`, without corners.
