@@ -1012,7 +1012,14 @@ impl Map {
 
     /// True when a walker can pass `p`: walkable terrain with no machine on it.
     pub fn is_passable(&self, p: Point) -> bool {
-        self.is_walkable(p) && self.masks.get(p).is_some_and(|m| m & mask::SOLID == 0)
+        self.terrain.index_of(p).is_some_and(|i| self.is_passable_at(i))
+    }
+
+    /// [`Map::is_passable`] of the cell at index `i` (row-major, on the map), for
+    /// searches that step by index and test the bounds once.
+    #[inline]
+    pub(crate) fn is_passable_at(&self, i: usize) -> bool {
+        self.terrain.cells()[i].role.is_walkable() && self.masks.cells()[i] & mask::SOLID == 0
     }
 
     /// True when `p` belongs to a placed prefab that no stage may change.

@@ -498,14 +498,9 @@ impl Furnisher<'_> {
         // Inside the map, as nearly every ring is, its cells are read by index
         // with no bounds test per cell.
         let inside = map.bounds().contains_rect(&ring);
-        let (terrain, masks, w) = (map.terrain.cells(), map.masks.cells(), map.width());
+        let w = map.width();
         for p in rect.ring() {
-            let passable = if inside {
-                let i = (p.y * w + p.x) as usize;
-                terrain[i].role.is_walkable() && masks[i] & mask::SOLID == 0
-            } else {
-                map.is_passable(p)
-            };
+            let passable = if inside { map.is_passable_at((p.y * w + p.x) as usize) } else { map.is_passable(p) };
             ring_runs.step(passable);
             if passable && steps_to(p) {
                 count += 1;

@@ -6,7 +6,7 @@
 //! however many cells are asked about.
 
 use crate::geom::Point;
-use crate::map::{FloorKind, Map, RegionKind, Role, mask};
+use crate::map::{FloorKind, Map, RegionKind, Role};
 
 /// How secluded a cell is: its walking distance, through passable cells, from the
 /// nearest corridor, junction or cave passage cell: 0 on those, growing into
@@ -60,7 +60,7 @@ impl Seclusion {
         let mut distance = 0u32;
         // Each step asked of the map's layers by index: a search looks at a
         // few hundred cells, four or eight ways each.
-        let (bounds, cells, masks) = (map.bounds(), map.terrain.cells(), map.masks.cells());
+        let bounds = map.bounds();
         while !self.frontier.is_empty() {
             distance += 1;
             self.next.clear();
@@ -71,8 +71,7 @@ impl Seclusion {
                         continue;
                     }
                     let i = index(q);
-                    let passable = cells[i].role.is_walkable() && masks[i] & mask::SOLID == 0;
-                    if !passable || self.seen[i] == self.search {
+                    if !map.is_passable_at(i) || self.seen[i] == self.search {
                         continue;
                     }
                     if is_busy_at(map, i) {
