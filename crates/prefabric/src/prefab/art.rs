@@ -65,17 +65,74 @@ const POINTERS: [[char; 4]; 4] =
 /// Diagonal strokes: `/` runs north-east to south-west, `\` north-west to south-east.
 const DIAGONALS: [char; 2] = ['/', '\\'];
 
+/// The first code point of Unicode's box-drawing block, where every glyph of
+/// [`BOXES`] but `-` and `|` lies.
+const BOX_BLOCK: u32 = 0x2500;
+
+/// A box glyph's four arms packed two bits each, north lowest.
+const fn pack_arms(arms: [u8; 4]) -> u8 {
+    arms[0] | arms[1] << 2 | arms[2] << 4 | arms[3] << 6
+}
+
+/// The packed arms of each code point of the box-drawing block, and
+/// [`NOT_A_BOX`] where [`BOXES`] has no glyph: what [`turn`] reads instead of
+/// searching the table (machine art is turned cell by cell, map after map).
+const BLOCK_ARMS: [u8; 128] = {
+    let mut arms = [NOT_A_BOX; 128];
+    let mut i = 0;
+    while i < BOXES.len() {
+        let (c, a) = BOXES[i];
+        if c as u32 >= BOX_BLOCK && (c as u32) < BOX_BLOCK + 128 {
+            arms[(c as u32 - BOX_BLOCK) as usize] = pack_arms(a);
+        }
+        i += 1;
+    }
+    arms
+};
+
+/// No glyph of [`BOXES`] has these arms (each of its arms is 0–3, and none has
+/// all four ASCII).
+const NOT_A_BOX: u8 = 0xFF;
+
+/// The glyph of [`BOXES`] with each packed set of arms, `'\0'` for none.
+const BY_ARMS: [char; 256] = {
+    let mut glyphs = ['\0'; 256];
+    let mut i = 0;
+    while i < BOXES.len() {
+        let (c, a) = BOXES[i];
+        glyphs[pack_arms(a) as usize] = c;
+        i += 1;
+    }
+    glyphs
+};
+
+/// The packed arms of `glyph` when it is one of [`BOXES`].
+fn box_arms(glyph: char) -> Option<u8> {
+    let arms = match glyph {
+        '-' => pack_arms([0, 3, 0, 3]),
+        '|' => pack_arms([3, 0, 3, 0]),
+        _ => match (glyph as u32).checked_sub(BOX_BLOCK) {
+            Some(k) if k < 128 => BLOCK_ARMS[k as usize],
+            _ => NOT_A_BOX,
+        },
+    };
+    (arms != NOT_A_BOX).then_some(arms)
+}
+
 /// `glyph` as it looks after the drawing it belongs to is turned by `t`.
 pub fn turn(glyph: char, t: Transform) -> char {
     if t == Transform::IDENTITY {
         return glyph;
     }
-    if let Some((_, arms)) = BOXES.iter().find(|(c, _)| *c == glyph) {
-        let mut turned = [0u8; 4];
+    if let Some(arms) = box_arms(glyph) {
+        let mut turned = 0;
         for d in Dir::ALL {
-            turned[t.apply_dir(d) as usize] = arms[d as usize];
+            turned |= (arms >> (2 * d as u8) & 3) << (2 * t.apply_dir(d) as u8);
         }
-        return BOXES.iter().find(|(_, a)| *a == turned).map_or(glyph, |(c, _)| *c);
+        return match BY_ARMS[usize::from(turned)] {
+            '\0' => glyph,
+            c => c,
+        };
     }
     for set in &POINTERS {
         if let Some(i) = set.iter().position(|&c| c == glyph) {
@@ -102,6 +159,18 @@ mod tests {
     fn directions_index_the_tables() {
         assert_eq!(Dir::ALL, [Dir::North, Dir::East, Dir::South, Dir::West]);
         assert_eq!(Dir::ALL.iter().map(|&d| d as usize).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn the_lookup_tables_hold_every_box_glyph_and_nothing_else() {
+        for (c, arms) in BOXES {
+            assert_eq!(box_arms(c), Some(pack_arms(arms)), "{c}");
+            assert_eq!(BY_ARMS[usize::from(pack_arms(arms))], c);
+        }
+        for c in ['A', 'v', '#', '█', '/', '\u{2580}', '\u{24FF}', '\u{257F}'] {
+            assert_eq!(box_arms(c), None, "{c}");
+        }
+        assert_eq!(BY_ARMS.iter().filter(|&&c| c != '\0').count(), BOXES.len());
     }
 
     #[test]
