@@ -214,11 +214,14 @@ impl Race {
     /// winner among them, so a round that must skip entrants ranks once.
     pub fn rank(&self, round: u32, entrants: impl Iterator<Item = (u64, u32)>, order: &mut Vec<usize>) {
         let round = mix(self.base ^ mix(u64::from(round).wrapping_add(0x9e37_79b9_7f4a_7c15)));
-        let mut scored: Vec<(usize, u64, u32)> = entrants
-            .enumerate()
-            .filter(|(_, (_, weight))| *weight > 0)
-            .map(|(i, (key, weight))| (i, exponential_q32((mix(round ^ key) >> 32) as u32), weight))
-            .collect();
+        // Sized for every entrant at once, not grown through the filter.
+        let mut scored: Vec<(usize, u64, u32)> = Vec::with_capacity(entrants.size_hint().0);
+        scored.extend(
+            entrants
+                .enumerate()
+                .filter(|(_, (_, weight))| *weight > 0)
+                .map(|(i, (key, weight))| (i, exponential_q32((mix(round ^ key) >> 32) as u32), weight)),
+        );
         // ticket / weight, compared without dividing; ties by position.
         scored.sort_by(|a, b| {
             (u128::from(a.1) * u128::from(b.2)).cmp(&(u128::from(b.1) * u128::from(a.2))).then(a.0.cmp(&b.0))

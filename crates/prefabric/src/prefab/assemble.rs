@@ -9,13 +9,15 @@
 //! sources that draw the same thing therefore give equal [`Prefab`]s.
 
 use super::{
-    Header, LayerKind, LinkMark, Machine, Prefab, RefMark, nearest_edge, outline_facing, sorted_machines, sorted_refs,
+    About, Header, LayerKind, LinkMark, Machine, Prefab, RefMark, nearest_edge, outline_facing, sorted_machines,
+    sorted_refs,
 };
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::text::Layer;
 use crate::geom::{Dir, Moves, Point};
 use crate::grid::Grid;
 use crate::map::{LinkKind, Role, Terrain};
+use std::sync::Arc;
 
 /// A prefab's layers as drawn, before their marks are interpreted. Overlay grids hold
 /// `None` for empty cells and have the terrain's size.
@@ -80,17 +82,14 @@ pub(crate) fn assemble(
         return Err(a.errors);
     }
     Ok(Prefab {
-        name: header.name,
-        tags: header.tags,
+        about: Arc::new(About { name: header.name, tags: header.tags, defs: header.defs, origin }),
         transforms: header.transforms,
         style: header.style,
-        defs: header.defs,
         cells: drawn.terrain,
         links,
         machines: sorted_machines(machines),
         refs: sorted_refs(refs),
         marks: Vec::new(),
-        origin,
         variation: None,
         moves,
     })

@@ -182,24 +182,32 @@ impl LayerKind {
 /// are equal.
 #[derive(Clone, Debug)]
 pub struct Prefab {
-    name: String,
-    tags: Vec<String>,
+    /// Its name, tags, definition file and origin: shared by every turned copy,
+    /// so turning a prefab (stages do, per placement) copies no text.
+    about: Arc<About>,
     transforms: TransformSet,
     style: Style,
-    defs: Option<String>,
     cells: Grid<Option<Terrain>>,
     links: Vec<LinkMark>,
     machines: Vec<Machine>,
     refs: Vec<RefMark>,
     /// Its cell marks, in reading order (those of its first outcome when it varies).
     marks: Vec<CellMark>,
-    origin: Location,
     /// Its variation transforms, when it has any; its own cells and references
     /// are then those of its first outcome.
     variation: Option<Arc<Varying>>,
     /// The movement rule of the palette it was read with: what its floor
     /// being one area means.
     moves: Moves,
+}
+
+/// What names a prefab and where it was read from.
+#[derive(Debug)]
+struct About {
+    name: String,
+    tags: Vec<String>,
+    defs: Option<String>,
+    origin: Location,
 }
 
 /// A variation, its lines as written, and what its proof established.
@@ -253,11 +261,11 @@ impl Eq for VariationLine {}
 impl PartialEq for Prefab {
     fn eq(&self, other: &Prefab) -> bool {
         (
-            &self.name,
-            &self.tags,
+            &self.about.name,
+            &self.about.tags,
             self.transforms,
             self.style,
-            &self.defs,
+            &self.about.defs,
             &self.cells,
             &self.links,
             &self.machines,
@@ -265,11 +273,11 @@ impl PartialEq for Prefab {
             &self.marks,
             self.variation.as_ref().map(|v| &v.variation),
         ) == (
-            &other.name,
-            &other.tags,
+            &other.about.name,
+            &other.about.tags,
             other.transforms,
             other.style,
-            &other.defs,
+            &other.about.defs,
             &other.cells,
             &other.links,
             &other.machines,
@@ -317,12 +325,12 @@ impl Header {
 impl Prefab {
     /// Its name, unique in its pack.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.about.name
     }
 
     /// Its tags, in the order written.
     pub fn tags(&self) -> &[String] {
-        &self.tags
+        &self.about.tags
     }
 
     /// The orientations it may be placed in.
@@ -344,17 +352,17 @@ impl Prefab {
     /// The name of the definition file that says what its reference characters
     /// stand for: the one its header names, else the one named after it.
     pub fn defs_name(&self) -> &str {
-        self.defs.as_deref().unwrap_or(&self.name)
+        self.about.defs.as_deref().unwrap_or(&self.about.name)
     }
 
     /// Everything but its layers.
     pub fn header(&self) -> Header {
         Header {
-            name: self.name.clone(),
-            tags: self.tags.clone(),
+            name: self.about.name.clone(),
+            tags: self.about.tags.clone(),
             transforms: self.transforms,
             style: self.style,
-            defs: self.defs.clone(),
+            defs: self.about.defs.clone(),
             variation: self.variation.as_ref().map_or_else(Vec::new, |v| v.lines.clone()),
         }
     }
@@ -418,7 +426,7 @@ impl Prefab {
 
     /// Where it is defined (its name on the `prefab` line, or its `.xp` file).
     pub fn origin(&self) -> &Location {
-        &self.origin
+        &self.about.origin
     }
 
     /// True when `p` lies on the way out of one of the link marks.
@@ -457,17 +465,14 @@ impl Prefab {
         // Field by field, not `..self.clone()`: that would copy the grid and
         // lists replaced here only to drop them, and stages turn prefabs per map.
         Prefab {
-            name: self.name.clone(),
-            tags: self.tags.clone(),
+            about: Arc::clone(&self.about),
             transforms: self.transforms,
             style: self.style,
-            defs: self.defs.clone(),
             cells,
             links,
             machines: sorted_machines(machines),
             refs: sorted_refs(refs),
             marks: sorted_marks(marks),
-            origin: self.origin.clone(),
             variation: None,
             moves: self.moves,
         }
@@ -645,24 +650,21 @@ impl Prefab {
             parted: self.style == Style::Centered,
             moves: self.moves,
             machine_glyphs,
-            origin: &self.origin,
+            origin: &self.about.origin,
         }
     }
 
     /// The same prefab with other terrain and references and no variation.
     fn with_layers(&self, cells: Grid<Option<Terrain>>, refs: Vec<RefMark>, marks: Vec<CellMark>) -> Prefab {
         Prefab {
-            name: self.name.clone(),
-            tags: self.tags.clone(),
+            about: Arc::clone(&self.about),
             transforms: self.transforms,
             style: self.style,
-            defs: self.defs.clone(),
             cells,
             links: self.links.clone(),
             machines: self.machines.clone(),
             refs,
             marks,
-            origin: self.origin.clone(),
             variation: None,
             moves: self.moves,
         }
@@ -718,7 +720,7 @@ impl Prefab {
             let Some(p) = free else {
                 return Err(Error::new(
                     crate::error::ErrorKind::Invalid,
-                    format!("prefab `{}`: no free cell beside the link at {} for its arrow", self.name, link.at),
+                    format!("prefab `{}`: no free cell beside the link at {} for its arrow", self.about.name, link.at),
                 ));
             };
             layer.set(p, Some(link.dir.arrow()));
@@ -730,17 +732,14 @@ impl Prefab {
     /// auto-rooms): terrain and connectors only, placeable in every orientation.
     pub(crate) fn generated(name: String, cells: Grid<Option<Terrain>>, links: Vec<LinkMark>) -> Prefab {
         Prefab {
-            name,
-            tags: Vec::new(),
+            about: Arc::new(About { name, tags: Vec::new(), defs: None, origin: Location::file("(generated)") }),
             transforms: TransformSet::ALL,
             style: Style::Feature,
-            defs: None,
             cells,
             links,
             machines: Vec::new(),
             refs: Vec::new(),
             marks: Vec::new(),
-            origin: Location::file("(generated)"),
             variation: None,
             moves: Moves::Orthogonal,
         }

@@ -255,7 +255,7 @@ impl Prefab {
     /// terrains, or a glyph has no code page 437 code.
     pub fn to_xp(&self, palette: &Palette) -> Result<XpImage, Error> {
         let (w, h) = (self.width(), self.height());
-        let fail = |message: String| Error::new(ErrorKind::Invalid, format!("prefab `{}`: {message}", self.name));
+        let fail = |message: String| Error::new(ErrorKind::Invalid, format!("prefab `{}`: {message}", self.about.name));
         let mut terrain = XpLayer::new(w, h, XpCell::TRANSPARENT);
         for p in self.cells.bounds().points() {
             let mut cell = terrain_cell(self.cells[p], palette).map_err(fail)?;

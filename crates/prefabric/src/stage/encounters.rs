@@ -514,7 +514,10 @@ fn choose_fit<'p>(
     rng: &mut Rng,
 ) -> Result<Fit<'p>, (SkipReason, String)> {
     let prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
-    let mut unseen: Vec<usize> = (0..rooms.len()).filter(|&ri| !rooms[ri].used).collect();
+    // Sized for every room at once: collecting through a filter would grow it
+    // step by step, a reallocation per doubling for each encounter.
+    let mut unseen: Vec<usize> = Vec::with_capacity(rooms.len());
+    unseen.extend((0..rooms.len()).filter(|&ri| !rooms[ri].used));
     let free = unseen.len();
     // A room drawn at random from those not yet tried until one fits: each
     // fitting room as likely as any other, as if all were tried first, but
