@@ -876,6 +876,8 @@ pub struct Map {
     pub(crate) attempt: u32,
     /// The seed this attempt's streams derive from (the seed itself on attempt 0).
     pub(crate) stream_seed: u64,
+    /// Emptied lists of the last map, to fill before allocating new ones.
+    pub(crate) pools: Pools,
 }
 
 /// What a finished map leaves for the next: its grids and its longest lists,
@@ -889,6 +891,60 @@ pub(crate) struct Spare {
     regions: Vec<Region>,
     prefabs: Vec<PlacedPrefab>,
     objects: Vec<Object>,
+    pools: Pools,
+}
+
+/// The lists a map's objects and regions held, emptied, for the next map to
+/// fill instead of allocating its own: a materials map places hundreds of
+/// machines and rooms, each with its own list of cells or doors, and a
+/// generator handed its maps back ([`crate::Generator::recycle`]) serves them
+/// from here. A map's own objects and regions own their lists as before.
+#[derive(Default)]
+pub(crate) struct Pools {
+    cells: Vec<Vec<(Point, char)>>,
+    doors: Vec<Vec<Door>>,
+}
+
+/// Lists kept per kind at most: more than a map of any size here places.
+const MAX_POOLED: usize = 4096;
+
+impl Pools {
+    /// An empty list for an object's cells.
+    pub(crate) fn cells(&mut self) -> Vec<(Point, char)> {
+        self.cells.pop().unwrap_or_default()
+    }
+
+    /// A list for an object's cells holding the one cell `p`, drawn `glyph`.
+    pub(crate) fn one_cell(&mut self, p: Point, glyph: char) -> Vec<(Point, char)> {
+        let mut cells = self.cells();
+        cells.push((p, glyph));
+        cells
+    }
+
+    /// An empty list for a region's doors.
+    pub(crate) fn doors(&mut self) -> Vec<Door> {
+        self.doors.pop().unwrap_or_default()
+    }
+
+    fn keep<T>(pool: &mut Vec<Vec<T>>, mut list: Vec<T>) {
+        if list.capacity() > 0 && pool.len() < MAX_POOLED {
+            list.clear();
+            pool.push(list);
+        }
+    }
+}
+
+/// A copy of a map starts with no lists to reuse.
+impl Clone for Pools {
+    fn clone(&self) -> Pools {
+        Pools::default()
+    }
+}
+
+impl std::fmt::Debug for Pools {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Pools {{ {} cell lists, {} door lists }}", self.cells.len(), self.doors.len())
+    }
 }
 
 impl Map {
@@ -902,7 +958,7 @@ impl Map {
     pub(crate) fn from_spare(spare: Spare, seed: u64, map_type: &str, depth: u32, width: i32, height: i32) -> Map {
         // The lists of a spare are empty already (`Map::into_spare`); its grids
         // still hold the last map.
-        let Spare { mut terrain, mut masks, mut region_of, regions, prefabs, objects } = spare;
+        let Spare { mut terrain, mut masks, mut region_of, regions, prefabs, objects, pools } = spare;
         terrain.reset(width, height, Terrain::EARTH);
         masks.reset(width, height, 0);
         region_of.reset(width, height, NO_REGION);
@@ -930,16 +986,21 @@ impl Map {
             trace: Trace::default(),
             attempt: 0,
             stream_seed: seed,
+            pools,
         }
     }
 
     /// The map's memory, for the next map (see [`Spare`]).
     pub(crate) fn into_spare(self) -> Spare {
-        let Map { terrain, masks, region_of, mut regions, mut prefabs, mut objects, .. } = self;
-        regions.clear();
+        let Map { terrain, masks, region_of, mut regions, mut prefabs, mut objects, mut pools, .. } = self;
+        for region in regions.drain(..) {
+            Pools::keep(&mut pools.doors, region.doors);
+        }
         prefabs.clear();
-        objects.clear();
-        Spare { terrain, masks, region_of, regions, prefabs, objects }
+        for object in objects.drain(..) {
+            Pools::keep(&mut pools.cells, object.cells);
+        }
+        Spare { terrain, masks, region_of, regions, prefabs, objects, pools }
     }
 
     /// Which attempt made it: 0 when the seed itself gave a valid map, N when N
@@ -1132,7 +1193,7 @@ impl Map {
             kind,
             laid_out_as: kind,
             bounds,
-            doors: Vec::new(),
+            doors: self.pools.doors(),
             area: 0,
             prefab: None,
             centre: None,

@@ -98,7 +98,7 @@ fn scatter(map: &mut Map, pack: &Pack, e: &Encounter, id: RegionId, counts: &[u3
             map.objects.push(Object {
                 kind: object_kind(o.kind),
                 tag: Some(Arc::clone(tag)),
-                cells: vec![(at, glyph)],
+                cells: map.pools.one_cell(at, glyph),
                 prefab: None,
                 keywords: game_keywords(&line.keywords, rng),
                 furnishing: None,

@@ -32,7 +32,7 @@ impl<'a> Furnisher<'a> {
         for prop in machines_for(self.catalog, machine_type, tier, rng) {
             match self.against_edge(map, area, turned_size(prop, Transform::IDENTITY), prop.rotate, true, rng) {
                 Ok((rect, turn, pushed)) => {
-                    let cells = art_cells(prop, rect, turn);
+                    let cells = art_cells(map.pools.cells(), prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Interactive, area.id));
                     self.tally.interactive += 1;
                     let instead = if tried.is_empty() {
@@ -199,7 +199,8 @@ impl<'a> Furnisher<'a> {
                     for p in next.by_ref().take(count as usize) {
                         let furnished =
                             Furnished { part: FurnishPart::Stockpile, region: Some(area.id), pile: Some(pile) };
-                        self.place(map, item_object(item, p, furnished));
+                        let object = item_object(map, item, p, furnished);
+                        self.place(map, object);
                     }
                 }
                 self.tally.stockpiles += 1;
@@ -474,7 +475,7 @@ impl<'a> Furnisher<'a> {
             match misfit {
                 Some(m) => misfits[m as usize] += 1,
                 None => {
-                    let cells = art_cells(member, rect, member_turn);
+                    let cells = art_cells(map.pools.cells(), member, rect, member_turn);
                     self.place(map, machine(member, cells, FurnishPart::Filler, area.id));
                     placed += 1;
                     if member.tag != prop.tag {
@@ -531,7 +532,7 @@ impl<'a> Furnisher<'a> {
             }
             match self.first_fit(map, area, &mut places, true, rng) {
                 Ok((rect, turn, _)) => {
-                    let cells = art_cells(prop, rect, turn);
+                    let cells = art_cells(map.pools.cells(), prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Filler, area.id));
                     self.tally.fillers += 1;
                     placed.push(format!("`{}` at ({}, {})", prop.tag, rect.x, rect.y));
@@ -693,15 +694,16 @@ fn shifted(rect: Rect, side: Dir, n: i32) -> Rect {
 
 /// The cells of a machine turned by `turn` with its top-left at `rect`'s, and the
 /// glyph of each, in reading order.
-pub(super) fn art_cells(prop: &Prop, rect: Rect, turn: Transform) -> Vec<(Point, char)> {
+/// Written into `cells` (emptied first), a list the map's pools lend.
+pub(super) fn art_cells(mut cells: Vec<(Point, char)>, prop: &Prop, rect: Rect, turn: Transform) -> Vec<(Point, char)> {
     let back = turn.inverse();
-    rect.points()
-        .map(|p| {
-            let local = p - Point::new(rect.x, rect.y);
-            let source = back.apply_point(local, rect.width, rect.height);
-            (p, art::turn(prop.glyph(source.x, source.y), turn))
-        })
-        .collect()
+    cells.clear();
+    cells.extend(rect.points().map(|p| {
+        let local = p - Point::new(rect.x, rect.y);
+        let source = back.apply_point(local, rect.width, rect.height);
+        (p, art::turn(prop.glyph(source.x, source.y), turn))
+    }));
+    cells
 }
 
 pub(super) fn machine(prop: &Prop, cells: Vec<(Point, char)>, part: FurnishPart, region: RegionId) -> Object {

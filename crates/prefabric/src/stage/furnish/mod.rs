@@ -622,12 +622,13 @@ fn range(rng: &mut Rng, c: Count) -> u32 {
     rng.range(c.lo as i32, c.hi as i32) as u32
 }
 
-/// An item, drawn with the glyph the catalog gives it.
-fn item_object(item: &Item, p: Point, furnished: Furnished) -> Object {
+/// An item, drawn with the glyph the catalog gives it, its cell written into
+/// a list of the map's pools.
+fn item_object(map: &mut Map, item: &Item, p: Point, furnished: Furnished) -> Object {
     Object {
         kind: ObjectKind::Item,
         tag: Some(item.tag.clone()),
-        cells: vec![(p, item.glyph)],
+        cells: map.pools.one_cell(p, item.glyph),
         prefab: None,
         keywords: Vec::new(),
         furnishing: Some(furnished),

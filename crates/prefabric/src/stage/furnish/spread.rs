@@ -115,7 +115,7 @@ impl Furnisher<'_> {
             let object = Object {
                 kind: ObjectKind::Debris,
                 tag: Some(tags[k].0.into()),
-                cells: vec![(p, glyph)],
+                cells: map.pools.one_cell(p, glyph),
                 prefab: None,
                 keywords: Vec::new(),
                 furnishing: Some(Furnished { part: FurnishPart::Debris, region, pile: None }),
@@ -158,7 +158,7 @@ impl Furnisher<'_> {
                 .find_map(|&prop| self.terminal_place(map, id, around.as_ref(), prop, &mut rng).map(|at| (prop, at)));
             match found {
                 Some((prop, (rect, turn))) => {
-                    let cells = art_cells(prop, rect, turn);
+                    let cells = art_cells(map.pools.cells(), prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Terminal, id));
                     placed += 1;
                     map.trace.push_with("furnishing", Outcome::Chose, rect, || {
@@ -283,7 +283,8 @@ impl Furnisher<'_> {
             };
             let region = map.region_of.get(p).copied().filter(|&r| r != NO_REGION);
             let furnished = Furnished { part: FurnishPart::Item, region, pile: None };
-            self.place(map, item_object(item, p, furnished));
+            let object = item_object(map, item, p, furnished);
+            self.place(map, object);
             self.tally.items += 1;
             map.trace.push_with("furnishing", Outcome::Chose, Rect::new(p.x, p.y, 1, 1), || {
                 format!(
