@@ -64,8 +64,13 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
             continue;
         }
         let Some(defs) = pack.definitions(prefab.defs_name()) else { continue };
-        let oriented = prefab.transformed(placed.transform);
-        let place = Placement { prefab, oriented: &oriented, transform: placed.transform, bounds: placed.bounds };
+        // Only its references are needed as placed: those are turned, not the
+        // whole prefab.
+        let (t, (w, h)) = (placed.transform, (prefab.width(), prefab.height()));
+        let mut refs: Vec<RefMark> =
+            prefab.refs().iter().map(|r| RefMark { at: t.apply_point(r.at, w, h), glyph: r.glyph }).collect();
+        refs.sort_by_key(|r| (r.at.y, r.at.x));
+        let place = Placement { prefab, refs: &refs, transform: t, bounds: placed.bounds };
         let bounds = placed.bounds;
         let mut rng = Rng::stream(seed, "objects", &format!("{}#{index}", placed.name));
         let lines = enabled_lines(defs, &mut rng);
@@ -101,15 +106,24 @@ fn machine_notes(objects: &[Object], names: &[Name]) -> String {
     if notes.is_empty() { String::new() } else { format!(": {}", notes.join(", ")) }
 }
 
-/// A placed prefab as the stage sees it: as drawn, as placed, and where.
+/// A placed prefab as the stage sees it: as drawn, its references as placed
+/// (in reading order), and where.
 struct Placement<'p> {
     prefab: &'p crate::prefab::Prefab,
-    oriented: &'p crate::prefab::Prefab,
+    refs: &'p [RefMark],
     transform: Transform,
     bounds: Rect,
 }
 
 impl Placement<'_> {
+    /// True when `p` (placed prefab coordinates) lies on the way out of one of
+    /// its link marks: the cell it was drawn at does.
+    fn is_link_path(&self, p: Point) -> bool {
+        let (w, h) = (self.prefab.width(), self.prefab.height());
+        let (tw, th) = self.transform.apply_size(w, h);
+        self.prefab.is_link_path(self.transform.inverse().apply_point(p, tw, th))
+    }
+
     /// The map cells of a `size` footprint whose top-left, in the prefab as drawn,
     /// is the reference cell drawn at `at` (placed prefab coordinates), each with
     /// its cell of the footprint as drawn, in reading order of the map.
@@ -213,9 +227,9 @@ fn resolve(
     index: usize,
     rng: &mut Rng,
 ) -> (Vec<Object>, Vec<Name>) {
-    let (oriented, bounds) = (place.oriented, place.bounds);
+    let bounds = place.bounds;
     let origin = Point::new(bounds.x, bounds.y);
-    let refs = oriented.refs();
+    let refs = place.refs;
     // Which reference cells were given the object of which line (`i * lines + k`),
     // and the tag and alternative each got.
     let line_count = defs.lines.len();
@@ -467,7 +481,7 @@ fn fits(
             && map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Floor(_)))
             && !blocked[p - origin]
             && (own(p) || !taken.contains(&p))
-            && !place.oriented.is_link_path(p - origin)
+            && !place.is_link_path(p - origin)
     });
     if !on_floor {
         return false;

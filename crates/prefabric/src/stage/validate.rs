@@ -122,7 +122,7 @@ fn objects(map: &Map) -> Result<(), Error> {
 fn connected(map: &Map) -> Result<(), Error> {
     let (cells, masks) = (map.terrain.cells(), map.masks.cells());
     let passable = Bits::from_layers(map.width() as usize, map.height() as usize, cells, masks, |t, m| {
-        t.role.is_walkable() && m & mask::SOLID == 0
+        t.role.is_walkable() & (m & mask::SOLID == 0)
     });
     // Most maps pass: the labels, which name a stranded cell, only for those
     // that do not.
