@@ -198,7 +198,7 @@ impl Entry {
         let bounds = Rect::new(origin.x, origin.y, w, h);
         let region = c.region(RegionKind::Prefab, bounds, None);
         c.map.regions[region as usize].prefab = Some(index);
-        for machine in shape.prefab.machine_objects(origin, index) {
+        for machine in shape.prefab.machine_objects(Transform::IDENTITY, origin, index) {
             c.map.add_object(machine);
         }
         c.map.prefabs.push(PlacedPrefab {

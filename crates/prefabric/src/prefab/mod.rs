@@ -392,19 +392,39 @@ impl Prefab {
         &self.machines
     }
 
-    /// Its machines as map objects, for the prefab placed with its top-left corner
-    /// at `at` as placed prefab `index`; untagged until the objects stage gives
-    /// those its definition file's `machine` lines name their catalog tag.
-    pub(crate) fn machine_objects(&self, at: Point, index: usize) -> impl Iterator<Item = Object> + '_ {
-        self.machines.iter().map(move |machine| Object {
+    /// Its machines as map objects, for the prefab turned by `t` and placed with
+    /// its top-left corner at `at` as placed prefab `index`: the objects of
+    /// `self.transformed(t)`'s machines, in the same order, without turning the
+    /// rest of the prefab. Untagged until the objects stage gives those its
+    /// definition file's `machine` lines name their catalog tag.
+    pub(crate) fn machine_objects(&self, t: Transform, at: Point, index: usize) -> Vec<Object> {
+        let (w, h) = (self.width(), self.height());
+        let object = |cells| Object {
             kind: ObjectKind::Machine,
             tag: None,
-            cells: machine.cells().iter().map(|&(p, glyph)| (at + p, glyph)).collect(),
+            cells,
             prefab: Some(index),
             keywords: Vec::new(),
             furnishing: None,
             definition: None,
-        })
+        };
+        if t == Transform::IDENTITY {
+            return self.machines.iter().map(|m| object(m.cells.iter().map(|&(p, g)| (at + p, g)).collect())).collect();
+        }
+        // As `transformed` does: each machine's cells back in reading order,
+        // then the machines by their first cell.
+        let mut objects: Vec<Object> = self
+            .machines
+            .iter()
+            .map(|m| {
+                let mut cells: Vec<(Point, char)> =
+                    m.cells.iter().map(|&(p, g)| (at + t.apply_point(p, w, h), art::turn(g, t))).collect();
+                cells.sort_by_key(|(p, _)| (p.y, p.x));
+                object(cells)
+            })
+            .collect();
+        objects.sort_by_key(|o| (o.cells[0].0.y, o.cells[0].0.x));
+        objects
     }
 
     /// Its reference characters, in reading order.
@@ -913,6 +933,17 @@ mod tests {
         assert_eq!(err.len(), 2, "{err:?}");
         assert!(err[0].contains("8:2: invalid: the mark is as close to the north edge as to the east edge"), "{err:?}");
         assert!(err[1].contains("9:3: invalid: arrow `<` is not beside a link mark"), "{err:?}");
+    }
+
+    #[test]
+    fn machine_objects_turned_in_place_are_those_of_the_turned_prefab() {
+        let p = build("prefab m\nterrain:\n########\n#......#\n#......#\n#......#\n#......#\n###+####\nmachines:\n........\n.┌┐.....\n...│....\n.....═╗.\n........\n........\n").unwrap();
+        let at = Point::new(7, 4);
+        for t in Transform::ALL {
+            let turned = p.transformed(t).machine_objects(Transform::IDENTITY, at, 3);
+            assert_eq!(p.machine_objects(t, at, 3), turned, "{t}");
+            assert_eq!(turned.len(), 3, "{t}");
+        }
     }
 
     #[test]

@@ -648,7 +648,7 @@ impl Caverns {
         }
         raise_walls(map, rect.expand(2), &oriented, rect);
         map.regions[region as usize].doors = doors;
-        for machine in oriented.machine_objects(spot.at, index) {
+        for machine in oriented.machine_objects(Transform::IDENTITY, spot.at, index) {
             map.add_object(machine);
         }
         map.prefabs.push(PlacedPrefab {

@@ -35,6 +35,7 @@ use crate::prefab::{Prefab, Style};
 use crate::rng::{Race, Rng};
 use crate::trace::Outcome;
 use crate::world::World;
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
 /// A run of walkable cells in the wall line around a room: one way in.
@@ -774,18 +775,20 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
     let room_doorways = room.doorways(map).to_vec();
     let index = map.prefabs.len();
     let variant = fit.prefab.varies().then(|| map.variant_seed(fit.prefab.name()));
-    let oriented = match variant {
-        Some(seed) => fit.prefab.variant(seed).transformed(fit.transform),
-        None => fit.prefab.transformed(fit.transform),
+    // The outcome as drawn: stamped through the turn, never turned whole.
+    let drawn = match variant {
+        Some(seed) => fit.prefab.variant(seed),
+        None => Cow::Borrowed(fit.prefab),
     };
-    let rect = Rect::new(fit.at.x, fit.at.y, oriented.width(), oriented.height());
+    let (w, h) = fit.transform.apply_size(drawn.width(), drawn.height());
+    let rect = Rect::new(fit.at.x, fit.at.y, w, h);
     let enclosed = matches!(e.style, Style::Enclosed | Style::Cubby);
     let interior = room.interior;
     if enclosed && e.resize {
         shrink_room(map, interior, rect);
     }
     let region = room.region;
-    stamp(map, &oriented, rect, index);
+    stamp(map, &drawn, fit.transform, rect, index);
     let mut doors: Vec<Door> =
         room_doorways.iter().flat_map(|d| d.cells().map(|at| Door { at, side: d.side })).collect();
     if enclosed {
@@ -934,19 +937,21 @@ fn touches_open(map: &Map, p: Point) -> bool {
     (-1..=1).any(|dy| (-1..=1).any(|dx| (dx, dy) != (0, 0) && map.is_walkable(p + Point::new(dx, dy))))
 }
 
-/// Writes the oriented prefab's cells (`?` keeps the room), protects them, and
-/// adds its machines as objects.
-fn stamp(map: &mut Map, prefab: &Prefab, rect: Rect, index: usize) {
+/// Writes the prefab's cells turned by `turn` (`?` keeps the room), protects
+/// them, and adds its machines as objects: the prefab as placed, read through
+/// the turn rather than turned whole.
+fn stamp(map: &mut Map, prefab: &Prefab, turn: Transform, rect: Rect, index: usize) {
     let at = Point::new(rect.x, rect.y);
-    for local in prefab.cells().bounds().points() {
-        let Some(t) = prefab.cells()[local] else { continue };
-        let p = at + local;
+    let (w, h) = (prefab.width(), prefab.height());
+    for drawn in prefab.cells().bounds().points() {
+        let Some(t) = prefab.cells()[drawn] else { continue };
+        let p = at + turn.apply_point(drawn, w, h);
         map.terrain[p] = t;
         if t.role != Role::Earth {
             map.masks[p] |= mask::PROTECTED;
         }
     }
-    for machine in prefab.machine_objects(at, index) {
+    for machine in prefab.machine_objects(turn, at, index) {
         map.add_object(machine);
     }
 }

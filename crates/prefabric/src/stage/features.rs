@@ -418,7 +418,7 @@ fn place(map: &mut Map, prefab: &Prefab, at: Point, (transform, variant): (Trans
             map.regions[id as usize].doors.push(Door { at: at + link.at, side: link.dir });
         }
     }
-    for machine in prefab.machine_objects(at, index) {
+    for machine in prefab.machine_objects(Transform::IDENTITY, at, index) {
         map.add_object(machine);
     }
     map.prefabs.push(PlacedPrefab {
