@@ -901,22 +901,33 @@ pub(crate) struct Spare {
 /// from here. A map's own objects and regions own their lists as before.
 #[derive(Default)]
 pub(crate) struct Pools {
-    cells: Vec<Vec<(Point, char)>>,
+    /// Cell lists by capacity: class `c` holds those of `2^c` to `2^(c+1) - 1`
+    /// cells (the last, any more), so a machine of nine cells takes a list
+    /// with room for them rather than regrowing an item's list of one.
+    cells: [Vec<Vec<(Point, char)>>; CELL_CLASSES],
     doors: Vec<Vec<Door>>,
 }
+
+/// Capacity classes of the cell lists kept.
+const CELL_CLASSES: usize = 6;
 
 /// Lists kept per kind at most: more than a map of any size here places.
 const MAX_POOLED: usize = 4096;
 
 impl Pools {
-    /// An empty list for an object's cells.
-    pub(crate) fn cells(&mut self) -> Vec<(Point, char)> {
-        self.cells.pop().unwrap_or_default()
+    /// An empty list for an object of `n` cells, with room for them when a
+    /// kept list has it.
+    pub(crate) fn cells(&mut self, n: usize) -> Vec<(Point, char)> {
+        // The first class whose every list holds `n`: capacity 2^c >= n.
+        let first = (n.max(1).next_power_of_two().trailing_zeros() as usize).min(CELL_CLASSES - 1);
+        let mut cells = self.cells[first..].iter_mut().find_map(Vec::pop).unwrap_or_default();
+        cells.reserve(n);
+        cells
     }
 
     /// A list for an object's cells holding the one cell `p`, drawn `glyph`.
     pub(crate) fn one_cell(&mut self, p: Point, glyph: char) -> Vec<(Point, char)> {
-        let mut cells = self.cells();
+        let mut cells = self.cells(1);
         cells.push((p, glyph));
         cells
     }
@@ -924,6 +935,12 @@ impl Pools {
     /// An empty list for a region's doors.
     pub(crate) fn doors(&mut self) -> Vec<Door> {
         self.doors.pop().unwrap_or_default()
+    }
+
+    /// Keeps an object's cell list, emptied, in its capacity class.
+    fn keep_cells(&mut self, cells: Vec<(Point, char)>) {
+        let class = (cells.capacity().max(1).ilog2() as usize).min(CELL_CLASSES - 1);
+        Pools::keep(&mut self.cells[class], cells);
     }
 
     fn keep<T>(pool: &mut Vec<Vec<T>>, mut list: Vec<T>) {
@@ -943,7 +960,8 @@ impl Clone for Pools {
 
 impl std::fmt::Debug for Pools {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Pools {{ {} cell lists, {} door lists }}", self.cells.len(), self.doors.len())
+        let cells: usize = self.cells.iter().map(Vec::len).sum();
+        write!(f, "Pools {{ {cells} cell lists, {} door lists }}", self.doors.len())
     }
 }
 
@@ -998,7 +1016,7 @@ impl Map {
         }
         prefabs.clear();
         for object in objects.drain(..) {
-            Pools::keep(&mut pools.cells, object.cells);
+            pools.keep_cells(object.cells);
         }
         Spare { terrain, masks, region_of, regions, prefabs, objects, pools }
     }

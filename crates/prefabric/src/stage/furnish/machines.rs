@@ -32,7 +32,7 @@ impl<'a> Furnisher<'a> {
         for prop in machines_for(self.catalog, machine_type, tier, rng) {
             match self.against_edge(map, area, turned_size(prop, Transform::IDENTITY), prop.rotate, true, rng) {
                 Ok((rect, turn, pushed)) => {
-                    let cells = art_cells(map.pools.cells(), prop, rect, turn);
+                    let cells = art_cells(map.pools.cells(rect.area() as usize), prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Interactive, area.id));
                     self.tally.interactive += 1;
                     let instead = if tried.is_empty() {
@@ -475,7 +475,7 @@ impl<'a> Furnisher<'a> {
             match misfit {
                 Some(m) => misfits[m as usize] += 1,
                 None => {
-                    let cells = art_cells(map.pools.cells(), member, rect, member_turn);
+                    let cells = art_cells(map.pools.cells(rect.area() as usize), member, rect, member_turn);
                     self.place(map, machine(member, cells, FurnishPart::Filler, area.id));
                     placed += 1;
                     if member.tag != prop.tag {
@@ -532,7 +532,7 @@ impl<'a> Furnisher<'a> {
             }
             match self.first_fit(map, area, &mut places, true, rng) {
                 Ok((rect, turn, _)) => {
-                    let cells = art_cells(map.pools.cells(), prop, rect, turn);
+                    let cells = art_cells(map.pools.cells(rect.area() as usize), prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Filler, area.id));
                     self.tally.fillers += 1;
                     placed.push(format!("`{}` at ({}, {})", prop.tag, rect.x, rect.y));
