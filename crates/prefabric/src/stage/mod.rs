@@ -290,8 +290,9 @@ impl<'p> Generator<'p> {
 
     /// Takes back a map the caller is done with, so that a later map from this
     /// generator (or a clone of it) is built in its memory instead of
-    /// allocating its own: its grids and its lists of regions, prefabs and
-    /// objects. The maps are the same either way; generating in bulk is faster,
+    /// allocating its own: its grids, its lists of regions, prefabs and
+    /// objects, and each object's list of cells and each region's list of
+    /// doors. The maps are the same either way; generating in bulk is faster,
     /// and the memory stays with the process instead of going back and forth to
     /// the system. At most a few maps' memory is kept, for as long as the
     /// generator lives; the rest is dropped. The generator recycles its own
