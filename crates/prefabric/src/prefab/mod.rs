@@ -408,9 +408,6 @@ impl Prefab {
             furnishing: None,
             definition: None,
         };
-        if t == Transform::IDENTITY {
-            return self.machines.iter().map(|m| object(m.cells.iter().map(|&(p, g)| (at + p, g)).collect())).collect();
-        }
         // As `transformed` does: each machine's cells back in reading order,
         // then the machines by their first cell.
         let mut objects: Vec<Object> = self

@@ -838,10 +838,8 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
     r.doors = doors;
     r.prefab = Some(index);
     let side = room_doorways.first().map_or("", |d| d.side.name());
-    map.trace.push_at(
-        "encounters",
-        Outcome::Chose,
-        bounds,
+    let hall = room.hall;
+    map.trace.push_with("encounters", Outcome::Chose, bounds, || {
         format!(
             "encounter `{}` ({}, {}) as `{}` {} at ({}, {}) in {} {region}{}",
             e.id,
@@ -851,10 +849,10 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
             fit.transform,
             rect.x,
             rect.y,
-            if room.hall { "hall" } else { "room" },
+            if hall { "hall" } else { "room" },
             if enclosed { format!(", facing its {side} door") } else { String::new() }
-        ),
-    );
+        )
+    });
     // Door changes and new walls reach two cells past the room: neighbours may
     // have gained or lost a way in.
     let changed = interior.expand(2);

@@ -10,7 +10,7 @@ use super::{Area, Furnisher, Misfit, count_of, describe_misfits, item_object, pa
 use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::Count;
 use crate::geom::{Dir, Point, Rect, Transform, largest_in_bit_rows};
-use crate::map::{FurnishPart, Furnished, Map, Object, ObjectKind, RegionId};
+use crate::map::{FurnishPart, Furnished, Map, Object, ObjectKind, Pools, RegionId};
 use crate::prefab::art;
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -32,7 +32,7 @@ impl<'a> Furnisher<'a> {
         for prop in machines_for(self.catalog, machine_type, tier, rng) {
             match self.against_edge(map, area, turned_size(prop, Transform::IDENTITY), prop.rotate, true, rng) {
                 Ok((rect, turn, pushed)) => {
-                    let cells = art_cells(map.pools.cells(rect.area() as usize), prop, rect, turn);
+                    let cells = art_cells(&mut map.pools, prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Interactive, area.id));
                     self.tally.interactive += 1;
                     let instead = if tried.is_empty() {
@@ -475,7 +475,7 @@ impl<'a> Furnisher<'a> {
             match misfit {
                 Some(m) => misfits[m as usize] += 1,
                 None => {
-                    let cells = art_cells(map.pools.cells(rect.area() as usize), member, rect, member_turn);
+                    let cells = art_cells(&mut map.pools, member, rect, member_turn);
                     self.place(map, machine(member, cells, FurnishPart::Filler, area.id));
                     placed += 1;
                     if member.tag != prop.tag {
@@ -532,7 +532,7 @@ impl<'a> Furnisher<'a> {
             }
             match self.first_fit(map, area, &mut places, true, rng) {
                 Ok((rect, turn, _)) => {
-                    let cells = art_cells(map.pools.cells(rect.area() as usize), prop, rect, turn);
+                    let cells = art_cells(&mut map.pools, prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Filler, area.id));
                     self.tally.fillers += 1;
                     placed.push(format!("`{}` at ({}, {})", prop.tag, rect.x, rect.y));
@@ -693,11 +693,10 @@ fn shifted(rect: Rect, side: Dir, n: i32) -> Rect {
 }
 
 /// The cells of a machine turned by `turn` with its top-left at `rect`'s, and the
-/// glyph of each, in reading order.
-/// Written into `cells` (emptied first), a list the map's pools lend.
-pub(super) fn art_cells(mut cells: Vec<(Point, char)>, prop: &Prop, rect: Rect, turn: Transform) -> Vec<(Point, char)> {
+/// glyph of each, in reading order, in a list the map's `pools` lend.
+pub(super) fn art_cells(pools: &mut Pools, prop: &Prop, rect: Rect, turn: Transform) -> Vec<(Point, char)> {
     let back = turn.inverse();
-    cells.clear();
+    let mut cells = pools.cells(rect.area() as usize);
     cells.extend(rect.points().map(|p| {
         let local = p - Point::new(rect.x, rect.y);
         let source = back.apply_point(local, rect.width, rect.height);

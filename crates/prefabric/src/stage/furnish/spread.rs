@@ -158,7 +158,7 @@ impl Furnisher<'_> {
                 .find_map(|&prop| self.terminal_place(map, id, around.as_ref(), prop, &mut rng).map(|at| (prop, at)));
             match found {
                 Some((prop, (rect, turn))) => {
-                    let cells = art_cells(map.pools.cells(rect.area() as usize), prop, rect, turn);
+                    let cells = art_cells(&mut map.pools, prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Terminal, id));
                     placed += 1;
                     map.trace.push_with("furnishing", Outcome::Chose, rect, || {
