@@ -46,7 +46,7 @@ fn main() {
         links.extend(c.link_lengths.iter().copied());
         removed += u64::from(c.pockets_removed);
         joins += u64::from(c.joins);
-        let open = map.terrain().cells().iter().filter(|t| t.role.is_walkable()).count();
+        let open = map.terrain().cells().iter().filter(|t| t.is_walkable()).count();
         shares.push((1000 * open / map.terrain().cells().len()) as u32);
     }
     let n = before.len().max(1) as f64;

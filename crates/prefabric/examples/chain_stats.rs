@@ -42,7 +42,7 @@ fn main() {
         corner += chain.corner;
         overlays += chain.overlays;
         timed_out += u32::from(chain.timed_out);
-        floor += map.terrain().cells().iter().filter(|t| t.role.is_walkable()).count() as u64;
+        floor += map.terrain().cells().iter().filter(|t| t.is_walkable()).count() as u64;
         area += map.terrain().cells().len() as u64;
     }
     let n = placed.len().max(1) as f64;

@@ -49,7 +49,7 @@ fn main() {
         stopped += u32::from(p.timed_out);
         nodes += p.search_nodes;
         edge_runs.push(longest_edge_run(&map));
-        floor += map.terrain().cells().iter().filter(|t| t.role.is_walkable()).count() as u64;
+        floor += map.terrain().cells().iter().filter(|t| t.is_walkable()).count() as u64;
         area += map.terrain().cells().len() as u64;
     }
     let n = rooms.len().max(1) as f64;

@@ -130,13 +130,15 @@ impl Role {
 }
 
 /// A cell's terrain: its role and a 0–9 variant (a theme's floor or wall style).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Terrain {
-    /// What the cell is.
-    pub role: Role,
-    /// Which style of it, 0–9; 0 is the plain one.
-    pub variant: u8,
-}
+///
+/// Stored as one byte, the role's [`Role::index`] in the high four bits and the
+/// variant in the low four, so a map's terrain grid is one byte a cell: the
+/// passes over every cell (walls to style, floor to furnish, cells to connect)
+/// then compare sixteen cells at a time, where a two-byte cell holding a
+/// [`Role`] had to be read a byte at a time. Terrains order by role, then
+/// variant, as the role and variant themselves do.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Terrain(u8);
 
 impl Terrain {
     /// Plain diggable earth, what every map starts as.
@@ -144,25 +146,90 @@ impl Terrain {
 
     /// Variant 0 of a role.
     pub const fn new(role: Role) -> Terrain {
-        Terrain { role, variant: 0 }
+        Terrain::with_variant(role, 0)
     }
 
     /// A role with a variant (clamped to 9).
     pub const fn with_variant(role: Role, variant: u8) -> Terrain {
-        Terrain { role, variant: if variant > 9 { 9 } else { variant } }
+        Terrain(((role.index() as u8) << 4) | if variant > 9 { 9 } else { variant })
     }
 
     /// Variant 0 of a floor kind.
     pub const fn floor(kind: FloorKind) -> Terrain {
         Terrain::new(Role::Floor(kind))
     }
+
+    /// What the cell is.
+    #[inline]
+    pub const fn role(self) -> Role {
+        ROLE_OF_CODE[(self.0 >> 4) as usize]
+    }
+
+    /// Which style of it, 0–9; 0 is the plain one.
+    #[inline]
+    pub const fn variant(self) -> u8 {
+        self.0 & 0x0f
+    }
+
+    /// True when this is `role`, of any variant: `t.role() == role` without
+    /// decoding the role.
+    #[inline]
+    pub const fn is(self, role: Role) -> bool {
+        self.0 & 0xf0 == Terrain::role_bits(role)
+    }
+
+    /// True for floor of any kind: `matches!(t.role(), Role::Floor(_))`.
+    #[inline]
+    pub const fn is_floor(self) -> bool {
+        // The five floor kinds are the roles 3 to 7 in [`Role::ALL`].
+        self.0.wrapping_sub(Terrain::role_bits(Role::Floor(FloorKind::Room))) < 5 << 4
+    }
+
+    /// True on a door, secret or not.
+    #[inline]
+    pub const fn is_door(self) -> bool {
+        // Doors and secret doors are the roles 8 and 9 in [`Role::ALL`].
+        self.0.wrapping_sub(Terrain::role_bits(Role::Door)) < 2 << 4
+    }
+
+    /// True where a walker can stand ([`Role::is_walkable`]), read off the
+    /// byte: every role from the first floor on but liquid.
+    #[inline]
+    pub const fn is_walkable(self) -> bool {
+        self.0 >= Terrain::role_bits(Role::Floor(FloorKind::Room)) && !self.is(Role::Liquid)
+    }
+
+    /// The high four bits of the byte of every variant of `role`.
+    #[inline]
+    pub(crate) const fn role_bits(role: Role) -> u8 {
+        (role.index() as u8) << 4
+    }
+}
+
+/// The role of each value of a terrain byte's high four bits: [`Role::ALL`], and
+/// earth for the two values no terrain is made with (so a look-up needs no
+/// bounds check).
+const ROLE_OF_CODE: [Role; 16] = {
+    let mut table = [Role::Earth; 16];
+    let mut i = 0;
+    while i < Role::ALL.len() {
+        table[i] = Role::ALL[i];
+        i += 1;
+    }
+    table
+};
+
+impl fmt::Debug for Terrain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Terrain").field("role", &self.role()).field("variant", &self.variant()).finish()
+    }
 }
 
 impl fmt::Display for Terrain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.variant {
-            0 => f.write_str(self.role.name()),
-            v => write!(f, "{}:{}", self.role.name(), v),
+        match self.variant() {
+            0 => f.write_str(self.role().name()),
+            v => write!(f, "{}:{}", self.role().name(), v),
         }
     }
 }
@@ -1086,7 +1153,7 @@ impl Map {
 
     /// True when a walker can stand at `p`.
     pub fn is_walkable(&self, p: Point) -> bool {
-        self.terrain.get(p).is_some_and(|t| t.role.is_walkable())
+        self.terrain.get(p).is_some_and(|t| t.is_walkable())
     }
 
     /// True when a walker can pass `p`: walkable terrain with no machine on it.
@@ -1098,7 +1165,7 @@ impl Map {
     /// searches that step by index and test the bounds once.
     #[inline]
     pub(crate) fn is_passable_at(&self, i: usize) -> bool {
-        self.terrain.cells()[i].role.is_walkable() && self.masks.cells()[i] & mask::SOLID == 0
+        self.terrain.cells()[i].is_walkable() && self.masks.cells()[i] & mask::SOLID == 0
     }
 
     /// True when `p` belongs to a placed prefab that no stage may change.
@@ -1217,5 +1284,40 @@ impl Map {
             centre: None,
         });
         id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every role with every variant comes back whole from its one byte, and
+    /// the predicates that read the byte agree with the role they stand for.
+    #[test]
+    fn a_terrain_byte_keeps_its_role_and_variant() {
+        for role in Role::ALL {
+            for variant in 0..=9 {
+                let t = Terrain::with_variant(role, variant);
+                assert_eq!((t.role(), t.variant()), (role, variant));
+                assert_eq!(t.is_walkable(), role.is_walkable(), "{t}");
+                assert_eq!(t.is_floor(), matches!(role, Role::Floor(_)), "{t}");
+                assert_eq!(t.is_door(), matches!(role, Role::Door | Role::SecretDoor), "{t}");
+                for other in Role::ALL {
+                    assert_eq!(t.is(other), role == other, "{t} is {other:?}");
+                }
+            }
+        }
+        assert_eq!(Terrain::with_variant(Role::Wall, 12).variant(), 9, "variants clamp to 9");
+    }
+
+    /// Terrains order as their roles, then variants, do.
+    #[test]
+    fn terrains_order_by_role_then_variant() {
+        let all: Vec<Terrain> =
+            Role::ALL.iter().flat_map(|&r| (0..=9).map(move |v| Terrain::with_variant(r, v))).collect();
+        for pair in all.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            assert_eq!(a.cmp(&b), (a.role(), a.variant()).cmp(&(b.role(), b.variant())), "{a} against {b}");
+        }
     }
 }

@@ -91,7 +91,7 @@ fn largest_empty(map: &Map) -> Rect {
     largest_empty_rect(map.width(), map.height(), 1, |y, row| {
         let cells = terrain[y * w..(y + 1) * w].iter().zip(&masks[y * w..(y + 1) * w]);
         for (empty, (t, m)) in row.iter_mut().zip(cells) {
-            *empty = matches!(t.role, Role::Earth | Role::Wall) && m & mask::PROTECTED == 0;
+            *empty = (t.is(Role::Earth) || t.is(Role::Wall)) && m & mask::PROTECTED == 0;
         }
     })
 }

@@ -235,7 +235,7 @@ fn cave_map_holds(pack: &Pack, map: &Map, floor: std::ops::RangeInclusive<f64>) 
     // Cave floor is its own terrain, and every cell of it belongs to a cavern
     // or a passage (or to a prefab whose link path it opened).
     for p in map.bounds().points() {
-        if map.terrain_at(p).is_some_and(|t| t.role == Role::Floor(prefabric::FloorKind::Cave)) {
+        if map.terrain_at(p).is_some_and(|t| t.is(Role::Floor(prefabric::FloorKind::Cave))) {
             let kind = map.region_at(p).map(|r| r.kind);
             let opened = kind == Some(RegionKind::Prefab) && map.links().iter().any(|l| l.at == p);
             if !matches!(kind, Some(RegionKind::Cave | RegionKind::Passage)) && !opened {
@@ -255,7 +255,7 @@ fn cave_map_holds(pack: &Pack, map: &Map, floor: std::ops::RangeInclusive<f64>) 
             _ => {}
         }
     }
-    let open = map.terrain().cells().iter().filter(|t| t.role.is_walkable()).count() as f64;
+    let open = map.terrain().cells().iter().filter(|t| t.is_walkable()).count() as f64;
     let share = open / map.terrain().cells().len() as f64;
     if !floor.contains(&share) {
         return Err(format!("{:.0}% floor: not caves", share * 100.0));
@@ -301,7 +301,7 @@ fn embedded_holds(map: &Map, pack: &Pack, placed: &prefabric::PlacedPrefab) -> R
     let mouths: Vec<Point> = b
         .ring()
         .filter(|&p| front(p) && map.is_walkable(p))
-        .filter(|&p| oriented.cells()[p - facing.delta() - origin].is_some_and(|t| t.role.is_walkable()))
+        .filter(|&p| oriented.cells()[p - facing.delta() - origin].is_some_and(|t| t.is_walkable()))
         .collect();
     if mouths.is_empty() && oriented.links().is_empty() {
         return Err(format!("embedded {} at {b} facing {facing} has no open mouth", placed.name));
@@ -692,12 +692,12 @@ fn walled_tightly(map: &Map, pack: &Pack) -> Result<(), String> {
         map.prefabs().iter().any(|placed| {
             let oriented = pack.placed(placed).expect("known");
             let origin = Point::new(placed.bounds.x, placed.bounds.y);
-            placed.bounds.contains(q) && oriented.cells()[q - origin].is_some_and(|t| t.role == Role::Earth)
+            placed.bounds.contains(q) && oriented.cells()[q - origin].is_some_and(|t| t.is(Role::Earth))
         })
     };
     for p in map.bounds().points().filter(|&p| map.is_walkable(p)) {
         for q in Rect::new(p.x - 1, p.y - 1, 3, 3).points() {
-            if map.terrain_at(q).is_some_and(|t| t.role == Role::Earth) && !drawn_earth(q) {
+            if map.terrain_at(q).is_some_and(|t| t.is(Role::Earth)) && !drawn_earth(q) {
                 return Err(format!("walkable {p} touches earth at {q}"));
             }
         }
@@ -729,7 +729,7 @@ fn mines_hold(seeds: std::ops::Range<u64>) {
                 assert!(map.is_walkable(p), "{}", at(format!("{:?} {:?} in rock at {p}", o.kind, o.tag)));
             }
         }
-        let count = |role: Role| map.terrain().cells().iter().filter(|t| t.role == role).count();
+        let count = |role: Role| map.terrain().cells().iter().filter(|t| t.is(role)).count();
         assert!(count(Role::StairsUp) >= 1 && count(Role::StairsDown) >= 1, "{}", at("no way in or out".into()));
         for placed in map.prefabs() {
             match pack.prefab(&placed.name).map(|p| p.style()) {

@@ -385,10 +385,10 @@ fn chained_map_holds(pack: &Pack, map: &Map) -> Result<(), String> {
             let at = origin + link.at;
             let t = map.terrain_at(at).ok_or("connector off the map")?;
             let used = region.doors.iter().any(|d| d.at == at) || map.links().iter().any(|l| l.at == at);
-            if used && !t.role.is_walkable() {
+            if used && !t.is_walkable() {
                 return Err(format!("{}: used connector {at} is {t}", placed.name));
             }
-            if !used && t != unused && t.role != Role::Wall {
+            if !used && t != unused && !t.is(Role::Wall) {
                 return Err(format!("{}: unused connector {at} became {t}, not {unused} or wall", placed.name));
             }
         }
@@ -403,7 +403,7 @@ fn hallways_keep_out_of_prefabs(pack: &Pack, map: &Map) -> Result<(), String> {
         let origin = Point::new(placed.bounds.x, placed.bounds.y);
         for p in placed.bounds.points() {
             // Earth a prefab draws stays diggable on purpose.
-            let drawn = oriented.cells()[p - origin].is_some_and(|t| t.role != Role::Earth);
+            let drawn = oriented.cells()[p - origin].is_some_and(|t| !t.is(Role::Earth));
             let in_corridor = map.region_at(p).is_some_and(|r| r.kind == RegionKind::Corridor);
             if drawn && in_corridor && !oriented.is_link_path(p - origin) {
                 return Err(format!("a hallway runs through `{}` at {p}", placed.name));
@@ -628,7 +628,7 @@ fn features_are_joined_to_the_chain() {
         assert_eq!(map.prefabs()[0].name, "gate");
         assert_eq!(map.prefabs()[0].stage, Stage::Feature);
         for p in prefabric::Rect::new(60, 0, 2, 30).points() {
-            assert_eq!(map.terrain_at(p).map(|t| t.role), Some(Role::Blocked), "seed {seed}: barrier at {p}");
+            assert_eq!(map.terrain_at(p).map(|t| t.role()), Some(Role::Blocked), "seed {seed}: barrier at {p}");
         }
     }
 }
@@ -643,7 +643,7 @@ fn default_map_type_holds(map_type: &str, seeds: std::ops::Range<u64>) {
         let map = generator.generate(seed).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
         chained_map_holds(&pack, &map).unwrap_or_else(|e| panic!("{map_type} seed {seed}: {e}"));
         let stairs =
-            |role: Role| map.bounds().points().filter(|&p| map.terrain_at(p).is_some_and(|t| t.role == role)).count();
+            |role: Role| map.bounds().points().filter(|&p| map.terrain_at(p).is_some_and(|t| t.is(role))).count();
         assert!(
             stairs(Role::StairsUp) >= 1 && stairs(Role::StairsDown) >= 1,
             "{map_type} seed {seed}: stairs both ways"

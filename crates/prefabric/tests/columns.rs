@@ -29,7 +29,7 @@ fn columns(map: &Map) -> Vec<Point> {
         .iter()
         .filter(|r| r.kind == RegionKind::Corridor)
         .flat_map(|r| r.bounds.points())
-        .filter(|&p| map.terrain_at(p).is_some_and(|t| t.role == Role::Wall))
+        .filter(|&p| map.terrain_at(p).is_some_and(|t| t.is(Role::Wall)))
         .collect();
     found.sort_by_key(|p| (p.y, p.x));
     found.dedup();
@@ -37,8 +37,7 @@ fn columns(map: &Map) -> Vec<Point> {
 }
 
 fn is_door(map: &Map, p: Point) -> bool {
-    map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor))
-        || map.regions().iter().any(|r| r.doors.iter().any(|d| d.at == p))
+    map.terrain_at(p).is_some_and(|t| t.is_door()) || map.regions().iter().any(|r| r.doors.iter().any(|d| d.at == p))
 }
 
 /// Why column `p` stands where it should not, if it does.

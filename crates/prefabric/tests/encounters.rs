@@ -650,7 +650,7 @@ fn secret_door_encounters_hide_their_rooms_and_keep_maps_connected() {
             let doors = &map.regions()[region as usize].doors;
             assert!(!doors.is_empty(), "seed {seed}: `{id}` has no door");
             for d in doors {
-                let role = map.terrain()[d.at].role;
+                let role = map.terrain()[d.at].role();
                 assert_eq!(role, prefabric::Role::SecretDoor, "seed {seed}: `{id}`'s door at {} is {role:?}", d.at);
             }
             hidden += 1;
@@ -753,10 +753,10 @@ fn object_only_encounters_scatter_on_free_floor_in_maps_of_every_generator() {
                     let at = object.cells[0].0;
                     let why = format!("{map_type} seed {seed}: `{}`'s {:?} at {at}", e.id, object.tag);
                     assert_eq!(map.region_at(at).map(|r| r.id), Some(placed.region), "{why} is outside its region");
-                    assert!(matches!(map.terrain()[at].role, prefabric::Role::Floor(_)), "{why} is not on floor");
+                    assert!(map.terrain()[at].is_floor(), "{why} is not on floor");
                     assert!(!map.prefabs().iter().any(|p| p.bounds.contains(at)), "{why} is inside a prefab");
                     for d in Dir::ALL {
-                        let role = map.terrain().get(at + d.delta()).map(|t| t.role);
+                        let role = map.terrain().get(at + d.delta()).map(|t| t.role());
                         let door = matches!(
                             role,
                             Some(
@@ -795,7 +795,7 @@ fn staircases(map: &Map, role: prefabric::Role) -> usize {
     let mut seen = std::collections::BTreeSet::new();
     let mut groups = 0;
     for p in map.bounds().points() {
-        if map.terrain()[p].role != role || !seen.insert((p.x, p.y)) {
+        if map.terrain()[p].role() != role || !seen.insert((p.x, p.y)) {
             continue;
         }
         groups += 1;
@@ -803,7 +803,7 @@ fn staircases(map: &Map, role: prefabric::Role) -> usize {
         while let Some(q) = stack.pop() {
             for d in Dir::ALL {
                 let n = q + d.delta();
-                if map.terrain().get(n).is_some_and(|t| t.role == role) && seen.insert((n.x, n.y)) {
+                if map.terrain().get(n).is_some_and(|t| t.is(role)) && seen.insert((n.x, n.y)) {
                     stack.push(n);
                 }
             }

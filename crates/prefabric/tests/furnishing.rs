@@ -40,7 +40,7 @@ fn rect_of(cells: &[Point]) -> Rect {
 }
 
 fn is_door(map: &Map, p: Point) -> bool {
-    map.terrain_at(p).is_some_and(|t| matches!(t.role, prefabric::Role::Door | prefabric::Role::SecretDoor))
+    map.terrain_at(p).is_some_and(|t| t.is_door())
 }
 
 /// Cells of rooms and halls beside a door, or beside a walkable cell of another
@@ -93,7 +93,7 @@ fn default_furnishing_keeps_every_rule_over_300_seeds() {
             parts_seen.insert(f.part);
             for &(p, _) in &o.cells {
                 let terrain = map.terrain_at(p).unwrap();
-                assert!(matches!(terrain.role, prefabric::Role::Floor(_)), "{}", at(&format!("{o:?} on {terrain}")));
+                assert!(terrain.is_floor(), "{}", at(&format!("{o:?} on {terrain}")));
                 assert!(!map.is_protected(p) && !map.is_spawn_blocked(p), "{}", at(&format!("{o:?}")));
                 assert!(!map.prefabs().iter().any(|x| x.bounds.contains(p)), "{}", at(&format!("{o:?} in a prefab")));
                 let keeps_off = !matches!(f.part, FurnishPart::Item | FurnishPart::Terminal);
@@ -272,7 +272,7 @@ fn seclusion(map: &Map) -> Vec<u32> {
     let mut queue = VecDeque::new();
     for (i, c) in t.cells().iter().enumerate() {
         let busy =
-            matches!(c.role, prefabric::Role::Floor(prefabric::FloorKind::Corridor | prefabric::FloorKind::Junction));
+            matches!(c.role(), prefabric::Role::Floor(prefabric::FloorKind::Corridor | prefabric::FloorKind::Junction));
         if busy && map.is_passable(t.point_of(i)) {
             d[i] = 0;
             queue.push_back(i);

@@ -44,9 +44,9 @@ fn items_debris_and_terrain_are_drawn_apart() {
         assert!(!text.chars().any(|c| c.is_ascii_digit()), "{what} draws a digit:\n{text}");
         for t in map.terrain().cells() {
             let g = palette.render_glyph(*t);
-            let floor_variant = matches!(t.role, Role::Floor(_)) && t.variant > 0;
-            if floor_variant && g != palette.render_glyph(Terrain::new(t.role)) {
-                assert!(matches!(terrain[&g].role, Role::Floor(_)), "{what}: floor {t} is drawn like {}", terrain[&g]);
+            let floor_variant = t.is_floor() && t.variant() > 0;
+            if floor_variant && g != palette.render_glyph(Terrain::new(t.role())) {
+                assert!(terrain[&g].is_floor(), "{what}: floor {t} is drawn like {}", terrain[&g]);
             }
         }
         for o in map.objects() {
@@ -100,7 +100,7 @@ fn earth_in_rooms(map: &Map) -> Vec<(String, prefabric::Point)> {
             continue;
         }
         for q in p.bounds.points() {
-            if map.terrain()[q].role == Role::Earth {
+            if map.terrain()[q].is(Role::Earth) {
                 out.push((p.name.clone(), q));
             }
         }
@@ -124,7 +124,7 @@ fn cave_in_caches_leave_no_earth_in_their_rooms() {
             for p in &placed {
                 for q in p.bounds.points() {
                     let t = map.terrain()[q];
-                    if t.role == Role::Wall && t.variant == 5 {
+                    if t.is(Role::Wall) && t.variant() == 5 {
                         fallen += 1;
                         assert_eq!(pack.palette().render_glyph(t), '^');
                     }

@@ -7,7 +7,7 @@
 mod common;
 
 use prefabric::content::SourceFile;
-use prefabric::{Generator, Limits, Moves, Pack, Point, Problems, Role};
+use prefabric::{Generator, Limits, Moves, Pack, Point, Problems};
 
 const PALETTE: &str = "[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"+\" = \"door\"\n\":\" = \"earth\"\n";
 
@@ -96,8 +96,8 @@ fn maps_of_a_diagonal_pack_keep_the_corner_joined_prefab_whole_and_connected() {
                 .cells()
                 .bounds()
                 .points()
-                .filter(|&q| oriented.cells()[q].is_some_and(|t| t.role.is_walkable()))
-                .all(|q| map.terrain_at(origin + q).is_some_and(|t| matches!(t.role, Role::Floor(_))));
+                .filter(|&q| oriented.cells()[q].is_some_and(|t| t.is_walkable()))
+                .all(|q| map.terrain_at(origin + q).is_some_and(|t| t.is_floor()));
             assert!(floor, "seed {seed}: {} lost floor", p.name);
         }
     }

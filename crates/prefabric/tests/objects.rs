@@ -9,7 +9,7 @@
 mod common;
 
 use prefabric::content::SourceFile;
-use prefabric::{Generator, Limits, Map, ObjectKind, Pack, Point, Role};
+use prefabric::{Generator, Limits, Map, ObjectKind, Pack, Point};
 use std::collections::BTreeSet;
 
 const CATALOG: &str = r#"
@@ -408,7 +408,7 @@ fn definition_machines_stay_whole_on_floor_within_their_box_and_named_ones_carry
                 assert!((w, h) == (pw, ph) || (w, h) == (ph, pw), "{at}: {o:?} is not {pw}x{ph}");
                 assert_eq!(o.cells.len() as i32, w * h, "{at}: {o:?}");
                 for &(p, _) in &o.cells {
-                    let floor = map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Floor(_)));
+                    let floor = map.terrain_at(p).is_some_and(|t| t.is_floor());
                     assert!(floor && placement.bounds.contains(p), "{at}: {o:?} off the prefab's floor at {p}");
                 }
                 // Within the box: some reference cell of its character lies inside

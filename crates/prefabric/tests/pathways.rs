@@ -318,7 +318,7 @@ fn settings(pack: &Pack, map: &Map) -> (i32, bool, bool) {
     pack.map_type(map.map_type())
         .and_then(|m| {
             m.generators.iter().find_map(|g| match &g.generator {
-                LayoutGenerator::Pathways(p) => Some((p.padding, p.over_hallways, p.unused.role.is_walkable())),
+                LayoutGenerator::Pathways(p) => Some((p.padding, p.over_hallways, p.unused.is_walkable())),
                 _ => None,
             })
         })
@@ -356,9 +356,8 @@ fn pathways_map_holds(pack: &Pack, map: &Map) -> Result<(), String> {
     }
     // A secret door is the only way into its room: no other doorway (a niche
     // of `unused` floor included) has a walkable cell in front of it.
-    let secret = |r: &&prefabric::Region| {
-        r.doors.iter().any(|d| map.terrain_at(d.at).is_some_and(|t| t.role == Role::SecretDoor))
-    };
+    let secret =
+        |r: &&prefabric::Region| r.doors.iter().any(|d| map.terrain_at(d.at).is_some_and(|t| t.is(Role::SecretDoor)));
     for r in map.regions().iter().filter(secret) {
         let ways = r.doors.iter().filter(|d| map.is_walkable(d.at + d.side.delta())).count();
         if ways != 1 {
@@ -389,7 +388,7 @@ fn pathways_map_holds(pack: &Pack, map: &Map) -> Result<(), String> {
             let at = origin + link.at;
             let t = map.terrain_at(at).ok_or("doorway off the map")?;
             let opened = region.doors.iter().any(|d| d.at == at);
-            if opened != t.role.is_walkable() || (!opened && t.role != Role::Wall) {
+            if opened != t.is_walkable() || (!opened && !t.is(Role::Wall)) {
                 return Err(format!("{}: doorway {at} (opened: {opened}) is {t}", placed.name));
             }
         }
@@ -480,7 +479,7 @@ fn pathways_maps_hold_every_invariant_over_many_seeds() {
             .filter(|p| p.name == "crossing")
             .filter(|p| p.region.is_some_and(|r| map.regions()[r as usize].doors.len() >= 2))
             .count();
-        let secret_cells = map.terrain().cells().iter().filter(|t| t.role == Role::SecretDoor).count() as u32;
+        let secret_cells = map.terrain().cells().iter().filter(|t| t.is(Role::SecretDoor)).count() as u32;
         assert_eq!(secret_cells, stats.secret_doors, "seed {seed}");
     }
     assert!(merges > 300, "hallways merge: {merges}");
@@ -517,7 +516,7 @@ fn wide_hallways_and_odd_settings_keep_every_invariant() {
             for link in oriented.links() {
                 let at = Point::new(placed.bounds.x, placed.bounds.y) + link.at;
                 let t = map.terrain_at(at).expect("on the map");
-                assert!(matches!(t.role, Role::Floor(_)), "seed {seed}: doorway {at} of {} is {t}", placed.name);
+                assert!(t.is_floor(), "seed {seed}: doorway {at} of {} is {t}", placed.name);
             }
         }
     }
@@ -566,7 +565,7 @@ fn rooms_that_cannot_be_joined_are_rolled_back_one_by_one() {
         // The gate's link is joined (connected() above), through its own hallway.
         assert!(map.trace().events().iter().any(|e| e.message.starts_with("feature `gate`'s link")), "seed {seed}");
         for p in prefabric::Rect::new(22, 4, 3, 30).points() {
-            assert_eq!(map.terrain_at(p).map(|t| t.role), Some(Role::Blocked), "seed {seed}: barrier at {p}");
+            assert_eq!(map.terrain_at(p).map(|t| t.role()), Some(Role::Blocked), "seed {seed}: barrier at {p}");
         }
     }
     assert!(rollbacks > 20, "single-doorway cells facing barriers and padding get rolled back: {rollbacks}");
@@ -603,7 +602,7 @@ fn catacombs_hold(seeds: std::ops::Range<u64>) {
     for seed in seeds.clone() {
         let map = generator.generate(seed).unwrap_or_else(|e| panic!("catacombs seed {seed}: {e}"));
         pathways_map_holds(&pack, &map).unwrap_or_else(|e| panic!("catacombs seed {seed}: {e}"));
-        let count = |role: Role| map.terrain().cells().iter().filter(|t| t.role == role).count();
+        let count = |role: Role| map.terrain().cells().iter().filter(|t| t.is(role)).count();
         assert!(count(Role::StairsUp) >= 1, "seed {seed}: the entrance's stairs up");
         assert_eq!(map.prefabs().iter().filter(|p| p.name == "descent").count(), 1, "seed {seed}: one descent");
         encounters += map.prefabs().iter().filter(|p| p.stage == Stage::Encounter).count();

@@ -28,7 +28,7 @@ fn map_of(pack: &Pack, map_type: &str, seed: u64) -> Map {
 
 fn terrain_colour(pack: &Pack, t: Terrain) -> Rgb {
     let palette = pack.palette();
-    palette.colour_of(Some(t)).or_else(|| palette.colour_of(Some(Terrain::new(t.role)))).expect("a colour")
+    palette.colour_of(Some(t)).or_else(|| palette.colour_of(Some(Terrain::new(t.role())))).expect("a colour")
 }
 
 #[test]

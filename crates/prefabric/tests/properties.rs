@@ -82,7 +82,7 @@ fn blocked_barriers_and_the_map_edge_are_never_dug() {
             }
             for p in barrier.points() {
                 assert_eq!(
-                    map.terrain_at(p).map(|t| t.role),
+                    map.terrain_at(p).map(|t| t.role()),
                     Some(Role::Blocked),
                     "seed {seed}: barrier cell {p} changed"
                 );
@@ -159,7 +159,7 @@ fn optional_barriers_are_raised_on_about_their_share_of_maps() {
             let message = format!("optional barrier {wall} (70% of maps) {verb}");
             map.trace().events().iter().any(|e| e.message == message)
         };
-        let blocked = wall.points().all(|p| map.terrain_at(p).map(|t| t.role) == Some(Role::Blocked));
+        let blocked = wall.points().all(|p| map.terrain_at(p).map(|t| t.role()) == Some(Role::Blocked));
         assert!(said("raised") != said("left out"), "seed {seed}: the trace says what became of the wall once");
         if said("raised") {
             assert!(blocked, "seed {seed}: the wall was raised but is not BLOCKED throughout");
@@ -220,7 +220,7 @@ fn a_short_join_distance_keeps_tunnelers_from_digging_far_to_their_own_network()
 fn maps_have_a_way_in_and_a_way_out() {
     let pack = pack();
     for (seed, map) in maps(&pack) {
-        let roles: BTreeSet<Role> = map.terrain().cells().iter().map(|t| t.role).collect();
+        let roles: BTreeSet<Role> = map.terrain().cells().iter().map(|t| t.role()).collect();
         assert!(roles.contains(&Role::StairsUp) && roles.contains(&Role::StairsDown), "seed {seed}");
     }
 }
@@ -253,7 +253,7 @@ fn open_share_stays_within_the_map_type_bounds() {
     let pack = pack();
     let mut shares = Vec::new();
     for (_, map) in maps(&pack) {
-        let open = map.terrain().cells().iter().filter(|t| t.role.is_walkable()).count();
+        let open = map.terrain().cells().iter().filter(|t| t.is_walkable()).count();
         shares.push(open * 100 / map.terrain().cells().len());
     }
     let (min, max) = (shares.iter().min().copied().unwrap_or(0), shares.iter().max().copied().unwrap_or(0));

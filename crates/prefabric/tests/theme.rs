@@ -31,10 +31,10 @@ fn allowed(theme: &Theme, before: &Map, p: Point, was: Terrain, now: Terrain) ->
         return Err(format!("a prefab's cell {p} changed from {was} to {now}"));
     }
     let kind = before.region_at(p).map(|r| r.kind);
-    if now.role == Role::Liquid {
+    if now.is(Role::Liquid) {
         let pools = theme.pools.iter().filter(|pl| pl.terrain == now);
         let kind = kind.ok_or(format!("a pool at {p} outside every region"))?;
-        if !matches!(was.role, Role::Floor(_)) || !pools.clone().any(|pl| pl.regions.contains(&kind)) {
+        if !was.is_floor() || !pools.clone().any(|pl| pl.regions.contains(&kind)) {
             return Err(format!("{now} at {p} on {was} in a {}", kind.name()));
         }
         if before.objects().iter().any(|o| o.cells.iter().any(|&(q, _)| q == p)) {
@@ -48,10 +48,10 @@ fn allowed(theme: &Theme, before: &Map, p: Point, was: Terrain, now: Terrain) ->
         }
         return Ok(());
     }
-    if was.role != now.role || was.variant != 0 {
+    if was.role() != now.role() || was.variant() != 0 {
         return Err(format!("{p} went from {was} to {now}"));
     }
-    let listed = match now.role {
+    let listed = match now.role() {
         Role::Wall => theme.walls.iter().any(|w| w.styles.iter().any(|&(t, _)| t == now)),
         _ => kind
             .and_then(|k| theme.floors_for(k))
@@ -75,7 +75,7 @@ fn themes_dress_only_the_layouts_cells_and_every_style_turns_up() {
             let mut own: BTreeMap<u32, BTreeSet<Terrain>> = BTreeMap::new();
             for p in after.bounds().points() {
                 let (was, now) = (before.terrain()[p], after.terrain()[p]);
-                if now.role == Role::Liquid && was.role != Role::Liquid {
+                if now.is(Role::Liquid) && !was.is(Role::Liquid) {
                     pools += 1;
                 }
                 if was != now {
@@ -86,7 +86,7 @@ fn themes_dress_only_the_layouts_cells_and_every_style_turns_up() {
                 // where it swallowed one, which its styles leave alone.
                 if let Some(r) = after.region_at(p)
                     && let Some(f) = theme.floors_for(r.kind)
-                    && f.styles.iter().chain(&f.scatter).any(|&(t, _)| t.role == now.role)
+                    && f.styles.iter().chain(&f.scatter).any(|&(t, _)| t.role() == now.role())
                     && !f.scatter.iter().any(|&(t, _)| t == now)
                     && !before.is_protected(p)
                 {
@@ -102,7 +102,7 @@ fn themes_dress_only_the_layouts_cells_and_every_style_turns_up() {
             .iter()
             .flat_map(|f| f.styles.iter().chain(&f.scatter))
             .chain(theme.walls.iter().flat_map(|w| &w.styles))
-            .filter(|&&(t, w)| w > 0 && t.variant > 0)
+            .filter(|&&(t, w)| w > 0 && t.variant() > 0)
             .map(|&(t, _)| t);
         for t in listed {
             assert!(seen.contains(&t), "{map_type}: {t} never turned up in {SEEDS} seeds");
@@ -154,7 +154,7 @@ fn a_pool_never_cuts_a_region_in_two() {
             let pooled: BTreeSet<u32> = after
                 .bounds()
                 .points()
-                .filter(|&p| after.terrain()[p].role == Role::Liquid && before.terrain()[p].role != Role::Liquid)
+                .filter(|&p| after.terrain()[p].is(Role::Liquid) && !before.terrain()[p].is(Role::Liquid))
                 .filter_map(|p| after.region_at(p).map(|r| r.id))
                 .collect();
             for &id in &pooled {

@@ -67,10 +67,10 @@ fn check_default_outcomes(pack: &Pack, map: &Map, seen: &mut Vec<(String, String
             }
             // The north way in always, two of the three others.
             "swarmer_mound_large" => {
-                assert!(at(&o, 4, 0).role.is_walkable(), "seed {}", map.seed());
+                assert!(at(&o, 4, 0).is_walkable(), "seed {}", map.seed());
                 let gaps = [(0, 3), (8, 3), (4, 6)].map(|(x, y)| at(&o, x, y));
-                assert_eq!(gaps.iter().filter(|t| t.role.is_walkable()).count(), 2, "seed {}: {gaps:?}", map.seed());
-                assert_eq!(gaps.iter().filter(|t| t.role == Role::Wall).count(), 1, "seed {}: {gaps:?}", map.seed());
+                assert_eq!(gaps.iter().filter(|t| t.is_walkable()).count(), 2, "seed {}: {gaps:?}", map.seed());
+                assert_eq!(gaps.iter().filter(|t| t.is(Role::Wall)).count(), 1, "seed {}: {gaps:?}", map.seed());
                 seen.push((placed.name.clone(), key(gaps.to_vec())));
                 checked.push("swarmer_mound_large");
             }
@@ -249,13 +249,13 @@ fn counted_doorways_and_varying_stairs_keep_every_map_whole() {
         let map = generate(&pack, "materials", seed, 1);
         for p in map.prefabs().iter().filter(|p| p.name == "twin_vault") {
             let o = outcome(&pack, p);
-            let doors: Vec<i32> = (1..6).step_by(2).filter(|&y| at(&o, 3, y).role == Role::Door).collect();
+            let doors: Vec<i32> = (1..6).step_by(2).filter(|&y| at(&o, 3, y).is(Role::Door)).collect();
             assert_eq!(doors.len(), 1, "seed {seed}: one doorway open");
-            assert!((1..6).step_by(2).all(|y| matches!(at(&o, 3, y).role, Role::Door | Role::Wall)));
+            assert!((1..6).step_by(2).all(|y| matches!(at(&o, 3, y).role(), Role::Door | Role::Wall)));
             doorways.push(doors[0]);
-            let stairs = [(1, 2), (5, 3)].map(|(x, y)| at(&o, x, y).role);
+            let stairs = [(1, 2), (5, 3)].map(|(x, y)| at(&o, x, y).role());
             assert_eq!(stairs.iter().filter(|r| **r == Role::StairsDown).count(), 1, "seed {seed}: {stairs:?}");
-            with_stairs += usize::from(at(&o, 5, 1).role == Role::Stairs);
+            with_stairs += usize::from(at(&o, 5, 1).is(Role::Stairs));
             placed += 1;
         }
     }
@@ -281,7 +281,7 @@ fn cell_marks_follow_the_glyphs_each_outcome_draws_onto_the_map() {
         for y in 0..map.height() {
             for x in 0..map.width() {
                 let t = map.terrain()[Point::new(x, y)];
-                if matches!(t.role, Role::Floor(_)) && t.variant == variant {
+                if t.is_floor() && t.variant() == variant {
                     cells.push(Point::new(x, y));
                 }
             }

@@ -63,7 +63,7 @@ impl Kind {
     /// doors too for traps.
     pub fn may_stand_on(self, terrain: crate::map::Terrain) -> bool {
         use crate::map::Role;
-        match terrain.role {
+        match terrain.role() {
             Role::Floor(_) => true,
             Role::Door | Role::SecretDoor => self == Kind::Trap,
             _ => false,

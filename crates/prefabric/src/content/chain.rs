@@ -380,7 +380,7 @@ impl SectionReader<'_> {
         dont_care_written: &Option<Spanned<String>>,
     ) -> (Terrain, Terrain) {
         let unused = self.terrain(unused_written, "unused", Terrain::new(Role::Wall));
-        if let (Some(v), Role::Earth) = (unused_written, unused.role) {
+        if let (Some(v), Role::Earth) = (unused_written, unused.role()) {
             let message = format!(
                 "{}unused connectors of earth would leave the rooms' floor open to the void: earth is never walled inside a prefab",
                 self.prefix
@@ -392,7 +392,7 @@ impl SectionReader<'_> {
             );
         }
         let dont_care = self.terrain(dont_care_written, "dont_care", Terrain::EARTH);
-        if let Some(v) = dont_care_written.as_ref().filter(|_| dont_care.role.is_walkable()) {
+        if let Some(v) = dont_care_written.as_ref().filter(|_| dont_care.is_walkable()) {
             let message = format!(
                 "{}dont_care `{}` is walkable, but `?` cells lie outside the prefabs' floor",
                 self.prefix,
@@ -668,7 +668,7 @@ impl SectionReader<'_> {
         // Its most open drawing has every cell that any outcome may walk on.
         let open = p.most_open();
         if problems.is_empty()
-            && !open.cells().bounds().points().any(|q| open.cells()[q].is_some_and(|t| t.role.is_walkable()))
+            && !open.cells().bounds().points().any(|q| open.cells()[q].is_some_and(|t| t.is_walkable()))
         {
             problems.push((
                 "no outcome of it has a walkable cell".into(),
@@ -804,7 +804,7 @@ pub(crate) fn chain_problems(p: &Prefab, is_start: bool, whole: bool) -> Vec<(St
     let mut out = Vec::new();
     let cells = p.cells();
     let outside = |q: Point| cells.get(q).is_none_or(|c| c.is_none());
-    let walkable = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.role.is_walkable()));
+    let walkable = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.is_walkable()));
     for link in p.links() {
         if let LinkKind::Tunnel { width } = link.kind {
             out.push((
@@ -846,7 +846,7 @@ pub(crate) fn chain_problems(p: &Prefab, is_start: bool, whole: bool) -> Vec<(St
 /// cell, if any.
 pub(crate) fn floor_apart(p: &Prefab) -> Option<Point> {
     let cells = p.cells();
-    let walkable = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.role.is_walkable()));
+    let walkable = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.is_walkable()));
     let first = cells.bounds().points().find(|&q| walkable(q))?;
     let seen = Grid::reachable(cells.width(), cells.height(), first, p.moves(), walkable);
     cells.bounds().points().find(|&q| walkable(q) && !seen[q])

@@ -297,7 +297,7 @@ pub(crate) fn lint_palette(
                         format!(
                             "`{g}` stands for a {} here, but the palette draws `{g}` as {}",
                             line.kind.name(),
-                            terrain.role.name()
+                            terrain.role().name()
                         ),
                     )
                     .with_help("pick a character the palette does not use, so a prefab's layers read apart"),

@@ -809,7 +809,7 @@ fn cave_areas(p: &Prefab, style: Style) -> Result<CaveAreas, String> {
     let cells = p.cells();
     let (w, h) = (p.width(), p.height());
     let is_link = |q: Point| p.links().iter().any(|l| l.at == q);
-    let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.role.is_walkable()) || is_link(q);
+    let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.is_walkable()) || is_link(q);
     let on_way_out = |q: Point| match style {
         Style::Embedded => q.y == h - 1,
         _ => q.x == 0 || q.y == 0 || q.x == w - 1 || q.y == h - 1,
@@ -853,7 +853,7 @@ fn cave_areas(p: &Prefab, style: Style) -> Result<CaveAreas, String> {
 /// open cell reachable.
 fn check_openings(p: &Prefab, style: Style, whole: bool) -> Result<(), String> {
     // Don't-care cells keep the room's floor, so they count as open.
-    let open = |c: &Option<crate::map::Terrain>| c.is_none_or(|t| t.role.is_walkable());
+    let open = |c: &Option<crate::map::Terrain>| c.is_none_or(|t| t.is_walkable());
     let cells = p.cells();
     let (w, h) = (p.width(), p.height());
     let edge = |q: Point| q.x == 0 || q.y == 0 || q.x == w - 1 || q.y == h - 1;

@@ -24,7 +24,6 @@ use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::Pick;
 use crate::geom::{Moves, Point, TransformSet};
 use crate::grid::Grid;
-use crate::map::Role;
 use crate::prefab::{Prefab, RefMark};
 
 /// One footprint a line may place on a reference cell.
@@ -136,7 +135,7 @@ fn legend_machines(d: &Definitions, p: &Prefab, errors: &mut Vec<Error>) -> Vec<
             ))
         } else {
             terrain
-                .filter(|t| !matches!(t.role, Role::Floor(_)))
+                .filter(|t| !t.is_floor())
                 .map(|t| (unit.first(), format!("would stand on {t}; machines stand on floor")))
         };
         match problem {
@@ -240,7 +239,7 @@ fn misfit(
         let why = match p.cells().get(q) {
             None => "runs past the prefab's edge".to_string(),
             Some(None) => "would stand on `?` (don't care)".to_string(),
-            Some(Some(t)) if !matches!(t.role, Role::Floor(_)) => format!("would stand on {t}"),
+            Some(Some(t)) if !t.is_floor() => format!("would stand on {t}"),
             _ if machine[q] => "covers a machine drawn there".to_string(),
             _ if p.is_link_path(q) => "covers a link's way out".to_string(),
             _ => match refs.iter().find(|r| r.at == q && r.at != unit.at) {
@@ -317,7 +316,7 @@ fn floor_problem(
     let embedded = p.style().dont_care_is_floor();
     let mut open = Grid::new(p.width(), p.height(), false);
     for q in p.cells().bounds().points() {
-        let walkable = p.cells()[q].map_or(embedded, |t| t.role.is_walkable());
+        let walkable = p.cells()[q].map_or(embedded, |t| t.is_walkable());
         open.set(q, sure.map_or(walkable, |s| s[q]) && !machine[q]);
     }
     let areas = label(&open, p.moves());

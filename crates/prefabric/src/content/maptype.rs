@@ -1165,7 +1165,7 @@ fn never_fits(prefab: &Prefab, allowed: TransformSet, spots: &Spots, barriers: &
             let bounds = Rect::new(at.x, at.y, w, h);
             let cell_rule = |local: Point| match oriented.cells()[local] {
                 Some(_) if on_barrier(&Rect::new(at.x + local.x, at.y + local.y, 1, 1)) => Some(ON_BARRIER),
-                Some(c) if c.role.is_walkable() && !inner.contains(at + local) => Some(OPEN_ON_EDGE),
+                Some(c) if c.is_walkable() && !inner.contains(at + local) => Some(OPEN_ON_EDGE),
                 None if oriented.is_link_path(local)
                     && on_barrier(&Rect::new(at.x + local.x, at.y + local.y, 1, 1)) =>
                 {

@@ -164,7 +164,7 @@ pub(crate) fn read(
     let mut r = SectionReader { at, errors, prefix: "[theme]: " };
     let floors = raw.floors.iter().map(|f| r.floor_styles(f, words)).collect();
     let walls = raw.walls.as_ref().map(|w| {
-        let styles = r.styles(&w.get_ref().styles, words, "wall", |t| t.role == Role::Wall);
+        let styles = r.styles(&w.get_ref().styles, words, "wall", |t| t.is(Role::Wall));
         let clump = r.number(&w.get_ref().clump, "walls.clump", 0..=100, 0) as u32;
         WallStyles { styles, clump }
     });
@@ -201,7 +201,7 @@ impl SectionReader<'_> {
         match parse_terrain(name.get_ref()) {
             Ok(t) if fits(t) => Some(t),
             Ok(t) => {
-                let message = format!("{}`{}` is {}, not {what}", self.prefix, name.get_ref(), t.role.name());
+                let message = format!("{}`{}` is {}, not {what}", self.prefix, name.get_ref(), t.role().name());
                 self.invalid(name.span(), message, Some(format!("list {what} terrains here, like `{what}:3`")));
                 None
             }
@@ -241,7 +241,7 @@ impl SectionReader<'_> {
         }
         let floors: Vec<FloorKind> = regions.iter().filter_map(|&k| floor_of(k)).collect();
         let mixed = floors.windows(2).any(|w| w[0] != w[1]);
-        let fits = |t: Terrain| matches!(t.role, Role::Floor(k) if floors.first() == Some(&k));
+        let fits = |t: Terrain| matches!(t.role(), Role::Floor(k) if floors.first() == Some(&k));
         let what = floors.first().map_or("floor", |&k| Role::Floor(k).name());
         if mixed {
             let message = format!("{}one [[theme.floors]] entry styles regions dug with different floors", self.prefix);
@@ -279,7 +279,7 @@ impl SectionReader<'_> {
 
     fn pools(&mut self, p: &PoolsFile) -> Pools {
         let terrain =
-            self.themed_terrain(&p.terrain, "liquid", |t| t.role == Role::Liquid).unwrap_or(Terrain::new(Role::Liquid));
+            self.themed_terrain(&p.terrain, "liquid", |t| t.is(Role::Liquid)).unwrap_or(Terrain::new(Role::Liquid));
         let regions = self.region_kinds(&p.regions);
         let chance = self.number(&Some(p.chance.clone()), "pools.chance", 0..=100, 0) as u32;
         let [lo, hi] = *p.size.get_ref();

@@ -151,8 +151,8 @@ impl Palette {
 
         let digits = match &raw.digits {
             None => FloorKind::Room,
-            Some(d) => match parse_terrain(d.get_ref()) {
-                Ok(Terrain { role: Role::Floor(kind), variant: 0 }) => kind,
+            Some(d) => match parse_terrain(d.get_ref()).map(|t| (t.role(), t.variant())) {
+                Ok((Role::Floor(kind), 0)) => kind,
                 _ => {
                     problems.push(
                         Error::at(
@@ -294,7 +294,7 @@ impl Palette {
     /// or a digit for a digit-floor variant.
     pub fn source_glyph(&self, terrain: Terrain) -> Option<char> {
         self.listed_glyph(terrain)
-            .or_else(|| (terrain.role == Role::Floor(self.digits)).then(|| char::from(b'0' + terrain.variant)))
+            .or_else(|| (terrain.is(Role::Floor(self.digits))).then(|| char::from(b'0' + terrain.variant())))
     }
 
     /// The first glyph `[glyphs]` lists for `terrain`.
@@ -306,7 +306,7 @@ impl Palette {
     /// first `[glyphs]` glyph, else its role's (a variant draws as its role; a
     /// floor variant written as a digit is never drawn as that digit).
     pub fn render_glyph(&self, terrain: Terrain) -> char {
-        self.render[terrain.role.index()][usize::from(terrain.variant.min(9))]
+        self.render[terrain.role().index()][usize::from(terrain.variant().min(9))]
     }
 
     /// Every defined glyph and its terrain, in file order.

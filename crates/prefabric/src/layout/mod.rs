@@ -178,9 +178,9 @@ impl<'m> Carver<'m> {
             .iter()
             .zip(map.masks.cells())
             .map(|(t, m)| {
-                if t.role.is_walkable() {
+                if t.is_walkable() {
                     OPEN
-                } else if t.role == Role::Earth && m & mask::PROTECTED == 0 {
+                } else if t.is(Role::Earth) && m & mask::PROTECTED == 0 {
                     DIGGABLE
                 } else {
                     SOLID
@@ -670,7 +670,7 @@ impl<'m> Carver<'m> {
                     let x = k * 64 + candidates.trailing_zeros() as usize;
                     candidates &= candidates - 1;
                     let i = y * w + x;
-                    if terrain[i].role == Role::Earth && masks[i] & mask::PROTECTED == 0 {
+                    if terrain[i].is(Role::Earth) && masks[i] & mask::PROTECTED == 0 {
                         terrain[i] = Terrain::new(Role::Wall);
                         self.state[i] = SOLID;
                     }

@@ -95,7 +95,7 @@ impl Shape {
             };
             let part = if let Some(&(_, dir)) = connectors.iter().find(|&&(c, _)| c == p) {
                 Part::Connector(dir)
-            } else if terrain.role.is_walkable() {
+            } else if terrain.is_walkable() {
                 let cell = Rect::new(p.x, p.y, 1, 1);
                 open_bounds = Some(open_bounds.map_or(cell, |b| b.union(&cell)));
                 Part::Open(terrain)

@@ -16,7 +16,7 @@ use crate::error::{Error, ErrorKind, Location};
 use crate::format::text::Layer;
 use crate::geom::{Dir, Moves, Point};
 use crate::grid::Grid;
-use crate::map::{LinkKind, Role, Terrain};
+use crate::map::{LinkKind, Terrain};
 use std::sync::Arc;
 
 /// A prefab's layers as drawn, before their marks are interpreted. Overlay grids hold
@@ -337,7 +337,7 @@ impl Assembler<'_, '_, '_> {
         terrain: Option<Terrain>,
         on_path: bool,
     ) -> bool {
-        let standable = terrain.is_some_and(|t| t.role.is_walkable());
+        let standable = terrain.is_some_and(|t| t.is_walkable());
         if !standable {
             let under = terrain.map_or("`?` (don't care)".to_string(), |t| t.to_string());
             self.invalid(
@@ -393,7 +393,7 @@ impl Assembler<'_, '_, '_> {
             let mut ok = true;
             for &(p, _) in &cells {
                 ok &= self.check_footing(LayerKind::Machines, p, "a machine", terrain[p], paths[p]);
-                if let Some(t) = terrain[p].filter(|t| ok && !matches!(t.role, Role::Floor(_))) {
+                if let Some(t) = terrain[p].filter(|t| ok && !t.is_floor()) {
                     self.invalid(
                         LayerKind::Machines,
                         p,
@@ -427,7 +427,7 @@ impl Assembler<'_, '_, '_> {
     ) -> bool {
         let open = |p: Point| {
             let floor = match terrain.get(p) {
-                Some(Some(t)) => t.role.is_walkable(),
+                Some(Some(t)) => t.is_walkable(),
                 Some(None) => dont_care_is_floor,
                 None => false,
             };

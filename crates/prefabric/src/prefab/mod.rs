@@ -831,7 +831,7 @@ pub(crate) fn check_tag(tag: &str) -> Result<(), String> {
 pub(crate) fn link_can_pass(cell: Option<Terrain>) -> bool {
     match cell {
         None => true,
-        Some(t) => matches!(t.role, Role::Earth | Role::Floor(_) | Role::Door | Role::SecretDoor),
+        Some(t) => matches!(t.role(), Role::Earth | Role::Floor(_) | Role::Door | Role::SecretDoor),
     }
 }
 
@@ -849,7 +849,7 @@ pub fn nearest_edge(p: Point, w: i32, h: i32) -> Result<Dir, (Dir, Dir)> {
 /// the connector is not on the edge; several: it needs an arrow).
 pub fn outline_facing(p: Point, cells: &Grid<Option<Terrain>>) -> Result<Dir, Vec<Dir>> {
     let outside = |q: Point| cells.get(q).is_none_or(|c| c.is_none());
-    let floor = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.role.is_walkable()));
+    let floor = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.is_walkable()));
     let sides: Vec<Dir> = Dir::ALL.into_iter().filter(|d| outside(p + d.delta()) && floor(p - d.delta())).collect();
     match sides.as_slice() {
         [one] => Ok(*one),

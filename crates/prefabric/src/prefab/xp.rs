@@ -344,10 +344,10 @@ fn terrain_cell(terrain: Option<Terrain>, palette: &Palette) -> Result<XpCell, S
             return Ok(XpCell { glyph: u32::from(b'?'), fg: Rgb::new(0x80, 0x80, 0x80), bg: Rgb::TRANSPARENT });
         }
         (Some(c), Some(t)) => (c, palette.source_glyph(t).unwrap_or_else(|| palette.render_glyph(t))),
-        (None, Some(t @ Terrain { role: Role::Floor(_), variant: 1.. })) => {
-            let base = Terrain::new(t.role);
+        (None, Some(t)) if t.is_floor() && t.variant() > 0 => {
+            let base = Terrain::new(t.role());
             let c = palette.colour_of(Some(base)).ok_or_else(|| format!("the palette has no colour for {base}"))?;
-            (c, char::from(b'0' + t.variant))
+            (c, char::from(b'0' + t.variant()))
         }
         (None, Some(t)) => {
             return Err(format!("the palette has no colour for {t}; add one under [colours] in palette.toml"));
@@ -408,8 +408,8 @@ fn read_terrain(
 
 /// A floor painted under a digit glyph is that variant of the floor.
 fn digit_variant(t: Terrain, glyph: u32) -> Terrain {
-    match (t.role, glyph) {
-        (Role::Floor(_), 0x30..=0x39) if t.variant == 0 => Terrain::with_variant(t.role, (glyph - 0x30) as u8),
+    match (t.role(), glyph) {
+        (Role::Floor(_), 0x30..=0x39) if t.variant() == 0 => Terrain::with_variant(t.role(), (glyph - 0x30) as u8),
         _ => t,
     }
 }

@@ -82,11 +82,11 @@ pub fn ansi_window(map: &Map, palette: &Palette, window: Rect) -> String {
             let p = Point::new(x, y);
             let t = map.terrain()[p];
             let object = map.terrain().index_of(p).and_then(|i| objects[i]);
-            let c = match (object, palette.colour_of(Some(t)).filter(|_| t.variant > 0)) {
+            let c = match (object, palette.colour_of(Some(t)).filter(|_| t.variant() > 0)) {
                 (Some((_, kind)), _) => Colour::Indexed(object_colour(kind)),
                 _ if links.contains(&p) => Colour::Indexed(LINK),
                 (None, Some(rgb)) => Colour::Rgb(rgb),
-                (None, None) => Colour::Indexed(colour(t.role, map.is_protected(p))),
+                (None, None) => Colour::Indexed(colour(t.role(), map.is_protected(p))),
             };
             if current != Some(c) {
                 match c {

@@ -350,7 +350,7 @@ fn terrains_of(map: &Map) -> Vec<Terrain> {
         }
         last = Some(t);
     }
-    seen.sort_by_key(|t| (t.role, t.variant));
+    seen.sort_by_key(|t| (t.role(), t.variant()));
     seen
 }
 

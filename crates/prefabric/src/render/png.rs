@@ -90,7 +90,7 @@ fn outline_colour(placed: &PlacedPrefab, highlight: Highlight) -> (Rgb, &'static
 
 /// The terrain's colour: its variant's in the palette, else its role's.
 pub(super) fn terrain_colour(t: Terrain, palette: &Palette) -> Rgb {
-    palette.colour_of(Some(t)).or_else(|| palette.colour_of(Some(Terrain::new(t.role)))).unwrap_or(BACKGROUND)
+    palette.colour_of(Some(t)).or_else(|| palette.colour_of(Some(Terrain::new(t.role())))).unwrap_or(BACKGROUND)
 }
 
 /// An RGB image being drawn.

@@ -65,10 +65,10 @@ pub fn map_xp(map: &Map, palette: &Palette) -> XpImage {
 fn terrain_cell(t: Terrain, palette: &Palette) -> XpCell {
     let bg = palette
         .colour_of(Some(t))
-        .or_else(|| palette.colour_of(Some(Terrain::new(t.role))))
+        .or_else(|| palette.colour_of(Some(Terrain::new(t.role()))))
         .unwrap_or(Rgb::new(0, 0, 0));
     let glyph = cp437::from_char(palette.render_glyph(t)).unwrap_or(u32::from(b'?'));
-    let fg = match t.role {
+    let fg = match t.role() {
         Role::Earth | Role::Blocked => Rgb::new(0x60, 0x60, 0x60),
         _ => Rgb::new(0xe8, 0xe8, 0xe8),
     };

@@ -327,10 +327,10 @@ impl Caverns {
         }
         for p in ring.points() {
             let t = map.terrain[p];
-            if map.is_protected(p) || t.role == Role::Blocked {
+            if map.is_protected(p) || t.is(Role::Blocked) {
                 return Some(Misfit::Crowded);
             }
-            if t.role.is_walkable() {
+            if t.is_walkable() {
                 let kind = map.regions.get(map.region_of[p] as usize).map(|r| r.kind);
                 if !matches!(kind, Some(RegionKind::Cave | RegionKind::Passage)) {
                     return Some(Misfit::Crowded);
@@ -426,9 +426,7 @@ impl Caverns {
         // Every opening some outcome may have must find room; one open in every
         // outcome must meet the cavern.
         for q in front_openings(prefab.most_open(), t, at) {
-            if !map.is_walkable(q)
-                && (!inner.contains(q) || map.is_protected(q) || map.terrain[q].role == Role::Blocked)
-            {
+            if !map.is_walkable(q) && (!inner.contains(q) || map.is_protected(q) || map.terrain[q].is(Role::Blocked)) {
                 return Err(Misfit::Crowded);
             }
         }
@@ -463,7 +461,7 @@ impl Caverns {
         }
         let inner = map.bounds().expand(-1);
         let rock = |p: Point| {
-            inner.contains(p) && !avoid.contains(p) && !map.is_protected(p) && map.terrain[p].role != Role::Blocked
+            inner.contains(p) && !avoid.contains(p) && !map.is_protected(p) && !map.terrain[p].is(Role::Blocked)
         };
         if !rock(start) {
             return None;
@@ -523,7 +521,7 @@ impl Caverns {
             let (floor_above, floor_here) = self.floor.rows(y);
             let (mut hard, mut floor) = (0, 0);
             for x in 0..w {
-                let role = terrain[x].role;
+                let role = terrain[x].role();
                 let walkable = role.is_walkable();
                 hard += u32::from(walkable || role == Role::Blocked || masks[x] & mask::PROTECTED != 0);
                 floor += u32::from(walkable && is_cave.get(region_of[x] as usize).copied().unwrap_or(false));
@@ -543,13 +541,13 @@ impl Caverns {
             let (w, h) = (map.width(), map.height());
             // Off the map reads as rock.
             let open = |x: i32, y: i32| {
-                (0..w).contains(&x) && (0..h).contains(&y) && terrain[(y * w + x) as usize].role.is_walkable()
+                (0..w).contains(&x) && (0..h).contains(&y) && terrain[(y * w + x) as usize].is_walkable()
             };
             let mut cells = Vec::new();
             for y in bounds.y..bounds.bottom() {
                 for x in bounds.x..bounds.right() {
                     let i = (y * w + x) as usize;
-                    if region_of[i] != region || !terrain[i].role.is_walkable() {
+                    if region_of[i] != region || !terrain[i].is_walkable() {
                         continue;
                     }
                     // A bit per side, in `Dir::ALL` order: north, east, south, west.
@@ -713,7 +711,7 @@ fn dir_bit(d: Dir) -> u8 {
 
 /// True when the drawn cell `q` of `prefab` is walkable.
 fn opens(prefab: &Prefab, q: Point) -> bool {
-    prefab.cells().get(q).copied().flatten().is_some_and(|t| t.role.is_walkable())
+    prefab.cells().get(q).copied().flatten().is_some_and(|t| t.is_walkable())
 }
 
 /// True when the oriented prefab at `rect` draws a walkable cell at map cell `p`.
@@ -769,10 +767,10 @@ fn stamp(map: &mut Map, oriented: &Prefab, rect: Rect, region: RegionId) {
         let p = at + local;
         leave_region(map, p);
         map.terrain[p] = t;
-        if t.role != Role::Earth {
+        if !t.is(Role::Earth) {
             map.masks[p] |= mask::PROTECTED;
         }
-        if t.role.is_walkable() {
+        if t.is_walkable() {
             join_region(map, p, region);
         }
     }

@@ -729,7 +729,7 @@ fn opens_onto_door(prefab: &Prefab, t: Transform, at: Point, door: &Doorway) -> 
     door.cells().all(|d| {
         let local = d + door.side.opposite().delta() - at;
         let source = back.apply_point(local, w, h);
-        prefab.cells().get(source).is_some_and(|c| c.is_none_or(|t| t.role.is_walkable()))
+        prefab.cells().get(source).is_some_and(|c| c.is_none_or(|t| t.is_walkable()))
     })
 }
 
@@ -739,7 +739,7 @@ fn front_removable(map: &Map, door: &Doorway, rect: Rect) -> bool {
     front_cells(door.side, rect).all(|p| {
         door.contains(p)
             || (!map.is_protected(p)
-                && map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)
+                && map.terrain_at(p).is_some_and(|t| t.is(Role::Wall))
                 && outside_may_open(map, p + door.side.delta()))
     })
 }
@@ -893,7 +893,7 @@ fn shrink_room(map: &mut Map, interior: Rect, rect: Rect) {
         }
     }
     for p in interior.ring() {
-        let wall = map.terrain_at(p).is_some_and(|t| t.role == Role::Wall);
+        let wall = map.terrain_at(p).is_some_and(|t| t.is(Role::Wall));
         if wall && !map.is_protected(p) && !touches_open(map, p) {
             map.terrain[p] = Terrain::EARTH;
         }
@@ -945,7 +945,7 @@ fn stamp(map: &mut Map, prefab: &Prefab, turn: Transform, rect: Rect, index: usi
         let Some(t) = prefab.cells()[drawn] else { continue };
         let p = at + turn.apply_point(drawn, w, h);
         map.terrain[p] = t;
-        if t.role != Role::Earth {
+        if !t.is(Role::Earth) {
             map.masks[p] |= mask::PROTECTED;
         }
     }
@@ -957,7 +957,7 @@ fn stamp(map: &mut Map, prefab: &Prefab, turn: Transform, rect: Rect, index: usi
 /// Turns the doorway's doors into open floor.
 fn open_doorway(map: &mut Map, door: &Doorway) {
     for p in door.cells() {
-        if map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor)) {
+        if map.terrain_at(p).is_some_and(|t| t.is_door()) {
             map.terrain[p] = Terrain::new(Role::Floor(FloorKind::Room));
         }
     }
@@ -1005,7 +1005,7 @@ fn widen(map: &mut Map, door: &Doorway, rect: Rect, width: u8, rng: &mut Rng) ->
     let out = door.side.delta();
     let usable = |p: Point| {
         door.contains(p)
-            || (map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)
+            || (map.terrain_at(p).is_some_and(|t| t.is(Role::Wall))
                 && !map.is_protected(p)
                 && map.is_walkable(p + out)
                 && outside_may_open(map, p + out)

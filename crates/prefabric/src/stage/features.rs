@@ -367,9 +367,9 @@ fn fits(map: &Map, prefab: &Prefab, at: Point) -> Result<(), Reject> {
         let p = at + local;
         let here = map.terrain[p];
         match prefab.cells()[local] {
-            Some(_) if here.role == Role::Blocked || map.is_protected(p) => return Err(Reject::Barrier),
-            Some(t) if t.role.is_walkable() && !inner.contains(p) => return Err(Reject::OpenOnEdge),
-            None if here.role == Role::Blocked && prefab.is_link_path(local) => return Err(Reject::Barrier),
+            Some(_) if here.is(Role::Blocked) || map.is_protected(p) => return Err(Reject::Barrier),
+            Some(t) if t.is_walkable() && !inner.contains(p) => return Err(Reject::OpenOnEdge),
+            None if here.is(Role::Blocked) && prefab.is_link_path(local) => return Err(Reject::Barrier),
             _ => {}
         }
     }
@@ -379,7 +379,7 @@ fn fits(map: &Map, prefab: &Prefab, at: Point) -> Result<(), Reject> {
             return Err(Reject::LinkGroundOffMap);
         }
         if map.prefabs.iter().any(|p| p.bounds.intersects(&area))
-            || body.points().any(|p| map.terrain[p].role == Role::Blocked || map.is_protected(p))
+            || body.points().any(|p| map.terrain[p].is(Role::Blocked) || map.is_protected(p))
         {
             return Err(Reject::LinkGroundBlocked);
         }
@@ -391,7 +391,7 @@ fn fits(map: &Map, prefab: &Prefab, at: Point) -> Result<(), Reject> {
 fn place(map: &mut Map, prefab: &Prefab, at: Point, (transform, variant): (Transform, Option<u32>), spawn_block: bool) {
     let index = map.prefabs.len();
     let bounds = Rect::new(at.x, at.y, prefab.width(), prefab.height());
-    let has_open = prefab.cells().cells().iter().any(|c| c.is_some_and(|t| t.role.is_walkable()));
+    let has_open = prefab.cells().cells().iter().any(|c| c.is_some_and(|t| t.is_walkable()));
     let region = has_open.then(|| {
         let id = map.add_region(RegionKind::Prefab, bounds);
         map.regions[id as usize].prefab = Some(index);
@@ -401,10 +401,10 @@ fn place(map: &mut Map, prefab: &Prefab, at: Point, (transform, variant): (Trans
         let Some(t) = prefab.cells()[local] else { continue };
         let p = at + local;
         map.terrain[p] = t;
-        if t.role != Role::Earth {
+        if !t.is(Role::Earth) {
             map.masks[p] |= mask::PROTECTED;
         }
-        if let (Some(id), true) = (region, t.role.is_walkable()) {
+        if let (Some(id), true) = (region, t.is_walkable()) {
             map.region_of[p] = id;
             map.regions[id as usize].area += 1;
         }

@@ -32,7 +32,7 @@ use crate::content::defs::Definitions;
 use crate::format::def::{BUILT_IN_KEYWORDS, DefLine, Keyword, MAX_VALUE_NUMBER, Pick, Value};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::grid::Grid;
-use crate::map::{DefinitionUse, Map, Object, ObjectKind, Role, mask};
+use crate::map::{DefinitionUse, Map, Object, ObjectKind, mask};
 use crate::prefab::RefMark;
 use crate::prefab::art;
 use crate::rng::Rng;
@@ -478,7 +478,7 @@ fn fits(
     let moved = |p: Point| own(p - by);
     let on_floor = cells.iter().map(|c| c.0 + by).all(|p| {
         place.bounds.contains(p)
-            && map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Floor(_)))
+            && map.terrain_at(p).is_some_and(|t| t.is_floor())
             && !blocked[p - origin]
             && (own(p) || !taken.contains(&p))
             && !place.is_link_path(p - origin)

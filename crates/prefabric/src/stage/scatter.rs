@@ -17,7 +17,7 @@ use crate::content::Pack;
 use crate::content::catalog::Kind;
 use crate::content::encounters::{Encounter, EncounterObject};
 use crate::geom::{Dir, Point};
-use crate::map::{Map, Object, ObjectEncounter, RegionId, RegionKind, Role, SkipReason, mask};
+use crate::map::{Map, Object, ObjectEncounter, RegionId, RegionKind, SkipReason, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
 use std::sync::Arc;
@@ -141,15 +141,15 @@ fn free_cells(map: &Map, id: RegionId) -> Vec<Point> {
     occupied.sort_unstable_by_key(|p| (p.y, p.x));
     let in_prefab = |p: Point| map.prefabs.iter().any(|placed| placed.bounds.contains(p));
     let way_in = |q: Point| {
-        map.terrain_at(q).is_some_and(|t| !matches!(t.role, Role::Floor(_)) && t.role.is_walkable())
+        map.terrain_at(q).is_some_and(|t| !t.is_floor() && t.is_walkable())
             || (map.is_walkable(q) && map.region_of.get(q).is_some_and(|&r| r != id))
     };
     bounds
         .points()
         .filter(|&p| {
             map.region_of[p] == id
-                && map.terrain[p].role.is_walkable()
-                && matches!(map.terrain[p].role, Role::Floor(_))
+                && map.terrain[p].is_walkable()
+                && map.terrain[p].is_floor()
                 && map.masks[p] & (mask::PROTECTED | mask::SPAWN_BLOCKED | mask::SOLID) == 0
                 && occupied.binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x)).is_err()
                 && !Dir::ALL.iter().any(|d| way_in(p + d.delta()))

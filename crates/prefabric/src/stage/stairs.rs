@@ -85,7 +85,7 @@ fn staircases(map: &Map, role: Role) -> Vec<Vec<Point>> {
         let (x0, x1) = (b.x.max(0), b.right().min(w));
         for y in b.y.max(0)..b.bottom().min(h) {
             let row = &map.terrain.cells()[(y * w + x0) as usize..(y * w + x1.max(x0)) as usize];
-            cells.extend(row.iter().zip(x0..).filter(|(t, _)| t.role == role).map(|(_, x)| Point::new(x, y)));
+            cells.extend(row.iter().zip(x0..).filter(|(t, _)| t.is(role)).map(|(_, x)| Point::new(x, y)));
         }
     }
     cells.sort_unstable_by_key(|q| (q.y, q.x));

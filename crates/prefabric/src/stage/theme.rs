@@ -128,6 +128,7 @@ fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
     // per cell (a branch there mispredicts on every wall), then visited by their
     // set bits.
     let mut candidates = [0u8; 64];
+    const PLAIN_WALL: Terrain = Terrain::new(Role::Wall);
     for (cells, masks) in map.terrain.cells_mut().chunks_mut(w).zip(map.masks.cells().chunks(w)) {
         row.fill(NONE);
         for start in (0..w).step_by(64) {
@@ -135,7 +136,7 @@ fn style_walls(map: &mut Map, walls: &WallStyles, rng: &mut Rng) {
             candidates.fill(0);
             for (candidate, (cell, &m)) in candidates.iter_mut().zip(cells[start..end].iter().zip(&masks[start..end])) {
                 // `&`, not `&&`: each test is a flag, so no branch is taken.
-                *candidate = u8::from((cell.role == Role::Wall) & (cell.variant == 0) & (m & mask::PROTECTED == 0));
+                *candidate = u8::from((*cell == PLAIN_WALL) & (m & mask::PROTECTED == 0));
             }
             let mut word = pack_bytes(&candidates);
             while word != 0 {
@@ -396,7 +397,7 @@ impl PoolLayer {
 fn may_cover(map: &Map, occupied: &[bool], region: &Region, p: Point) -> bool {
     let ours = |q: Point| {
         map.region_of.get(q) == Some(&region.id)
-            && map.terrain.get(q).is_some_and(|t| matches!(t.role, Role::Floor(_)))
+            && map.terrain.get(q).is_some_and(|t| t.is_floor())
             && !map.is_protected(q)
     };
     let Some(i) = map.terrain.index_of(p) else { return false };

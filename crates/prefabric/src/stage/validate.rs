@@ -39,12 +39,12 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
             let source = back.apply_point(local, w, h);
             let Some(expected) = prefab.cells().get(source).copied().flatten() else { continue };
             let p = origin + local;
-            if expected.role == Role::Earth || map.terrain[p] == expected || prefab.is_link_path(source) {
+            if expected.is(Role::Earth) || map.terrain[p] == expected || prefab.is_link_path(source) {
                 continue;
             }
             // General stairs become stairs up, down or floor.
-            if expected.role == Role::Stairs
-                && matches!(map.terrain[p].role, Role::StairsUp | Role::StairsDown | Role::Floor(_))
+            if expected.is(Role::Stairs)
+                && matches!(map.terrain[p].role(), Role::StairsUp | Role::StairsDown | Role::Floor(_))
             {
                 continue;
             }
@@ -96,7 +96,7 @@ fn objects(map: &Map) -> Result<(), Error> {
                 return Err(fail(map, format!("`{}` and `{}` share the cell {p}", name(other), name(object))));
             }
             stood_on.set(x, y);
-            let role = map.terrain[p].role;
+            let role = map.terrain[p].role();
             if object.blocks() && !matches!(role, Role::Floor(_)) {
                 return Err(fail(map, format!("{} blocks the {} at {p}", what(), role.name())));
             }
@@ -122,7 +122,7 @@ fn objects(map: &Map) -> Result<(), Error> {
 fn connected(map: &Map) -> Result<(), Error> {
     let (cells, masks) = (map.terrain.cells(), map.masks.cells());
     let passable = Bits::from_layers(map.width() as usize, map.height() as usize, cells, masks, |t, m| {
-        t.role.is_walkable() & (m & mask::SOLID == 0)
+        t.is_walkable() & (m & mask::SOLID == 0)
     });
     // Most maps pass: the labels, which name a stranded cell, only for those
     // that do not.
@@ -178,10 +178,11 @@ mod tests {
                 // A wall the prefab draws, found on the map through its turned copy.
                 let oriented = pack.prefab(&placed.name).expect("known").transformed(placed.transform);
                 let origin = Point::new(placed.bounds.x, placed.bounds.y);
-                let Some(local) =
-                    oriented.cells().bounds().points().find(|&q| {
-                        oriented.cells()[q].is_some_and(|t| t.role == Role::Wall) && !oriented.is_link_path(q)
-                    })
+                let Some(local) = oriented
+                    .cells()
+                    .bounds()
+                    .points()
+                    .find(|&q| oriented.cells()[q].is_some_and(|t| t.is(Role::Wall)) && !oriented.is_link_path(q))
                 else {
                     continue;
                 };

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// by the map's moves. Machines are read from the objects, not from the map's masks.
 pub fn connected(map: &Map) -> Result<(), String> {
     let t = map.terrain();
-    let mut walkable: Vec<bool> = t.cells().iter().map(|c| c.role.is_walkable()).collect();
+    let mut walkable: Vec<bool> = t.cells().iter().map(|c| c.is_walkable()).collect();
     for o in map.objects().iter().filter(|o| o.kind == prefabric::ObjectKind::Machine) {
         for &(p, _) in &o.cells {
             walkable[t.index_of(p).expect("objects lie inside the map")] = false;
@@ -55,13 +55,14 @@ pub fn prefabs_intact(map: &Map, pack: &Pack) -> Result<(), String> {
         let origin = Point::new(placed.bounds.x, placed.bounds.y);
         for local in oriented.cells().bounds().points() {
             let Some(expected) = oriented.cells()[local] else { continue };
-            if expected.role == Role::Earth || oriented.is_link_path(local) {
+            if expected.is(Role::Earth) || oriented.is_link_path(local) {
                 continue;
             }
             let p = origin + local;
             let got = map.terrain_at(p);
-            let resolved = |t: prefabric::Terrain| matches!(t.role, Role::StairsUp | Role::StairsDown | Role::Floor(_));
-            if expected.role == Role::Stairs && got.is_some_and(resolved) {
+            let resolved =
+                |t: prefabric::Terrain| matches!(t.role(), Role::StairsUp | Role::StairsDown | Role::Floor(_));
+            if expected.is(Role::Stairs) && got.is_some_and(resolved) {
                 // Still protected, as every other cell of the prefab.
             } else if got != Some(expected) {
                 return Err(format!("{} changed at {p}: expected {expected}, found {got:?}", placed.name));
@@ -118,7 +119,7 @@ pub fn walled(map: &Map) -> Result<(), String> {
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let q = p + Point::new(dx, dy);
-                if map.terrain_at(q).is_some_and(|t| t.role == Role::Earth) && !drawn(q) {
+                if map.terrain_at(q).is_some_and(|t| t.is(Role::Earth)) && !drawn(q) {
                     return Err(format!("walkable {p} touches earth at {q}"));
                 }
             }
@@ -149,13 +150,13 @@ pub fn default_pack_files() -> Vec<prefabric::content::SourceFile> {
 
 /// True when `p` is walkable, or a pool of liquid a theme laid.
 pub fn open(map: &Map, p: Point) -> bool {
-    map.is_walkable(p) || map.terrain_at(p).is_some_and(|t| t.role == Role::Liquid)
+    map.is_walkable(p) || map.terrain_at(p).is_some_and(|t| t.is(Role::Liquid))
 }
 
 /// True when `p` is a column: a lone wall cell of no region whose 8 neighbours
 /// are all open.
 pub fn is_column(map: &Map, p: Point) -> bool {
-    map.terrain_at(p).is_some_and(|t| t.role == Role::Wall)
+    map.terrain_at(p).is_some_and(|t| t.is(Role::Wall))
         && map.region_at(p).is_none()
         && (-1..=1).all(|dy| (-1..=1).all(|dx| (dx, dy) == (0, 0) || open(map, p + Point::new(dx, dy))))
 }

@@ -250,7 +250,7 @@ impl<'p> Caves<'p> {
             let row = (y + 1) * stride + 1;
             for x in x0..x1 {
                 let i = y * width + x;
-                let free = terrain[i].role == Role::Earth && masks[i] & mask::PROTECTED == 0;
+                let free = terrain[i].is(Role::Earth) && masks[i] & mask::PROTECTED == 0;
                 cells[row + x] = if free { ROCK } else { FIXED };
             }
         }

@@ -213,7 +213,7 @@ impl<'c, 'm> Chain<'c, 'm> {
             .terrain
             .cells()
             .iter()
-            .map(|t| match t.role {
+            .map(|t| match t.role() {
                 Role::Earth => claim::FREE,
                 Role::Blocked => claim::BLOCKED,
                 r if r.is_walkable() => claim::OPEN,
@@ -686,7 +686,7 @@ impl<'c, 'm> Chain<'c, 'm> {
                 Terrain::new(Role::Door)
             } else {
                 let behind = self.c.map.terrain[at - dir.delta()];
-                if matches!(behind.role, Role::Floor(_)) { behind } else { Terrain::floor(FloorKind::Room) }
+                if behind.is_floor() { behind } else { Terrain::floor(FloorKind::Room) }
             };
             self.c.dig(at, terrain, region);
             let i = self.index(at);
@@ -710,8 +710,8 @@ impl<'c, 'm> Chain<'c, 'm> {
             if self.claim(at) == claim::CONNECTOR {
                 let i = self.index(at);
                 self.c.map.terrain.cells_mut()[i] = unused;
-                self.c.state[i] = if unused.role.is_walkable() { OPEN } else { SOLID };
-                if unused.role.is_walkable() {
+                self.c.state[i] = if unused.is_walkable() { OPEN } else { SOLID };
+                if unused.is_walkable() {
                     // A niche in the wall: the piece's, and for a room a way in
                     // like any other opening of its wall line.
                     let region = self.pieces[self.connectors[k].piece as usize].region;
@@ -745,10 +745,10 @@ impl<'c, 'm> Chain<'c, 'm> {
             let origin = Point::new(p.bounds.x, p.bounds.y);
             for &q in &shape.blanks {
                 let at = origin + q;
-                if self.claim(at) == claim::FREE && !fill.role.is_walkable() {
+                if self.claim(at) == claim::FREE && !fill.is_walkable() {
                     let i = self.index(at);
                     self.c.map.terrain.cells_mut()[i] = fill;
-                    self.c.state[i] = if fill.role == Role::Earth { DIGGABLE } else { SOLID };
+                    self.c.state[i] = if fill.is(Role::Earth) { DIGGABLE } else { SOLID };
                     self.claims[i] = claim::SOLID;
                 }
             }

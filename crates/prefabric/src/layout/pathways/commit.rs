@@ -70,7 +70,7 @@ fn write_room(
                     };
                     c.dig(p, terrain, region);
                     record_door(c, region, prefab, p, dir);
-                } else if params.unused.role.is_walkable() {
+                } else if params.unused.is_walkable() {
                     // A niche in the wall: the room's, and a way into it.
                     c.dig(p, params.unused, region);
                     record_door(c, region, prefab, p, dir);
@@ -102,7 +102,7 @@ fn doorway_terrain(c: &Carver<'_>, at: Point, dir: Dir, chance: u32, rng: &mut R
         return Terrain::new(Role::Door);
     }
     let behind = c.map.terrain[at - dir.delta()];
-    if matches!(behind.role, Role::Floor(_)) { behind } else { Terrain::floor(FloorKind::Room) }
+    if behind.is_floor() { behind } else { Terrain::floor(FloorKind::Room) }
 }
 
 /// Records an opened doorway as its region's door (and, for a placed prefab, as

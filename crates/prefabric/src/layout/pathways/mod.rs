@@ -395,7 +395,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             let p = Point::new(i as i32 % w, i as i32 / w);
             let state = if !interior.contains(p) {
                 cell::BLOCKED
-            } else if t.role == Role::Earth && m & mask::PROTECTED == 0 {
+            } else if t.is(Role::Earth) && m & mask::PROTECTED == 0 {
                 if area.contains(p) { cell::FREE } else { cell::EDGE }
             } else {
                 cell::BLOCKED
@@ -1352,7 +1352,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             // A closed doorway left as a walkable niche that a hallway runs past
             // would be a second way in.
             let niche = |p: Point| self.placed.iter().flat_map(|o| &o.doorways).any(|d| d.at == p);
-            let niche_open = self.params.unused.role.is_walkable()
+            let niche_open = self.params.unused.is_walkable()
                 && r.doorways.iter().any(|d| {
                     let front = d.at + d.dir.delta();
                     !d.opened && (cell::walkable(self.state(front)) || niche(front))

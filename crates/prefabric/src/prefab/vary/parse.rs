@@ -352,14 +352,14 @@ fn legend_line(value: &Value<'_>) -> Result<LegendEntry, Error> {
         }
         [t, ..] => return Err(value.error(t.col, format!("unexpected `{}`", t.text), help)),
     }
-    if reference.is_some() && !terrain_value.role.is_walkable() {
+    if reference.is_some() && !terrain_value.is_walkable() {
         return Err(value.error(
             terrain.col,
             format!("reference on {terrain_value}: objects stand on floor, doors or stairs"),
             help,
         ));
     }
-    if terrain_value.role == Role::Stairs && reference.is_some() {
+    if terrain_value.is(Role::Stairs) && reference.is_some() {
         return Err(value.error(terrain.col, "general stairs hold no reference", help));
     }
     Ok(LegendEntry {

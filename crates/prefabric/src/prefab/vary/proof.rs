@@ -74,7 +74,7 @@ use super::{Meaning, Rule, Variation};
 use crate::error::{Error, ErrorKind, Location};
 use crate::geom::{Moves, Point};
 use crate::grid::Grid;
-use crate::map::{Role, Terrain};
+use crate::map::Terrain;
 use crate::prefab::{LinkMark, Machine, RefMark, link_can_pass};
 
 /// The most glyphs one prefab's variation may involve (a cell's glyph set is a
@@ -444,7 +444,7 @@ fn written_twice(blocks: &[Vec<char>]) -> bool {
 
 /// Openness, for picking extremes: solid, then walkable.
 fn rank(t: Terrain) -> u8 {
-    u8::from(t.role.is_walkable())
+    u8::from(t.is_walkable())
 }
 
 /// The terrain as messages name it.
@@ -581,7 +581,7 @@ impl Prover<'_> {
             }
             let behind = l.at - l.dir.delta();
             let Some(i) = self.index(behind) else { continue };
-            let walkable = |t: Option<Terrain>| t.is_some_and(|t| t.role.is_walkable());
+            let walkable = |t: Option<Terrain>| t.is_some_and(|t| t.is_walkable());
             if walkable(self.s.cells.cells()[i])
                 && let Some((g, t)) = self.breaking(i, walkable)
             {
@@ -600,14 +600,14 @@ impl Prover<'_> {
     fn footing(&mut self) {
         for &(q, _) in self.s.machines.iter().flat_map(|m| m.cells()) {
             let Some(i) = self.index(q) else { continue };
-            if let Some((g, t)) = self.breaking(i, |t| t.is_some_and(|t| matches!(t.role, Role::Floor(_)))) {
+            if let Some((g, t)) = self.breaking(i, |t| t.is_some_and(|t| t.is_floor())) {
                 let message = format!("may put {} (`{g}`) under the machine at {}", describe(t), at(q));
                 self.push(self.env.changed_by[i], message, "machines stand on floor: mask the cells under them");
             }
         }
         for r in self.s.drawn_refs {
             let Some(i) = self.index(r.at) else { continue };
-            if let Some((g, t)) = self.breaking(i, |t| t.is_some_and(|t| t.role.is_walkable())) {
+            if let Some((g, t)) = self.breaking(i, |t| t.is_some_and(|t| t.is_walkable())) {
                 let message = format!("may put {} (`{g}`) under reference `{}` at {}", describe(t), r.glyph, at(r.at));
                 self.push(self.env.changed_by[i], message, "references stand on floor, doors or stairs: mask the cell");
             }
@@ -667,7 +667,7 @@ impl Prover<'_> {
         let blocked = self.blocked(blockers);
         let terrain_open = |t: Option<Terrain>| match t {
             None => self.s.dont_care_is_floor,
-            Some(t) => t.role.is_walkable(),
+            Some(t) => t.is_walkable(),
         };
         (0..blocked.len())
             .map(|i| {
@@ -858,8 +858,7 @@ impl Prover<'_> {
     /// definition file may place with them.
     fn passable_glyphs(&self) -> u128 {
         let passable = |g: char| {
-            self.meaning(g).is_some_and(|m| m.terrain.role.is_walkable())
-                && !self.s.machine_glyphs.iter().any(|m| m.0 == g)
+            self.meaning(g).is_some_and(|m| m.terrain.is_walkable()) && !self.s.machine_glyphs.iter().any(|m| m.0 == g)
         };
         self.env.alphabet.iter().enumerate().filter(|(_, g)| passable(**g)).fold(0, |acc, (b, _)| acc | 1 << b)
     }
@@ -990,12 +989,12 @@ impl Prover<'_> {
         let n = cells.cells().len();
         let blocked = self.blocked(blockers);
         let mut open: Vec<bool> = (cells.cells().iter().zip(&blocked))
-            .map(|(c, &b)| !b && c.map_or(self.s.dont_care_is_floor, |t| t.role.is_walkable()))
+            .map(|(c, &b)| !b && c.map_or(self.s.dont_care_is_floor, |t| t.is_walkable()))
             .collect();
         let opens = |i: u32, g: char| {
             !blocked[i as usize]
                 && !self.s.machine_glyphs.iter().any(|m| m.0 == g)
-                && self.v.meaning(g).is_some_and(|m| m.terrain.role.is_walkable())
+                && self.v.meaning(g).is_some_and(|m| m.terrain.is_walkable())
         };
         for &(i, g) in outcomes.start() {
             open[i as usize] = opens(i, g);
@@ -1162,7 +1161,7 @@ impl Prover<'_> {
                 }
             }
         }
-        refs.sort_by_key(|(r, t)| (r.at.y, r.at.x, r.glyph, t.map(|t| (t.role.index(), t.variant))));
+        refs.sort_by_key(|(r, t)| (r.at.y, r.at.x, r.glyph, t.map(|t| (t.role().index(), t.variant()))));
         refs.dedup();
         refs
     }
@@ -1200,7 +1199,7 @@ impl FloorAreas {
             !blocked[i]
                 && match grid.cells()[i] {
                     None => dont_care_is_floor,
-                    Some(t) => t.role.is_walkable(),
+                    Some(t) => t.is_walkable(),
                 }
         };
         let (label, count) = areas(grid.width(), grid.height(), moves, open);

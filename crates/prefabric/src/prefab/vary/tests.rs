@@ -37,7 +37,7 @@ fn areas(p: &Prefab) -> usize {
 
 fn labels(p: &Prefab) -> (Grid<u32>, usize) {
     let cells = p.cells();
-    let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.role.is_walkable());
+    let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.is_walkable());
     let mut label = Grid::new(cells.width(), cells.height(), 0u32);
     let mut count = 0;
     for start in cells.bounds().points() {
@@ -266,7 +266,7 @@ fn the_proof_rejects_a_wall_sampling_would_rarely_find() {
     for seed in 0..draws {
         let (mut cells, mut refs) = (drawn.clone(), Vec::new());
         v.outcome(seed, &mut cells, &mut refs, &mut Vec::new());
-        let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.role.is_walkable());
+        let open = |q: Point| cells.get(q).copied().flatten().is_some_and(|t| t.is_walkable());
         if !Grid::reachable(24, 13, Point::new(1, 1), Moves::Orthogonal, open)[Point::new(11, 11)] {
             cut += 1;
         }
@@ -430,7 +430,7 @@ fn cells_one_draw_rewrites_alike_stay_tied() {
         keeps_its_floor(&p, &grid, 40);
         // Some cell that may open has no neighbour open in every outcome: only
         // the cells tied to it lead it to the floor.
-        let walkable = |o: &Prefab, q: Point| o.cells().get(q).copied().flatten().is_some_and(|t| t.role.is_walkable());
+        let walkable = |o: &Prefab, q: Point| o.cells().get(q).copied().flatten().is_some_and(|t| t.is_walkable());
         let outcomes: Vec<Prefab> = (0..40).map(|s| p.variant(s).into_owned()).collect();
         let sure = |q: Point| outcomes.iter().all(|o| walkable(o, q));
         let maybe = |q: Point| !sure(q) && outcomes.iter().any(|o| walkable(o, q));
@@ -459,7 +459,7 @@ fn cells_one_draw_rewrites_alike_stay_tied() {
 fn keeps_its_floor(p: &Prefab, grid: &str, seeds: u32) -> (usize, usize) {
     let outcomes: Vec<Prefab> =
         std::iter::once(p.clone()).chain((0..seeds).map(|s| p.variant(s).into_owned())).collect();
-    let walkable = |o: &Prefab, q: Point| o.cells()[q].is_some_and(|t| t.role.is_walkable());
+    let walkable = |o: &Prefab, q: Point| o.cells()[q].is_some_and(|t| t.is_walkable());
     let sure: Vec<Point> = p.cells().bounds().points().filter(|&q| outcomes.iter().all(|o| walkable(o, q))).collect();
     let (w, h) = (p.width(), p.height());
     let on_rim = |q: Point| q.x == 0 || q.y == 0 || q.x == w - 1 || q.y == h - 1;
@@ -823,7 +823,7 @@ fn stairs_may_vary() {
     let mut seen = Vec::new();
     for seed in 0..100 {
         let o = p.variant(seed);
-        let roles: Vec<crate::map::Role> = o.cells().cells().iter().flatten().map(|t| t.role).collect();
+        let roles: Vec<crate::map::Role> = o.cells().cells().iter().flatten().map(|t| t.role()).collect();
         let count = |r: crate::map::Role| roles.iter().filter(|&&x| x == r).count();
         assert!(count(crate::map::Role::StairsUp) + count(crate::map::Role::StairsDown) >= 3, "seed {seed}");
         seen.push(rows(&o)[1].clone());

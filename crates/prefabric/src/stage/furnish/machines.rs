@@ -565,7 +565,7 @@ fn backed_places(map: &Map, inner: Rect, side: Dir, w: i32, h: i32, out: &mut dy
     let terrain = map.terrain.cells();
     // Off the map is solid. Read by index: a cavern offers every cell.
     let solid = |x: i32, y: i32| {
-        !((0..width).contains(&x) && (0..height).contains(&y) && terrain[(y * width + x) as usize].role.is_walkable())
+        !((0..width).contains(&x) && (0..height).contains(&y) && terrain[(y * width + x) as usize].is_walkable())
     };
     for y in inner.y..=inner.bottom() - h {
         for x in inner.x..=inner.right() - w {

@@ -40,7 +40,7 @@
 use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::{Composition, Count, Furnishing};
 use crate::geom::{Dir, Moves, Point, Rect, RectSearch, Transform};
-use crate::map::{Furnished, Map, Object, ObjectKind, RegionId, RegionKind, Role, mask};
+use crate::map::{Furnished, Map, Object, ObjectKind, RegionId, RegionKind, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
 use std::fmt::Write;
@@ -204,9 +204,9 @@ fn open_floor(map: &Map) -> Vec<u8> {
         .zip(map.masks.cells())
         .map(|(t, &m)| {
             let held = m & (mask::PROTECTED | mask::SPAWN_BLOCKED | mask::SOLID) != 0;
-            let open = if matches!(t.role, Role::Floor(_)) && !held { cell::OPEN } else { 0 };
-            let walkable = if t.role.is_walkable() { cell::WALKABLE } else { 0 };
-            let door = if matches!(t.role, Role::Door | Role::SecretDoor) { cell::DOOR } else { 0 };
+            let open = if t.is_floor() && !held { cell::OPEN } else { 0 };
+            let walkable = if t.is_walkable() { cell::WALKABLE } else { 0 };
+            let door = if t.is_door() { cell::DOOR } else { 0 };
             open | walkable | door
         })
         .collect();
@@ -600,7 +600,7 @@ impl RingRuns {
 
 /// True on a door or secret door.
 fn is_door(map: &Map, p: Point) -> bool {
-    map.terrain_at(p).is_some_and(|t| matches!(t.role, Role::Door | Role::SecretDoor))
+    map.terrain_at(p).is_some_and(|t| t.is_door())
 }
 
 /// Bits `0..len` (at most 64) set where `flag(x)`. Rooms and junctions are a
@@ -658,7 +658,7 @@ fn item_pool<'c>(catalog: &'c Catalog, depth: u32, categories: &[String]) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::{FloorKind, Terrain};
+    use crate::map::{FloorKind, Role, Terrain};
 
     /// A corridor along row 2, a room below it through a door, a second room
     /// behind the first, and a closet no corridor reaches.

@@ -96,7 +96,9 @@ fn is_busy(map: &Map, p: Point) -> bool {
 
 /// [`is_busy`] of the cell at index `i` (row-major) of the map.
 fn is_busy_at(map: &Map, i: usize) -> bool {
-    matches!(map.terrain.cells()[i].role, Role::Floor(FloorKind::Corridor | FloorKind::Junction))
+    let t = map.terrain.cells()[i];
+    t.is(Role::Floor(FloorKind::Corridor))
+        || t.is(Role::Floor(FloorKind::Junction))
         || map.regions.get(map.region_of.cells()[i] as usize).is_some_and(|r| r.kind == RegionKind::Passage)
 }
 
