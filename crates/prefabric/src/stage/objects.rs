@@ -284,8 +284,10 @@ fn resolve(
             }
         }
         let Some(Some((tag, alternative))) = chosen[i * line_count + li].clone() else { continue };
+        // Only a line with a footprint places machines: the catalog is asked
+        // for the prop only then.
         let size = def.footprints.get(alternative as usize).copied().flatten();
-        if let (Some(size), Some(prop)) = (size, catalog.prop(&tag)) {
+        if let Some((size, prop)) = size.and_then(|size| Some((size, catalog.prop(&tag)?))) {
             let art = |source: Point| {
                 let g = prop.glyph(source.x, source.y);
                 if prop.rotate { art::turn(g, place.transform) } else { g }
