@@ -77,13 +77,44 @@ pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
     let noted = if warnings.is_empty() { String::new() } else { format!(" ({})", count(warnings.len(), "warning")) };
     writeln!(
         io::stdout().lock(),
-        "ok: pack `{}` ({label}): {} prefabs, {}, {} trial maps each generated ({retried} needed a retry){noted}",
+        "ok: pack `{}` ({label}): {} prefabs, {}, {} trial maps each generated ({}){noted}",
         pack.name(),
         pack.prefabs().len(),
         count(map_types, "map type"),
-        args.seeds
+        args.seeds,
+        retries(&retried, args.pack.as_deref()),
     )?;
     Ok(())
+}
+
+/// How many trial maps needed a retry, naming the first few so a designer can
+/// look at them: `--explain` traces the attempt that failed.
+fn retries(retried: &[Retried], pack: Option<&std::path::Path>) -> String {
+    const NAMED: usize = 3;
+    let Some(first) = retried.first() else { return "0 needed a retry".to_string() };
+    let named: Vec<String> =
+        retried.iter().take(NAMED).map(|r| format!("{} seed {} at depth {}", r.map_type, r.seed, r.depth)).collect();
+    let more = match retried.len().saturating_sub(NAMED) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    let pack = pack.map_or(String::new(), |p| format!(" --pack {}", p.display()));
+    format!(
+        "{} needed a retry: {}{more}; `prefabric generate{pack} --map-type {} --seed {} --depth {} --explain` shows why",
+        retried.len(),
+        named.join(", "),
+        first.map_type,
+        first.seed,
+        first.depth
+    )
+}
+
+/// A trial map whose first attempt failed.
+pub(crate) struct Retried {
+    /// Its map type's name.
+    pub(crate) map_type: String,
+    pub(crate) seed: u64,
+    pub(crate) depth: u32,
 }
 
 /// What the trial maps of a pack showed.
@@ -96,8 +127,8 @@ pub(crate) struct CheckReport {
     pub(crate) errors: Vec<prefabric::Error>,
     /// Trial generations that failed, as `file: seed N, depth D: error`.
     pub(crate) failures: Vec<String>,
-    /// Trial maps that needed a retry.
-    pub(crate) retried: usize,
+    /// Trial maps that needed a retry, by map type, then seed.
+    pub(crate) retried: Vec<Retried>,
 }
 
 /// Generates `seeds_per_map_type` trial maps of every map type of `pack`, on every
@@ -128,7 +159,7 @@ pub(crate) fn run_checks(pack: &Pack, seeds_per_map_type: u32) -> Result<CheckRe
     let mut failures = Vec::new();
     let mut warnings: Vec<prefabric::Error> = pack.warnings().to_vec();
     let mut errors = Vec::new();
-    let mut retried = 0;
+    let mut retried = Vec::new();
     let mut content = Stats::new(pack);
     for (map_type, mut t) in map_types.iter().zip(trials.into_iter().flatten()) {
         warnings.extend(layout_shortfall(map_type, &mut t.placed));
@@ -138,7 +169,11 @@ pub(crate) fn run_checks(pack: &Pack, seeds_per_map_type: u32) -> Result<CheckRe
                 .into_iter()
                 .map(|(seed, depth, e)| format!("{}: seed {seed}, depth {depth}: {e}", map_type.file)),
         );
-        retried += t.retried;
+        retried.extend(t.retried.into_iter().map(|(seed, depth)| Retried {
+            map_type: map_type.name.clone(),
+            seed,
+            depth,
+        }));
         content.map_types.insert(map_type.name.clone(), t.content);
     }
     content.finish();
@@ -175,8 +210,8 @@ struct Trials {
     placed: Vec<u32>,
     /// Seeds that failed every attempt: seed, depth, error.
     failures: Vec<(u64, u32, String)>,
-    /// Maps that needed more than one attempt.
-    retried: usize,
+    /// Maps that needed more than one attempt: seed, depth.
+    retried: Vec<(u64, u32)>,
 }
 
 impl Trials {
@@ -187,7 +222,7 @@ impl Trials {
             content: MapTypeStats::new(pack, base.map_type(), range, depths),
             placed: Vec::new(),
             failures: Vec::new(),
-            retried: 0,
+            retried: Vec::new(),
         };
         for seed in range[0]..range[1] {
             let depth = depths[(seed % depths.len() as u64) as usize];
@@ -196,7 +231,9 @@ impl Trials {
             match generator.generate(seed) {
                 Ok(map) => {
                     t.content.record(&map, started.elapsed());
-                    t.retried += usize::from(map.attempt() > 0);
+                    if map.attempt() > 0 {
+                        t.retried.push((seed, depth));
+                    }
                     let stats = map.layout_stats();
                     t.placed.extend(stats.chain.as_ref().map(|c| c.placed));
                     t.placed.extend(stats.pathways.as_ref().map(|p| p.rooms));
@@ -217,7 +254,7 @@ impl Trials {
         let _ = self.content.merge(&next.content);
         self.placed.extend(next.placed);
         self.failures.extend(next.failures);
-        self.retried += next.retried;
+        self.retried.extend(next.retried);
     }
 }
 

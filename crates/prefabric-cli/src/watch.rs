@@ -144,7 +144,7 @@ fn one_run(
             unused: Vec::new(),
             errors: Vec::new(),
             failures: vec![text],
-            retried: 0,
+            retried: Vec::new(),
         },
         Err(Failure::ClosedPipe) => return Err(Failure::ClosedPipe),
     };
