@@ -204,6 +204,26 @@ fn unit_at(d: &Definitions, at: Point, glyph: char) -> Option<Unit<'_>> {
     (!options.is_empty()).then_some(Unit { at, glyph, options, may_be_free, cells: Vec::new() })
 }
 
+/// Every cell of prefab `p`, as drawn, where a machine may stand once its
+/// objects are placed: its drawn machines (in its most closed outcome) and every
+/// cell a footprint of a line of `d` may cover from a reference some outcome
+/// holds. Sorted by row, then column, for [`slice::binary_search_by_key`].
+/// A room's door must not open onto one of them: a machine there would wall
+/// the room off.
+pub(crate) fn machine_reach(d: Option<&Definitions>, p: &Prefab) -> Vec<Point> {
+    let mut cells: Vec<Point> = p.most_closed().machines().iter().flat_map(|m| m.cells()).map(|&(q, _)| q).collect();
+    if let Some(d) = d {
+        for (r, _) in p.possible_refs() {
+            if let Some(unit) = unit_at(d, r.at, r.glyph) {
+                cells.extend(union(&unit));
+            }
+        }
+    }
+    cells.sort_by_key(|q| (q.y, q.x));
+    cells.dedup();
+    cells
+}
+
 /// The cells of prefab `p` its drawn machines cover.
 fn machine_cells(p: &Prefab) -> Grid<bool> {
     let mut grid = Grid::new(p.width(), p.height(), false);

@@ -39,6 +39,7 @@ mod values;
 
 use crate::error::{Error, ErrorKind, Location, Problems};
 use crate::format::palette::Palette;
+use crate::geom::Point;
 use crate::limits::Limits;
 use crate::prefab::{self, Prefab};
 pub use catalog::Catalog;
@@ -68,6 +69,9 @@ pub struct Pack {
     weight_words: WeightWords,
     catalog: Catalog,
     definitions: BTreeMap<String, Definitions>,
+    /// Prefab name -> the cells where a machine may stand in it
+    /// ([`footprints::machine_reach`]), for the prefabs with any.
+    machine_reach: BTreeMap<String, Vec<Point>>,
     warnings: Vec<Error>,
     limits: Limits,
 }
@@ -126,6 +130,16 @@ impl Pack {
         let loaded = Loaded::read(root, &files, &limits);
         match (loaded.pack_file, loaded.palette) {
             (Some(p), Some(palette)) if loaded.problems.is_empty() => Ok(Pack {
+                machine_reach: loaded
+                    .prefabs
+                    .iter()
+                    .map(|prefab| {
+                        let defs = prefab.defs_name();
+                        (prefab.name(), footprints::machine_reach(loaded.definitions.get(defs), prefab))
+                    })
+                    .filter(|(_, cells)| !cells.is_empty())
+                    .map(|(name, cells)| (name.to_string(), cells))
+                    .collect(),
                 name: p.name,
                 description: p.description,
                 default_map_type: p.default_map_type.into_inner(),
@@ -192,6 +206,13 @@ impl Pack {
     /// The prefab with this name.
     pub fn prefab(&self, name: &str) -> Option<&Prefab> {
         self.prefab_index.get(name).map(|&i| &self.prefabs[i])
+    }
+
+    /// The cells of prefab `name` as drawn where a machine may stand once its
+    /// objects are placed (drawn machines, and every cell a definition line's
+    /// machine may cover), sorted by row, then column; empty for most prefabs.
+    pub(crate) fn machine_reach(&self, name: &str) -> &[Point] {
+        self.machine_reach.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// The prefab a placement put down, as it stands on the map: the outcome its

@@ -514,7 +514,7 @@ fn choose_fit<'p>(
     memo: &mut [u8],
     rng: &mut Rng,
 ) -> Result<Fit<'p>, (SkipReason, String)> {
-    let prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
+    let prefabs = Candidate::all(pack, e);
     // Sized for every room at once: collecting through a filter would grow it
     // step by step, a reallocation per doubling for each encounter.
     let mut unseen: Vec<usize> = Vec::with_capacity(rooms.len());
@@ -532,7 +532,7 @@ fn choose_fit<'p>(
             continue;
         }
         if memo[ri] == UNKNOWN {
-            memo[ri] = if prefabs.iter().any(|p| fits(map, e, &rooms[ri], p)) { FITS } else { NO_FIT };
+            memo[ri] = if prefabs.iter().any(|&c| fits(map, e, &rooms[ri], c)) { FITS } else { NO_FIT };
         }
         if memo[ri] == FITS {
             chosen = Some(ri);
@@ -566,13 +566,31 @@ fn choose_fit<'p>(
     };
     let room = &rooms[ri];
     // The room was chosen because one of these fits, so the picks below succeed.
-    let fitting: Vec<&Prefab> = prefabs.iter().copied().filter(|p| fits(map, e, room, p)).collect();
+    let fitting: Vec<Candidate<'p>> = prefabs.iter().copied().filter(|&c| fits(map, e, room, c)).collect();
     let no_place = |what: &str| (SkipReason::NoPlace, what.to_string());
-    let &prefab = rng.pick(&fitting).ok_or_else(|| no_place("no prefab fits the chosen room"))?;
-    let choices = options(map, e, room, prefab);
+    let &chosen = rng.pick(&fitting).ok_or_else(|| no_place("no prefab fits the chosen room"))?;
+    let choices = options(map, e, room, chosen);
     let &(transform, at) = rng.pick(&choices).ok_or_else(|| no_place("no orientation fits the chosen room"))?;
-    let fitting = fitting.iter().map(|p| p.name()).collect();
-    Ok(Fit { fitting, room: ri, prefab, transform, at })
+    let fitting = fitting.iter().map(|c| c.prefab.name()).collect();
+    Ok(Fit { fitting, room: ri, prefab: chosen.prefab, transform, at })
+}
+
+/// A prefab an encounter may embed, with the cells where a machine may stand
+/// in it ([`Pack::machine_reach`]), looked up once per encounter.
+#[derive(Clone, Copy)]
+struct Candidate<'p> {
+    prefab: &'p Prefab,
+    machines: &'p [Point],
+}
+
+impl<'p> Candidate<'p> {
+    /// The prefabs of `e` the pack has, in the encounter's order.
+    fn all(pack: &'p Pack, e: &Encounter) -> Vec<Candidate<'p>> {
+        e.prefabs
+            .iter()
+            .filter_map(|n| Some(Candidate { prefab: pack.prefab(n)?, machines: pack.machine_reach(n) }))
+            .collect()
+    }
 }
 
 /// Why no prefab of an encounter fits a room (with the right door count).
@@ -602,10 +620,11 @@ impl Misfit {
 }
 
 /// The furthest any prefab of `e` got towards fitting `room`.
-fn why_not(map: &Map, e: &Encounter, room: &Room, prefabs: &[&Prefab]) -> Misfit {
+fn why_not(map: &Map, e: &Encounter, room: &Room, prefabs: &[Candidate<'_>]) -> Misfit {
     let b = room.interior;
     let mut best = Misfit::TooSmall;
-    for prefab in prefabs {
+    for &c in prefabs {
+        let prefab = c.prefab;
         for t in prefab.transforms().iter() {
             let (w, h) = t.apply_size(prefab.width(), prefab.height());
             if w > b.width || h > b.height {
@@ -620,7 +639,7 @@ fn why_not(map: &Map, e: &Encounter, room: &Room, prefabs: &[&Prefab]) -> Misfit
                 best = best.max_by(Misfit::NoFacing);
                 continue;
             }
-            let opens = against_door(b, door, w, h).any(|at| opens_onto_door(prefab, t, at, door));
+            let opens = against_door(b, door, w, h).any(|at| opens_onto_door(c, t, at, door));
             best = best.max_by(if opens { Misfit::FrontBlocked } else { Misfit::DoorBlocked });
         }
     }
@@ -636,9 +655,9 @@ impl Misfit {
 
 /// Every orientation and top-left corner at which `prefab` can be embedded in
 /// `room` for `e`.
-fn options(map: &Map, e: &Encounter, room: &Room, prefab: &Prefab) -> Vec<(Transform, Point)> {
+fn options(map: &Map, e: &Encounter, room: &Room, c: Candidate<'_>) -> Vec<(Transform, Point)> {
     let mut out = Vec::new();
-    visit_options(map, e, room, prefab, &mut |t, at| {
+    visit_options(map, e, room, c, &mut |t, at| {
         out.push((t, at));
         true
     });
@@ -647,9 +666,9 @@ fn options(map: &Map, e: &Encounter, room: &Room, prefab: &Prefab) -> Vec<(Trans
 
 /// True when `prefab` can be embedded in `room` for `e` at all; stops at the first
 /// way found, without allocating.
-fn fits(map: &Map, e: &Encounter, room: &Room, prefab: &Prefab) -> bool {
+fn fits(map: &Map, e: &Encounter, room: &Room, c: Candidate<'_>) -> bool {
     let mut found = false;
-    visit_options(map, e, room, prefab, &mut |_, _| {
+    visit_options(map, e, room, c, &mut |_, _| {
         found = true;
         false
     });
@@ -662,9 +681,10 @@ fn visit_options(
     map: &Map,
     e: &Encounter,
     room: &Room,
-    prefab: &Prefab,
+    c: Candidate<'_>,
     visit: &mut dyn FnMut(Transform, Point) -> bool,
 ) {
+    let prefab = c.prefab;
     let b = room.interior;
     for t in prefab.transforms().iter() {
         let (w, h) = t.apply_size(prefab.width(), prefab.height());
@@ -693,7 +713,7 @@ fn visit_options(
                 for at in against_door(b, door, w, h) {
                     let front_ok =
                         e.door != DoorChange::Front || front_removable(map, door, Rect::new(at.x, at.y, w, h));
-                    if opens_onto_door(prefab, t, at, door) && front_ok && !visit(t, at) {
+                    if opens_onto_door(c, t, at, door) && front_ok && !visit(t, at) {
                         return;
                     }
                 }
@@ -721,15 +741,18 @@ fn against_door(b: Rect, door: &Doorway, w: i32, h: i32) -> impl Iterator<Item =
 
 /// True when every cell just inside the doorway is open in the oriented prefab
 /// placed at `at` (a `?` keeps the room's floor, which is open): for a prefab
-/// with variation lines, in every outcome (its most closed drawing).
-fn opens_onto_door(prefab: &Prefab, t: Transform, at: Point, door: &Doorway) -> bool {
-    let prefab = prefab.most_closed();
+/// with variation lines, in every outcome (its most closed drawing); and none
+/// is a cell where a machine may stand once the prefab's objects are placed,
+/// which would wall the room off behind its one door.
+fn opens_onto_door(c: Candidate<'_>, t: Transform, at: Point, door: &Doorway) -> bool {
+    let prefab = c.prefab.most_closed();
     let (w, h) = t.apply_size(prefab.width(), prefab.height());
     let back = t.inverse();
     door.cells().all(|d| {
         let local = d + door.side.opposite().delta() - at;
         let source = back.apply_point(local, w, h);
-        prefab.cells().get(source).is_some_and(|c| c.is_none_or(|t| t.is_walkable()))
+        prefab.cells().get(source).is_some_and(|cell| cell.is_none_or(|t| t.is_walkable()))
+            && c.machines.binary_search_by_key(&(source.y, source.x), |q| (q.y, q.x)).is_err()
     })
 }
 
@@ -1043,10 +1066,10 @@ mod tests {
         let pool = &generator.map_type().encounters.as_ref().expect("materials has encounters").pool;
         // An encounter that some rooms take and some do not.
         let fitting_rooms = |e: &Encounter| -> Vec<usize> {
-            let prefabs: Vec<&Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
+            let prefabs = Candidate::all(&pack, e);
             (0..rooms.len())
                 .filter(|&ri| e.doors.allows(rooms[ri].doorways(map).len() as u32))
-                .filter(|&ri| prefabs.iter().any(|p| fits(map, e, &rooms[ri], p)))
+                .filter(|&ri| prefabs.iter().any(|&c| fits(map, e, &rooms[ri], c)))
                 .collect()
         };
         let (e, fitting) = pool
