@@ -892,7 +892,8 @@ fn general_stairs_meet_the_count_or_all_go_down_without_one() {
 
 /// Enclosed prefabs with a machine in the middle of their front row, on the
 /// embedded pack: `checkpoint`'s is a terminal its definition file places,
-/// `console`'s is drawn; on 64x40 tunneler maps.
+/// `console`'s is drawn, and `relay`'s terminal stands a row behind it with
+/// SHIFT=0,1, so it may move into it; on 64x40 tunneler maps.
 fn pack_with_a_checkpoint() -> Pack {
     let mut files = Pack::embedded_files();
     let add = |files: &mut Vec<SourceFile>, path: &str, text: &str| {
@@ -902,21 +903,24 @@ fn pack_with_a_checkpoint() -> Pack {
         &mut files,
         "prefabs/test/checkpoint.txt",
         "prefab checkpoint\nstyle: enclosed\ndefs: checkpoint\nterrain:\n.....\n.....\n.....\nrefs:\n.....\n.....\n..T..\n\n\
-         prefab console\nstyle: enclosed\nterrain:\n.....\n.....\n.....\nmachines:\n.....\n.....\n..█..\n",
+         prefab console\nstyle: enclosed\nterrain:\n.....\n.....\n.....\nmachines:\n.....\n.....\n..█..\n\n\
+         prefab relay\nstyle: enclosed\ndefs: relay\nterrain:\n.....\n.....\n.....\nrefs:\n.....\n..R..\n.....\n",
     );
+    add(&mut files, "prefabs/test/relay.def", "R  prop  shift_terminal  SHIFT=0,1\n");
     add(&mut files, "prefabs/test/checkpoint.def", "T  prop  shift_terminal\n");
     add(
         &mut files,
         "maps/checkpoints.toml",
         "width = 64\nheight = 40\n[[starts]]\nat = \"centre\"\n[encounters]\ncount = 8\n\
-         [[encounters.pool]]\nid = \"checkpoint\"\nweight = \"common\"\ncategory = \"danger\"\nprefabs = [\"checkpoint\", \"console\"]\n",
+         [[encounters.pool]]\nid = \"checkpoint\"\nweight = \"common\"\ncategory = \"danger\"\nprefabs = [\"checkpoint\", \"console\", \"relay\"]\n",
     );
     Pack::from_files("content/default", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
 }
 
 /// A room's one door never opens onto a cell where the prefab's own objects may
-/// put a machine, drawn or placed by its definition file: the machine in the
-/// middle of the front row would wall the room off (the map then failed
+/// put a machine, drawn or placed by its definition file, where it stands or
+/// where SHIFT may move it: the machine in the middle of the front row would
+/// wall the room off (the map then failed
 /// validation and was made again). Over 200 seeds every map stands on its
 /// first attempt, and the cell inside every door of a placed prefab is free of
 /// blocking objects.
@@ -924,7 +928,7 @@ fn pack_with_a_checkpoint() -> Pack {
 fn a_door_never_opens_onto_a_machine_drawn_or_placed_by_definitions() {
     let pack = pack_with_a_checkpoint();
     let generator = Generator::new(&pack, "checkpoints").expect("the map type exists").trace(false);
-    let mut placed = [0u32; 2];
+    let mut placed = [0u32; 3];
     let mut facing_the_machine = 0;
     for seed in 0..200 {
         let map = generator.generate(seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
@@ -933,7 +937,9 @@ fn a_door_never_opens_onto_a_machine_drawn_or_placed_by_definitions() {
             map.objects().iter().filter(|o| o.blocks()).flat_map(|o| o.cells.iter().map(|&(p, _)| p)).collect();
         for region in map.regions() {
             let Some(placement) = region.prefab.map(|i| &map.prefabs()[i]) else { continue };
-            let Some(k) = ["checkpoint", "console"].iter().position(|n| placement.name == *n) else { continue };
+            let Some(k) = ["checkpoint", "console", "relay"].iter().position(|n| placement.name == *n) else {
+                continue;
+            };
             placed[k] += 1;
             let bounds = placement.bounds;
             for door in &region.doors {
@@ -950,6 +956,6 @@ fn a_door_never_opens_onto_a_machine_drawn_or_placed_by_definitions() {
     }
     // Enough of each that a door facing the machine would have come up (one
     // front cell in five), and none did.
-    assert!(placed.iter().all(|&n| n >= 100), "checkpoints and consoles placed: {placed:?}");
+    assert!(placed.iter().all(|&n| n >= 100), "checkpoints, consoles and relays placed: {placed:?}");
     assert_eq!(facing_the_machine, 0, "doors in the middle of a prefab's front");
 }

@@ -207,15 +207,19 @@ fn unit_at(d: &Definitions, at: Point, glyph: char) -> Option<Unit<'_>> {
 /// Every cell of prefab `p`, as drawn, where a machine may stand once its
 /// objects are placed: its drawn machines (in its most closed outcome) and every
 /// cell a footprint of a line of `d` may cover from a reference some outcome
-/// holds. Sorted by row, then column, for [`slice::binary_search_by_key`].
-/// A room's door must not open onto one of them: a machine there would wall
-/// the room off.
+/// holds, anywhere in its box when the line says SHIFT. Sorted by row, then
+/// column, for [`slice::binary_search_by_key`]. A room's door must not open
+/// onto one of them: a machine there would wall the room off.
 pub(crate) fn machine_reach(d: Option<&Definitions>, p: &Prefab) -> Vec<Point> {
     let mut cells: Vec<Point> = p.most_closed().machines().iter().flat_map(|m| m.cells()).map(|&(q, _)| q).collect();
     if let Some(d) = d {
         for (r, _) in p.possible_refs() {
-            if let Some(unit) = unit_at(d, r.at, r.glyph) {
-                cells.extend(union(&unit));
+            let Some(unit) = unit_at(d, r.at, r.glyph) else { continue };
+            for o in &unit.options {
+                let shift = o.line.line.shift_reach().unwrap_or_default();
+                let (w, h) = (i32::from(o.size.0) + 2 * shift.x, i32::from(o.size.1) + 2 * shift.y);
+                let corner = r.at - shift;
+                cells.extend((0..h).flat_map(|y| (0..w).map(move |x| corner + Point::new(x, y))));
             }
         }
     }

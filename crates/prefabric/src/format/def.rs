@@ -53,6 +53,7 @@
 //! [`Limits`], checked as the file is read.
 
 use crate::error::{Error, ErrorKind, Location};
+use crate::geom::Point;
 use crate::limits::Limits;
 
 /// What a line asks for: one alternative of its `what` column.
@@ -228,6 +229,16 @@ impl DefLine {
     /// How many levels out of depth `RATING=+N` asks for (0 without it).
     pub fn rating_bonus(&self) -> u32 {
         self.value_of("RATING").and_then(|v| v.strip_prefix('+')).and_then(|n| n.parse().ok()).unwrap_or(0)
+    }
+
+    /// How far `SHIFT=X,Y` lets the line's objects move, across and down
+    /// (`SHIFT=N`: N both ways; `SHIFT` alone: 0, 0); `None` without SHIFT.
+    pub fn shift_reach(&self) -> Option<Point> {
+        self.keyword("SHIFT")?;
+        Some(match self.value_of("SHIFT").map(|v| v.split_once(',').unwrap_or((v, v))) {
+            Some((x, y)) => Point::new(x.parse().unwrap_or(0), y.parse().unwrap_or(0)),
+            None => Point::new(0, 0),
+        })
     }
 }
 

@@ -302,8 +302,8 @@ fn resolve(
                 furnishing: None,
                 definition: Some(DefinitionUse { defs: defs.name.clone(), line: li as u32, alternative }),
             };
-            match shift_box(line) {
-                Some(reach) if line.has("SHIFT") => shifted.push((object, reach)),
+            match line.shift_reach() {
+                Some(reach) => shifted.push((object, reach)),
                 _ => out.push(object),
             }
             continue;
@@ -392,7 +392,7 @@ fn tag_of(catalog: &Catalog, kind: Kind, pick: &Pick, line: &DefLine, depth: u32
 /// Where a drawn object ends up: with SHIFT, a random free cell of the prefab within
 /// its box that its kind may stand on, else where it was drawn.
 fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, taken: &[Point], rng: &mut Rng) -> Point {
-    let Some(Point { x: sx, y: sy }) = shift_box(line).filter(|_| line.has("SHIFT")) else {
+    let Some(Point { x: sx, y: sy }) = line.shift_reach() else {
         return drawn;
     };
     // Every free cell of the box, the drawn one included; one of them, uniformly.
@@ -407,15 +407,6 @@ fn shift(map: &Map, kind: Kind, line: &DefLine, drawn: Point, bounds: Rect, take
         })
         .collect();
     rng.pick(&free).copied().unwrap_or(drawn)
-}
-
-/// How far SHIFT lets a line's objects move, across and down (`SHIFT` alone: 0, 0).
-fn shift_box(line: &DefLine) -> Option<Point> {
-    line.keyword("SHIFT")?;
-    Some(match line.value_of("SHIFT").map(|v| v.split_once(',').unwrap_or((v, v))) {
-        Some((x, y)) => Point::new(x.parse().unwrap_or(0), y.parse().unwrap_or(0)),
-        None => Point::new(0, 0),
-    })
 }
 
 /// Moves each shifted machine whole by one of the offsets its box allows whose
