@@ -13,7 +13,9 @@
 //! prefabs are turned so their bottom edge faces the room's one door, placed
 //! against it at a random offset, and the rest of the room is filled with earth and
 //! walled (unless resizing is off); a cubby also loses its front wall. Accessible
-//! prefabs go anywhere inside a room with any doors. Connectivity holds: a
+//! prefabs go anywhere inside a room with any doors. No door opens onto a cell
+//! where the prefab may put a machine (drawn, or placed by its definition file,
+//! within its SHIFT box). Connectivity holds: a
 //! prefab's open cells are one area (checked at load), door changes only open walls
 //! onto corridors and junctions, and room floor a prefab cuts off from the door is
 //! filled in. Each draw either places the encounter or retires it with the reason
@@ -613,7 +615,7 @@ impl Misfit {
         match self {
             Misfit::TooSmall => "too small for every prefab",
             Misfit::NoFacing => "large enough only in orientations its prefabs do not allow facing the door",
-            Misfit::DoorBlocked => "with the door where the prefabs are closed",
+            Misfit::DoorBlocked => "with a way in where the prefabs are closed or hold a machine",
             Misfit::FrontBlocked => "whose front wall cannot be removed",
         }
     }
@@ -630,8 +632,13 @@ fn why_not(map: &Map, e: &Encounter, room: &Room, prefabs: &[Candidate<'_>]) -> 
             if w > b.width || h > b.height {
                 continue;
             }
-            // An accessible prefab that is small enough always fits, and enclosed
-            // ones only see single-door rooms.
+            // An accessible prefab that is small enough fits unless its machines
+            // would stand inside a way in wherever it goes; enclosed ones only
+            // see single-door rooms.
+            if matches!(e.style, Style::Accessible | Style::Feature) {
+                best = best.max_by(Misfit::DoorBlocked);
+                continue;
+            }
             let (true, [door]) = (matches!(e.style, Style::Enclosed | Style::Cubby), room.doorways(map)) else {
                 continue;
             };
@@ -695,9 +702,18 @@ fn visit_options(
             // Caverns are placed by `in_cavern`, never here.
             Style::Centered | Style::Embedded => return,
             Style::Accessible | Style::Feature => {
+                // The cells just inside the room's doorways, where a machine of
+                // the prefab would stop a way in from leading anywhere.
+                let inside: Vec<Point> = if c.machines.is_empty() {
+                    Vec::new()
+                } else {
+                    let doorways = room.doorways(map);
+                    doorways.iter().flat_map(|d| d.cells().map(move |p| p + d.side.opposite().delta())).collect()
+                };
                 for y in b.y..=b.bottom() - h {
                     for x in b.x..=b.right() - w {
-                        if !visit(t, Point::new(x, y)) {
+                        let at = Point::new(x, y);
+                        if !machine_inside_a_doorway(c, t, at, &inside) && !visit(t, at) {
                             return;
                         }
                     }
@@ -737,6 +753,17 @@ fn against_door(b: Rect, door: &Doorway, w: i32, h: i32) -> impl Iterator<Item =
         }
     };
     (lo..=hi).map(move |v| if vertical_side { Point::new(fixed, v) } else { Point::new(v, fixed) })
+}
+
+/// True when the oriented prefab placed at `at` may put a machine on one of
+/// `inside`, the cells just inside a room's doorways.
+fn machine_inside_a_doorway(c: Candidate<'_>, t: Transform, at: Point, inside: &[Point]) -> bool {
+    let (w, h) = t.apply_size(c.prefab.width(), c.prefab.height());
+    let back = t.inverse();
+    inside.iter().filter(|&&q| Rect::new(at.x, at.y, w, h).contains(q)).any(|&q| {
+        let source = back.apply_point(q - at, w, h);
+        c.machines.binary_search_by_key(&(source.y, source.x), |m| (m.y, m.x)).is_ok()
+    })
 }
 
 /// True when every cell just inside the doorway is open in the oriented prefab
