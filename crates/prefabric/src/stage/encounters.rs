@@ -702,18 +702,17 @@ fn visit_options(
             // Caverns are placed by `in_cavern`, never here.
             Style::Centered | Style::Embedded => return,
             Style::Accessible | Style::Feature => {
-                // The cells just inside the room's doorways, where a machine of
-                // the prefab would stop a way in from leading anywhere.
-                let inside: Vec<Point> = if c.machines.is_empty() {
-                    Vec::new()
-                } else {
-                    let doorways = room.doorways(map);
-                    doorways.iter().flat_map(|d| d.cells().map(move |p| p + d.side.opposite().delta())).collect()
-                };
+                // A machine of the prefab just inside one of the room's
+                // doorways would stop that way in from leading anywhere.
+                // Doorways lie on the room's wall: only a prefab against it
+                // can meet one.
+                let doorways = if c.machines.is_empty() { &[][..] } else { room.doorways(map) };
                 for y in b.y..=b.bottom() - h {
                     for x in b.x..=b.right() - w {
                         let at = Point::new(x, y);
-                        if !machine_inside_a_doorway(c, t, at, &inside) && !visit(t, at) {
+                        let against_wall = x == b.x || y == b.y || x + w == b.right() || y + h == b.bottom();
+                        let blocks = against_wall && machine_inside_a_doorway(c, t, at, doorways);
+                        if !blocks && !visit(t, at) {
                             return;
                         }
                     }
@@ -755,12 +754,14 @@ fn against_door(b: Rect, door: &Doorway, w: i32, h: i32) -> impl Iterator<Item =
     (lo..=hi).map(move |v| if vertical_side { Point::new(fixed, v) } else { Point::new(v, fixed) })
 }
 
-/// True when the oriented prefab placed at `at` may put a machine on one of
-/// `inside`, the cells just inside a room's doorways.
-fn machine_inside_a_doorway(c: Candidate<'_>, t: Transform, at: Point, inside: &[Point]) -> bool {
+/// True when the oriented prefab placed at `at` may put a machine on a cell
+/// just inside one of `doorways`.
+fn machine_inside_a_doorway(c: Candidate<'_>, t: Transform, at: Point, doorways: &[Doorway]) -> bool {
     let (w, h) = t.apply_size(c.prefab.width(), c.prefab.height());
     let back = t.inverse();
-    inside.iter().filter(|&&q| Rect::new(at.x, at.y, w, h).contains(q)).any(|&q| {
+    let rect = Rect::new(at.x, at.y, w, h);
+    let inside = doorways.iter().flat_map(|d| d.cells().map(move |p| p + d.side.opposite().delta()));
+    inside.filter(|&q| rect.contains(q)).any(|q| {
         let source = back.apply_point(q - at, w, h);
         c.machines.binary_search_by_key(&(source.y, source.x), |m| (m.y, m.x)).is_ok()
     })
