@@ -22,7 +22,7 @@ use super::catalog::Catalog;
 use super::defs::{Definition, Definitions};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::Pick;
-use crate::geom::{Moves, Point, TransformSet};
+use crate::geom::{Moves, Point, Rect, TransformSet};
 use crate::grid::Grid;
 use crate::prefab::{Prefab, RefMark};
 
@@ -218,8 +218,7 @@ pub(crate) fn machine_reach(d: Option<&Definitions>, p: &Prefab) -> Vec<Point> {
             for o in &unit.options {
                 let shift = o.line.line.shift_reach().unwrap_or_default();
                 let (w, h) = (i32::from(o.size.0) + 2 * shift.x, i32::from(o.size.1) + 2 * shift.y);
-                let corner = r.at - shift;
-                cells.extend((0..h).flat_map(|y| (0..w).map(move |x| corner + Point::new(x, y))));
+                cells.extend(Rect::new(r.at.x - shift.x, r.at.y - shift.y, w, h).points());
             }
         }
     }

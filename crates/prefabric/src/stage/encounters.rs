@@ -593,6 +593,11 @@ impl<'p> Candidate<'p> {
             .filter_map(|n| Some(Candidate { prefab: pack.prefab(n)?, machines: pack.machine_reach(n) }))
             .collect()
     }
+
+    /// True when a machine may stand on cell `p` of the prefab as drawn.
+    fn may_hold_machine(&self, p: Point) -> bool {
+        self.machines.binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x)).is_ok()
+    }
 }
 
 /// Why no prefab of an encounter fits a room (with the right door count).
@@ -763,7 +768,7 @@ fn machine_inside_a_doorway(c: Candidate<'_>, t: Transform, at: Point, doorways:
     let inside = doorways.iter().flat_map(|d| d.cells().map(move |p| p + d.side.opposite().delta()));
     inside.filter(|&q| rect.contains(q)).any(|q| {
         let source = back.apply_point(q - at, w, h);
-        c.machines.binary_search_by_key(&(source.y, source.x), |m| (m.y, m.x)).is_ok()
+        c.may_hold_machine(source)
     })
 }
 
@@ -780,7 +785,7 @@ fn opens_onto_door(c: Candidate<'_>, t: Transform, at: Point, door: &Doorway) ->
         let local = d + door.side.opposite().delta() - at;
         let source = back.apply_point(local, w, h);
         prefab.cells().get(source).is_some_and(|cell| cell.is_none_or(|t| t.is_walkable()))
-            && c.machines.binary_search_by_key(&(source.y, source.x), |q| (q.y, q.x)).is_err()
+            && !c.may_hold_machine(source)
     })
 }
 
