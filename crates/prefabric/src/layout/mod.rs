@@ -278,13 +278,22 @@ impl<'m> Carver<'m> {
 
     /// How many cells of `r` are open (none off the map), counted along the
     /// rows of the state: the checks around rooms ask this of whole wall lines.
+    /// A line one cell wide is read straight down the state, a map's width a
+    /// step, not as a row slice per cell: the west and east wall lines are
+    /// half of what the tunnelers ask.
     pub fn open_in(&self, r: Rect) -> u32 {
         let r = r.intersection(&self.map.bounds());
         if r.is_empty() {
             return 0;
         }
-        let row = |y: i32| self.state_row(y, r.x, r.right()).iter().map(|&s| u32::from(s == OPEN)).sum::<u32>();
-        (r.y..r.bottom()).map(row).sum()
+        let w = self.map.width() as usize;
+        let cells = &self.state[r.y as usize * w + r.x as usize..];
+        let (width, height) = (r.width as usize, r.height as usize);
+        let is_open = |&s: &u8| u32::from(s == OPEN);
+        if width == 1 {
+            return cells.iter().step_by(w).take(height).map(is_open).sum();
+        }
+        cells.chunks(w).take(height).map(|row| row[..width].iter().map(is_open).sum::<u32>()).sum()
     }
 
     /// Scans a tunnel's way ahead: `rows` rows of `width` cells, each row from
