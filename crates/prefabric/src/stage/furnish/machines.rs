@@ -13,7 +13,8 @@ use crate::geom::{Dir, Point, Rect, Transform, largest_in_bit_rows};
 use crate::map::{FurnishPart, Furnished, Map, Object, ObjectKind, Pools, RegionId};
 use crate::prefab::art;
 use crate::rng::Rng;
-use crate::trace::Outcome;
+use crate::trace::{Note, Outcome};
+use std::fmt::Write;
 
 impl<'a> Furnisher<'a> {
     /// The interactive machine of an area's composition: a type by weight, then
@@ -490,21 +491,25 @@ impl<'a> Furnisher<'a> {
         if !map.trace.is_on() {
             return;
         }
-        let within = if free == whole_free {
-            format!("the free {}x{} at ({}, {})", free.width, free.height, free.x, free.y)
+        // The commonest message of a map: one buffer with room for all of it,
+        // written by pieces (`{name}: filler of set `{set}`: a {nx}x{ny} array
+        // of `{tag}` {turn} at ({x}, {y}) in ...: {placed} placed`).
+        let mut message = String::with_capacity(area.name.len() + 192);
+        let mut note = Note(&mut message);
+        note.text(area.name).text(": filler of set `").text(set).text("`: a ").int(nx).text("x").int(ny);
+        note.text(" array of `").text(&prop.tag).text("` ").text(turn.name()).text(" at ").at(origin.x, origin.y);
+        if free == whole_free {
+            note.text(" in the free ").int(free.width).text("x").int(free.height).text(" at ").at(free.x, free.y);
         } else {
-            let (w, h) = (whole_free.width, whole_free.height);
-            format!("its share {}x{} at ({}, {}) of the free {w}x{h}", free.width, free.height, free.x, free.y)
-        };
-        let mut message = format!(
-            "{}: filler of set `{set}`: a {nx}x{ny} array of `{}` {turn} at ({}, {}) in {within}: {placed} placed",
-            area.name, prop.tag, origin.x, origin.y
-        );
+            note.text(" in its share ").int(free.width).text("x").int(free.height).text(" at ").at(free.x, free.y);
+            note.text(" of the free ").int(whole_free.width).text("x").int(whole_free.height);
+        }
+        note.text(": ").int(placed).text(" placed");
         if dropped > 0 {
-            message.push_str(&format!(", {dropped} dropped ({})", describe_misfits(&misfits)));
+            let _ = write!(message, ", {dropped} dropped ({})", describe_misfits(&misfits));
         }
         if let Some(tag) = swapped {
-            message.push_str(&format!(", one swapped for `{tag}`"));
+            let _ = write!(message, ", one swapped for `{tag}`");
         }
         map.trace.push_at("furnishing", outcome, area.inner, message);
     }

@@ -42,8 +42,7 @@ use crate::content::furnishing::{Composition, Count, Furnishing};
 use crate::geom::{Dir, Moves, Point, Rect, RectSearch, Transform};
 use crate::map::{Furnished, Map, Object, ObjectKind, RegionId, RegionKind, mask};
 use crate::rng::Rng;
-use crate::trace::Outcome;
-use std::fmt::Write;
+use crate::trace::{Note, Outcome};
 
 mod machines;
 mod seclusion;
@@ -367,8 +366,9 @@ impl Furnisher<'_> {
         let mut name = String::new();
         if map.trace.is_on() {
             name.reserve(80);
-            let _ =
-                write!(name, "{} {id} ({}x{} at {}, {})", kind.name(), bounds.width, bounds.height, bounds.x, bounds.y);
+            // `{kind} {id} ({w}x{h} at {x}, {y})`, written by pieces: one name per area.
+            Note(&mut name).text(kind.name()).text(" ").int(id).text(" (").int(bounds.width).text("x");
+            Note(&mut name).int(bounds.height).text(" at ").int(bounds.x).text(", ").int(bounds.y).text(")");
         }
         let Some(c) = rng.weighted(weights) else {
             map.trace.push_with("furnishing", Outcome::Skipped, bounds, || {
