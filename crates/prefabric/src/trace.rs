@@ -7,6 +7,9 @@
 //! prints, what `--format json` lists with `--explain`, and what the HTML viewer's
 //! timeline steps through; it is never read back by a later stage.
 //!
+//! The commonest messages are written by pieces (the crate's own `Note`),
+//! which spares them the formatting machinery's cost.
+//!
 //! A trace may be switched off ([`crate::Generator::trace`]) when nobody will
 //! read it: it then records nothing, and stages skip writing their messages, so
 //! generating many maps does not pay for text no one sees. Whether it is on never

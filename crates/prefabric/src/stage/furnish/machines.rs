@@ -498,10 +498,9 @@ impl<'a> Furnisher<'a> {
         let mut note = Note(&mut message);
         note.text(area.name).text(": filler of set `").text(set).text("`: a ").int(nx).text("x").int(ny);
         note.text(" array of `").text(&prop.tag).text("` ").text(turn.name()).text(" at ").at(origin.x, origin.y);
-        if free == whole_free {
-            note.text(" in the free ").int(free.width).text("x").int(free.height).text(" at ").at(free.x, free.y);
-        } else {
-            note.text(" in its share ").int(free.width).text("x").int(free.height).text(" at ").at(free.x, free.y);
+        note.text(if free == whole_free { " in the free " } else { " in its share " });
+        note.int(free.width).text("x").int(free.height).text(" at ").at(free.x, free.y);
+        if free != whole_free {
             note.text(" of the free ").int(whole_free.width).text("x").int(whole_free.height);
         }
         note.text(": ").int(placed).text(" placed");

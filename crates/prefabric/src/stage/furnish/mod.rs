@@ -367,8 +367,9 @@ impl Furnisher<'_> {
         if map.trace.is_on() {
             name.reserve(80);
             // `{kind} {id} ({w}x{h} at {x}, {y})`, written by pieces: one name per area.
-            Note(&mut name).text(kind.name()).text(" ").int(id).text(" (").int(bounds.width).text("x");
-            Note(&mut name).int(bounds.height).text(" at ").int(bounds.x).text(", ").int(bounds.y).text(")");
+            let mut note = Note(&mut name);
+            note.text(kind.name()).text(" ").int(id).text(" (").int(bounds.width).text("x").int(bounds.height);
+            note.text(" at ").int(bounds.x).text(", ").int(bounds.y).text(")");
         }
         let Some(c) = rng.weighted(weights) else {
             map.trace.push_with("furnishing", Outcome::Skipped, bounds, || {
