@@ -252,6 +252,13 @@ pub struct Catalog {
     debris: Vec<Debris>,
     /// Tags of the items that are another item's faulty variant.
     faulty_variants: BTreeSet<String>,
+    /// For each item (in file order), whether it is another item's faulty
+    /// variant: the stages ask this of every item each map, and an index reads
+    /// faster than a lookup by tag.
+    is_faulty: Vec<bool>,
+    /// Class -> the indices of its entities, in file order: definition lines
+    /// ask for a class's members dozens of times a map.
+    entities_by_class: BTreeMap<String, Vec<u32>>,
     /// Item category -> the glyph that draws its items.
     item_glyphs: BTreeMap<String, char>,
     /// Where each glyph of items and debris comes from, in file order.
@@ -287,6 +294,12 @@ impl Catalog {
     /// only ever placed in place of that item, never chosen on its own.
     pub fn is_faulty_variant(&self, tag: &str) -> bool {
         self.faulty_variants.contains(tag)
+    }
+
+    /// The items that may be chosen on their own, in file order: every item but
+    /// the faulty variants of others.
+    pub(crate) fn standalone_items(&self) -> impl Iterator<Item = &Item> {
+        self.items.iter().zip(&self.is_faulty).filter(|&(_, &faulty)| !faulty).map(|(item, _)| item)
     }
 
     /// Every entity, in file order.
@@ -363,7 +376,7 @@ impl Catalog {
 
     /// True when some entity belongs to `class`.
     pub fn has_class(&self, class: &str) -> bool {
-        self.entities.iter().any(|e| e.classes.iter().any(|c| c == class))
+        self.entities_by_class.contains_key(class)
     }
 
     /// True when some item has `category`.
@@ -380,12 +393,9 @@ impl Catalog {
     /// `None`) could pick at some depth: items (not faulty variants) or traps.
     pub fn pickable_ratings(&self, kind: Kind, category: Option<&str>) -> Vec<u32> {
         match kind {
-            Kind::Item => self
-                .items
-                .iter()
-                .filter(|i| category.is_none_or(|c| i.category == c) && !self.is_faulty_variant(&i.tag))
-                .map(|i| i.rating)
-                .collect(),
+            Kind::Item => {
+                self.standalone_items().filter(|i| category.is_none_or(|c| i.category == c)).map(|i| i.rating).collect()
+            }
             Kind::Trap => self
                 .traps
                 .iter()
@@ -400,10 +410,10 @@ impl Catalog {
     /// of the highest rating at or below it. With `fallback`, the weakest of the
     /// class when none is at or below the depth. In file order.
     pub fn class_members(&self, class: &str, category: Option<&str>, depth: u32, fallback: bool) -> Vec<&Entity> {
-        let members: Vec<&Entity> = self
-            .entities
+        let of_class = self.entities_by_class.get(class).map_or(&[][..], Vec::as_slice);
+        let members: Vec<&Entity> = of_class
             .iter()
-            .filter(|e| e.classes.iter().any(|c| c == class))
+            .map(|&i| &self.entities[i as usize])
             .filter(|e| category.is_none_or(|cat| e.categories.iter().any(|c| c == cat)))
             .collect();
         let best = members.iter().filter(|e| e.rating <= depth).map(|e| e.rating).max();
@@ -498,10 +508,9 @@ impl Catalog {
         let target = depth.saturating_add(line.rating_bonus());
         let prototype = line.has("PROTOTYPE");
         let pool_of = |prototypes: bool| -> Vec<&Item> {
-            self.items
-                .iter()
+            self.standalone_items()
                 .filter(|i| category.is_none_or(|c| i.category == c))
-                .filter(|i| i.prototype == prototypes && !self.is_faulty_variant(&i.tag))
+                .filter(|i| i.prototype == prototypes)
                 .filter(|i| i.rating <= target)
                 .collect()
         };
@@ -1075,6 +1084,16 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
         }
     }
     catalog.faulty_variants = catalog.items.iter().filter_map(|i| i.faulty.clone()).collect();
+    catalog.is_faulty = catalog.items.iter().map(|i| catalog.faulty_variants.contains(i.tag.as_ref())).collect();
+    for (i, entity) in (0u32..).zip(&catalog.entities) {
+        for class in &entity.classes {
+            let members = catalog.entities_by_class.entry(class.clone()).or_default();
+            // An entity that names its class twice is listed once.
+            if members.last() != Some(&i) {
+                members.push(i);
+            }
+        }
+    }
     (catalog, errors)
 }
 

@@ -642,9 +642,8 @@ fn item_object(map: &mut Map, item: &Item, p: Point, furnished: Furnished) -> Ob
 /// those of the highest rating at or below it; failing that, the weakest.
 fn item_pool<'c>(catalog: &'c Catalog, depth: u32, categories: &[String]) -> Vec<&'c Item> {
     let usable: Vec<&Item> = catalog
-        .items()
-        .iter()
-        .filter(|i| !i.prototype && !catalog.is_faulty_variant(&i.tag))
+        .standalone_items()
+        .filter(|i| !i.prototype)
         .filter(|i| categories.is_empty() || categories.contains(&i.category))
         .collect();
     let near: Vec<&Item> = usable.iter().copied().filter(|i| i.rating <= depth && i.rating + 2 >= depth).collect();
