@@ -40,7 +40,10 @@
 //!   corridor; no doors, regions or walls), the yardstick issue 18 names, side by
 //!   side with the tunneler layout on the same size: the materials' parameters,
 //!   no prefabs, one start near the centre (`cargo bench --bench generate --
-//!   compare/` runs the group alone).
+//!   compare/` runs the group alone); and `compare/tunnelers_sparse_200x200`,
+//!   the same tunnelers told to stop at about mapgen's amount of work (6% of
+//!   the map dug, no last-chance search, no hall quota: some 3,500 open cells
+//!   against mapgen's 2,500).
 //!
 //! Run with `cargo bench -p prefabric`; criterion prints the median as the middle
 //! value of `time: [low median high]`.
@@ -146,6 +149,16 @@ fn pack_with_bare_tunnelers() -> Pack {
         let path = format!("maps/tunnelers_bare_{w}x{h}.toml");
         files.push(prefabric::content::SourceFile { path, bytes: text.into_bytes() });
     }
+    let bare = files.iter().find(|f| f.path == "maps/tunnelers_bare_200x200.toml").expect("the bare map type");
+    let sparse = String::from_utf8(bare.bytes.clone())
+        .expect("UTF-8")
+        .replace("min_halls = 3\n", "min_halls = 0\nlast_chance = 0\n")
+        .replace("fill_target = 34\nmin_open = 20\n", "fill_target = 6\nmin_open = 3\n");
+    assert!(sparse.contains("last_chance = 0") && sparse.contains("fill_target = 6"), "{sparse}");
+    files.push(prefabric::content::SourceFile {
+        path: "maps/tunnelers_sparse_200x200.toml".into(),
+        bytes: sparse.into_bytes(),
+    });
     Pack::from_files("content/default", files, Limits::default()).unwrap_or_else(|p| panic!("{p}"))
 }
 
@@ -166,6 +179,8 @@ fn compare_with_mapgen(c: &mut Criterion) {
         let generator = Generator::new(&pack, &name).expect("the bare map type exists");
         layout(c, &generator, &format!("compare/{name}"));
     }
+    let generator = Generator::new(&pack, "tunnelers_sparse_200x200").expect("the sparse map type exists");
+    layout(c, &generator, "compare/tunnelers_sparse_200x200");
 }
 
 fn prefab_layouts(c: &mut Criterion) {
