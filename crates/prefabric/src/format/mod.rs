@@ -39,17 +39,26 @@ pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a s
         .map(|(_, c)| c)
 }
 
-/// Levenshtein distance over characters.
+/// Edit distance over characters, a swap of two neighbouring characters
+/// counting as one edit (optimal string alignment): `materail` is two edits
+/// from `materials`, as a typist would count it, not three.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Three rows of the distance table: two rows back (for swaps), the last, this one.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
+    for (i, &ca) in a.iter().enumerate() {
         cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
+        for (j, &cb) in b.iter().enumerate() {
+            let substitute = prev[j] + usize::from(ca != cb);
+            let mut best = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
+            if i > 0 && j > 0 && ca == b[j - 1] && a[i - 1] == cb {
+                best = best.min(before[j - 1] + 1);
+            }
+            cur[j + 1] = best;
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
@@ -64,5 +73,11 @@ mod tests {
         assert_eq!(suggest("tansforms", ["tags", "transforms", "style"]), Some("transforms"));
         assert_eq!(suggest("colour", ["tags", "transforms", "style"]), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(suggest("materail", ["catacombs", "materials", "mines"]), Some("materials"));
+        assert_eq!(edit_distance("materail", "material"), 1, "a swap of neighbours is one edit");
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("abc", "ca"), 3, "no substring is edited twice");
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
     }
 }
