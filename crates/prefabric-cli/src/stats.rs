@@ -8,7 +8,7 @@
 
 use crate::{Failure, pack_or_fail, stats_html, write_file};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use prefabric::stats::{MapTypeStats, Seen, Stats, describe};
+use prefabric::stats::{MapTypeStats, Seen, Stats};
 use prefabric::{Generator, Pack};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -331,7 +331,7 @@ pub(crate) fn table(stats: &Stats) -> String {
                 .not_placed
                 .iter()
                 .max_by_key(|(_, w)| w.count)
-                .map_or("never drawn".to_string(), |(r, w)| format!("{} ({})", describe(r), example(w)));
+                .map_or("never drawn".to_string(), |(r, w)| format!("{} ({})", e.why(r, w), example(w)));
             let _ = writeln!(s, "  encounter `{id}` was never placed: {why}");
         }
         let mut definitions_shown = false;

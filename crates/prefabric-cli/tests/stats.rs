@@ -173,7 +173,10 @@ fn stats_say_why_content_was_never_placed() {
     // Depth 1 is outside the hermit's range: both alternatives are unused, and say why.
     let unused = &mines["prefabs"]["hermit_hole_small"]["unused"];
     let reason = unused["reason"].as_str().expect("a reason");
-    assert!(reason.starts_with("encounter `hermit_hole` was never placed: not eligible"), "{reason}");
+    assert!(
+        reason.starts_with("encounter `hermit_hole` was never placed: not eligible: depth 1 is outside its depths 2-"),
+        "{reason}"
+    );
     assert_eq!(unused["example_seed"], 0);
     assert_eq!(mines["encounters"]["hermit_hole"]["not_placed"]["ineligible"]["count"], 30);
     // A prefab that was placed has no such reason.

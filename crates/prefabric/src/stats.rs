@@ -150,6 +150,9 @@ pub struct EncounterStats {
     pub weight_word: String,
     /// Its weight.
     pub weight: u32,
+    /// The depths it may appear at, as `[lo, hi]` ranges; empty for every depth.
+    #[serde(default)]
+    pub depths: Vec<[u32; 2]>,
     /// Its share of the pool's weights (derived): its share of the draws
     /// when no limit, group or failed fit takes encounters out.
     #[serde(default)]
@@ -492,6 +495,7 @@ impl MapTypeStats {
                 let entry = EncounterStats {
                     weight_word: e.weight_word.clone(),
                     weight: e.weight,
+                    depths: e.depth.0.iter().map(|r| [r.lo.max(0) as u32, r.hi.max(0) as u32]).collect(),
                     prefabs: e.prefabs.clone(),
                     ..EncounterStats::default()
                 };
@@ -740,7 +744,11 @@ impl MapTypeStats {
                 }
                 return match most_seen(&e.not_placed) {
                     Some((why, seen)) => Unused {
-                        reason: format!("encounter `{id}` was never placed: {} in {} maps", describe(why), seen.count),
+                        reason: format!(
+                            "encounter `{id}` was never placed: {} in {} maps",
+                            e.why(why, seen),
+                            seen.count
+                        ),
                         example_seed: Some(seen.example_seed),
                     },
                     None => Unused {
@@ -941,7 +949,7 @@ impl MapTypeStats {
                                 ("no-place", crate::prefab::Style::Centered) => {
                                     "no cavern had room around its centre, or every centre was taken"
                                 }
-                                _ => describe(reason),
+                                _ => &st.why(reason, seen),
                             };
                             format!("{words} in {} maps{}", seen.count, example(Some(seen.example_seed)))
                         }
@@ -978,6 +986,31 @@ impl MapTypeStats {
 /// The key seen most (the first of the most, by name).
 fn most_seen(map: &BTreeMap<String, Seen>) -> Option<(&str, &Seen)> {
     map.iter().max_by_key(|(k, s)| (s.count, std::cmp::Reverse(k.as_str()))).map(|(k, s)| (k.as_str(), s))
+}
+
+impl EncounterStats {
+    /// Why this encounter was taken out of the maps `seen` counts, in words:
+    /// [`describe`]'s, except that `ineligible` says which of its causes it
+    /// was (stats keep the reason's name only), read from the encounter's own
+    /// weight and depths and the depth of the example map.
+    pub fn why(&self, reason: &str, seen: &Seen) -> String {
+        if reason != "ineligible" {
+            return describe(reason).to_string();
+        }
+        let depth = seen.example_depth;
+        if self.weight == 0 {
+            format!("not eligible: its weight `{}` is 0", self.weight_word)
+        } else if !self.depths.is_empty() && !self.depths.iter().any(|&[lo, hi]| (lo..=hi).contains(&depth)) {
+            let ranges: Vec<String> = self
+                .depths
+                .iter()
+                .map(|&[lo, hi]| if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") })
+                .collect();
+            format!("not eligible: depth {depth} is outside its depths {}", ranges.join(", "))
+        } else {
+            "not eligible: used up in the world (max_per_world)".to_string()
+        }
+    }
 }
 
 /// An encounter skip reason in words.
@@ -1021,6 +1054,24 @@ mod tests {
         assert_eq!(wilson(0, 0), [0.0, 1.0]);
         let [lo, hi] = wilson(0, 100);
         assert!(lo == 0.0 && hi > 0.03 && hi < 0.04, "{hi}");
+    }
+
+    #[test]
+    fn an_ineligible_encounter_says_which_cause_kept_it_out() {
+        let seen = |depth| Seen { count: 3, example_seed: 0, example_depth: depth };
+        let e = EncounterStats {
+            weight_word: "rare".into(),
+            weight: 2,
+            depths: vec![[2, 4], [9, 9]],
+            ..EncounterStats::default()
+        };
+        assert_eq!(e.why("ineligible", &seen(1)), "not eligible: depth 1 is outside its depths 2-4, 9");
+        assert_eq!(e.why("ineligible", &seen(3)), "not eligible: used up in the world (max_per_world)");
+        assert_eq!(e.why("limit", &seen(3)), describe("limit"));
+        let weightless = EncounterStats { weight_word: "never".into(), weight: 0, ..e.clone() };
+        assert_eq!(weightless.why("ineligible", &seen(1)), "not eligible: its weight `never` is 0");
+        let anywhere = EncounterStats { depths: Vec::new(), ..e };
+        assert_eq!(anywhere.why("ineligible", &seen(1)), "not eligible: used up in the world (max_per_world)");
     }
 
     #[test]
