@@ -475,8 +475,8 @@ fn hallways_are_scaled_back_until_the_prefab_fits() {
         for e in map.trace().events() {
             // "... by a 2-cell hallway (5..3 did not fit)": the longest length did not
             // fit, shorter ones were tried in turn, and the first that fitted is used.
-            if let Some(rest) = e.message.split(" by a ").nth(1)
-                && let Some((used, tried)) = rest.split_once("-cell hallway (")
+            if let Some((head, tried)) = e.message.split_once("-cell hallway (")
+                && let Some(used) = head.rsplit(' ').next()
             {
                 let used: u32 = used.parse().expect("a length");
                 let (from, to) = tried.trim_end_matches(" did not fit)").split_once("..").expect("a range");

@@ -25,7 +25,7 @@ use super::index::PrefabIndex;
 use super::keywords::KeywordProblem;
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::{self, BUILT_IN_KEYWORDS, DefLine, Keyword, Pick, Value};
-use crate::format::suggest;
+use crate::format::{article_before_word, suggest};
 use crate::limits::Limits;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -237,7 +237,7 @@ pub(crate) fn lint(defs: &BTreeMap<String, Definitions>) -> Vec<Error> {
                     Error::at(
                         ErrorKind::Lint,
                         line.location.clone(),
-                        format!("`{g}` stands for a {}", line.kind.name()),
+                        format!("`{g}` stands for {} {}", article_before_word(line.kind.name()), line.kind.name()),
                     )
                     .with_help(format!(
                         "by convention {} references use {convention}, so prefabs read at a glance",
@@ -295,7 +295,8 @@ pub(crate) fn lint_palette(
                         ErrorKind::Lint,
                         Location::at(line.location.file.clone(), line.location.line, line.line.glyph_col),
                         format!(
-                            "`{g}` stands for a {} here, but the palette draws `{g}` as {}",
+                            "`{g}` stands for {} {} here, but the palette draws `{g}` as {}",
+                            article_before_word(line.kind.name()),
                             line.kind.name(),
                             terrain.role().name()
                         ),

@@ -19,7 +19,7 @@ use super::theme::{self, Theme, ThemeFile};
 use super::values::WeightWords;
 pub use super::values::{Anchor, IntRange, Percent};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
-use crate::format::{parse_toml, suggest};
+use crate::format::{article_before_number, parse_toml, suggest};
 use crate::geom::{Dir, Moves, Point, Rect, Transform, TransformSet};
 use crate::limits::Limits;
 use crate::prefab::{Prefab, Style};
@@ -1044,9 +1044,10 @@ impl Checker<'_> {
                 self.invalid(
                     span.clone(),
                     format!(
-                        "prefab `{name}` ({}x{}) cannot fit a {}x{} map with a margin of {m} in any allowed orientation",
+                        "prefab `{name}` ({}x{}) cannot fit {} {}x{} map with a margin of {m} in any allowed orientation",
                         prefab.width(),
                         prefab.height(),
+                        article_before_number(size.0.max(0) as usize),
                         size.0,
                         size.1,
                     ),

@@ -27,6 +27,23 @@ pub(crate) fn parse_toml<T: DeserializeOwned>(file: &str, source: &str) -> Resul
     })
 }
 
+/// "a" or "an", as said before the number `n` written in digits: "an 8-cell
+/// hallway", "an 11-cell hallway", "a 12-cell hallway".
+pub(crate) fn article_before_number(n: usize) -> &'static str {
+    // A number is said from its leading group of thousands: 8,500 as "eight
+    // thousand …", 11,000 as "eleven thousand".
+    let mut lead = n;
+    while lead >= 1000 {
+        lead /= 1000;
+    }
+    if matches!(lead, 8 | 11 | 18 | 80..=89 | 800..=899) { "an" } else { "a" }
+}
+
+/// "a" or "an" before `word`, by its first letter: "an item", "a trap".
+pub(crate) fn article_before_word(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+}
+
 /// The closest of `candidates` to `word` by edit distance, if it is close enough to
 /// be a likely typo.
 pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
@@ -67,6 +84,23 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_said_with_a_vowel_take_an() {
+        let an: Vec<usize> = (0..2000).filter(|&n| article_before_number(n) == "an").collect();
+        let mut expected = vec![8, 11, 18];
+        expected.extend(80..90);
+        expected.extend(800..900);
+        assert_eq!(an, expected);
+        assert_eq!(article_before_number(8_500), "an");
+        assert_eq!(article_before_number(11_000), "an");
+        assert_eq!(article_before_number(18_200), "an");
+        assert_eq!(article_before_number(12_000), "a");
+        assert_eq!(article_before_number(1_100), "a");
+        assert_eq!(article_before_word("item"), "an");
+        assert_eq!(article_before_word("entity"), "an");
+        assert_eq!(article_before_word("trap"), "a");
+    }
 
     #[test]
     fn suggestions_catch_typos_only() {

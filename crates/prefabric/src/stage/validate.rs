@@ -13,6 +13,7 @@
 use crate::bits::{Areas, Bits};
 use crate::content::Pack;
 use crate::error::{Error, ErrorKind};
+use crate::format::article_before_word;
 use crate::geom::{Point, Rect};
 use crate::map::{Map, ObjectKind, Role, mask};
 
@@ -74,7 +75,7 @@ fn objects(map: &Map) -> Result<(), Error> {
     for (k, object) in map.objects.iter().enumerate() {
         let what = || match &object.tag {
             Some(tag) => format!("{} `{tag}`", object.kind.name()),
-            None => format!("a {}", object.kind.name()),
+            None => format!("{} {}", article_before_word(object.kind.name()), object.kind.name()),
         };
         for &(p, _) in &object.cells {
             // Off the map is not walkable, so the cells below are on it.

@@ -14,6 +14,7 @@
 //! every connection joined in the union-find and traced.
 
 use super::{Chain, Connector, claim};
+use crate::format::article_before_number;
 use crate::geom::{Dir, Point, Rect};
 use crate::map::{FloorKind, RegionId, RegionKind, Terrain};
 use crate::rng::Rng;
@@ -130,8 +131,12 @@ fn facing(chain: &mut Chain<'_, '_>, rng: &mut Rng) {
         chain.c.union(rb, region.unwrap_or(ra));
         chain.stats.facing += 1;
         let message = format!(
-            "extra: connectors {} of `{}` and {} of `{}` face each other; joined by a {clear}-cell hallway",
-            a.at, chain.pieces[a.piece as usize].label, b.at, chain.pieces[b.piece as usize].label
+            "extra: connectors {} of `{}` and {} of `{}` face each other; joined by {} {clear}-cell hallway",
+            a.at,
+            chain.pieces[a.piece as usize].label,
+            b.at,
+            chain.pieces[b.piece as usize].label,
+            article_before_number(clear as usize)
         );
         chain.c.map.trace.push("layout", Outcome::Chose, message);
     }

@@ -13,6 +13,7 @@
 //! them).
 
 use super::{Chain, Connector, claim};
+use crate::format::article_before_number;
 use crate::geom::{Dir, Point};
 use crate::map::{RegionId, Stage};
 use crate::trace::Outcome;
@@ -60,7 +61,12 @@ pub(super) fn join_apart(chain: &mut Chain<'_, '_>) -> u32 {
         }
         chain.c.union(stray, main);
         dug += 1;
-        let message = format!("a {}-cell hallway from {} joins what the chain did not reach", path.len(), path[0]);
+        let message = format!(
+            "{} {}-cell hallway from {} joins what the chain did not reach",
+            article_before_number(path.len()),
+            path.len(),
+            path[0]
+        );
         chain.c.map.trace.push("layout", Outcome::Chose, message);
     }
     dug

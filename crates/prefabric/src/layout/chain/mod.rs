@@ -28,6 +28,7 @@ use super::{Carver, DIGGABLE, OPEN, SOLID};
 use crate::content::Pack;
 use crate::content::chain::ChainParams;
 use crate::error::{Error, ErrorKind};
+use crate::format::article_before_number;
 use crate::geom::{Dir, Point, Rect};
 use crate::map::{
     ChainStats, Door, FloorKind, LayoutStats, LinkKind, Map, PlacedLink, RegionId, RegionKind, Role, Stage, Terrain,
@@ -401,7 +402,7 @@ impl<'c, 'm> Chain<'c, 'm> {
                             String::new()
                         };
                         let message = format!(
-                            "try {}: `{}` {} at ({}, {}) joined to `{}` at {} {} by a {length}-cell hallway{tried}",
+                            "try {}: `{}` {} at ({}, {}) joined to `{}` at {} {} by {} {length}-cell hallway{tried}",
                             self.stats.tries,
                             entry.label,
                             shape.transform,
@@ -409,7 +410,8 @@ impl<'c, 'm> Chain<'c, 'm> {
                             origin.y,
                             self.pieces[piece as usize].label,
                             anchor.at,
-                            anchor.dir.name()
+                            anchor.dir.name(),
+                            article_before_number(length as usize)
                         );
                         let (w, h) = shape.size();
                         let place = Rect::new(origin.x, origin.y, w, h);

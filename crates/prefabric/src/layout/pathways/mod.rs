@@ -28,6 +28,7 @@ use super::shapes::{self, Entry, Part, Pool, Shape};
 use crate::content::Pack;
 use crate::content::pathways::PathwaysParams;
 use crate::error::{Error, ErrorKind};
+use crate::format::article_before_number;
 use crate::geom::{Dir, Point, Rect};
 use crate::map::{LayoutStats, Map, PathwaysStats, Role, Stage, mask};
 use crate::rng::Rng;
@@ -1379,11 +1380,15 @@ fn how_joined(target: &str, dug: &Dug) -> String {
     let ((ax, ay), (bx, by)) = ((dug.doors.0.x, dug.doors.0.y), (dug.doors.1.x, dug.doors.1.y));
     match dug.merged_at {
         None => {
-            format!("doorway ({ax}, {ay}) joined to {target}'s doorway ({bx}, {by}) by a {}-cell hallway", dug.length)
+            let (a, n) = (article_before_number(dug.length as usize), dug.length);
+            format!("doorway ({ax}, {ay}) joined to {target}'s doorway ({bx}, {by}) by {a} {n}-cell hallway")
         }
         Some(m) => format!(
-            "doorway ({ax}, {ay}) joined toward {target}'s doorway ({bx}, {by}) by a {}-cell hallway, merged into a hallway at ({}, {})",
-            dug.length, m.x, m.y
+            "doorway ({ax}, {ay}) joined toward {target}'s doorway ({bx}, {by}) by {} {}-cell hallway, merged into a hallway at ({}, {})",
+            article_before_number(dug.length as usize),
+            dug.length,
+            m.x,
+            m.y
         ),
     }
 }

@@ -9,6 +9,7 @@
 use super::{Area, Furnisher, Misfit, count_of, describe_misfits, item_object, packed, range};
 use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::Count;
+use crate::format::article_before_number;
 use crate::geom::{Dir, Point, Rect, Transform, largest_in_bit_rows};
 use crate::map::{FurnishPart, Furnished, Map, Object, ObjectKind, Pools, RegionId};
 use crate::prefab::art;
@@ -496,7 +497,12 @@ impl<'a> Furnisher<'a> {
         // of `{tag}` {turn} at ({x}, {y}) in ...: {placed} placed`).
         let mut message = String::with_capacity(area.name.len() + 192);
         let mut note = Note(&mut message);
-        note.text(area.name).text(": filler of set `").text(set).text("`: a ").int(nx).text("x").int(ny);
+        note.text(area.name)
+            .text(": filler of set `")
+            .text(set)
+            .text("`: ")
+            .text(article_before_number(nx.max(0) as usize));
+        note.text(" ").int(nx).text("x").int(ny);
         note.text(" array of `").text(&prop.tag).text("` ").text(turn.name()).text(" at ").at(origin.x, origin.y);
         note.text(if free == whole_free { " in the free " } else { " in its share " });
         note.int(free.width).text("x").int(free.height).text(" at ").at(free.x, free.y);
