@@ -1,5 +1,12 @@
-//! Embeds the default content pack (`content/default/` at the repository root) into
-//! the library, so `Pack::embedded()` works with no files on disk.
+//! Embeds the default content pack into the library, so `Pack::embedded()` works
+//! with no files on disk.
+//!
+//! The pack lives at `content/default/` at the repository root; the crate reaches it
+//! through the symlink `crates/prefabric/content`, which `cargo package` follows, so
+//! the published crate carries the pack as real files. A checkout without symlinks
+//! (Windows without `core.symlinks`) falls back to the repository path. With neither,
+//! the build stops and says why: a library whose built-in pack is empty would only
+//! fail later, at run time, in a user's game.
 //!
 //! Written by hand rather than with `include_dir`: the list must be sorted (the pack
 //! loader's order reaches the output) and Cargo must re-run this script when a file
@@ -12,9 +19,22 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let root = manifest.join("../../content/default");
+    let candidates = [manifest.join("content/default"), manifest.join("../../content/default")];
+    let Some(root) = candidates.iter().find(|dir| dir.join("pack.toml").is_file()) else {
+        println!(
+            "cargo::error=the built-in content pack is missing: no pack.toml in {} or {}. \
+             The crate embeds it; restore `content/default/` (in a repository checkout, \
+             `crates/prefabric/content` is a symlink to `../../content`).",
+            candidates[0].display(),
+            candidates[1].display()
+        );
+        for dir in &candidates {
+            println!("cargo:rerun-if-changed={}", dir.display());
+        }
+        return;
+    };
     let mut files = Vec::new();
-    collect(&root, &root, &mut files);
+    collect(root, root, &mut files);
     files.sort();
 
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded_pack.rs");

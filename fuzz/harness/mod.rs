@@ -1,6 +1,6 @@
 //! What every fuzz target checks, one function per target taking the fuzzer's
 //! bytes. The cargo-fuzz binaries in `fuzz_targets/` call these, and
-//! `crates/prefabric/tests/fuzz_regressions.rs` replays every file kept under
+//! `crates/prefabric/tests/suite/fuzz_regressions.rs` replays every file kept under
 //! `fuzz/regressions/<target>/` through the same function in `cargo test`, so an
 //! input that once failed keeps being checked without a nightly toolchain.
 //!
@@ -14,7 +14,7 @@
 
 #![allow(dead_code)]
 
-#[path = "../../crates/prefabric/tests/common/mod.rs"]
+#[path = "../../crates/prefabric/tests/suite/common/mod.rs"]
 mod checks;
 
 use flate2::Compression;

@@ -56,7 +56,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::hint::black_box;
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/suite/common/mod.rs"]
 mod common;
 
 const SEEDS: u64 = 64;

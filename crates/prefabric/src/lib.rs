@@ -5,22 +5,34 @@
 //!
 //! 1. **features** — one feature variant of the map type is chosen by weight; its
 //!    prefabs are placed at anchors with jitter, its BLOCKED barriers raised;
-//! 2. **layout** — tunnelers start from the prefabs' link marks and dig corridors,
-//!    rooms, halls and junctions around them until every network is joined, or the
-//!    chain builds the level from prefabs joined at their connectors by hallways
-//!    (Golden Krone Hotel); either way the result is regions with doors;
+//! 2. **layout** — one of four generators builds the level around them:
+//!    *tunnelers* dig corridors, rooms, halls and junctions from the prefabs' link
+//!    marks (Cogmind), the *chain* joins prefabs at their connectors by straight
+//!    hallways (Golden Krone Hotel), *pathways* places hand-made rooms and joins
+//!    them door to door by path-found hallways (Ascension), and *caves* grows
+//!    caverns by cellular automaton. Each reports the same regions (rooms,
+//!    corridors, caverns) with their doors, and no later stage knows which ran;
 //! 3. **encounters** — hand-made content chosen by weight under limits is embedded
-//!    into rooms;
+//!    into rooms and caverns;
 //! 4. **furnishing** — rooms and halls draw compositions of machines and
 //!    stockpiles, junctions get terminals, loose items go to secluded spots;
 //! 5. **objects** — every placed prefab's reference characters become entities,
 //!    items, props, traps and debris through its definition file and the catalog;
-//! 6. **validate** — connectivity (machines block), intact prefabs, reached links
+//! 6. **theme** — floors and walls take the map type's variants, region by region;
+//! 7. **validate** — connectivity (machines block), intact prefabs, reached links
 //!    and objects one to a cell are checked.
 //!
-//! Content comes in a [`Pack`]: a palette, text prefabs and TOML map types, loaded
-//! with every problem reported at its `file:line:col`. The same pack, map type and
-//! seed give the same map, byte for byte, on every platform.
+//! Content comes in a [`Pack`]: a palette, text and REXPaint prefabs, definition
+//! files, a catalog and TOML map types, loaded with every problem reported at its
+//! `file:line:col`; [`Pack::embedded`] is the built-in pack. The same pack, map
+//! type, depth and seed give the same map, byte for byte, on every platform and
+//! with any set of features.
+//!
+//! Cargo features, all on by default but `serde`: `png` (`render::map_png`),
+//! `html` (the viewer, `render::map_html`), `xp` (`render::map_xp`), `des` (the
+//! Dungeon Crawl importer, `import::des`) and `serde` (Serialize and Deserialize
+//! on the map's types). Without them the library still loads every pack,
+//! generates every map type and writes text, ANSI and JSON.
 //!
 //! ```
 //! use prefabric::{Pack, generate, render};
@@ -46,6 +58,7 @@ pub mod error;
 pub mod format;
 pub mod geom;
 pub mod grid;
+#[cfg(feature = "des")]
 pub mod import;
 pub mod layout;
 pub mod limits;

@@ -9,7 +9,7 @@
 //! pack does not know is `null`.
 
 use super::ascii::{ascii_rows, passable_rows, spawn_blocked_rows};
-use super::png::terrain_colour;
+use super::colour::terrain_colour;
 use crate::content::Pack;
 use crate::content::catalog::Catalog;
 use crate::geom::{Point, Rect};

@@ -4,22 +4,30 @@
 //! colours (placed prefabs stand out), [`json`] writes the documented JSON schema,
 //! [`prefab_text`] writes a prefab back in the text prefab syntax, so what
 //! `prefabric show` prints can be pasted into a pack, and [`map_xp`] writes maps as
-//! REXPaint images and draws any REXPaint image as text, [`map_png`] draws a
-//! map as a PNG image, and [`map_html`] writes the viewer: one HTML file holding
-//! the map's JSON and the script that draws and explains it. Renderers only read.
+//! REXPaint images and draws any REXPaint image as text (feature `xp`), [`map_png`]
+//! draws a map as a PNG image (feature `png`), and [`map_html`] writes the viewer
+//! (feature `html`): one HTML file holding the map's JSON and the script that
+//! draws and explains it. Renderers only read.
 
 mod ansi;
 mod ascii;
+mod colour;
+#[cfg(feature = "html")]
 mod html;
 mod json;
+#[cfg(feature = "png")]
 mod png;
 mod prefab_text;
+#[cfg(feature = "xp")]
 mod xp;
 
 pub use ansi::{ansi, ansi_window};
 pub use ascii::{ascii, ascii_rows, ascii_window, passable_rows, spawn_blocked_rows};
+#[cfg(feature = "html")]
 pub use html::{HtmlOptions, map_html};
 pub use json::{json, json_with_trace};
+#[cfg(feature = "png")]
 pub use png::{Highlight, MAX_PIXELS, MAX_SCALE, PngOptions, map_png};
 pub use prefab_text::prefab_text;
+#[cfg(feature = "xp")]
 pub use xp::{XpStyle, map_xp, xp_text};

@@ -9,6 +9,7 @@
 //! options always give the same bytes. Images beyond [`MAX_PIXELS`] are refused
 //! before anything is allocated.
 
+use super::colour::{BACKGROUND, stage_colour, terrain_colour};
 use crate::content::Category;
 use crate::error::{Error, ErrorKind};
 use crate::format::palette::Palette;
@@ -50,7 +51,6 @@ pub enum Highlight {
     Stage,
 }
 
-const BACKGROUND: Rgb = Rgb::new(0x10, 0x10, 0x10);
 const TEXT: Rgb = Rgb::new(0xdc, 0xdc, 0xdc);
 /// The legend's font is 8x8; an entry's line is this tall.
 const LINE: u32 = 12;
@@ -81,16 +81,11 @@ fn outline_colour(placed: &PlacedPrefab, highlight: Highlight) -> (Rgb, &'static
         (Highlight::Category, None) if placed.stage == Stage::Feature => (Rgb::new(0xff, 0xff, 0xff), "feature"),
         (Highlight::Category, None) => (Rgb::new(0x80, 0xa0, 0xff), "layout piece"),
         (Highlight::Stage, _) => match placed.stage {
-            Stage::Feature => (super::xp::stage_colour(Stage::Feature), "placed by features"),
-            Stage::Layout => (super::xp::stage_colour(Stage::Layout), "placed by the layout"),
-            Stage::Encounter => (super::xp::stage_colour(Stage::Encounter), "placed by encounters"),
+            Stage::Feature => (stage_colour(Stage::Feature), "placed by features"),
+            Stage::Layout => (stage_colour(Stage::Layout), "placed by the layout"),
+            Stage::Encounter => (stage_colour(Stage::Encounter), "placed by encounters"),
         },
     }
-}
-
-/// The terrain's colour: its variant's in the palette, else its role's.
-pub(super) fn terrain_colour(t: Terrain, palette: &Palette) -> Rgb {
-    palette.colour_of(Some(t)).or_else(|| palette.colour_of(Some(Terrain::new(t.role())))).unwrap_or(BACKGROUND)
 }
 
 /// An RGB image being drawn.

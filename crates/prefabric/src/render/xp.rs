@@ -6,21 +6,13 @@
 //! and the objects (layer 3). [`xp_text`] draws each layer of any image, prefab or
 //! not, with code page 437 glyphs as Unicode, plain or in 24-bit terminal colour.
 
+use super::colour::stage_colour;
 use crate::format::cp437;
 use crate::format::palette::Palette;
 use crate::format::xp::{Rgb, XpCell, XpImage, XpLayer};
 use crate::geom::{Point, Rect};
-use crate::map::{LinkKind, Map, Role, Stage, Terrain};
+use crate::map::{LinkKind, Map, Role, Terrain};
 use std::fmt::Write;
-
-/// Outline colour of prefabs placed by each stage.
-pub(super) fn stage_colour(stage: Stage) -> Rgb {
-    match stage {
-        Stage::Feature => Rgb::new(0x40, 0xe0, 0xff),
-        Stage::Layout => Rgb::new(0x80, 0xff, 0x80),
-        Stage::Encounter => Rgb::new(0xff, 0x80, 0xc0),
-    }
-}
 
 const OBJECT_FG: Rgb = Rgb::new(0xb4, 0xb4, 0xb4);
 const OBJECT_BG: Rgb = Rgb::new(0x24, 0x24, 0x24);

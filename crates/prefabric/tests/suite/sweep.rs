@@ -7,7 +7,7 @@
 //! type, seed, depth and broken invariant. The slowest map against the median is
 //! printed (`cargo test --release -p prefabric --test sweep -- --nocapture`).
 
-mod common;
+use crate::common;
 
 use prefabric::{Generator, MapType, Pack};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -2,7 +2,7 @@
 //! prefab, conversion loses nothing either way, and every way of drawing a prefab
 //! wrongly in REXPaint is reported with its layer, cell and colour.
 
-mod common;
+use crate::common;
 
 use common::default_pack_files;
 use prefabric::format::xp::{self, Rgb, XpCell, XpImage, XpLayer};

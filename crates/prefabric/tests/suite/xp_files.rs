@@ -1,29 +1,21 @@
 //! Real REXPaint files, written by REXPaint itself, read with what they are known to
 //! hold (see `shared/testdata/xp/SOURCES.md`), and written back unchanged.
 
+use crate::common::testdata::testdata;
 use prefabric::format::cp437;
 use prefabric::format::xp::{self, Rgb, XpImage, XpLayer};
 use prefabric::{Limits, Point};
 use std::collections::BTreeSet;
-use std::path::Path;
-
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/testdata/xp");
 
 const FILES: [&str; 6] =
     ["SmallDungeon_80x50.xp", "mltest.xp", "nyan.xp", "wfc-demo1.xp", "wfc-demo2.xp", "wfc-populated.xp"];
 
-fn bytes(name: &str) -> Vec<u8> {
-    let path = Path::new(DIR).join(name);
-    std::fs::read(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {}: {e}; the .xp test files live in shared/testdata/xp beside the repository",
-            path.display()
-        )
-    })
-}
-
-fn load(name: &str) -> XpImage {
-    xp::read(name, &bytes(name), &Limits::default()).unwrap_or_else(|e| panic!("{e}"))
+/// The file `name` of `shared/testdata/xp`, read; `None` (the test skips, with
+/// a note) when the test data is not beside the repository.
+fn load(name: &str) -> Option<XpImage> {
+    let path = testdata("xp")?.join(name);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    Some(xp::read(name, &bytes, &Limits::default()).unwrap_or_else(|e| panic!("{e}")))
 }
 
 fn size(image: &XpImage) -> (i32, i32, usize) {
@@ -42,9 +34,8 @@ fn row(layer: &XpLayer, y: i32) -> String {
 
 #[test]
 fn the_directory_holds_exactly_the_expected_files() {
-    let entries = std::fs::read_dir(DIR).unwrap_or_else(|e| {
-        panic!("cannot list {DIR}: {e}; the .xp test files live in shared/testdata/xp beside the repository")
-    });
+    let Some(dir) = testdata("xp") else { return };
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
     let mut names: Vec<String> = entries
         .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
         .filter(|n| n != "SOURCES.md")
@@ -56,7 +47,7 @@ fn the_directory_holds_exactly_the_expected_files() {
 #[test]
 fn every_file_has_the_current_version_and_round_trips() {
     for name in FILES {
-        let image = load(name);
+        let Some(image) = load(name) else { return };
         assert_eq!(image.version(), Some(-1), "{name}");
         let written = xp::write(&image);
         let again = xp::read(name, &written, &Limits::default()).unwrap_or_else(|e| panic!("{e}"));
@@ -67,7 +58,7 @@ fn every_file_has_the_current_version_and_round_trips() {
 
 #[test]
 fn small_dungeon_is_one_layer_of_full_blocks() {
-    let image = load("SmallDungeon_80x50.xp");
+    let Some(image) = load("SmallDungeon_80x50.xp") else { return };
     assert_eq!(size(&image), (80, 50, 1));
     let layer = &image.layers()[0];
     assert!(layer.cells().iter().all(|c| c.glyph == 219 && c.bg == Rgb::new(0, 0, 0)));
@@ -83,7 +74,7 @@ fn small_dungeon_is_one_layer_of_full_blocks() {
 
 #[test]
 fn mltest_has_a_block_of_b_over_a_field_of_a() {
-    let image = load("mltest.xp");
+    let Some(image) = load("mltest.xp") else { return };
     assert_eq!(size(&image), (8, 4, 2));
     let (bottom, top) = (&image.layers()[0], &image.layers()[1]);
     assert!(bottom.cells().iter().all(|c| c.glyph == 65 && c.fg == Rgb::new(0, 0, 255) && !c.is_transparent()));
@@ -105,7 +96,7 @@ fn mltest_has_a_block_of_b_over_a_field_of_a() {
 
 #[test]
 fn nyan_has_a_partly_transparent_top_layer() {
-    let image = load("nyan.xp");
+    let Some(image) = load("nyan.xp") else { return };
     assert_eq!(size(&image), (35, 22, 2));
     assert_eq!(image.layers()[0].transparent_count(), 0);
     assert_eq!(image.layers()[1].transparent_count(), 287);
@@ -116,7 +107,7 @@ fn nyan_has_a_partly_transparent_top_layer() {
 
 #[test]
 fn wfc_demo1_is_walls_and_floor() {
-    let image = load("wfc-demo1.xp");
+    let Some(image) = load("wfc-demo1.xp") else { return };
     assert_eq!(size(&image), (80, 43, 1));
     let layer = &image.layers()[0];
     assert_eq!(glyphs(layer), BTreeSet::from([' ', '#']));
@@ -128,7 +119,7 @@ fn wfc_demo1_is_walls_and_floor() {
 
 #[test]
 fn wfc_demo2_is_four_room_chunks() {
-    let image = load("wfc-demo2.xp");
+    let Some(image) = load("wfc-demo2.xp") else { return };
     assert_eq!(size(&image), (28, 7, 1));
     let layer = &image.layers()[0];
     let rows: Vec<String> = (0..7).map(|y| row(layer, y)).collect();
@@ -148,14 +139,14 @@ fn wfc_demo2_is_four_room_chunks() {
 
 #[test]
 fn wfc_populated_is_demo1_with_things_on_the_floor() {
-    let image = load("wfc-populated.xp");
+    let Some(image) = load("wfc-populated.xp") else { return };
     assert_eq!(size(&image), (80, 43, 1));
     let layer = &image.layers()[0];
     assert_eq!(glyphs(layer), BTreeSet::from([' ', '!', '#', '%', '>', '@', '^', 'g', 'o']));
     assert_eq!(layer[Point::new(5, 2)].glyph, u32::from(b'@'));
     assert_eq!(layer[Point::new(5, 2)].fg, Rgb::new(0, 255, 0));
     // Everything else is wfc-demo1: the things stand where it has floor.
-    let demo = load("wfc-demo1.xp");
+    let Some(demo) = load("wfc-demo1.xp") else { return };
     let mut things = 0;
     for (cell, plain) in layer.cells().iter().zip(demo.layers()[0].cells()) {
         if cell.glyph == plain.glyph {

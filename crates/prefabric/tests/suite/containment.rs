@@ -7,7 +7,7 @@
 //! unknown kind, a REXPaint image is cut short — and the pack must fail to load
 //! with problems located in that file (or, for a `.xp` prefab, its header beside it).
 
-mod common;
+use crate::common;
 
 use common::default_pack_files;
 use prefabric::content::SourceFile;

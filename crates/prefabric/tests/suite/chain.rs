@@ -3,7 +3,7 @@
 //! overlay rooms, a whole-level prefab, a maze from one tiny prefab, mixed
 //! generators and features on a chained map.
 
-mod common;
+use crate::common;
 
 use prefabric::content::SourceFile;
 use prefabric::content::maptype::LayoutGenerator;

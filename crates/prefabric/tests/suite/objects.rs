@@ -6,7 +6,7 @@
 //! machines definition lines place keep their footprint whole on floor, within
 //! their box when shifted, and drawn machines `machine` lines name carry the tag.
 
-mod common;
+use crate::common;
 
 use prefabric::content::SourceFile;
 use prefabric::{Generator, Limits, Map, ObjectKind, Pack, Point};

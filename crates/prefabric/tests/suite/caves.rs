@@ -4,7 +4,7 @@
 //! prefabs joined to the caverns afterwards, centred in them or sunk into their
 //! walls, as features and as encounters, with the caverns furnished.
 
-mod common;
+use crate::common;
 
 use prefabric::{Dir, Generator, Map, Pack, Point, Rect, RegionKind, Role, SkipReason, Stage, Style, render};
 

@@ -5,14 +5,14 @@
 //! beside the repository (`../shared/testdata/dcss-des`), it is imported too and
 //! 100 maps made with it must hold every invariant.
 
-mod common;
+use crate::common;
 
 use prefabric::content::SourceFile;
 use prefabric::import::des::{self, Outcome};
 use prefabric::{Generator, Limits, Moves, Pack};
 use std::collections::BTreeMap;
 
-const EVERY_DIRECTIVE: &str = include_str!("fixtures/des/every_directive.des");
+const EVERY_DIRECTIVE: &str = include_str!("../fixtures/des/every_directive.des");
 
 fn import(text: &str) -> des::Imported {
     import_with(text, &des::Options::default())
@@ -331,11 +331,7 @@ fn every_layout_generator_places_the_imported_vaults() {
 
 #[test]
 fn dcss_vault_folder_imports_and_its_vaults_make_valid_maps() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/dcss-des");
-    if !dir.is_dir() {
-        eprintln!("skipped: {} is not here", dir.display());
-        return;
-    }
+    let Some(dir) = crate::common::testdata::testdata("dcss-des") else { return };
     let mut paths = Vec::new();
     let mut stack = vec![dir];
     while let Some(p) = stack.pop() {

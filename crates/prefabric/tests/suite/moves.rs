@@ -4,7 +4,7 @@
 //! default, `orthogonal`, the same prefab is refused with a hint; an unknown
 //! rule is an error at its line.
 
-mod common;
+use crate::common;
 
 use prefabric::content::SourceFile;
 use prefabric::{Generator, Limits, Moves, Pack, Point, Problems};

@@ -3,7 +3,7 @@
 //! placement's own stream, with the maps' invariants intact; the same seed gives
 //! the same bytes.
 
-mod common;
+use crate::common;
 
 use prefabric::content::SourceFile;
 use prefabric::{Generator, Map, Pack, Point, Prefab, Role, Terrain, render};

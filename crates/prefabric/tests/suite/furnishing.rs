@@ -4,7 +4,7 @@
 //! higher-rated loose items lie in more secluded cells, and a small pack written
 //! here shows per-map limits cutting compositions short, with the trace saying so.
 
-mod common;
+use crate::common;
 
 use prefabric::content::SourceFile;
 use prefabric::{Dir, FurnishPart, Generator, Limits, Map, ObjectKind, Outcome, Pack, Point, Rect, RegionKind};

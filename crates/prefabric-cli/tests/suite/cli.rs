@@ -295,14 +295,17 @@ fn show_prints_outcomes_of_a_varying_prefab() {
 
 #[test]
 fn show_draws_every_layer_of_any_xp_file() {
-    let out = prefabric(&["show", "../shared/testdata/xp/mltest.xp"]);
+    let Some(xp) = crate::testdata::testdata("xp") else { return };
+    let mltest = xp.join("mltest.xp").display().to_string();
+    let out = prefabric(&["show", &mltest]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let expected = "layer 1 of 2: 8x4, 0 transparent cells\nAAAAAAAA\nAAAAAAAA\nAAAAAAAA\nAAAAAAAA\n\
         layer 2 of 2: 8x4, 24 transparent cells\n        \n  BBBB  \n  BBBB  \n        \n";
     assert_eq!(text, expected);
     // CP437 glyphs come out as Unicode: SmallDungeon is drawn in full blocks.
-    let out = prefabric(&["show", "../shared/testdata/xp/SmallDungeon_80x50.xp", "--plain"]);
+    let small_dungeon = xp.join("SmallDungeon_80x50.xp").display().to_string();
+    let out = prefabric(&["show", &small_dungeon, "--plain"]);
     let text = stdout(&out);
     assert_eq!(text.lines().nth(1).unwrap(), "█".repeat(80));
     // A file that is not an image says so, naming it.
@@ -920,11 +923,7 @@ fn crop_mistakes_are_usage_errors() {
 /// maps of each of its map types — with no error.
 #[test]
 fn the_dcss_vault_folder_imports_into_a_pack_that_checks() {
-    let corpus = repo().join("../shared/testdata/dcss-des");
-    if !corpus.is_dir() {
-        eprintln!("skipped: {} is not here", corpus.display());
-        return;
-    }
+    let Some(corpus) = crate::testdata::testdata("dcss-des") else { return };
     let mut files: Vec<String> = Vec::new();
     let mut stack = vec![corpus];
     while let Some(p) = stack.pop() {

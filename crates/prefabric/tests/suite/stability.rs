@@ -10,7 +10,7 @@
 //! The shares are printed with
 //! `cargo test --release -p prefabric --test stability -- --nocapture`.
 
-mod common;
+use crate::common;
 
 use prefabric::content::SourceFile;
 use prefabric::{Generator, Limits, Map, Pack, render};

@@ -4,7 +4,7 @@
 //! prefabs intact, and weight words change how often encounters are chosen in the
 //! order their numbers say.
 
-mod common;
+use crate::common;
 
 use prefabric::content::SourceFile;
 use prefabric::{Dir, Generator, Limits, Map, Pack, Point, Rect, SkipReason, Style, World};

@@ -3,7 +3,7 @@
 //! rooms and their padding, merges, second connections, rollbacks, rooms over
 //! hallways, hallway prefabs, secret doors and features joined.
 
-mod common;
+use crate::common;
 
 use prefabric::content::maptype::LayoutGenerator;
 use prefabric::{FurnishPart, Generator, Limits, Map, Pack, Point, RegionKind, Role, Stage, render};

@@ -100,6 +100,10 @@ fn the_readme_examples_print_what_they_show() {
     assert!(examples.len() >= 8, "the README's examples were found: {}", examples.len());
     let mut wrong = Vec::new();
     for example in &examples {
+        // Examples on files of ../shared/testdata run where it is beside the repository.
+        if example.command.contains("../shared/testdata/") && crate::testdata::testdata("").is_none() {
+            continue;
+        }
         let mut stages = example.command.split(" | ");
         let run = stages.next().expect("a command");
         let (run, to_file) = match run.split_once(" > ") {

@@ -1,7 +1,7 @@
 //! Columns in wide tunnels (`[tunnelers] columns`): where they stand in the
 //! default pack's materials maps, and that a map type without them has none.
 
-mod common;
+use crate::common;
 
 use prefabric::{Generator, Map, Pack, Point, RegionKind, Role};
 

@@ -1,6 +1,6 @@
 //! Bad input gets located errors — never a panic, a hang or a wrong map.
 
-mod common;
+use crate::common;
 
 use prefabric::content::SourceFile;
 use prefabric::format::text;

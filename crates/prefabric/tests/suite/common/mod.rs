@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod testdata;
+
 use prefabric::{Map, MapType, Pack, Point, Role};
 use std::collections::BTreeMap;
 

@@ -1,7 +1,7 @@
 //! Properties of generated maps, checked over many seeds of the default pack's
 //! `materials` map type.
 
-mod common;
+use crate::common;
 
 use prefabric::{Generator, Map, Pack, Point, RegionKind, Role, render};
 use std::collections::BTreeSet;

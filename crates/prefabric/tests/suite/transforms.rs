@@ -1,7 +1,7 @@
 //! Every default prefab in all eight orientations: the cells and links move
 //! together, the text form round-trips, and a map generates around it.
 
-mod common;
+use crate::common;
 
 use prefabric::content::SourceFile;
 use prefabric::format::text;

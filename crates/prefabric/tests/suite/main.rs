@@ -1,0 +1,39 @@
+//! The library's integration tests, in one binary: linking one test program
+//! instead of thirty keeps a cold `cargo test` minutes shorter. Each module is
+//! one subject; `cargo test -p prefabric --test suite chain::` runs one of them.
+//! A module about an optional feature runs when the feature is on.
+
+mod common;
+
+mod catalogue;
+mod caves;
+mod chain;
+mod columns;
+mod containment;
+mod definitions;
+mod encounters;
+mod fixtures;
+mod furnishing;
+mod fuzz_regressions;
+mod glyphs;
+mod golden;
+mod hostile;
+#[cfg(feature = "des")]
+mod import_des;
+mod json;
+mod large_files;
+mod moves;
+mod objects;
+mod pathways;
+#[cfg(feature = "png")]
+mod png;
+mod properties;
+mod quality;
+mod robustness;
+mod stability;
+mod sweep;
+mod theme;
+mod transforms;
+mod variation;
+mod xp_files;
+mod xp_prefabs;
