@@ -12,6 +12,7 @@ use std::fmt;
 use std::ops::{Add, Mul, Sub};
 
 /// A cell position (or an offset between cells).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Point {
     /// Column, growing east.
@@ -55,6 +56,7 @@ impl fmt::Display for Point {
 }
 
 /// An axis-aligned rectangle of cells: `x..x+width`, `y..y+height`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rect {
     /// West edge (inclusive).
@@ -190,6 +192,7 @@ impl fmt::Display for Rect {
 /// How a game's walkers step between walkable cells: the rule every check of
 /// "one area" and "reachable" follows. A pack chooses it in `palette.toml`
 /// (`moves = "diagonal"`); the default is [`Moves::Orthogonal`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Moves {
     /// To the four sides only: floor touching only at a corner is apart.
@@ -236,6 +239,7 @@ impl Moves {
 }
 
 /// A cardinal direction.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dir {
     /// Toward smaller `y`.
@@ -348,6 +352,7 @@ impl fmt::Display for Dir {
 
 /// One of the eight orientations of a rectangle: an optional horizontal flip, then
 /// `quarter_turns` clockwise rotations.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Transform {
     quarter_turns: u8,
@@ -470,6 +475,7 @@ impl fmt::Display for Transform {
 }
 
 /// A set of transforms (a prefab's allowed orientations).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TransformSet(u8);
 

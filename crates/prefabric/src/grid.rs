@@ -8,11 +8,32 @@ use crate::geom::{Moves, Point, Rect};
 use std::ops::{Index, IndexMut};
 
 /// A rectangle of values, row-major.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Grid<T> {
     width: i32,
     height: i32,
     cells: Vec<T>,
+}
+
+/// Read back only when its cells fill its size exactly: a grid is indexed
+/// without checks once made.
+#[cfg(feature = "serde")]
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Grid<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Grid<T>, D::Error> {
+        #[derive(serde::Deserialize)]
+        struct Fields<T> {
+            width: i32,
+            height: i32,
+            cells: Vec<T>,
+        }
+        let Fields { width, height, cells } = Fields::deserialize(deserializer)?;
+        let size = i64::from(width) * i64::from(height);
+        if width < 0 || height < 0 || cells.len() as i64 != size {
+            return Err(serde::de::Error::custom(format!("a {width}x{height} grid cannot hold {} cells", cells.len())));
+        }
+        Ok(Grid { width, height, cells })
+    }
 }
 
 impl<T> Default for Grid<T> {

@@ -13,7 +13,11 @@ use crate::trace::Trace;
 use std::fmt;
 use std::sync::Arc;
 
+#[cfg(feature = "serde")]
+mod serde_map;
+
 /// The kinds of floor a generator lays, after Cogmind's cell types.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FloorKind {
     /// Inside a room.
@@ -29,6 +33,7 @@ pub enum FloorKind {
 }
 
 /// What a cell is, as far as generators care.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Role {
     /// Solid rock that tunnels may dig through.
@@ -137,8 +142,37 @@ impl Role {
 /// then compare sixteen cells at a time, where a two-byte cell holding a
 /// [`Role`] had to be read a byte at a time. Terrains order by role, then
 /// variant, as the role and variant themselves do.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(into = "TerrainParts", try_from = "TerrainParts"))]
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Terrain(u8);
+
+/// A terrain as serde writes it: its role and variant, not the packed byte.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TerrainParts {
+    role: Role,
+    variant: u8,
+}
+
+#[cfg(feature = "serde")]
+impl From<Terrain> for TerrainParts {
+    fn from(t: Terrain) -> TerrainParts {
+        TerrainParts { role: t.role(), variant: t.variant() }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<TerrainParts> for Terrain {
+    type Error = String;
+
+    fn try_from(parts: TerrainParts) -> Result<Terrain, String> {
+        if parts.variant > 9 {
+            return Err(format!("terrain variant {} is not 0-9", parts.variant));
+        }
+        Ok(Terrain::with_variant(parts.role, parts.variant))
+    }
+}
 
 impl Terrain {
     /// Plain diggable earth, what every map starts as.
@@ -235,6 +269,7 @@ impl fmt::Display for Terrain {
 }
 
 /// What kind of area a region is.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RegionKind {
     /// A room beside a corridor, entered through doors.
@@ -270,6 +305,7 @@ impl RegionKind {
 }
 
 /// A way into a region: a door cell or an opening in its wall.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Door {
     /// The door cell (on the region's wall line).
@@ -282,6 +318,7 @@ pub struct Door {
 pub type RegionId = u32;
 
 /// An area a stage made: its kind, bounds, doors and size.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Region {
     /// Its index in [`Map::regions`].
@@ -308,6 +345,7 @@ pub struct Region {
 }
 
 /// The stage that placed a prefab.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Stage {
     /// Placed before the layout (seeding).
@@ -329,12 +367,22 @@ impl Stage {
     }
 }
 
+/// A layout generator's name. (Spelled through an alias so serde's derive reads
+/// it with `serde_map::generator_name` instead of borrowing from the input.)
+type GeneratorName = &'static str;
+
+/// A furnishing limit's name, as map types write it (spelled through an alias
+/// for the same reason).
+type LimitName = &'static str;
+
 /// What the layout stage made, for traces and statistics. Later stages never read
 /// it: they work on regions, whichever generator made them.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LayoutStats {
     /// The generator that made the layout: `tunnelers`, `chain`, `pathways` or `caves`.
-    pub generator: &'static str,
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "serde_map::generator_name"))]
+    pub generator: GeneratorName,
     /// Tunnelers that ran, children and fillers included.
     pub tunnelers: u32,
     /// Steps they took.
@@ -371,6 +419,7 @@ pub struct LayoutStats {
 }
 
 /// What the cave generator did (seeds 000, 001).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CaveStats {
     /// Separate open areas the cellular automaton left, before pockets were
@@ -391,6 +440,7 @@ pub struct CaveStats {
 }
 
 /// What the pathways generator did (seed 004).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PathwaysStats {
     /// Rooms placed, the first one included.
@@ -431,6 +481,7 @@ pub struct PathwaysStats {
 }
 
 /// What the chain generator did (seed 002).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChainStats {
     /// Prefabs placed, the start and auto-rooms included.
@@ -456,6 +507,7 @@ pub struct ChainStats {
 }
 
 /// What an encounter is for the player (seed 000's categories).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Category {
     /// Atmosphere: harmless scenery and stories.
@@ -494,6 +546,7 @@ impl fmt::Display for Category {
 }
 
 /// How a prefab is meant to be placed (seed 000).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Style {
     /// Placed by the features stage before the layout (seeding).
@@ -558,6 +611,7 @@ impl fmt::Display for Style {
 }
 
 /// A prefab as placed on the map.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlacedPrefab {
     /// The prefab's name in its pack.
@@ -578,6 +632,7 @@ pub struct PlacedPrefab {
 }
 
 /// What an embedded prefab was placed as.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncounterTag {
     /// The encounter's id.
@@ -589,6 +644,7 @@ pub struct EncounterTag {
 }
 
 /// What kind of thing an [`Object`] is.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ObjectKind {
     /// A machine: a prop of one or more cells drawn as line art, which blocks
@@ -624,6 +680,7 @@ impl ObjectKind {
 /// A thing placed on the map: a machine from a prefab's machine layer, an object a
 /// prefab's reference character stands for (resolved through its definitions), or
 /// a machine or item the furnishing stage placed.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Object {
     /// What it is.
@@ -647,6 +704,7 @@ pub struct Object {
 }
 
 /// Which definition line, and which of its alternatives, gave an object.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DefinitionUse {
     /// The definition file's name (its file name without `.def`).
@@ -666,6 +724,7 @@ impl Object {
 }
 
 /// The step of the furnishing stage (seed 003) that placed an object.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FurnishPart {
     /// The interactive machine of a room's or hall's composition.
@@ -697,6 +756,7 @@ impl FurnishPart {
 }
 
 /// Where the furnishing stage placed an object, and as what.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Furnished {
     /// Which step placed it.
@@ -709,6 +769,7 @@ pub struct Furnished {
 }
 
 /// What a link mark asks for.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LinkKind {
     /// A tunneler of this width starts here (Cogmind's yellow number).
@@ -731,6 +792,7 @@ impl LinkKind {
 }
 
 /// A link mark of a placed prefab, in map coordinates.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PlacedLink {
     /// The mark's cell.
@@ -756,6 +818,7 @@ pub(crate) mod mask {
 }
 
 /// Why an encounter left a map without being placed.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SkipReason {
     /// Never eligible for this map: weight 0, outside its depths, or used up
@@ -789,6 +852,7 @@ impl SkipReason {
 
 /// An encounter the encounters stage took out of the running for a map, and
 /// why (the trace says the same in words).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncounterSkip {
     /// The encounter's id.
@@ -799,6 +863,7 @@ pub struct EncounterSkip {
 
 /// An object-only encounter placed in a map (seed 000's encounters without a
 /// prefab): which, where, and the objects it scattered.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObjectEncounter {
     /// The encounter's id.
@@ -813,6 +878,7 @@ pub struct ObjectEncounter {
 
 /// A feature placement the features stage skipped for a map (an optional
 /// one that fit nowhere), and why (the trace says the same in words).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeatureSkip {
     /// The prefabs the placement chooses from.
@@ -822,6 +888,7 @@ pub struct FeatureSkip {
 }
 
 /// What one room or hall is furnished with (seed 003's six compositions).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Composition {
     /// An interactive machine, a filler of non-interactive machines, and stockpiles.
@@ -897,6 +964,7 @@ impl fmt::Display for Composition {
 }
 
 /// What the furnishing stage did with a map's areas, for statistics.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FurnishingSummary {
     /// Each area given a composition, in the order furnished: its region, the
@@ -904,10 +972,18 @@ pub struct FurnishingSummary {
     pub areas: Vec<(RegionId, Composition, u32)>,
     /// The per-map limits that turned a placement away (`max_interactive`,
     /// `max_stockpiles`), each once.
-    pub limits_hit: Vec<&'static str>,
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "serde_map::limit_names"))]
+    pub limits_hit: Vec<LimitName>,
 }
 
 /// A generated map.
+///
+/// With the `serde` feature a map is written whole but for its trace (write it
+/// with [`crate::render::json_with_trace`]), and read back only when it holds
+/// together: its grids one size, and every region, door, prefab, link, object
+/// and mark inside the map and naming things that exist.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "serde_map::MapData"))]
 #[derive(Clone, Debug)]
 pub struct Map {
     pub(crate) seed: u64,
@@ -939,11 +1015,13 @@ pub struct Map {
     pub(crate) alternatives_fit: Vec<String>,
     pub(crate) feature_skips: Vec<FeatureSkip>,
     pub(crate) furnishing: FurnishingSummary,
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) trace: Trace,
     pub(crate) attempt: u32,
     /// The seed this attempt's streams derive from (the seed itself on attempt 0).
     pub(crate) stream_seed: u64,
     /// Emptied lists of the last map, to fill before allocating new ones.
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) pools: Pools,
 }
 

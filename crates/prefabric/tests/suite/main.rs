@@ -1,7 +1,7 @@
 //! The library's integration tests, in one binary: linking one test program
 //! instead of thirty keeps a cold `cargo test` minutes shorter. Each module is
 //! one subject; `cargo test -p prefabric --test suite chain::` runs one of them.
-//! A module about an optional feature runs when the feature is on.
+//! It needs the default features (Cargo.toml's `required-features`).
 
 mod common;
 
@@ -18,14 +18,12 @@ mod fuzz_regressions;
 mod glyphs;
 mod golden;
 mod hostile;
-#[cfg(feature = "des")]
 mod import_des;
 mod json;
 mod large_files;
 mod moves;
 mod objects;
 mod pathways;
-#[cfg(feature = "png")]
 mod png;
 mod properties;
 mod quality;
