@@ -9,6 +9,7 @@
 mod check;
 mod generate;
 mod import_des;
+mod init;
 mod prefab_files;
 mod stats;
 mod stats_html;
@@ -34,7 +35,8 @@ use std::process::ExitCode;
         prefabric show my_pack/prefabs/vaults.txt   prefabs as they would be placed\n  \
         prefabric show picture.xp                   every layer of a REXPaint image\n  \
         prefabric convert vault.txt vault.xp        a text prefab as a REXPaint prefab\n  \
-        prefabric check --pack my_pack              every problem in a pack, with file:line:col"
+        prefabric check --pack my_pack              every problem in a pack, with file:line:col\n  \
+        prefabric init my_pack                      a commented pack to start your own from"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -129,6 +131,13 @@ enum Command {
         prefabric generate --pack dcss_pack --map-type dcss_rooms --seed 3"
     )]
     ImportDes(import_des::ImportDesArgs),
+    /// Start a content pack: write a small commented pack with one map type for each
+    /// layout generator (or the whole built-in pack) into a new folder.
+    #[command(after_help = "Examples:\n  \
+        prefabric init my_pack                    the starter pack, to grow your own from\n  \
+        prefabric init my_pack --from default     every file of the built-in pack\n  \
+        prefabric init . --force                  into the current folder, though it holds files")]
+    Init(init::InitArgs),
 }
 
 #[derive(clap::Args)]
@@ -226,6 +235,7 @@ fn main() -> ExitCode {
         Command::Stats(args) => stats::stats(args),
         Command::Watch(args) => watch::watch(args),
         Command::ImportDes(args) => import_des::import_des(args),
+        Command::Init(args) => init::init(args),
     };
     match result {
         Ok(()) | Err(Failure::ClosedPipe) => ExitCode::SUCCESS,

@@ -2,11 +2,14 @@
 //! five): each module runs the built `prefabric` program on one subject.
 
 mod cli;
+mod init;
 mod readme;
 mod stats;
 mod viewer;
 mod watch;
 
-/// Finds `../shared/testdata`, skipping or failing as `PREFABRIC_REQUIRE_TESTDATA` says.
-#[path = "../../../prefabric/tests/suite/common/testdata.rs"]
-mod testdata;
+/// The library's test checks (the invariants of design.md, written against the
+/// public API) and its finder of `../shared/testdata`.
+#[path = "../../../prefabric/tests/suite/common/mod.rs"]
+mod common;
+use common::testdata;
