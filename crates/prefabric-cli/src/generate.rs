@@ -67,7 +67,7 @@ pub(crate) enum Format {
     Ascii,
     /// Text with terminal colours.
     Ansi,
-    /// JSON in the schema the README documents.
+    /// JSON in the schema docs/json-schema.md documents.
     Json,
     /// A REXPaint image: terrain, prefab outlines and objects on three layers.
     Xp,

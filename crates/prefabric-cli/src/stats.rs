@@ -36,7 +36,7 @@ pub(crate) struct StatsArgs {
     /// Depths to generate every seed at: one (`3`), a list (`1,5,9`) or a range (`1-10`).
     #[arg(long, value_name = "LIST", default_value = "1", value_parser = parse_depths)]
     depth: Depths,
-    /// Print the statistics as JSON (the README documents the schema) instead of a table.
+    /// Print the statistics as JSON (docs/json-schema.md documents the schema) instead of a table.
     #[arg(long)]
     json: bool,
     /// Also write the statistics as a self-contained HTML report, with plots, to this file.

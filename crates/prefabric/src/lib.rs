@@ -94,3 +94,68 @@ pub use world::World;
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The Rust examples of the manual's `docs/README.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/README.md")]
+pub struct ManualIndexDoctests;
+
+/// The Rust examples of the manual's `docs/getting-started.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/getting-started.md")]
+pub struct GettingStartedDoctests;
+
+/// The Rust examples of the manual's `docs/prefabs.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/prefabs.md")]
+pub struct PrefabsDoctests;
+
+/// The Rust examples of the manual's `docs/map-types.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/map-types.md")]
+pub struct MapTypesDoctests;
+
+/// The Rust examples of the manual's `docs/encounters-and-furnishing.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/encounters-and-furnishing.md")]
+pub struct EncountersAndFurnishingDoctests;
+
+/// The Rust examples of the manual's `docs/definitions-and-catalog.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/definitions-and-catalog.md")]
+pub struct DefinitionsAndCatalogDoctests;
+
+/// The Rust examples of the manual's `docs/checking-and-tuning.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/checking-and-tuning.md")]
+pub struct CheckingAndTuningDoctests;
+
+/// The Rust examples of the manual's `docs/viewer.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/viewer.md")]
+pub struct ViewerDoctests;
+
+/// The Rust examples of the manual's `docs/importing-vaults.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/importing-vaults.md")]
+pub struct ImportingVaultsDoctests;
+
+/// The Rust examples of the manual's `docs/library.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+pub struct LibraryDoctests;
+
+/// The Rust examples of the manual's `docs/json-schema.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/json-schema.md")]
+pub struct JsonSchemaDoctests;
+
+/// The Rust examples of the manual's `docs/performance.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/performance.md")]
+pub struct PerformanceDoctests;
+
+/// The Rust examples of the manual's `docs/developing.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/developing.md")]
+pub struct DevelopingDoctests;

@@ -7,7 +7,7 @@
 //! never used shows up with zero counts. Out: counts that merge — the
 //! statistics of disjoint seed ranges, merged, equal those of the union, as
 //! every example seed kept is the smallest seen — serialised as JSON (schema in
-//! the README), and the figures derived from the counts by [`Stats::finish`]:
+//! docs/json-schema.md), and the figures derived from the counts by [`Stats::finish`]:
 //! shares, 95% intervals, medians, and for each piece never used the reason
 //! seen most, with an example seed. Generation times are the one thing that
 //! differs from run to run.

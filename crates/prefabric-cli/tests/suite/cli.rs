@@ -760,10 +760,11 @@ fn png_follows_the_out_extension_and_its_reproduce_line_makes_the_same_image() {
 
 #[test]
 fn the_readme_image_is_what_its_command_draws() {
-    // The README shows this image under the command that makes it.
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    // The manual's tour of the command line shows this image under the command
+    // that makes it (and the README shows the image).
+    let tour = std::fs::read_to_string(repo().join("docs/getting-started.md")).unwrap();
     let command = "prefabric generate --map-type catacombs --seed 5 --highlight category --legend --out docs/images/catacombs.png";
-    assert!(readme.contains(&format!("$ {command}\n")), "the README shows `{command}`");
+    assert!(tour.contains(&format!("$ {command}\n")), "docs/getting-started.md shows `{command}`");
     let dir = std::env::temp_dir().join(format!("prefabric-readme-png-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let drawn = dir.join("catacombs.png");

@@ -1,4 +1,4 @@
-//! `prefabric stats`: its JSON against the README's schema table, merging
+//! `prefabric stats`: its JSON against the schema table of docs/json-schema.md, merging
 //! shards, and results that do not depend on the number of threads.
 
 use serde_json::Value;
@@ -30,12 +30,12 @@ fn without_times(mut stats: Value) -> Value {
     stats
 }
 
-/// The README's schema rows: path and type.
+/// The schema rows of the manual's JSON chapter: path and type.
 fn documented() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(repo().join("README.md")).expect("the README");
-    let start = readme.find("<!-- stats-schema").expect("the schema table's start marker");
-    let end = readme.find("<!-- /stats-schema -->").expect("the schema table's end marker");
-    readme[start..end]
+    let chapter = std::fs::read_to_string(repo().join("docs/json-schema.md")).expect("the JSON chapter");
+    let start = chapter.find("<!-- stats-schema").expect("the schema table's start marker");
+    let end = chapter.find("<!-- /stats-schema -->").expect("the schema table's end marker");
+    chapter[start..end]
         .lines()
         .filter_map(|line| {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -62,7 +62,7 @@ fn type_of(v: &Value) -> &'static str {
 /// array's elements follow `path[]` when that is documented.
 fn check(value: &Value, path: &str, schema: &[(String, String)], seen: &mut Vec<String>) {
     let Some((_, ty)) = schema.iter().find(|(p, _)| p == path) else {
-        panic!("`{path}` is in the output but not in the README's schema");
+        panic!("`{path}` is in the output but not in the schema of docs/json-schema.md");
     };
     assert!(ty.split(" or ").any(|t| t == type_of(value)), "`{path}` is {} but documented as {ty}", type_of(value));
     seen.push(path.to_string());
@@ -110,7 +110,7 @@ fn check(value: &Value, path: &str, schema: &[(String, String)], seen: &mut Vec<
 }
 
 #[test]
-fn stats_json_follows_the_schema_the_readme_documents() {
+fn stats_json_follows_the_schema_the_manual_documents() {
     let schema = documented();
     assert!(schema.len() > 60, "the schema table has {} rows", schema.len());
     let stats = json_of(&["stats", "--seeds", "24", "--depth", "1,3", "--json"]);

@@ -719,7 +719,7 @@ impl LineCheck<'_> {
             if let Some(message) = problem {
                 let help = BUILT_IN_KEYWORDS
                     .contains(&k.name.as_str())
-                    .then(|| "see the README's definition file table".to_string());
+                    .then(|| "see the definition file table in docs/definitions-and-catalog.md".to_string());
                 self.invalid(k.col, message, help);
             }
             if let Some(KeywordProblem::Value(message)) = self.catalog.and_then(|c| c.keywords().check(kind, k)) {

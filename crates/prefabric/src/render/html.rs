@@ -1,7 +1,7 @@
 //! Maps as one self-contained HTML file: the viewer.
 //!
 //! In: a map, the pack that made it and [`HtmlOptions`]. Out: an HTML page that
-//! needs no network and no other file — the map's JSON (the README's schema, with
+//! needs no network and no other file — the map's JSON (docs/json-schema.md's schema, with
 //! its trace) inside a `<script type="application/json">` element, the viewer's
 //! style sheet and its small dependency-free script (`viewer/viewer.js`), which
 //! draws the map on a canvas with zoom and pan, layers to toggle, what a cell

@@ -1,4 +1,4 @@
-//! Maps as JSON, in the schema the README documents.
+//! Maps as JSON, in the schema docs/json-schema.md documents.
 //!
 //! In: a map and the pack that made it. Out: one line of JSON — the map's cells,
 //! regions, prefabs (with the file and line each was written at), links, objects

@@ -95,10 +95,11 @@ fn drawn_and_defined_characters_must_match() {
 
 #[test]
 fn the_readme_definition_example_parses() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
-    let section = readme.split("### Definition files and the catalog").nth(1).unwrap();
+    let chapter = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/definitions-and-catalog.md");
+    let chapter = std::fs::read_to_string(chapter).unwrap();
+    let section = chapter.split("\n## Definition files\n").nth(1).unwrap();
     let block = section.split("```text\n").nth(1).unwrap().split("```").next().unwrap();
-    let (lines, errors) = prefabric::format::def::parse("README.md", block, &Limits::default());
+    let (lines, errors) = prefabric::format::def::parse("definitions-and-catalog.md", block, &Limits::default());
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(lines.len(), 11);
     assert!(lines[10].names_machine() && !lines[9].names_machine());

@@ -14,7 +14,7 @@ use crate::format::palette::{CONNECTOR, DONT_CARE, parse_terrain};
 use crate::map::Role;
 use crate::prefab::VariationLine;
 
-/// The header keys that state variation, in the order the README explains them.
+/// The header keys that state variation, in the order docs/prefabs.md explains them.
 pub const KEYS: [&str; 5] = ["legend", "subst", "subst-once", "nsubst", "shuffle"];
 
 /// The largest weight a choice may have.

@@ -1,4 +1,4 @@
-// prefabric's map viewer. Reads the map's JSON (the README's schema, with its
+// prefabric's map viewer. Reads the map's JSON (docs/json-schema.md's schema, with its
 // trace) from the page, draws it on a canvas and explains every cell. No
 // dependencies, no network. Written for the file `prefabric generate --format
 // html` makes; `window.prefabricViewer` is what the browser test drives.

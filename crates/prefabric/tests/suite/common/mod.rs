@@ -188,17 +188,22 @@ pub fn regions_consistent(map: &Map) -> Result<(), String> {
     Ok(())
 }
 
-/// The files of a README section's example (each code block whose first line is
-/// `# path/with/a/slash`), with a `pack.toml` naming `map_type` and the default
-/// palette: a pack exactly as the README writes it.
+/// The files of a section's example in the manual (`docs/*.md`; the section is
+/// the heading `section`, up to the next heading of its level or above): each
+/// code block whose first line is `# path/with/a/slash`, with a `pack.toml`
+/// naming `map_type` and the default palette: a pack exactly as the manual
+/// writes it.
 pub fn readme_example(section: &str, map_type: &str) -> Vec<prefabric::content::SourceFile> {
     use prefabric::content::SourceFile;
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).expect("README");
-    let body = readme
-        .split(&format!("### {section}"))
-        .nth(1)
-        .and_then(|rest| rest.split("\n### ").next())
-        .expect("the README has the section");
+    let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs");
+    let mut chapters: Vec<_> =
+        std::fs::read_dir(docs).expect("the docs folder").map(|e| e.expect("an entry").path()).collect();
+    chapters.sort();
+    let body = chapters
+        .iter()
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .find_map(|path| section_of(&std::fs::read_to_string(path).expect("a chapter"), section))
+        .unwrap_or_else(|| panic!("a chapter of docs/ has the section `{section}`"));
     let pack = format!("name = \"{map_type}\"\ndefault_map_type = \"{map_type}\"\n");
     let palette = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"));
     let mut files = vec![
@@ -212,6 +217,28 @@ pub fn readme_example(section: &str, map_type: &str) -> Vec<prefabric::content::
         }
     }
     files
+}
+
+/// The text under the Markdown heading `title` (any level) up to the next
+/// heading of that level or above, code blocks' `#` lines aside; `None`
+/// without such a heading.
+fn section_of(text: &str, title: &str) -> Option<String> {
+    let mut level = None;
+    let mut body = Vec::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        }
+        let heading = (!in_code && line.starts_with('#')).then(|| line.chars().take_while(|&c| c == '#').count());
+        match (level, heading) {
+            (None, Some(n)) if line[n..].trim() == title => level = Some(n),
+            (Some(at), Some(n)) if n <= at => break,
+            (Some(_), _) => body.push(line),
+            _ => {}
+        }
+    }
+    level.map(|_| body.join("\n"))
 }
 
 /// A pack of `files` (path, text) with the default palette and a `pack.toml`
