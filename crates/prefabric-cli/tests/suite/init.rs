@@ -88,3 +88,28 @@ fn from_default_writes_the_built_in_pack_and_a_full_folder_needs_force() {
     assert!(text(&out.stderr).contains("notes.md is a file"), "{}", text(&out.stderr));
     std::fs::remove_dir_all(&dir).expect("cleaned up");
 }
+
+/// The starter cave's mushroom ring drawn with mushrooms on its edge, as it
+/// first was: a centred prefab's open edge cells are its doors, and a machine a
+/// definition puts on one must take it out of the doors (every door passable).
+#[test]
+fn a_machine_on_a_centred_prefabs_edge_is_no_door() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("starter");
+    let mut files = Pack::read_files(&root, &prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    let cave = files.iter_mut().find(|f| f.path == "prefabs/cave.txt").expect("the cave prefabs");
+    let text = String::from_utf8(cave.bytes.clone()).expect("UTF-8");
+    let ring = "'''''''\n''m'm''\n'm'''m'\n'''''''\n'm'''m'\n''m'm''\n'''''''\n";
+    assert!(text.contains(ring), "the mushroom ring as the starter pack draws it");
+    cave.bytes = text.replace(ring, "'m'm'\nm'''m\n'''''\nm'''m\n'm'm'\n").into_bytes();
+    let pack = Pack::from_files("edge_ring", files, prefabric::Limits::default()).unwrap_or_else(|p| panic!("{p}"));
+    let map_type = pack.map_type("cave").expect("the cave map type");
+    let generator = Generator::new(&pack, "cave").expect("generates");
+    let mut machines_on_edges = 0;
+    for seed in 0..60 {
+        let map = generator.generate(seed).expect("a map");
+        common::invariants(&map, &pack, map_type).unwrap_or_else(|broken| panic!("seed {seed}: {broken}"));
+        machines_on_edges +=
+            map.trace().events().iter().filter(|e| e.message.contains("a machine stands there")).count();
+    }
+    assert!(machines_on_edges > 0, "the ring was placed with a mushroom on its edge at least once");
+}

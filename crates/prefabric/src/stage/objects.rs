@@ -90,6 +90,27 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
             });
         }
     }
+    drop_blocked_doors(map);
+}
+
+/// Takes out of each region's doors the cells a machine now stands on. A
+/// definition may turn a reference on a prefab's open edge into a machine (a
+/// centred prefab in a cavern lists every open edge cell as a way in), and a
+/// cell a machine fills is no way in: what the map says of its regions stays
+/// true for the stages after and for the game.
+fn drop_blocked_doors(map: &mut Map) {
+    let Map { regions, masks, trace, .. } = map;
+    for region in regions.iter_mut() {
+        let before = region.doors.len();
+        region.doors.retain(|door| masks.get(door.at).is_none_or(|m| m & mask::SOLID == 0));
+        let dropped = before - region.doors.len();
+        if dropped > 0 {
+            let plural = if dropped == 1 { "" } else { "s" };
+            trace.push_with("objects", Outcome::Note, Some(region.bounds), || {
+                format!("{dropped} way{plural} into region {} taken out: a machine stands there", region.id)
+            });
+        }
+    }
 }
 
 /// What the trace says of a prefab's machines: those its lines placed and the
