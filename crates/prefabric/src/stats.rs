@@ -695,10 +695,11 @@ impl MapTypeStats {
             }
         }
         for defs in self.definitions.values_mut() {
-            let placements = defs.placements;
             for line in &mut defs.lines {
-                line.unused =
-                    (line.objects == 0).then(|| Unused { reason: line.why_unused(placements), example_seed: None });
+                // Counted against the placements of prefabs that draw its
+                // character, not of every prefab using the file.
+                line.unused = (line.objects == 0)
+                    .then(|| Unused { reason: line.why_unused(line.placements), example_seed: None });
             }
         }
     }

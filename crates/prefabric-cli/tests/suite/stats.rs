@@ -312,3 +312,16 @@ fn stats_merge_writes_the_report_of_the_merged_statistics_escaping_the_packs_nam
     assert!(html.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A definition line unused in a map type is judged by the placements of the
+/// prefabs that draw its character, not of every prefab sharing its file: the
+/// starter inn places only `card_game` of the shared encounters.def, which
+/// draws none of the guard room's letters.
+#[test]
+fn unused_definition_lines_count_only_prefabs_that_draw_them() {
+    let out = prefabric(&["stats", "--pack", "crates/prefabric-cli/starter", "--map-type", "inn", "--seeds", "20"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let line = text.lines().find(|l| l.contains("encounters.def:9 `g`")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.ends_with("no prefab that draws `g` was placed"), "{line}");
+}
