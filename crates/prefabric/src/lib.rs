@@ -82,7 +82,7 @@ pub use limits::Limits;
 pub use map::{
     DefinitionUse, Door, EncounterSkip, EncounterTag, FeatureSkip, FloorKind, FurnishPart, Furnished,
     FurnishingSummary, LinkKind, Map, Object, ObjectEncounter, ObjectKind, PlacedLink, PlacedPrefab, Region,
-    RegionKind, Role, SkipReason, Stage, Terrain,
+    RegionKind, Role, SkipReason, Stage, Staircase, Terrain,
 };
 pub use prefab::{CellMark, Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, VariationLine};
 pub use rng::Rng;

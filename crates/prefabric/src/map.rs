@@ -976,6 +976,20 @@ pub struct FurnishingSummary {
     pub limits_hit: Vec<LimitName>,
 }
 
+/// A staircase of a finished map ([`Map::stairs`]).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Staircase {
+    /// [`Role::StairsUp`] (the way in) or [`Role::StairsDown`] (the way on).
+    pub role: Role,
+    /// Its cells, in reading order; never empty.
+    pub cells: Vec<Point>,
+    /// The region its first cell belongs to, if any.
+    pub region: Option<RegionId>,
+    /// The index in [`Map::prefabs`] of the placed prefab that drew it.
+    pub prefab: Option<usize>,
+}
+
 /// A generated map.
 ///
 /// With the `serde` feature a map is written whole but for its trace (write it
@@ -1276,6 +1290,81 @@ impl Map {
             Some(&id) if id != NO_REGION => self.regions.get(id as usize),
             _ => None,
         }
+    }
+
+    /// Every staircase up and down, up first, each in reading order of its
+    /// first cell: where a game puts the player and where the way on is. A
+    /// staircase is a 4-connected group of stairs cells (a wide flight is one),
+    /// with the region it stands in and the placed prefab that drew it (an
+    /// entrance or descent a feature placed, or an encounter's).
+    ///
+    /// ```
+    /// use prefabric::{Pack, Role, generate};
+    ///
+    /// let pack = Pack::embedded()?;
+    /// let map = generate(&pack, "hotel", 7)?;
+    /// let up = map.stairs().into_iter().find(|s| s.role == Role::StairsUp).expect("a way in");
+    /// let prefab = &map.prefabs()[up.prefab.expect("stairs are drawn by prefabs")];
+    /// println!("start at {} in `{}`", up.cells[0], prefab.name);
+    /// assert!(map.is_walkable(up.cells[0]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stairs(&self) -> Vec<Staircase> {
+        let mut out = Vec::new();
+        for role in [Role::StairsUp, Role::StairsDown] {
+            for cells in self.staircases(role) {
+                let first = cells[0];
+                let region = self.region_at(first).map(|r| r.id);
+                let prefab = self.prefabs.iter().rposition(|p| p.bounds.contains(first));
+                out.push(Staircase { role, cells, region, prefab });
+            }
+        }
+        out
+    }
+
+    /// The 4-connected groups of `role` cells, each in reading order, the groups in
+    /// the reading order of their first cell.
+    pub(crate) fn staircases(&self, role: Role) -> Vec<Vec<Point>> {
+        // Only prefabs draw stairs, so only their rectangles are read: a handful of
+        // cells gathered in reading order (sorted for a binary search), then grouped
+        // among themselves, without a pass over the whole map or a grid its size.
+        let (w, h) = (self.width(), self.height());
+        let mut cells: Vec<Point> = Vec::new();
+        for b in self.prefabs.iter().map(|placed| placed.bounds) {
+            let (x0, x1) = (b.x.max(0), b.right().min(w));
+            for y in b.y.max(0)..b.bottom().min(h) {
+                let row = &self.terrain.cells()[(y * w + x0) as usize..(y * w + x1.max(x0)) as usize];
+                cells.extend(row.iter().zip(x0..).filter(|(t, _)| t.is(role)).map(|(_, x)| Point::new(x, y)));
+            }
+        }
+        cells.sort_unstable_by_key(|q| (q.y, q.x));
+        cells.dedup();
+        let at = |p: Point| cells.binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x)).ok();
+        let mut seen = vec![false; cells.len()];
+        let mut out = Vec::new();
+        for start in 0..cells.len() {
+            if seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let mut group = vec![cells[start]];
+            let mut k = 0;
+            while k < group.len() {
+                let q = group[k];
+                for d in Dir::ALL {
+                    if let Some(j) = at(q + d.delta())
+                        && !seen[j]
+                    {
+                        seen[j] = true;
+                        group.push(cells[j]);
+                    }
+                }
+                k += 1;
+            }
+            group.sort_by_key(|q| (q.y, q.x));
+            out.push(group);
+        }
+        out
     }
 
     /// Every region, indexed by id.

@@ -14,19 +14,19 @@
 //! still whole. Floor and stairs are both walkable, so connectivity holds.
 
 use crate::content::maptype::StairsCount;
-use crate::geom::{Dir, Point};
+use crate::geom::Point;
 use crate::map::{FloorKind, Map, RegionKind, Role, Terrain};
 use crate::rng::Rng;
 use crate::trace::Outcome;
 
 /// Runs the stage.
 pub(crate) fn run(map: &mut Map, count: Option<StairsCount>, seed: u64) {
-    let mut general = staircases(map, Role::Stairs);
+    let mut general = map.staircases(Role::Stairs);
     if general.is_empty() && count.is_none() {
         return;
     }
-    let fixed_up = staircases(map, Role::StairsUp).len() as u32;
-    let fixed_down = staircases(map, Role::StairsDown).len() as u32;
+    let fixed_up = map.staircases(Role::StairsUp).len() as u32;
+    let fixed_down = map.staircases(Role::StairsDown).len() as u32;
     let Some(count) = count else {
         let n = general.len();
         for cells in &general {
@@ -71,51 +71,6 @@ pub(crate) fn run(map: &mut Map, count: Option<StairsCount>, seed: u64) {
         _ => message,
     };
     map.trace.push("encounters", Outcome::Note, note);
-}
-
-/// The 4-connected groups of `role` cells, each in reading order, the groups in
-/// the reading order of their first cell.
-fn staircases(map: &Map, role: Role) -> Vec<Vec<Point>> {
-    // Only prefabs draw stairs, so only their rectangles are read: a handful of
-    // cells gathered in reading order (sorted for a binary search), then grouped
-    // among themselves, without a pass over the whole map or a grid its size.
-    let (w, h) = (map.width(), map.height());
-    let mut cells: Vec<Point> = Vec::new();
-    for b in map.prefabs.iter().map(|placed| placed.bounds) {
-        let (x0, x1) = (b.x.max(0), b.right().min(w));
-        for y in b.y.max(0)..b.bottom().min(h) {
-            let row = &map.terrain.cells()[(y * w + x0) as usize..(y * w + x1.max(x0)) as usize];
-            cells.extend(row.iter().zip(x0..).filter(|(t, _)| t.is(role)).map(|(_, x)| Point::new(x, y)));
-        }
-    }
-    cells.sort_unstable_by_key(|q| (q.y, q.x));
-    cells.dedup();
-    let at = |p: Point| cells.binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x)).ok();
-    let mut seen = vec![false; cells.len()];
-    let mut out = Vec::new();
-    for start in 0..cells.len() {
-        if seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        let mut group = vec![cells[start]];
-        let mut k = 0;
-        while k < group.len() {
-            let q = group[k];
-            for d in Dir::ALL {
-                if let Some(j) = at(q + d.delta())
-                    && !seen[j]
-                {
-                    seen[j] = true;
-                    group.push(cells[j]);
-                }
-            }
-            k += 1;
-        }
-        group.sort_by_key(|q| (q.y, q.x));
-        out.push(group);
-    }
-    out
 }
 
 fn set(map: &mut Map, cells: &[Point], terrain: Terrain) {

@@ -29,6 +29,7 @@ mod properties;
 mod quality;
 mod robustness;
 mod stability;
+mod staircases;
 mod sweep;
 mod theme;
 mod transforms;
