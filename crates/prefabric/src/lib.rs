@@ -86,7 +86,7 @@ pub use map::{
 };
 pub use prefab::{CellMark, Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, VariationLine};
 pub use rng::Rng;
-pub use stage::{Generation, Generator, Preview, generate};
+pub use stage::{Generation, Generator, Preview, SharedGenerator, generate};
 pub use trace::{Event, Outcome, Trace};
 pub use world::World;
 

@@ -16,6 +16,7 @@ pub(crate) mod furnish;
 pub(crate) mod marks;
 pub(crate) mod objects;
 pub(crate) mod scatter;
+mod shared;
 pub(crate) mod stairs;
 pub(crate) mod theme;
 pub(crate) mod validate;
@@ -30,6 +31,8 @@ use crate::trace::{Outcome, Trace};
 use crate::world::World;
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
+
+pub use shared::SharedGenerator;
 
 /// The prefab a placement put down, in the outcome its variation drew (not
 /// turned); the pack's prefab itself when it does not vary.
