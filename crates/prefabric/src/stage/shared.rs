@@ -10,7 +10,7 @@
 
 use super::Generator;
 use crate::content::{MapType, Pack};
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::layout;
 use crate::map::{Map, Spare};
 use crate::world::World;
@@ -37,7 +37,9 @@ use std::sync::{Arc, Mutex};
 #[derive(Clone)]
 pub struct SharedGenerator {
     pack: Arc<Pack>,
-    map_type: String,
+    /// Its map type, copied once out of the pack: a generator borrows it for
+    /// as long as the shared generator lives.
+    map_type: Arc<MapType>,
     depth: u32,
     trace: bool,
     prepared: Arc<layout::Prepared>,
@@ -54,11 +56,11 @@ impl SharedGenerator {
     /// A generator for the map type named `map_type` of `pack`; the same error
     /// as [`Generator::new`] when the pack has no such map type.
     pub fn new(pack: Arc<Pack>, map_type: &str) -> Result<SharedGenerator, Error> {
-        let (prepared, spares) = {
+        let (map_type, prepared, spares) = {
             let borrowed = Generator::new(&pack, map_type)?;
-            (borrowed.prepared, borrowed.spares)
+            (Arc::new(borrowed.map_type.clone()), borrowed.prepared, borrowed.spares)
         };
-        Ok(SharedGenerator { pack, map_type: map_type.to_string(), depth: 1, trace: true, prepared, spares })
+        Ok(SharedGenerator { pack, map_type, depth: 1, trace: true, prepared, spares })
     }
 
     /// Sets the depth maps are generated for (default 1).
@@ -80,14 +82,14 @@ impl SharedGenerator {
 
     /// The map type.
     pub fn map_type(&self) -> &MapType {
-        self.generator().map_type()
+        &self.map_type
     }
 
     /// The borrowed generator for one call, built from the shared parts.
     pub fn generator(&self) -> Generator<'_> {
         Generator {
             pack: &self.pack,
-            map_type: self.found_map_type(),
+            map_type: &self.map_type,
             depth: self.depth,
             forced: Default::default(),
             trace: self.trace,
@@ -111,23 +113,6 @@ impl SharedGenerator {
     pub fn recycle(&self, map: Map) {
         self.generator().recycle(map);
     }
-
-    /// The map type, found again in the pack that [`SharedGenerator::new`]
-    /// found it in: the pack cannot change behind its `Arc`.
-    fn found_map_type(&self) -> &MapType {
-        match self.pack.map_type(&self.map_type) {
-            Some(map_type) => map_type,
-            None => unreachable_map_type(&self.map_type),
-        }
-    }
-}
-
-/// Never called: a shared pack's map types cannot go away.
-#[cold]
-#[allow(clippy::panic)] // An immutable pack losing a map type is a broken invariant, not bad input.
-fn unreachable_map_type(name: &str) -> ! {
-    let error = Error::new(ErrorKind::Invalid, format!("map type `{name}` left its shared pack"));
-    panic!("{error}")
 }
 
 #[cfg(test)]
