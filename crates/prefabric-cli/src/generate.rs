@@ -24,6 +24,10 @@ pub(crate) struct GenerateArgs {
     /// Depth the map is generated for.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     depth: u32,
+    /// Generate the map W cells wide and H high instead of the map type's own
+    /// size (an error names what does not fit).
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    size: Option<(u32, u32)>,
     /// Output format (default: the one --out's extension names — .json, .xp,
     /// .png, .html, .txt — else ansi on a terminal, else ascii).
     #[arg(long, value_enum)]
@@ -110,10 +114,16 @@ pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
         encounter: args.encounter.clone(),
         prefab: args.prefab.clone(),
     };
-    let generator = Generator::new(&pack, &map_type)
-        .and_then(|g| g.preview(&preview))
-        .map_err(|e| Failure::Usage(e.to_string()))?
-        .depth(args.depth);
+    let sized = match args.size {
+        Some((w, h)) => Some(pack.map_type_sized(&map_type, w, h).map_err(|e| Failure::Usage(e.to_string()))?),
+        None => None,
+    };
+    let generator = match &sized {
+        Some(sized) => Ok(Generator::with_map_type(&pack, sized)),
+        None => Generator::new(&pack, &map_type),
+    };
+    let generator =
+        generator.and_then(|g| g.preview(&preview)).map_err(|e| Failure::Usage(e.to_string()))?.depth(args.depth);
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let map = match generator.generate(seed) {
         Ok(map) => map,
@@ -218,8 +228,9 @@ pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
         (_, Some(v)) => format!(" --format {}", v.get_name()),
         (_, None) => String::new(),
     };
+    let size_flag = args.size.map(|(w, h)| format!(" --size {w}x{h}")).unwrap_or_default();
     let reproduce = format!(
-        "prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{preview_flags}{image_flags}"
+        "prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{size_flag}{preview_flags}{image_flags}"
     );
     let out_flag = args.out.as_ref().map(|p| format!(" --out {}", p.display())).unwrap_or_default();
     let rendering =
@@ -265,6 +276,14 @@ pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
 
 /// Reads `--crop X,Y,W,H`: a corner at or right of and below (0, 0) and a size
 /// of at least one cell.
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let parts = text.split_once(['x', 'X']).map(|(w, h)| (w.trim().parse::<u32>(), h.trim().parse::<u32>()));
+    match parts {
+        Some((Ok(w), Ok(h))) => Ok((w, h)),
+        _ => Err(format!("`{text}` is not WxH: a width and a height in cells, e.g. 120x80")),
+    }
+}
+
 fn parse_crop(text: &str) -> Result<prefabric::Rect, String> {
     let numbers: Vec<&str> = text.split(',').map(str::trim).collect();
     let [x, y, w, h] = numbers.as_slice() else {

@@ -210,6 +210,9 @@ fn after_stages<'p>(generator: &Generator<'p>, seed: u64, done: usize) -> Genera
     if done > 4 {
         g.objects();
     }
+    if done > 5 {
+        g.theme();
+    }
     g
 }
 
@@ -256,6 +259,9 @@ fn benches(c: &mut Criterion) {
     stage(c, &generator, "theme/materials", 5, |g| g.theme());
     let mines = Generator::new(&pack, "mines").expect("mines exists");
     stage(c, &mines, "theme/mines", 5, |g| g.theme());
+    // The region graph on the largest map and on caverns' long shared edges.
+    stage(c, &generator, "link/materials", 6, |g| g.link());
+    stage(c, &mines, "link/mines", 6, |g| g.link());
 
     let map = generator.generate(1).expect("materials generates");
     c.bench_function("render/ascii", |b| b.iter(|| black_box(render::ascii(&map, pack.palette()))));

@@ -13,7 +13,7 @@
 use prefabric::{Generator, Pack};
 use std::time::Instant;
 
-const STAGES: [&str; 7] = ["features", "layout", "encounters", "furnish", "objects", "theme", "validate"];
+const STAGES: [&str; 8] = ["features", "layout", "encounters", "furnish", "objects", "theme", "link", "validate"];
 
 fn main() {
     let traced = !std::env::args().any(|a| a == "--no-trace");
@@ -58,9 +58,11 @@ fn main() {
                 marks[5] = Instant::now();
                 run.theme();
                 marks[6] = Instant::now();
+                run.link();
+                marks[7] = Instant::now();
                 run.validate().is_ok()
             };
-        marks[7] = Instant::now();
+        marks[8] = Instant::now();
         if recycled {
             generator.recycle(run.into_map());
         }

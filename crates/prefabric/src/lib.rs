@@ -81,7 +81,7 @@ pub use grid::Grid;
 pub use limits::Limits;
 pub use map::{
     DefinitionUse, Door, EncounterSkip, EncounterTag, FeatureSkip, FloorKind, FurnishPart, Furnished,
-    FurnishingSummary, LinkKind, Map, Object, ObjectEncounter, ObjectKind, PlacedLink, PlacedPrefab, Region,
+    FurnishingSummary, LinkKind, Map, Object, ObjectEncounter, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionId,
     RegionKind, Role, SkipReason, Stage, Staircase, Terrain,
 };
 pub use prefab::{CellMark, Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, VariationLine};

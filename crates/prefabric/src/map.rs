@@ -13,6 +13,7 @@ use crate::trace::Trace;
 use std::fmt;
 use std::sync::Arc;
 
+mod graph;
 #[cfg(feature = "serde")]
 mod serde_map;
 
@@ -304,14 +305,21 @@ impl RegionKind {
     }
 }
 
-/// A way into a region: a door cell or an opening in its wall.
+/// A way into a region: a door cell, an opening in its wall, or (in
+/// [`Region::openings`]) a cell where it meets another region with no door.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Door {
-    /// The door cell (on the region's wall line).
+    /// The door cell (on the region's wall line); for an opening, the first
+    /// cell of the region beyond.
     pub at: Point,
     /// Which side of the region it is on.
     pub side: Dir,
+    /// The region on its other side (see [`Map::neighbours`]), named once the
+    /// map is finished (the `link` stage, before validation); `None` for a door
+    /// that leads nowhere a walker can step, such as a doorway cell a room an
+    /// encounter filled took into itself.
+    pub to: Option<RegionId>,
 }
 
 /// Index of a region in [`Map::regions`].
@@ -334,8 +342,15 @@ pub struct Region {
     /// map type's theme laid, or in a corridor a column: a lone wall cell whose 8
     /// neighbours are all open, belonging to no region.
     pub bounds: Rect,
-    /// Its doors and openings.
+    /// Its doors and openings, as the stage that made it recorded them: door
+    /// cells, doorways, connectors and link marks.
     pub doors: Vec<Door>,
+    /// Where a walker can step straight into another region with no door of
+    /// this one recorded there: a corridor meeting a junction or a room, a
+    /// cavern opening into a passage, two rooms that abut. Each is the first
+    /// cell of the region beyond, at the middle of the opening; with
+    /// [`Region::doors`], every way out of the region.
+    pub openings: Vec<Door>,
     /// How many cells belong to it (see [`Map::region_at`]).
     pub area: u32,
     /// For [`RegionKind::Prefab`], the index of the prefab in [`Map::prefabs`].
@@ -1322,6 +1337,23 @@ impl Map {
         out
     }
 
+    /// The prefabs the map type placed before the layout, in placement order:
+    /// its entrances, exits and set pieces (the `[[variants.prefabs]]` of its
+    /// feature variant, and the cave prefabs placed into its caverns). A
+    /// staircase a feature drew names it in [`Staircase::prefab`].
+    ///
+    /// ```
+    /// let pack = prefabric::Pack::embedded().expect("the embedded pack is valid");
+    /// let map = prefabric::generate(&pack, "materials", 2).expect("materials generates");
+    /// // The lift the player arrives by is a feature, and holds the stairs up.
+    /// let up = map.stairs().into_iter().find(|s| s.role == prefabric::Role::StairsUp).expect("a way in");
+    /// let lift = &map.prefabs()[up.prefab.expect("drawn by a prefab")];
+    /// assert!(map.features().any(|f| f.name == lift.name));
+    /// ```
+    pub fn features(&self) -> impl Iterator<Item = &PlacedPrefab> {
+        self.prefabs.iter().filter(|p| p.stage == Stage::Feature)
+    }
+
     /// The 4-connected groups of `role` cells, each in reading order, the groups in
     /// the reading order of their first cell.
     pub(crate) fn staircases(&self, role: Role) -> Vec<Vec<Point>> {
@@ -1446,6 +1478,7 @@ impl Map {
             laid_out_as: kind,
             bounds,
             doors: self.pools.doors(),
+            openings: Vec::new(),
             area: 0,
             prefab: None,
             centre: None,

@@ -983,3 +983,28 @@ fn import_des_writes_a_pack_that_checks_and_generates_and_reports_every_map() {
     assert_eq!(missing.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn size_generates_at_another_size_and_its_reproduce_line_keeps_it() {
+    let out = prefabric(&["generate", "--map-type", "hotel", "--seed", "3", "--size", "90x50"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let header = text.lines().next().unwrap();
+    assert!(header.ends_with("reproduce: prefabric generate --map-type hotel --seed 3 --size 90x50"), "{header}");
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 50);
+    assert!(rows.iter().all(|r| r.chars().count() == 90));
+
+    let out = prefabric(&["generate", "--map-type", "hotel", "--size", "20x20"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("content/default/maps/hotel.toml:12:9: invalid: map type `hotel` cannot be 20x20"),
+        "{err}"
+    );
+    assert!(err.contains("the file is written for 120x80"), "{err}");
+
+    let out = prefabric(&["generate", "--size", "wide"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`wide` is not WxH"), "{}", stderr(&out));
+}

@@ -48,6 +48,8 @@ pub(super) struct Loaded {
     pub weight_words: WeightWords,
     pub catalog: Catalog,
     pub definitions: BTreeMap<String, Definitions>,
+    /// The shared encounter pools, for map types read again at another size.
+    pub shared: SharedPools,
     pub warnings: Vec<Error>,
     pub problems: Problems,
 }
@@ -152,6 +154,7 @@ impl Loaded {
             weight_words,
             catalog,
             definitions,
+            shared,
             warnings,
             problems,
         }
@@ -408,7 +411,7 @@ fn read_map_types<'f>(
     let mut all_read = true;
     for (stem, t) in named_files(texts, "maps/", "map type", problems) {
         map_files.push(stem);
-        match maptype::read(&t.label, stem, t.text, limits, parts) {
+        match maptype::read(&t.label, stem, t.text, limits, parts, None) {
             Ok(m) => {
                 map_types.insert(stem.to_string(), m);
             }

@@ -26,6 +26,7 @@ use crate::prefab::{Prefab, Style};
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// A class of room sizes the tunnelers dig, with its weight.
@@ -323,6 +324,9 @@ pub struct MapType {
     pub stairs: Option<StairsCount>,
     /// The file it was read from.
     pub file: String,
+    /// The file's text, read again with another size by
+    /// [`Pack::map_type_sized`](crate::Pack::map_type_sized).
+    pub(crate) source: Arc<str>,
 }
 
 // ---- the file as written ----
@@ -473,13 +477,16 @@ pub(crate) struct Parts<'a, 'p> {
     pub shared: &'a SharedPools,
 }
 
-/// Reads and checks one map type against the pack's `parts`.
+/// Reads and checks one map type against the pack's `parts`; `size`, when
+/// given, replaces the width and height the file gives, and everything placed
+/// by position is checked against it.
 pub(crate) fn read(
     file: &str,
     name: &str,
     source: &str,
     limits: &Limits,
     parts: &Parts<'_, '_>,
+    size: Option<(i64, i64)>,
 ) -> Result<MapType, Vec<Error>> {
     let (prefabs, words, catalog, shared) = (parts.prefabs, parts.words, parts.catalog, parts.shared);
     let raw: MapTypeFile = parse_toml(file, source).map_err(|e| vec![e])?;
@@ -497,7 +504,30 @@ pub(crate) fn read(
             max as i32
         }
     };
-    let (width, height) = (side(&raw.width, "width"), side(&raw.height, "height"));
+    let (width, height) = match size {
+        // A size asked from code has no place in the file: its errors name
+        // the map type and the size, the rest are located as usual.
+        Some((w, h)) => {
+            let in_range = |v: i64| (16..=max).contains(&v);
+            if !in_range(w) || !in_range(h) {
+                c.errors.push(
+                    Error::at(
+                        ErrorKind::Invalid,
+                        Location::file(file),
+                        format!("map type `{name}` cannot be {w}x{h}: width and height must be between 16 and {max}"),
+                    )
+                    .with_help(format!(
+                        "the file gives {}x{}",
+                        raw.width.get_ref(),
+                        raw.height.get_ref()
+                    )),
+                );
+                return Err(c.errors);
+            }
+            (w as i32, h as i32)
+        }
+        None => (side(&raw.width, "width"), side(&raw.height, "height")),
+    };
 
     let size = (width, height);
     let piece_cx = PieceContext { prefabs, words, size };
@@ -557,6 +587,7 @@ pub(crate) fn read(
             theme,
             stairs,
             file: file.to_string(),
+            source: Arc::from(source),
         })
     } else {
         Err(c.errors)

@@ -72,6 +72,8 @@ pub struct Pack {
     /// Prefab name -> the cells where a machine may stand in it
     /// ([`footprints::machine_reach`]), for the prefabs with any.
     machine_reach: BTreeMap<String, Vec<Point>>,
+    /// The shared encounter pools, for [`Pack::map_type_sized`].
+    shared_pools: encounters::SharedPools,
     warnings: Vec<Error>,
     limits: Limits,
 }
@@ -150,6 +152,7 @@ impl Pack {
                 weight_words: loaded.weight_words,
                 catalog: loaded.catalog,
                 definitions: loaded.definitions,
+                shared_pools: loaded.shared,
                 warnings: loaded.warnings,
                 limits,
             }),
@@ -234,6 +237,77 @@ impl Pack {
     /// The map type with this name.
     pub fn map_type(&self, name: &str) -> Option<&MapType> {
         self.map_types.get(name)
+    }
+
+    /// The map type with this name, or an error that says which there are
+    /// (and which was probably meant).
+    pub(crate) fn map_type_named(&self, name: &str) -> Result<&MapType, Error> {
+        self.map_types.get(name).ok_or_else(|| {
+            let names: Vec<&str> = self.map_types.keys().map(String::as_str).collect();
+            let help = match crate::format::suggest(name, names.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("the pack's map types are: {}", names.join(", ")),
+            };
+            Error::new(ErrorKind::Invalid, format!("no map type named `{name}` in pack `{}`", self.name))
+                .with_help(help)
+        })
+    }
+
+    /// The map type named `name` at another size: its file read again with
+    /// `width` and `height` in place of its own, so every check loading made
+    /// holds at the new size (tunneler starts, barriers and features placed by
+    /// position, chained rooms, caverns and encounters that must fit). Give it
+    /// to [`Generator::with_map_type`](crate::Generator::with_map_type), or use
+    /// [`SharedGenerator::size`](crate::SharedGenerator::size).
+    ///
+    /// The error, when the map type cannot take that size, names the map type,
+    /// the size and the first thing that does not fit, at its line of the file.
+    ///
+    /// ```
+    /// let pack = prefabric::Pack::embedded().expect("the embedded pack is valid");
+    /// let wide = pack.map_type_sized("mines", 120, 60).expect("the mines can be 120x60");
+    /// let map = prefabric::Generator::with_map_type(&pack, &wide).generate(1).expect("generates");
+    /// assert_eq!((map.width(), map.height()), (120, 60));
+    ///
+    /// let err = pack.map_type_sized("materials", 40, 30).expect_err("the materials' features need room");
+    /// assert!(err.message().starts_with("map type `materials` cannot be 40x30"), "{err}");
+    /// ```
+    pub fn map_type_sized(&self, name: &str, width: u32, height: u32) -> Result<MapType, Error> {
+        let map_type = self.map_type_named(name)?;
+        let unread = Vec::new();
+        let index = index::PrefabIndex::new(&self.prefabs, &self.prefab_index, &unread);
+        let parts = maptype::Parts {
+            prefabs: &index,
+            words: &self.weight_words,
+            catalog: Some(&self.catalog),
+            shared: &self.shared_pools,
+        };
+        let size = (i64::from(width), i64::from(height));
+        let file = &map_type.file;
+        maptype::read(file, name, &map_type.source, &self.limits, &parts, Some(size)).map_err(|errors| {
+            let more = errors.len().saturating_sub(1);
+            let Some(first) = errors.into_iter().next() else {
+                return Error::new(ErrorKind::Invalid, format!("map type `{name}` cannot be {width}x{height}"));
+            };
+            let already = format!("map type `{name}` cannot be {width}x{height}");
+            let mut message = if first.message().starts_with(&already) {
+                first.message().to_string()
+            } else {
+                format!("{already}: {}", first.message())
+            };
+            if more > 0 {
+                message.push_str(&format!(" (and {more} more problem{})", if more == 1 { "" } else { "s" }));
+            }
+            let error = match first.location() {
+                Some(at) => Error::at(ErrorKind::Invalid, at.clone(), message),
+                None => Error::new(ErrorKind::Invalid, message),
+            };
+            let written = format!("the file is written for {}x{}", map_type.width, map_type.height);
+            error.with_help(match first.help() {
+                Some(help) => format!("{help}; {written}"),
+                None => written,
+            })
+        })
     }
 
     /// The limits the pack was loaded with.

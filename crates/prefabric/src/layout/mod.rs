@@ -452,7 +452,7 @@ impl<'m> Carver<'m> {
             return;
         }
         let Some(side) = r.bounds.ring_side(at) else { return };
-        r.doors.push(Door { at, side });
+        r.doors.push(Door { at, side, to: None });
     }
 
     pub fn find(&mut self, mut a: RegionId) -> RegionId {

@@ -164,8 +164,11 @@ fn check(data: &MapData) -> Result<(), String> {
         if !bounds.contains_rect(&region.bounds) {
             return Err(format!("region {i}'s bounds {} leave the map", region.bounds));
         }
-        for door in &region.doors {
+        for door in region.doors.iter().chain(&region.openings) {
             inside(&format!("a door of region {i}"), door.at)?;
+            if let Some(to) = door.to {
+                index(&format!("a door of region {i}"), to as usize, regions)?;
+            }
         }
         if let Some(prefab) = region.prefab {
             index(&format!("region {i}"), prefab, prefabs)?;

@@ -143,7 +143,13 @@ struct RegionJson {
     y: i32,
     width: i32,
     height: i32,
-    doors: Vec<[i32; 2]>,
+    /// `[x, y, to]`: the door cell and the region on its other side (`null`
+    /// when it leads nowhere).
+    doors: Vec<(i32, i32, Option<u32>)>,
+    /// `[x, y, to]`: where it meets another region with no door of its own.
+    openings: Vec<(i32, i32, Option<u32>)>,
+    /// The regions a walker can step into from this one, by id.
+    neighbours: Vec<u32>,
     /// A cavern's most central cell; absent for other regions.
     #[serde(skip_serializing_if = "Option::is_none")]
     centre: Option<[i32; 2]>,
@@ -223,7 +229,9 @@ fn document(map: &Map, pack: &Pack, trace: Option<&Trace>) -> String {
                 y: r.bounds.y,
                 width: r.bounds.width,
                 height: r.bounds.height,
-                doors: r.doors.iter().map(|d| [d.at.x, d.at.y]).collect(),
+                doors: r.doors.iter().map(|d| (d.at.x, d.at.y, d.to)).collect(),
+                openings: r.openings.iter().map(|d| (d.at.x, d.at.y, d.to)).collect(),
+                neighbours: map.neighbours(r.id),
                 centre: r.centre.map(|c| [c.x, c.y]),
             })
             .collect(),

@@ -608,14 +608,14 @@ impl Caverns {
             }
             fill_unreached(map, &oriented, rect);
             for p in rect.points().filter(|&p| on_edge(rect, p) && drawn_open(&oriented, rect, p) && !machine_at(p)) {
-                doors.push(Door { at: p, side: side_of(rect, p) });
+                doors.push(Door { at: p, side: side_of(rect, p), to: None });
             }
             self.list[spot.cavern].centred = true;
         } else {
             for q in front_openings(&drawn, spot.transform, spot.at) {
                 carve(map, q, cavern);
                 if !machine_at(q - facing.delta()) {
-                    doors.push(Door { at: q - facing.delta(), side: facing });
+                    doors.push(Door { at: q - facing.delta(), side: facing, to: None });
                 }
             }
         }
@@ -628,7 +628,7 @@ impl Caverns {
             }
             map.links.push(PlacedLink { at: mark, dir: link.dir, kind: link.kind, prefab: index });
             if !doors.iter().any(|d| d.at == mark) {
-                doors.push(Door { at: mark, side: link.dir });
+                doors.push(Door { at: mark, side: link.dir, to: None });
             }
             // Cells the front's carving opened already are not dug twice.
             let path: Vec<Point> = spot.passages.get(k).map_or(Vec::new(), |p| p.clone());

@@ -846,7 +846,7 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
     let region = room.region;
     stamp(map, &drawn, fit.transform, rect, index);
     let mut doors: Vec<Door> =
-        room_doorways.iter().flat_map(|d| d.cells().map(|at| Door { at, side: d.side })).collect();
+        room_doorways.iter().flat_map(|d| d.cells().map(|at| Door { at, side: d.side, to: None })).collect();
     if enclosed {
         let door = room_doorways[0];
         match e.door {
@@ -855,12 +855,12 @@ fn embed(map: &mut Map, e: &Encounter, rooms: &mut [Room], fit: &Fit<'_>, rng: &
             DoorChange::Secret => hide_doorway(map, &door),
             DoorChange::Front => {
                 remove_front(map, &door, rect);
-                doors = front_cells(door.side, rect).map(|at| Door { at, side: door.side }).collect();
+                doors = front_cells(door.side, rect).map(|at| Door { at, side: door.side, to: None }).collect();
             }
         }
         if e.door_width > 1 && e.door != DoorChange::Front {
             match widen(map, &door, rect, e.door_width, rng) {
-                Some(added) => doors.extend(added.into_iter().map(|at| Door { at, side: door.side })),
+                Some(added) => doors.extend(added.into_iter().map(|at| Door { at, side: door.side, to: None })),
                 None => map.trace.push_with("encounters", Outcome::Note, rect, || {
                     format!(
                         "encounter `{}`: no room to widen its door to {} cells; kept it as it was",

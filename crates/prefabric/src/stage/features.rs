@@ -415,7 +415,7 @@ fn place(map: &mut Map, prefab: &Prefab, at: Point, (transform, variant): (Trans
     for link in prefab.links() {
         map.links.push(PlacedLink { at: at + link.at, dir: link.dir, kind: link.kind, prefab: index });
         if let Some(id) = region {
-            map.regions[id as usize].doors.push(Door { at: at + link.at, side: link.dir });
+            map.regions[id as usize].doors.push(Door { at: at + link.at, side: link.dir, to: None });
         }
     }
     for machine in prefab.machine_objects(Transform::IDENTITY, at, index) {

@@ -1,4 +1,4 @@
-//! The pipeline: features, layout, encounters, furnishing, objects, theme, validate — one map from a pack, a map
+//! The pipeline: features, layout, encounters, furnishing, objects, theme, link, validate — one map from a pack, a map
 //! type and a seed (and, for a run of levels, the [`World`] so far).
 //!
 //! [`Generator`] holds a pack and a map type and generates maps for seeds; each
@@ -116,28 +116,14 @@ impl std::fmt::Debug for Generator<'_> {
 impl<'p> Generator<'p> {
     /// A generator for the map type named `map_type`.
     pub fn new(pack: &'p Pack, map_type: &str) -> Result<Generator<'p>, Error> {
-        let Some(mt) = pack.map_type(map_type) else {
-            let names: Vec<&str> = pack.map_types().map(|m| m.name.as_str()).collect();
-            let help = match suggest(map_type, names.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => format!("the pack's map types are: {}", names.join(", ")),
-            };
-            return Err(Error::new(
-                ErrorKind::Invalid,
-                format!("no map type named `{map_type}` in pack `{}`", pack.name()),
-            )
-            .with_help(help));
-        };
-        let prepared = Arc::new(layout::Prepared::new(pack, &mt.generators, mt.width));
-        Ok(Generator {
-            pack,
-            map_type: mt,
-            depth: 1,
-            forced: Forced::default(),
-            trace: true,
-            prepared,
-            spares: Arc::default(),
-        })
+        Ok(Generator::with_map_type(pack, pack.map_type_named(map_type)?))
+    }
+
+    /// A generator for `map_type`, a map type of `pack` as
+    /// [`Pack::map_type_sized`] gives it at another size (or as the pack has it).
+    pub fn with_map_type(pack: &'p Pack, map_type: &'p MapType) -> Generator<'p> {
+        let prepared = Arc::new(layout::Prepared::new(pack, &map_type.generators, map_type.width));
+        Generator { pack, map_type, depth: 1, forced: Forced::default(), trace: true, prepared, spares: Arc::default() }
     }
 
     /// Forces the pieces `preview` names into every map; an error, with the
@@ -424,7 +410,14 @@ impl Generation<'_> {
         theme::run(&mut self.map, &self.map_type.theme, self.stream_seed);
     }
 
-    /// Stage 7: checks the map's invariants.
+    /// Stage 7: names the regions on both sides of every door, and makes every
+    /// opening between two regions a door of both: the region graph
+    /// ([`Map::neighbours`], [`Map::region_path`]).
+    pub fn link(&mut self) {
+        self.map.link_regions();
+    }
+
+    /// Stage 8: checks the map's invariants.
     pub fn validate(&self) -> Result<(), Error> {
         validate::run(&self.map, self.pack)
     }
@@ -436,6 +429,7 @@ impl Generation<'_> {
         self.furnish();
         self.objects();
         self.theme();
+        self.link();
         self.validate()
     }
 

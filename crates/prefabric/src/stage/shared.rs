@@ -63,6 +63,25 @@ impl SharedGenerator {
         Ok(SharedGenerator { pack, map_type, depth: 1, trace: true, prepared, spares })
     }
 
+    /// Generates maps `width` by `height` cells instead of the map type's own
+    /// size; an error, naming the first thing that does not fit, when the map
+    /// type cannot take that size (see [`Pack::map_type_sized`]).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// let pack = Arc::new(prefabric::Pack::embedded().expect("the embedded pack is valid"));
+    /// let generator = prefabric::SharedGenerator::new(pack, "hotel")?.size(90, 60)?;
+    /// let map = generator.generate(5)?;
+    /// assert_eq!((map.width(), map.height()), (90, 60));
+    /// assert!(generator.clone().size(10, 10).is_err());
+    /// # Ok::<(), prefabric::Error>(())
+    /// ```
+    pub fn size(self, width: u32, height: u32) -> Result<SharedGenerator, Error> {
+        let map_type = self.pack.map_type_sized(&self.map_type.name, width, height)?;
+        let prepared = Arc::new(layout::Prepared::new(&self.pack, &map_type.generators, map_type.width));
+        Ok(SharedGenerator { map_type: Arc::new(map_type), prepared, spares: Arc::default(), ..self })
+    }
+
     /// Sets the depth maps are generated for (default 1).
     pub fn depth(mut self, depth: u32) -> SharedGenerator {
         self.depth = depth;

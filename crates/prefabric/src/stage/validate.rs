@@ -6,7 +6,10 @@
 //! prefab says (its earth cells, which tunnels may dig, and its links' ways out
 //! excepted), every object must stand on walkable cells, no two objects may
 //! share a cell (but for a stack one definition file places: objects that do
-//! not block, one entity at most), no machine may stand on a door or stairs, and furnishing must
+//! not block, one entity at most), no machine may stand on a door or stairs, every
+//! door and opening of a region must be passable and the region it leads to
+//! must lead back,
+//! and furnishing must
 //! keep off placed prefabs and spawn-blocked cells. A failure here is a bug or a
 //! content error; it is reported with the seed, never shipped.
 
@@ -29,6 +32,7 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
         }
     }
     objects(map)?;
+    doors(map)?;
     for placed in &map.prefabs {
         let Some(prefab) = super::placed_prefab(pack, placed) else { continue };
         // Each placed cell read back from the prefab as drawn, without turning a
@@ -53,6 +57,30 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
                 map,
                 format!("prefab `{}` was changed at {}: {} became {}", placed.name, p, expected, map.terrain[p]),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Every door and opening of a region on a cell a walker can pass, and the
+/// region it leads to (if it names one) a neighbour that leads back.
+fn doors(map: &Map) -> Result<(), Error> {
+    let leads_back = |to: u32, from: u32| {
+        map.regions.get(to as usize).is_some_and(|r| r.doors.iter().chain(&r.openings).any(|d| d.to == Some(from)))
+    };
+    for region in &map.regions {
+        for door in region.doors.iter().chain(&region.openings) {
+            if !map.is_passable(door.at) {
+                return Err(fail(map, format!("door {} of region {} is not passable", door.at, region.id)));
+            }
+            if let Some(to) = door.to
+                && !leads_back(to, region.id)
+            {
+                return Err(fail(
+                    map,
+                    format!("door {} of region {} leads to region {to}, which has no door back", door.at, region.id),
+                ));
+            }
         }
     }
     Ok(())

@@ -21,6 +21,7 @@ fn before_and_after(generator: &Generator<'_>, seed: u64) -> Option<(Map, Map)> 
     g.objects();
     let before = g.map().clone();
     g.theme();
+    g.link();
     g.validate().unwrap_or_else(|e| panic!("seed {seed}: the themed map breaks an invariant: {e}"));
     Some((before, g.into_map()))
 }

@@ -696,7 +696,7 @@ impl<'c, 'm> Chain<'c, 'm> {
         }
         match self.pieces[piece as usize].prefab {
             Some(index) => {
-                self.c.map.regions[region as usize].doors.push(Door { at, side: dir });
+                self.c.map.regions[region as usize].doors.push(Door { at, side: dir, to: None });
                 self.c.map.links.push(PlacedLink { at, dir, kind: LinkKind::Connector, prefab: index });
             }
             None => self.c.add_door(region, at),

@@ -110,7 +110,7 @@ fn doorway_terrain(c: &Carver<'_>, at: Point, dir: Dir, chance: u32, rng: &mut R
 fn record_door(c: &mut Carver<'_>, region: RegionId, prefab: Option<usize>, at: Point, dir: Dir) {
     match prefab {
         Some(index) => {
-            c.map.regions[region as usize].doors.push(Door { at, side: dir });
+            c.map.regions[region as usize].doors.push(Door { at, side: dir, to: None });
             c.map.links.push(PlacedLink { at, dir, kind: LinkKind::Connector, prefab: index });
         }
         None => c.add_door(region, at),

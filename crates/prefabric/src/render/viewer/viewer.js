@@ -349,6 +349,7 @@
       info.appendChild(facts('Region ' + region.id + ': ' + region.kind, [
         ['bounds', region.width + '×' + region.height + ' at (' + region.x + ', ' + region.y + ')'],
         ['doors', region.doors.map((d) => '(' + d[0] + ', ' + d[1] + ')').join(' ') || 'none'],
+        ['neighbours', (region.neighbours || []).map((id) => 'region ' + id).join(', ') || 'none'],
         ['centre', region.centre ? '(' + region.centre.join(', ') + ')' : null],
       ]));
     }

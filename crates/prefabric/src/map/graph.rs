@@ -1,0 +1,227 @@
+//! The region graph: which regions a walker can step between, and through where.
+//!
+//! In: a finished map (its regions, the region of every cell, its terrain and
+//! machines, the palette's moves). Out: every region's doors name the region on
+//! their other side ([`Door::to`]), and every opening where a walker can step from
+//! one region straight into another is a door of both, whether or not the
+//! generator that made them recorded one (corridors, junctions and caverns record
+//! none; two rooms may abut). [`Map::neighbours`] and [`Map::region_path`] read the
+//! graph those doors make. Guarantees: it knows nothing of which generator made
+//! the map, only cells; two regions are neighbours exactly when a passable cell of
+//! one is a step (by the map's moves) from a passable cell of the other, and the
+//! relation is symmetric; the result depends only on the map, never on hashing.
+
+use std::collections::VecDeque;
+
+use super::{Door, Map, NO_REGION, RegionId};
+use crate::geom::{Dir, Point};
+
+/// One step from a passable cell of `from` to a passable cell of `to`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Contact {
+    from: RegionId,
+    to: RegionId,
+    /// The index (row-major) of the cell of `to` stepped onto.
+    cell: u32,
+    /// The way the step goes.
+    side: Dir,
+}
+
+impl Map {
+    /// Names the region beyond every door and records every opening with no
+    /// door; the last stage before validation, once nothing else moves walls,
+    /// pools or machines.
+    pub(crate) fn link_regions(&mut self) {
+        let mut contacts = self.contacts();
+        contacts.sort_unstable();
+        contacts.dedup_by_key(|c| (c.from, c.to, c.cell));
+        let width = self.width() as usize;
+        let mut start = 0;
+        while start < contacts.len() {
+            let (from, to) = (contacts[start].from, contacts[start].to);
+            let end = start + contacts[start..].iter().take_while(|c| (c.from, c.to) == (from, to)).count();
+            for opening in openings(&contacts[start..end], width, self.moves.steps()) {
+                self.join(from, to, &opening, width);
+            }
+            start = end;
+        }
+    }
+
+    /// Every step between passable cells of two different regions, both ways.
+    fn contacts(&self) -> Vec<Contact> {
+        let (w, h) = (self.width(), self.height());
+        let region_of = self.region_of.cells();
+        // Each pair of cells once: the steps that go forward in reading order.
+        let forward: Vec<Point> =
+            self.moves.steps().iter().copied().filter(|s| s.y > 0 || (s.y == 0 && s.x > 0)).collect();
+        let mut contacts = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                let i = (y * w + x) as usize;
+                let here = region_of[i];
+                if here == NO_REGION || !self.is_passable_at(i) {
+                    continue;
+                }
+                for step in &forward {
+                    let (nx, ny) = (x + step.x, y + step.y);
+                    if nx < 0 || nx >= w || ny >= h {
+                        continue;
+                    }
+                    let j = (ny * w + nx) as usize;
+                    let there = region_of[j];
+                    if there == NO_REGION || there == here || !self.is_passable_at(j) {
+                        continue;
+                    }
+                    let side = side_of(*step);
+                    contacts.push(Contact { from: here, to: there, cell: j as u32, side });
+                    contacts.push(Contact { from: there, to: here, cell: i as u32, side: side.opposite() });
+                }
+            }
+        }
+        contacts
+    }
+
+    /// Records one opening from `from` into `to`: the doors of `from` on it
+    /// that lead nowhere yet learn where they lead, and when none leads to
+    /// `to`, the opening's middle cell is one of the region's openings.
+    fn join(&mut self, from: RegionId, to: RegionId, opening: &[Contact], width: usize) {
+        let cell_at = |c: &Contact| Point::new((c.cell as usize % width) as i32, (c.cell as usize / width) as i32);
+        let region_of = &self.region_of;
+        let moves = self.moves;
+        let on_opening = |at: Point| {
+            opening.iter().any(|c| {
+                let p = cell_at(c);
+                // The door is a cell of the opening, or the cell of its own
+                // region a step before one.
+                p == at || (region_of.get(at) == Some(&from) && moves.steps().iter().any(|&s| at + s == p))
+            })
+        };
+        let region = &mut self.regions[from as usize];
+        let mut named = false;
+        for door in region.doors.iter_mut().filter(|d| on_opening(d.at)) {
+            door.to = door.to.or(Some(to));
+            named |= door.to == Some(to);
+        }
+        if !named {
+            let middle = &opening[opening.len() / 2];
+            region.openings.push(Door { at: cell_at(middle), side: middle.side, to: Some(to) });
+        }
+    }
+
+    /// The regions a walker can step into from region `id`, by id: those its
+    /// doors and openings lead to; empty for an id the map does not have.
+    ///
+    /// ```
+    /// let pack = prefabric::Pack::embedded().expect("the embedded pack is valid");
+    /// let map = prefabric::generate(&pack, "hotel", 3).expect("the hotel generates");
+    /// for region in map.regions() {
+    ///     for next in map.neighbours(region.id) {
+    ///         // The relation goes both ways, and a door or an opening of each
+    ///         // leads to the other.
+    ///         assert!(map.neighbours(next).contains(&region.id));
+    ///         assert!(region.doors.iter().chain(&region.openings).any(|d| d.to == Some(next)));
+    ///     }
+    /// }
+    /// ```
+    pub fn neighbours(&self, id: RegionId) -> Vec<RegionId> {
+        let Some(region) = self.regions.get(id as usize) else { return Vec::new() };
+        let mut out: Vec<RegionId> = region.doors.iter().chain(&region.openings).filter_map(|d| d.to).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The fewest regions a walker passes through from region `from` to region
+    /// `to`, both included (ties go to the lower ids, so the same map gives the
+    /// same path); `None` when either id is not on the map or no path joins them.
+    ///
+    /// ```
+    /// let pack = prefabric::Pack::embedded().expect("the embedded pack is valid");
+    /// let map = prefabric::generate(&pack, "catacombs", 4).expect("the catacombs generate");
+    /// let up = map.stairs().into_iter().find(|s| s.role == prefabric::Role::StairsUp).expect("a way in");
+    /// let down = map.stairs().into_iter().find(|s| s.role == prefabric::Role::StairsDown).expect("a way on");
+    /// let path = map.region_path(up.region.unwrap(), down.region.unwrap()).expect("the map is connected");
+    /// // Each region on the way opens into the next.
+    /// for pair in path.windows(2) {
+    ///     assert!(map.neighbours(pair[0]).contains(&pair[1]));
+    /// }
+    /// ```
+    pub fn region_path(&self, from: RegionId, to: RegionId) -> Option<Vec<RegionId>> {
+        let count = self.regions.len();
+        if from as usize >= count || to as usize >= count {
+            return None;
+        }
+        let mut came_from = vec![NO_REGION; count];
+        came_from[from as usize] = from;
+        let mut queue = VecDeque::from([from]);
+        while let Some(here) = queue.pop_front() {
+            if here == to {
+                let mut path = vec![to];
+                let mut at = to;
+                while at != from {
+                    at = came_from[at as usize];
+                    path.push(at);
+                }
+                path.reverse();
+                return Some(path);
+            }
+            for next in self.neighbours(here) {
+                if came_from[next as usize] == NO_REGION {
+                    came_from[next as usize] = here;
+                    queue.push_back(next);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The side a step leaves by: its up-or-down part for a corner step.
+fn side_of(step: Point) -> Dir {
+    match (step.x, step.y) {
+        (_, y) if y < 0 => Dir::North,
+        (_, y) if y > 0 => Dir::South,
+        (x, _) if x > 0 => Dir::East,
+        _ => Dir::West,
+    }
+}
+
+/// Splits the contacts of one pair of regions (sorted by cell) into openings:
+/// groups of cells of the far region joined by the map's moves.
+fn openings(contacts: &[Contact], width: usize, steps: &[Point]) -> Vec<Vec<Contact>> {
+    // Union-find over the contacts; a neighbour is found by binary search, so a
+    // long shared edge between two caverns costs n log n, not n².
+    let mut parent: Vec<usize> = (0..contacts.len()).collect();
+    fn root(parent: &mut [usize], mut k: usize) -> usize {
+        while parent[k] != k {
+            parent[k] = parent[parent[k]];
+            k = parent[k];
+        }
+        k
+    }
+    for (k, c) in contacts.iter().enumerate() {
+        let (x, y) = ((c.cell as usize % width) as i64, (c.cell as usize / width) as i64);
+        for s in steps.iter().filter(|s| s.y > 0 || (s.y == 0 && s.x > 0)) {
+            let (nx, ny) = (x + i64::from(s.x), y + i64::from(s.y));
+            if nx < 0 || nx >= width as i64 {
+                continue;
+            }
+            let cell = (ny * width as i64 + nx) as u32;
+            if let Ok(j) = contacts.binary_search_by_key(&cell, |c| c.cell) {
+                let (a, b) = (root(&mut parent, k), root(&mut parent, j));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut groups: Vec<Vec<Contact>> = Vec::new();
+    let mut group_of_root = vec![usize::MAX; contacts.len()];
+    for (k, c) in contacts.iter().enumerate() {
+        let r = root(&mut parent, k);
+        if group_of_root[r] == usize::MAX {
+            group_of_root[r] = groups.len();
+            groups.push(Vec::new());
+        }
+        groups[group_of_root[r]].push(*c);
+    }
+    groups
+}
