@@ -77,16 +77,19 @@ fn map_type_names(pack: &Pack, map_type: Option<&Bound<'_, PyAny>>) -> PyResult<
 /// seeds: a count N (seeds 0 to N-1), a range(first, end) with step 1, or a
 /// pair (first, end); default 1000. depths: a depth or an iterable of depths
 /// (each 1 to 1,000,000); default depth 1. The maps are generated on every
-/// core with the GIL released, as `prefabric stats` does; the statistics are
-/// the same whatever the number of threads, but for the times.
+/// core with the GIL released, as `prefabric stats` does (`threads` sets how
+/// many threads instead: 1 in a process that already runs one task per core,
+/// as a dask worker does); the statistics are the same whatever the number of
+/// threads, but for the times.
 #[pyfunction]
-#[pyo3(signature = (pack, map_type = None, seeds = None, depths = None))]
+#[pyo3(signature = (pack, map_type = None, seeds = None, depths = None, *, threads = None))]
 pub(crate) fn stats(
     py: Python<'_>,
     pack: &Bound<'_, PyPack>,
     map_type: Option<&Bound<'_, PyAny>>,
     seeds: Option<&Bound<'_, PyAny>>,
     depths: Option<&Bound<'_, PyAny>>,
+    threads: Option<usize>,
 ) -> PyResult<PyStats> {
     let pack: &Pack = &pack.get().pack;
     let names = map_type_names(pack, map_type)?;
@@ -101,7 +104,20 @@ pub(crate) fn stats(
         .map(|name| Generator::new(pack, name).map(|g| g.trace(false)))
         .collect::<Result<_, _>>()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let stats = py.detach(|| {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1 (or None for one per core)"));
+    }
+    // A pool of its own only when asked for; else rayon's, one thread per core.
+    let pool = match threads {
+        Some(n) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| PyValueError::new_err(format!("cannot start {n} worker threads: {e}")))?,
+        ),
+        None => None,
+    };
+    let run = || {
         let chunks: Vec<[u64; 2]> =
             (first..end).step_by(CHUNK as usize).map(|lo| [lo, lo.saturating_add(CHUNK).min(end)]).collect();
         let jobs: Vec<(usize, [u64; 2])> =
@@ -123,6 +139,10 @@ pub(crate) fn stats(
         }
         stats.finish();
         stats
+    };
+    let stats = py.detach(|| match &pool {
+        Some(pool) => pool.install(run),
+        None => run(),
     });
     Ok(PyStats { stats })
 }
