@@ -44,11 +44,14 @@ mod _prefabric {
     #[pymodule_export]
     use crate::stats::{PyStats, stats};
 
-    /// Module constants: the role names Map.terrain's codes index, and the version.
+    /// Module constants: the role names Map.terrain's codes index, the version,
+    /// and whether the extension was built without optimisation.
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("ROLE_NAMES", crate::map::role_names(m.py())?)?;
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        // bench.py refuses to time an unoptimised build.
+        m.add("_debug_build", cfg!(debug_assertions))?;
         Ok(())
     }
 }
