@@ -56,11 +56,12 @@ impl PyGenerator {
 #[pymethods]
 impl PyGenerator {
     /// A generator for map type `map_type` of `pack` at `depth` (1 to
-    /// 1,000,000). Raises ValueError for a map type the pack lacks (with the
+    /// 1,000,000; None is 1). Raises ValueError for a map type the pack lacks (with the
     /// closest names) or a depth out of range, TypeError for arguments of the
     /// wrong type.
     #[new]
     #[pyo3(signature = (pack, map_type, depth = None, *, trace = false))]
+    #[pyo3(text_signature = "(pack, map_type, depth=1, *, trace=False)")]
     fn new(
         pack: &Bound<'_, PyPack>,
         map_type: &str,

@@ -69,7 +69,7 @@ class Pack:
 class Generator:
     """Makes maps of one map type of a pack, at one depth; the same seed gives the same map."""
 
-    def __init__(self, pack: Pack, map_type: str, depth: Optional[int] = None, *, trace: bool = False) -> None: ...
+    def __init__(self, pack: Pack, map_type: str, depth: Optional[int] = 1, *, trace: bool = False) -> None: ...
     def generate(self, seed: int) -> Map:
         """The map for a seed (0 to 2**64 - 1), made with the GIL released."""
     def generate_many(self, seeds: Iterable[int]) -> List[Map]:
