@@ -1,0 +1,580 @@
+//! `prefabric.Map` and what it holds: regions, doors, placed prefabs, objects
+//! and staircases.
+//!
+//! In: a map the library generated, and the generator that made it. Out: its
+//! size and cells as NumPy arrays (role codes, walkable and passable cells), its
+//! rows as text, its parts as small immutable Python objects, and its outputs
+//! made by the library's own renderers — `to_json()` and `to_ascii()` are the
+//! bytes `prefabric generate --format json|ascii` writes (ascii without the
+//! command's comment line), `save_png()` the image `--format png` writes,
+//! `explain()` the text `--explain` prints. A `Map` is immutable; every list it
+//! returns is new, so changing one changes nothing else.
+//!
+//! NumPy arrays are made by NumPy itself from the bytes (`numpy.frombuffer`,
+//! then `reshape`), not through the NumPy C API: the rust-numpy crate would tie
+//! the build to NumPy's headers and versions, while this works with any NumPy
+//! under the stable ABI, and NumPy is imported only when an array is asked for.
+
+use crate::errors::os_error;
+use crate::generator::trace_text;
+use prefabric::content::catalog::Catalog;
+use prefabric::{ObjectKind, Point, Rect, Role, SharedGenerator, render};
+use pyo3::exceptions::{PyImportError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyTuple};
+use std::path::PathBuf;
+
+/// `(x, y, width, height)` of a rectangle.
+type Bounds = (i32, i32, i32, i32);
+
+fn bounds(r: Rect) -> Bounds {
+    (r.x, r.y, r.width, r.height)
+}
+
+/// The role names, indexed by the codes `Map.terrain` holds (the library's
+/// `Role::ALL` order).
+pub(crate) fn role_names(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    PyTuple::new(py, Role::ALL.iter().map(|r| r.name()))
+}
+
+/// A generated map.
+///
+/// Get one from Generator.generate(seed). Its cells are NumPy arrays of shape
+/// (height, width), indexed [y, x]: `terrain` (role codes; Map.role_names[code]
+/// names them), `walkable` and `passable`. `glyphs` is the map as text rows.
+/// `regions`, `prefabs`, `objects` and `stairs` list its parts. to_json(),
+/// to_ascii(), save_png() and explain() give what the `prefabric` command
+/// writes for the same seed.
+#[pyclass(frozen, module = "prefabric", name = "Map")]
+pub struct PyMap {
+    /// The library's map.
+    map: prefabric::Map,
+    /// The generator that made it: its pack, for rendering, and the way to
+    /// make it again traced for explain().
+    generator: SharedGenerator,
+    /// Whether `map` holds its trace.
+    traced: bool,
+}
+
+impl PyMap {
+    /// Wraps a map `generator` made; `traced` when the generator kept its trace.
+    pub(crate) fn new(map: prefabric::Map, generator: SharedGenerator, traced: bool) -> PyMap {
+        PyMap { map, generator, traced }
+    }
+
+    fn pack(&self) -> &prefabric::Pack {
+        self.generator.pack()
+    }
+
+    /// The map made again with its trace, unless it has it.
+    fn with_trace<T>(&self, py: Python<'_>, read: impl FnOnce(&prefabric::Map) -> T + Send) -> PyResult<T>
+    where
+        T: Send,
+    {
+        if self.traced {
+            return Ok(read(&self.map));
+        }
+        let generator = self.generator.clone().trace(true);
+        let seed = self.map.seed();
+        py.detach(|| generator.generate(seed).map(|m| read(&m)))
+            .map_err(|e| crate::errors::GenerationError::new_err(e.to_string()))
+    }
+
+    /// One byte a cell, in reading order.
+    fn cells(&self, cell: impl Fn(usize, &prefabric::Terrain) -> u8) -> Vec<u8> {
+        self.map.terrain().cells().iter().enumerate().map(|(i, t)| cell(i, t)).collect()
+    }
+
+    /// A read-only NumPy array of shape (height, width) over `bytes`.
+    fn array<'py>(&self, py: Python<'py>, bytes: Vec<u8>, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
+        static FROMBUFFER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let frombuffer = FROMBUFFER
+            .import(py, "numpy", "frombuffer")
+            .map_err(|e| PyImportError::new_err(format!("Map arrays need NumPy (pip install numpy): {e}")))?;
+        let flat = frombuffer.call1((PyBytes::new(py, &bytes), dtype))?;
+        flat.call_method1("reshape", ((self.map.height(), self.map.width()),))
+    }
+}
+
+#[pymethods]
+impl PyMap {
+    /// The role names, indexed by the codes of Map.terrain: ('earth',
+    /// 'blocked', 'wall', 'room', 'hall', 'corridor', 'junction', 'cave',
+    /// 'door', 'secret_door', 'stairs_up', 'stairs_down', 'liquid', 'stairs').
+    #[classattr]
+    fn role_names(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+        role_names(py)
+    }
+
+    /// Width in cells.
+    #[getter]
+    fn width(&self) -> i32 {
+        self.map.width()
+    }
+
+    /// Height in cells.
+    #[getter]
+    fn height(&self) -> i32 {
+        self.map.height()
+    }
+
+    /// The seed it was generated from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.map.seed()
+    }
+
+    /// The depth it was generated for.
+    #[getter]
+    fn depth(&self) -> u32 {
+        self.map.depth()
+    }
+
+    /// The name of its map type.
+    #[getter]
+    fn map_type(&self) -> &str {
+        self.map.map_type()
+    }
+
+    /// How many attempts failed before this map (0 when the seed's first did not).
+    #[getter]
+    fn attempt(&self) -> u32 {
+        self.map.attempt()
+    }
+
+    /// The feature variant chosen, or None when the map type has none.
+    #[getter]
+    fn feature_variant(&self) -> Option<&str> {
+        self.map.feature_variant()
+    }
+
+    /// The layout generator that made it: "tunnelers", "chain", "pathways" or "caves".
+    #[getter]
+    fn layout(&self) -> &'static str {
+        self.map.layout_stats().generator
+    }
+
+    /// How the pack's walkers step: "orthogonal" or "diagonal".
+    #[getter]
+    fn moves(&self) -> &'static str {
+        self.map.moves().name()
+    }
+
+    /// Every cell's role code as a read-only NumPy uint8 array of shape
+    /// (height, width), indexed [y, x]; Map.role_names[code] is the role's name.
+    #[getter]
+    fn terrain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let codes = self.cells(|_, t| t.role().index() as u8);
+        self.array(py, codes, "uint8")
+    }
+
+    /// Every cell's theme variant (0-9) as a read-only NumPy uint8 array of
+    /// shape (height, width).
+    #[getter]
+    fn variants<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let variants = self.cells(|_, t| t.variant());
+        self.array(py, variants, "uint8")
+    }
+
+    /// Where a walker can stand (floors, doors, stairs) as a read-only NumPy
+    /// bool array of shape (height, width).
+    #[getter]
+    fn walkable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let walkable = self.cells(|_, t| u8::from(t.is_walkable()));
+        self.array(py, walkable, "bool")
+    }
+
+    /// Where a walker can pass: walkable cells with no machine on them, as a
+    /// read-only NumPy bool array of shape (height, width). Every passable
+    /// cell reaches every other (stepping as Map.moves says).
+    #[getter]
+    fn passable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let width = self.map.width().max(1) as usize;
+        let passable = self.cells(|i, _| {
+            let p = Point::new((i % width) as i32, (i / width) as i32);
+            u8::from(self.map.is_passable(p))
+        });
+        self.array(py, passable, "bool")
+    }
+
+    /// The map as text, one string per row, drawn with the palette's glyphs
+    /// (objects over terrain): to_ascii()'s lines.
+    #[getter]
+    fn glyphs(&self) -> Vec<String> {
+        render::ascii(&self.map, self.pack().palette()).lines().map(str::to_string).collect()
+    }
+
+    /// True when a walker can stand at (x, y); False outside the map.
+    fn is_walkable(&self, x: i32, y: i32) -> bool {
+        self.map.is_walkable(Point::new(x, y))
+    }
+
+    /// True when a walker can pass (x, y): walkable, and no machine on it.
+    fn is_passable(&self, x: i32, y: i32) -> bool {
+        self.map.is_passable(Point::new(x, y))
+    }
+
+    /// The region (x, y) belongs to, or None.
+    fn region_at(&self, x: i32, y: i32) -> Option<PyRegion> {
+        self.map.region_at(Point::new(x, y)).map(PyRegion::of)
+    }
+
+    /// Every region (rooms, halls, corridors, junctions, caverns, passages,
+    /// prefabs' open cells), indexed by id.
+    #[getter]
+    fn regions(&self) -> Vec<PyRegion> {
+        self.map.regions().iter().map(PyRegion::of).collect()
+    }
+
+    /// Every placed prefab, in placement order.
+    #[getter]
+    fn prefabs(&self) -> Vec<PyPlacedPrefab> {
+        self.map.prefabs().iter().map(PyPlacedPrefab::of).collect()
+    }
+
+    /// Every object (machines, entities, items, props, traps, debris), in
+    /// placement order.
+    #[getter]
+    fn objects(&self) -> Vec<PyObject_> {
+        let catalog = self.pack().catalog();
+        self.map.objects().iter().map(|o| PyObject_::of(o, catalog)).collect()
+    }
+
+    /// Every staircase, up first, each in reading order of its first cell:
+    /// where a game puts the player (role "up") and where the way on is ("down").
+    #[getter]
+    fn stairs(&self) -> Vec<PyStaircase> {
+        self.map.stairs().into_iter().map(PyStaircase::of).collect()
+    }
+
+    /// The map as one line of JSON and a newline, in the schema of
+    /// docs/json-schema.md: the bytes of `prefabric generate --format json`
+    /// (with trace=True, of `--format json --explain`, which lists the trace).
+    #[pyo3(signature = (*, trace = false))]
+    fn to_json(&self, py: Python<'_>, trace: bool) -> PyResult<String> {
+        if !trace {
+            return Ok(render::json(&self.map, self.pack()));
+        }
+        let pack = self.pack();
+        self.with_trace(py, |m| render::json_with_trace(m, pack))
+    }
+
+    /// The map as text, each row ending in a newline: what `prefabric generate
+    /// --format ascii` prints after its first (comment) line.
+    fn to_ascii(&self) -> String {
+        render::ascii(&self.map, self.pack().palette())
+    }
+
+    /// The map as a PNG image's bytes: what `prefabric generate --format png`
+    /// writes with the same options. `scale`: pixels per cell side, 1-32;
+    /// `highlight`: None, "category" or "stage" (outline every placed prefab);
+    /// `legend`: add a legend of the colours below the map.
+    #[pyo3(signature = (*, scale = 4, highlight = None, legend = false))]
+    fn to_png<'py>(
+        &self,
+        py: Python<'py>,
+        scale: u32,
+        highlight: Option<&str>,
+        legend: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let options = png_options(scale, highlight, legend)?;
+        let palette = self.pack().palette();
+        let png = py
+            .detach(|| render::map_png(&self.map, palette, &options))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(PyBytes::new(py, &png))
+    }
+
+    /// Writes the map as a PNG image to `path` (a str or os.PathLike): the
+    /// file `prefabric generate --out PATH.png` writes with the same options
+    /// (see to_png).
+    #[pyo3(signature = (path, *, scale = 4, highlight = None, legend = false))]
+    fn save_png(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        scale: u32,
+        highlight: Option<&str>,
+        legend: bool,
+    ) -> PyResult<()> {
+        let options = png_options(scale, highlight, legend)?;
+        let palette = self.pack().palette();
+        let png = py
+            .detach(|| render::map_png(&self.map, palette, &options))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        std::fs::write(&path, png).map_err(|e| os_error("write", &path, &e))
+    }
+
+    /// Every decision behind the map, one line each ("[stage] outcome:
+    /// message"): the text `prefabric generate --explain` prints. A map made
+    /// without its trace is made again, traced (the same map), to tell.
+    fn explain(&self, py: Python<'_>) -> PyResult<String> {
+        self.with_trace(py, trace_text)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Map {} seed={} depth={} {}x{}: {} regions, {} prefabs, {} objects>",
+            self.map.map_type(),
+            self.map.seed(),
+            self.map.depth(),
+            self.map.width(),
+            self.map.height(),
+            self.map.regions().len(),
+            self.map.prefabs().len(),
+            self.map.objects().len()
+        )
+    }
+}
+
+/// The PNG options the command line's flags give.
+fn png_options(scale: u32, highlight: Option<&str>, legend: bool) -> PyResult<render::PngOptions> {
+    let highlight = match highlight {
+        None => None,
+        Some("category") => Some(render::Highlight::Category),
+        Some("stage") => Some(render::Highlight::Stage),
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "highlight must be None, \"category\" or \"stage\", got {other:?}"
+            )));
+        }
+    };
+    Ok(render::PngOptions { scale, highlight, legend })
+}
+
+/// A way into a region: a door cell or an opening in its wall.
+#[pyclass(frozen, module = "prefabric", name = "Door")]
+#[derive(Clone)]
+pub struct PyDoor {
+    /// The door cell, (x, y), on the region's wall line.
+    #[pyo3(get)]
+    at: (i32, i32),
+    /// Which side of the region it is on: "north", "east", "south" or "west".
+    #[pyo3(get)]
+    side: &'static str,
+}
+
+#[pymethods]
+impl PyDoor {
+    fn __repr__(&self) -> String {
+        format!("Door(at={:?}, side={:?})", self.at, self.side)
+    }
+}
+
+/// An area of the map: a room, hall, corridor, junction, cavern ("cave"),
+/// passage, or the open cells of a placed prefab ("prefab").
+#[pyclass(frozen, module = "prefabric", name = "Region")]
+pub struct PyRegion {
+    /// Its index in Map.regions.
+    #[pyo3(get)]
+    id: u32,
+    /// What kind of area: "room", "hall", "corridor", "junction", "cave", "passage" or "prefab".
+    #[pyo3(get)]
+    kind: &'static str,
+    /// The kind the layout gave it (an encounter may turn a room into a "prefab").
+    #[pyo3(get)]
+    laid_out_as: &'static str,
+    /// The smallest rectangle holding its cells: (x, y, width, height).
+    #[pyo3(get)]
+    bounds: Bounds,
+    /// How many cells belong to it.
+    #[pyo3(get)]
+    area: u32,
+    /// Its doors and openings.
+    #[pyo3(get)]
+    doors: Vec<PyDoor>,
+    /// For a "prefab" region, the index of its prefab in Map.prefabs; else None.
+    #[pyo3(get)]
+    prefab: Option<usize>,
+    /// For a cavern, its most central cell (x, y); else None.
+    #[pyo3(get)]
+    centre: Option<(i32, i32)>,
+}
+
+impl PyRegion {
+    fn of(r: &prefabric::Region) -> PyRegion {
+        PyRegion {
+            id: r.id,
+            kind: r.kind.name(),
+            laid_out_as: r.laid_out_as.name(),
+            bounds: bounds(r.bounds),
+            area: r.area,
+            doors: r.doors.iter().map(|d| PyDoor { at: (d.at.x, d.at.y), side: d.side.name() }).collect(),
+            prefab: r.prefab,
+            centre: r.centre.map(|c| (c.x, c.y)),
+        }
+    }
+}
+
+#[pymethods]
+impl PyRegion {
+    fn __repr__(&self) -> String {
+        format!(
+            "<Region {} {} at {:?}, {} cells, {} doors>",
+            self.id,
+            self.kind,
+            self.bounds,
+            self.area,
+            self.doors.len()
+        )
+    }
+}
+
+/// A prefab placed on the map.
+#[pyclass(frozen, module = "prefabric", name = "PlacedPrefab")]
+pub struct PyPlacedPrefab {
+    /// The prefab's name in the pack.
+    #[pyo3(get)]
+    name: String,
+    /// The stage that placed it: "feature", "layout" or "encounter".
+    #[pyo3(get)]
+    stage: &'static str,
+    /// Where it lies: (x, y, width, height).
+    #[pyo3(get)]
+    bounds: Bounds,
+    /// How it was turned: "r0", "r90", "r180", "r270", "flip", "flip-r90", ...
+    #[pyo3(get)]
+    transform: &'static str,
+    /// The region it was placed in (an encounter's room), or None.
+    #[pyo3(get)]
+    region: Option<u32>,
+    /// The id of the encounter that placed it, or None.
+    #[pyo3(get)]
+    encounter: Option<String>,
+    /// The encounter's category ("fluff", "risk-reward", "danger", "reward"), or None.
+    #[pyo3(get)]
+    category: Option<&'static str>,
+    /// For a prefab with variation lines, the seed of the outcome placed; else None.
+    #[pyo3(get)]
+    variant: Option<u32>,
+}
+
+impl PyPlacedPrefab {
+    fn of(p: &prefabric::PlacedPrefab) -> PyPlacedPrefab {
+        PyPlacedPrefab {
+            name: p.name.clone(),
+            stage: p.stage.name(),
+            bounds: bounds(p.bounds),
+            transform: p.transform.name(),
+            region: p.region,
+            encounter: p.encounter.as_ref().map(|e| e.id.clone()),
+            category: p.encounter.as_ref().map(|e| e.category.name()),
+            variant: p.variant,
+        }
+    }
+}
+
+#[pymethods]
+impl PyPlacedPrefab {
+    fn __repr__(&self) -> String {
+        let encounter = self.encounter.as_ref().map_or(String::new(), |e| format!(" encounter {e}"));
+        format!("<PlacedPrefab {} {} {} at {:?}{encounter}>", self.name, self.stage, self.transform, self.bounds)
+    }
+}
+
+/// A thing on the map: a machine, entity, item, prop, trap or debris.
+#[pyclass(frozen, module = "prefabric", name = "Object")]
+#[allow(non_camel_case_types)]
+pub struct PyObject_ {
+    /// What it is: "machine", "entity", "item", "prop", "trap" or "debris".
+    #[pyo3(get)]
+    kind: &'static str,
+    /// Its catalog tag; None for a machine no definition names.
+    #[pyo3(get)]
+    tag: Option<String>,
+    /// Its catalog entry's name; None where the catalog has none.
+    #[pyo3(get)]
+    name: Option<String>,
+    /// Its first cell in reading order, (x, y).
+    #[pyo3(get)]
+    position: (i32, i32),
+    /// Every cell it covers with the glyph drawn there: (x, y, glyph).
+    #[pyo3(get)]
+    cells: Vec<(i32, i32, char)>,
+    /// The placed prefab it belongs to (an index into Map.prefabs), or None.
+    #[pyo3(get)]
+    prefab: Option<usize>,
+    /// Game keywords from its definition as (name, value) pairs, value None for flags.
+    #[pyo3(get)]
+    keywords: Vec<(String, Option<String>)>,
+    /// True when walkers cannot pass its cells (machines).
+    #[pyo3(get)]
+    blocks: bool,
+}
+
+impl PyObject_ {
+    fn of(o: &prefabric::Object, catalog: &Catalog) -> PyObject_ {
+        let first = o.cells.first().map_or(Point::default(), |c| c.0);
+        PyObject_ {
+            kind: o.kind.name(),
+            tag: o.tag.as_deref().map(str::to_string),
+            name: o.tag.as_deref().and_then(|tag| catalog_name(catalog, o.kind, tag)).map(str::to_string),
+            position: (first.x, first.y),
+            cells: o.cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect(),
+            prefab: o.prefab,
+            keywords: o.keywords.clone(),
+            blocks: o.blocks(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyObject_ {
+    fn __repr__(&self) -> String {
+        let what = self.name.as_deref().or(self.tag.as_deref()).unwrap_or("untagged");
+        format!("<Object {} {what:?} at {:?}>", self.kind, self.position)
+    }
+}
+
+/// The catalog's name for the entry `tag` of an object of `kind` (what the
+/// JSON's `name` says).
+fn catalog_name<'c>(catalog: &'c Catalog, kind: ObjectKind, tag: &str) -> Option<&'c str> {
+    match kind {
+        ObjectKind::Entity => catalog.entity(tag).map(|e| e.name.as_str()),
+        ObjectKind::Item => catalog.item(tag).map(|i| i.name.as_str()),
+        ObjectKind::Prop | ObjectKind::Machine => catalog.prop(tag).map(|p| p.name.as_str()),
+        ObjectKind::Trap => catalog.traps().iter().find(|t| t.tag.as_ref() == tag).map(|t| t.name.as_str()),
+        ObjectKind::Debris => catalog.debris().iter().find(|d| d.tag.as_ref() == tag).map(|d| d.name.as_str()),
+    }
+}
+
+/// A staircase: a 4-connected group of stairs cells.
+#[pyclass(frozen, module = "prefabric", name = "Staircase")]
+pub struct PyStaircase {
+    /// "up" (the way in, where the player starts) or "down" (the way on).
+    #[pyo3(get)]
+    role: &'static str,
+    /// Its cells (x, y) in reading order; never empty.
+    #[pyo3(get)]
+    cells: Vec<(i32, i32)>,
+    /// The region its first cell belongs to, or None.
+    #[pyo3(get)]
+    region: Option<u32>,
+    /// The placed prefab that drew it (an index into Map.prefabs), or None.
+    #[pyo3(get)]
+    prefab: Option<usize>,
+}
+
+impl PyStaircase {
+    fn of(s: prefabric::Staircase) -> PyStaircase {
+        PyStaircase {
+            role: if s.role == Role::StairsUp { "up" } else { "down" },
+            cells: s.cells.iter().map(|p| (p.x, p.y)).collect(),
+            region: s.region,
+            prefab: s.prefab,
+        }
+    }
+}
+
+#[pymethods]
+impl PyStaircase {
+    fn __repr__(&self) -> String {
+        format!(
+            "<Staircase {} at {:?}, {} cells>",
+            self.role,
+            self.cells.first().copied().unwrap_or_default(),
+            self.cells.len()
+        )
+    }
+}
