@@ -1,5 +1,5 @@
-//! Reading the numbers Python callers pass: seeds, depths, seed ranges and
-//! lists of depths.
+//! Reading the numbers Python callers pass: seeds, depths, map sizes, seed
+//! ranges and lists of depths.
 //!
 //! In: any Python object. Out: the library's `u64` seed, `u32` depth, a
 //! half-open seed range or a sorted list of depths, or the exception a Python
@@ -57,6 +57,36 @@ pub(crate) fn depth(value: &Bound<'_, PyAny>) -> PyResult<u32> {
         Err(e) if e.is_instance_of::<PyOverflowError>(value.py()) => Err(out_of_range()),
         Err(_) => Err(PyTypeError::new_err(format!("depth must be an int, not {}", type_name(value)))),
     }
+}
+
+/// A map size `(width, height)`: a pair of whole numbers. Whether the map
+/// type can take it is the library's to say.
+pub(crate) fn size(value: &Bound<'_, PyAny>) -> PyResult<(u32, u32)> {
+    let not_a_pair =
+        || PyTypeError::new_err(format!("size must be a (width, height) pair of ints, not {}", type_name(value)));
+    if value.is_instance_of::<PyString>() {
+        return Err(not_a_pair());
+    }
+    let items: Vec<Bound<'_, PyAny>> = value.try_iter().map_err(|_| not_a_pair())?.collect::<PyResult<_>>()?;
+    let [w, h] = items.as_slice() else {
+        return Err(PyValueError::new_err(format!("size must be (width, height), got {} numbers", items.len())));
+    };
+    let side = |v: &Bound<'_, PyAny>, what: &str| -> PyResult<u32> {
+        if v.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err(format!("{what} must be an int, not bool")));
+        }
+        match v.extract::<i64>() {
+            Ok(n) => u32::try_from(n)
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| PyValueError::new_err(format!("{what} must be a positive number of cells, got {n}"))),
+            Err(e) if e.is_instance_of::<PyOverflowError>(v.py()) => {
+                Err(PyValueError::new_err(format!("{what} {v} is far too large")))
+            }
+            Err(_) => Err(PyTypeError::new_err(format!("{what} must be an int, not {}", type_name(v)))),
+        }
+    };
+    Ok((side(w, "width")?, side(h, "height")?))
 }
 
 /// The name of a value's type, for messages.

@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 
 /// Makes maps of one map type of a pack, at one depth.
 ///
-/// Generator(pack, map_type, depth=1, *, trace=False)
+/// Generator(pack, map_type, depth=1, size=None, *, trace=False)
 ///
 /// The same pack, map type, depth and seed always give the same map, byte for
 /// byte, on every platform (the `prefabric` command's `generate --seed`
@@ -40,39 +40,55 @@ pub struct PyGenerator {
     trace: bool,
     /// The depth its maps are generated for.
     depth: u32,
+    /// The size asked instead of the map type's own, if one was.
+    size: Option<(u32, u32)>,
 }
 
 impl PyGenerator {
-    /// A generator for `map_type` of `pack` at `depth` (already checked).
-    fn build(pack: &Bound<'_, PyPack>, map_type: &str, depth: u32, trace: bool) -> PyResult<PyGenerator> {
-        let generator = SharedGenerator::new(std::sync::Arc::clone(&pack.get().pack), map_type)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?
-            .depth(depth)
-            .trace(trace);
-        Ok(PyGenerator { generator, pack: pack.clone().unbind(), trace, depth })
+    /// A generator for `map_type` of `pack` at `depth` (already checked) and
+    /// `size`, which the library checks against the map type.
+    fn build(
+        pack: &Bound<'_, PyPack>,
+        map_type: &str,
+        depth: u32,
+        size: Option<(u32, u32)>,
+        trace: bool,
+    ) -> PyResult<PyGenerator> {
+        let invalid = |e: prefabric::Error| PyValueError::new_err(e.to_string());
+        let mut generator = SharedGenerator::new(std::sync::Arc::clone(&pack.get().pack), map_type).map_err(invalid)?;
+        if let Some((width, height)) = size {
+            generator = generator.size(width, height).map_err(invalid)?;
+        }
+        let generator = generator.depth(depth).trace(trace);
+        Ok(PyGenerator { generator, pack: pack.clone().unbind(), trace, depth, size })
     }
 }
 
 #[pymethods]
 impl PyGenerator {
     /// A generator for map type `map_type` of `pack` at `depth` (1 to
-    /// 1,000,000; None is 1). Raises ValueError for a map type the pack lacks (with the
-    /// closest names) or a depth out of range, TypeError for arguments of the
-    /// wrong type.
+    /// 1,000,000; None is 1), making maps of `size`, a (width, height) pair,
+    /// instead of the map type's own size (None). Raises ValueError for a map
+    /// type the pack lacks (with the closest names), a depth out of range, or
+    /// a size the map type cannot take (naming the first thing that does not
+    /// fit, at its line of the map type's file); TypeError for arguments of
+    /// the wrong type.
     #[new]
-    #[pyo3(signature = (pack, map_type, depth = None, *, trace = false))]
-    #[pyo3(text_signature = "(pack, map_type, depth=1, *, trace=False)")]
+    #[pyo3(signature = (pack, map_type, depth = None, size = None, *, trace = false))]
+    #[pyo3(text_signature = "(pack, map_type, depth=1, size=None, *, trace=False)")]
     fn new(
         pack: &Bound<'_, PyPack>,
         map_type: &str,
         depth: Option<&Bound<'_, PyAny>>,
+        size: Option<&Bound<'_, PyAny>>,
         trace: bool,
     ) -> PyResult<PyGenerator> {
         let depth = match depth.filter(|d| !d.is_none()) {
             Some(d) => args::depth(d)?,
             None => 1,
         };
-        PyGenerator::build(pack, map_type, depth, trace)
+        let size = size.filter(|s| !s.is_none()).map(args::size).transpose()?;
+        PyGenerator::build(pack, map_type, depth, size, trace)
     }
 
     /// The map for `seed` (an int from 0 to 2^64 - 1). Raises GenerationError
@@ -142,12 +158,20 @@ impl PyGenerator {
         self.trace
     }
 
+    /// The (width, height) of its maps: the size asked, or the map type's own.
+    #[getter]
+    fn size(&self) -> (i32, i32) {
+        let map_type = self.generator.map_type();
+        (map_type.width, map_type.height)
+    }
+
     fn __repr__(&self) -> String {
         format!(
-            "Generator(<Pack {:?}>, {:?}, depth={}{})",
+            "Generator(<Pack {:?}>, {:?}, depth={}{}{})",
             self.generator.pack().name(),
             self.generator.map_type().name,
             self.depth,
+            self.size.map(|(w, h)| format!(", size=({w}, {h})")).unwrap_or_default(),
             if self.trace { ", trace=True" } else { "" }
         )
     }
@@ -159,7 +183,7 @@ impl PyGenerator {
         // The keyword `trace` cannot travel in a reduce tuple: a traced
         // generator is made again through a helper class method.
         let class = slf.get_type();
-        let arguments = (me.pack.clone_ref(py), me.generator.map_type().name.clone(), me.depth, me.trace);
+        let arguments = (me.pack.clone_ref(py), me.generator.map_type().name.clone(), me.depth, me.size, me.trace);
         Ok((class.getattr("_restore")?, arguments.into_pyobject(py)?.into_any()))
     }
 
@@ -169,9 +193,11 @@ impl PyGenerator {
         pack: &Bound<'_, PyPack>,
         map_type: &str,
         depth: &Bound<'_, PyAny>,
+        size: Option<&Bound<'_, PyAny>>,
         trace: bool,
     ) -> PyResult<PyGenerator> {
-        PyGenerator::build(pack, map_type, args::depth(depth)?, trace)
+        let size = size.filter(|s| !s.is_none()).map(args::size).transpose()?;
+        PyGenerator::build(pack, map_type, args::depth(depth)?, size, trace)
     }
 }
 

@@ -217,20 +217,40 @@ impl PyMap {
 
     /// The region (x, y) belongs to, or None.
     fn region_at(&self, x: i32, y: i32) -> Option<PyRegion> {
-        self.map.region_at(Point::new(x, y)).map(PyRegion::of)
+        self.map.region_at(Point::new(x, y)).map(|r| PyRegion::of(&self.map, r))
+    }
+
+    /// The ids of the regions a walker can step into from region `id`
+    /// (empty for an id the map does not have).
+    fn neighbours(&self, id: u32) -> Vec<u32> {
+        self.map.neighbours(id)
+    }
+
+    /// The fewest regions a walker passes through from region `start` to
+    /// region `end`, both included, as a list of ids; None when either id is
+    /// not on the map or nothing joins them.
+    fn region_path(&self, start: u32, end: u32) -> Option<Vec<u32>> {
+        self.map.region_path(start, end)
     }
 
     /// Every region (rooms, halls, corridors, junctions, caverns, passages,
     /// prefabs' open cells), indexed by id.
     #[getter]
     fn regions(&self) -> Vec<PyRegion> {
-        self.map.regions().iter().map(PyRegion::of).collect()
+        self.map.regions().iter().map(|r| PyRegion::of(&self.map, r)).collect()
     }
 
     /// Every placed prefab, in placement order.
     #[getter]
     fn prefabs(&self) -> Vec<PyPlacedPrefab> {
         self.map.prefabs().iter().map(PyPlacedPrefab::of).collect()
+    }
+
+    /// The prefabs the map type placed as features, in placement order: its
+    /// entrances, exits and set pieces (a staircase one drew names it).
+    #[getter]
+    fn features(&self) -> Vec<PyPlacedPrefab> {
+        self.map.features().map(PyPlacedPrefab::of).collect()
     }
 
     /// Every object (machines, entities, items, props, traps, debris), in
@@ -343,22 +363,36 @@ fn png_options(scale: u32, highlight: Option<&str>, legend: bool) -> PyResult<re
     Ok(render::PngOptions { scale, highlight, legend })
 }
 
-/// A way into a region: a door cell or an opening in its wall.
+/// A way out of a region: a door cell or an opening in its wall (in
+/// Region.doors), or a cell where it meets another region with no door (in
+/// Region.openings); `to` is the region on the other side.
 #[pyclass(frozen, module = "prefabric", name = "Door")]
 #[derive(Clone)]
 pub struct PyDoor {
-    /// The door cell, (x, y), on the region's wall line.
+    /// The door cell, (x, y), on the region's wall line; for an opening, the
+    /// first cell of the region beyond.
     #[pyo3(get)]
     at: (i32, i32),
     /// Which side of the region it is on: "north", "east", "south" or "west".
     #[pyo3(get)]
     side: &'static str,
+    /// The id of the region on its other side, or None for a doorway that
+    /// leads nowhere a walker can step.
+    #[pyo3(get)]
+    to: Option<u32>,
+}
+
+impl PyDoor {
+    fn of(d: &prefabric::Door) -> PyDoor {
+        PyDoor { at: (d.at.x, d.at.y), side: d.side.name(), to: d.to }
+    }
 }
 
 #[pymethods]
 impl PyDoor {
     fn __repr__(&self) -> String {
-        format!("Door(at={:?}, side={:?})", self.at, self.side)
+        let to = self.to.map_or("None".to_string(), |t| t.to_string());
+        format!("Door(at={:?}, side={:?}, to={to})", self.at, self.side)
     }
 }
 
@@ -381,9 +415,18 @@ pub struct PyRegion {
     /// How many cells belong to it.
     #[pyo3(get)]
     area: u32,
-    /// Its doors and openings.
+    /// Its doors, as the stage that made it recorded them (door cells,
+    /// doorways, connectors, link marks), each naming the region beyond.
     #[pyo3(get)]
     doors: Vec<PyDoor>,
+    /// Where a walker steps straight into another region with no door of
+    /// this one there (a corridor meeting a junction, a cavern opening into
+    /// a passage): with doors, every way out.
+    #[pyo3(get)]
+    openings: Vec<PyDoor>,
+    /// The ids of the regions a walker can step into from this one, sorted.
+    #[pyo3(get)]
+    neighbours: Vec<u32>,
     /// For a "prefab" region, the index of its prefab in Map.prefabs; else None.
     #[pyo3(get)]
     prefab: Option<usize>,
@@ -393,14 +436,16 @@ pub struct PyRegion {
 }
 
 impl PyRegion {
-    fn of(r: &prefabric::Region) -> PyRegion {
+    fn of(map: &prefabric::Map, r: &prefabric::Region) -> PyRegion {
         PyRegion {
             id: r.id,
             kind: r.kind.name(),
             laid_out_as: r.laid_out_as.name(),
             bounds: bounds(r.bounds),
             area: r.area,
-            doors: r.doors.iter().map(|d| PyDoor { at: (d.at.x, d.at.y), side: d.side.name() }).collect(),
+            doors: r.doors.iter().map(PyDoor::of).collect(),
+            openings: r.openings.iter().map(PyDoor::of).collect(),
+            neighbours: map.neighbours(r.id),
             prefab: r.prefab,
             centre: r.centre.map(|c| (c.x, c.y)),
         }
@@ -411,12 +456,13 @@ impl PyRegion {
 impl PyRegion {
     fn __repr__(&self) -> String {
         format!(
-            "<Region {} {} at {:?}, {} cells, {} doors>",
+            "<Region {} {} at {:?}, {} cells, {} doors, neighbours {:?}>",
             self.id,
             self.kind,
             self.bounds,
             self.area,
-            self.doors.len()
+            self.doors.len(),
+            self.neighbours
         )
     }
 }

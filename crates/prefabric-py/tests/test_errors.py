@@ -145,3 +145,36 @@ def test_a_generation_that_fails_raises_generation_error(tmp_path):
     )
     assert done.returncode == 1
     assert done.stderr == explained + str(error) + "\n"
+
+
+def test_a_size_sets_the_maps_width_and_height(pack):
+    generator = prefabric.Generator(pack, "hotel", size=(90, 60))
+    assert generator.size == (90, 60)
+    level = generator.generate(4)
+    assert (level.width, level.height) == (90, 60)
+    assert level.terrain.shape == (60, 90)
+    assert prefabric.Generator(pack, "hotel").size == (120, 80)
+    assert "size=(90, 60)" in repr(generator)
+
+
+def test_the_size_is_the_commands_size(pack, cli):
+    level = prefabric.Generator(pack, "mines", 2, (100, 70)).generate(6)
+    out, _ = cli("generate", "--map-type", "mines", "--seed", 6, "--depth", 2, "--size", "100x70", "--format", "json")
+    assert level.to_json().encode() == out
+
+
+def test_a_size_the_map_type_cannot_take_is_a_value_error_at_its_line(pack):
+    with pytest.raises(ValueError) as caught:
+        prefabric.Generator(pack, "hotel", size=(20, 20))
+    message = str(caught.value)
+    assert message.startswith("content/default/maps/hotel.toml:12:9: invalid: map type `hotel` cannot be 20x20"), message
+    assert "the file is written for 120x80" in message
+
+
+@pytest.mark.parametrize("size, error", [
+    ((0, 40), ValueError), ((-3, 40), ValueError), ((40,), ValueError), ((40, 40, 40), ValueError),
+    ("40x40", TypeError), (40, TypeError), ((40.0, 40), TypeError), ((True, 40), TypeError),
+])
+def test_bad_sizes(pack, size, error):
+    with pytest.raises(error):
+        prefabric.Generator(pack, "maze", size=size)

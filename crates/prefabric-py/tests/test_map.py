@@ -68,8 +68,10 @@ def test_regions_prefabs_and_objects_match_the_json(level, doc):
     for region, r in zip(regions, doc["regions"]):
         assert region.id == r["id"] and region.kind == r["kind"]
         assert region.bounds == (r["x"], r["y"], r["width"], r["height"])
-        assert [d.at for d in region.doors] == [tuple(d) for d in r["doors"]]
-        assert all(d.side in ("north", "east", "south", "west") for d in region.doors)
+        assert [(*d.at, d.to) for d in region.doors] == [tuple(d) for d in r["doors"]]
+        assert [(*d.at, d.to) for d in region.openings] == [tuple(d) for d in r["openings"]]
+        assert region.neighbours == r["neighbours"] == level.neighbours(region.id)
+        assert all(d.side in ("north", "east", "south", "west") for d in region.doors + region.openings)
         assert region.centre == (tuple(r["centre"]) if "centre" in r else None)
     prefabs = level.prefabs
     assert len(prefabs) == len(doc["prefabs"]) > 0
@@ -85,6 +87,25 @@ def test_regions_prefabs_and_objects_match_the_json(level, doc):
         assert thing.position == (o["x"], o["y"])
         assert thing.cells == [tuple(c) for c in o["cells"]]
         assert thing.keywords == [tuple(k) for k in o["keywords"]]
+
+
+def test_the_region_graph_leads_from_the_way_in_to_the_way_on(level):
+    regions = level.regions
+    for region in regions:
+        for other in region.neighbours:
+            # Both ways, through a door or an opening of each.
+            assert region.id in regions[other].neighbours
+            assert any(d.to == other for d in region.doors + region.openings)
+    up = next(s.region for s in level.stairs if s.role == "up")
+    for target in {s.region for s in level.stairs if s.role == "down"}:
+        path = level.region_path(up, target)
+        assert path[0] == up and path[-1] == target
+        assert all(b in regions[a].neighbours for a, b in zip(path, path[1:]))
+    assert level.region_path(0, len(regions)) is None
+    assert level.neighbours(len(regions)) == []
+    features = level.features
+    assert features == [] or all(f.stage == "feature" for f in features)
+    assert len(features) == sum(p.stage == "feature" for p in level.prefabs)
 
 
 def test_region_at_names_the_region_of_a_cell(level):

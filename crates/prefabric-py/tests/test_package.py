@@ -42,7 +42,7 @@ def test_every_class_and_method_has_a_docstring():
                     assert getattr(value, "__doc__", None), f"{name}.{member} has no docstring"
     assert prefabric.stats.__doc__ and "seeds" in prefabric.stats.__doc__
     assert "Generator(pack, map_type" in prefabric.Generator.__doc__
-    assert str(inspect.signature(prefabric.Generator)) == "(pack, map_type, depth=1, *, trace=False)"
+    assert str(inspect.signature(prefabric.Generator)) == "(pack, map_type, depth=1, size=None, *, trace=False)"
 
 
 def test_the_package_is_typed():
