@@ -32,47 +32,85 @@ impl Map {
     /// door; the last stage before validation, once nothing else moves walls,
     /// pools or machines.
     pub(crate) fn link_regions(&mut self) {
-        let mut contacts = self.contacts();
-        contacts.sort_unstable();
-        contacts.dedup_by_key(|c| (c.from, c.to, c.cell));
         let width = self.width() as usize;
+        let contacts = self.contacts_by_region();
+        let mut openings = Openings::default();
         let mut start = 0;
         while start < contacts.len() {
             let (from, to) = (contacts[start].from, contacts[start].to);
             let end = start + contacts[start..].iter().take_while(|c| (c.from, c.to) == (from, to)).count();
-            for opening in openings(&contacts[start..end], width, self.moves.steps()) {
-                self.join(from, to, &opening, width);
+            openings.split(&contacts[start..end], width, self.moves.steps());
+            for opening in openings.each() {
+                self.join(from, to, opening, width);
             }
             start = end;
         }
     }
 
+    /// Every step between passable cells of two different regions, both ways,
+    /// once each, grouped by the region stepped from, then the one stepped
+    /// into, then the cell: a counting sort by region (a map has hundreds of
+    /// regions and a few thousand contacts), each region's few sorted alone.
+    fn contacts_by_region(&self) -> Vec<Contact> {
+        let found = self.contacts();
+        let mut starts = vec![0u32; self.regions.len() + 1];
+        for c in &found {
+            starts[c.from as usize + 1] += 1;
+        }
+        for k in 1..starts.len() {
+            starts[k] += starts[k - 1];
+        }
+        let mut next = starts.clone();
+        let mut sorted = found.clone();
+        for c in found {
+            sorted[next[c.from as usize] as usize] = c;
+            next[c.from as usize] += 1;
+        }
+        let mut out = Vec::with_capacity(sorted.len());
+        for pair in starts.windows(2) {
+            let bucket = &mut sorted[pair[0] as usize..pair[1] as usize];
+            bucket.sort_unstable_by_key(|c| (c.to, c.cell, c.side));
+            let mut last = None;
+            for c in bucket.iter() {
+                // A cell stepped onto from two cells of the region is one contact.
+                if last != Some((c.to, c.cell)) {
+                    out.push(*c);
+                    last = Some((c.to, c.cell));
+                }
+            }
+        }
+        out
+    }
+
     /// Every step between passable cells of two different regions, both ways.
     fn contacts(&self) -> Vec<Contact> {
-        let (w, h) = (self.width(), self.height());
+        let (w, h) = (self.width() as usize, self.height() as usize);
         let region_of = self.region_of.cells();
-        // Each pair of cells once: the steps that go forward in reading order.
-        let forward: Vec<Point> =
-            self.moves.steps().iter().copied().filter(|s| s.y > 0 || (s.y == 0 && s.x > 0)).collect();
         let mut contacts = Vec::new();
-        for y in 0..h {
-            for x in 0..w {
-                let i = (y * w + x) as usize;
-                let here = region_of[i];
-                if here == NO_REGION || !self.is_passable_at(i) {
-                    continue;
-                }
-                for step in &forward {
-                    let (nx, ny) = (x + step.x, y + step.y);
-                    if nx < 0 || nx >= w || ny >= h {
+        // Each pair of cells once: the steps that go forward in reading order,
+        // each compared row against row, a slice at a time.
+        for step in self.moves.steps().iter().filter(|s| s.y > 0 || (s.y == 0 && s.x > 0)) {
+            let (dx, dy) = (step.x as isize, step.y as usize);
+            let (x0, x1) = (dx.min(0).unsigned_abs(), w - dx.max(0) as usize);
+            if x0 >= x1 || dy >= h {
+                continue;
+            }
+            let side = side_of(*step);
+            for y in 0..h - dy {
+                let row = y * w;
+                let beyond = ((y + dy) * w) as isize + dx;
+                let here_row = &region_of[row + x0..row + x1];
+                let there_row = &region_of[(beyond + x0 as isize) as usize..(beyond + x1 as isize) as usize];
+                for (k, (&here, &there)) in here_row.iter().zip(there_row).enumerate() {
+                    // Most neighbours share the region or have none: the
+                    // passability of the two cells is read only at a border.
+                    if here == there || here == NO_REGION || there == NO_REGION {
                         continue;
                     }
-                    let j = (ny * w + nx) as usize;
-                    let there = region_of[j];
-                    if there == NO_REGION || there == here || !self.is_passable_at(j) {
+                    let (i, j) = (row + x0 + k, (beyond + (x0 + k) as isize) as usize);
+                    if !self.is_passable_at(i) || !self.is_passable_at(j) {
                         continue;
                     }
-                    let side = side_of(*step);
                     contacts.push(Contact { from: here, to: there, cell: j as u32, side });
                     contacts.push(Contact { from: there, to: here, cell: i as u32, side: side.opposite() });
                 }
@@ -186,42 +224,74 @@ fn side_of(step: Point) -> Dir {
     }
 }
 
-/// Splits the contacts of one pair of regions (sorted by cell) into openings:
-/// groups of cells of the far region joined by the map's moves.
-fn openings(contacts: &[Contact], width: usize, steps: &[Point]) -> Vec<Vec<Contact>> {
-    // Union-find over the contacts; a neighbour is found by binary search, so a
-    // long shared edge between two caverns costs n log n, not n².
-    let mut parent: Vec<usize> = (0..contacts.len()).collect();
-    fn root(parent: &mut [usize], mut k: usize) -> usize {
-        while parent[k] != k {
-            parent[k] = parent[parent[k]];
-            k = parent[k];
+/// The openings between one pair of regions, split from their contacts with
+/// buffers kept from pair to pair (a map has a thousand pairs or more).
+#[derive(Default)]
+struct Openings {
+    /// Union-find parents, by position among the pair's contacts.
+    parent: Vec<u32>,
+    /// The pair's contacts keyed by their opening (its root), sorted so each
+    /// opening's cells lie together, in reading order.
+    keyed: Vec<(u32, Contact)>,
+    /// The contacts of `keyed` without their keys.
+    cells: Vec<Contact>,
+    /// Where each opening ends in `cells`.
+    ends: Vec<usize>,
+}
+
+impl Openings {
+    /// Splits the contacts of one pair of regions (sorted by cell) into
+    /// openings: groups of cells of the far region joined by the map's moves.
+    fn split(&mut self, contacts: &[Contact], width: usize, steps: &[Point]) {
+        self.parent.clear();
+        self.parent.extend(0..contacts.len() as u32);
+        // A neighbour is found by binary search, so a long shared edge between
+        // two caverns costs n log n, not n².
+        for (k, c) in contacts.iter().enumerate() {
+            let (x, y) = ((c.cell as usize % width) as i64, (c.cell as usize / width) as i64);
+            for s in steps.iter().filter(|s| s.y > 0 || (s.y == 0 && s.x > 0)) {
+                let (nx, ny) = (x + i64::from(s.x), y + i64::from(s.y));
+                if nx < 0 || nx >= width as i64 {
+                    continue;
+                }
+                let cell = (ny * width as i64 + nx) as u32;
+                if let Ok(j) = contacts.binary_search_by_key(&cell, |c| c.cell) {
+                    let (a, b) = (self.root(k as u32), self.root(j as u32));
+                    self.parent[a.max(b) as usize] = a.min(b);
+                }
+            }
+        }
+        self.keyed.clear();
+        for (k, c) in contacts.iter().enumerate() {
+            let root = self.root(k as u32);
+            self.keyed.push((root, *c));
+        }
+        self.keyed.sort_unstable_by_key(|&(root, c)| (root, c.cell));
+        self.cells.clear();
+        self.ends.clear();
+        for (k, &(root, c)) in self.keyed.iter().enumerate() {
+            if k > 0 && self.keyed[k - 1].0 != root {
+                self.ends.push(k);
+            }
+            self.cells.push(c);
+        }
+        if !self.cells.is_empty() {
+            self.ends.push(self.cells.len());
+        }
+    }
+
+    /// The root of `k`'s group, halving the path on the way.
+    fn root(&mut self, mut k: u32) -> u32 {
+        while self.parent[k as usize] != k {
+            self.parent[k as usize] = self.parent[self.parent[k as usize] as usize];
+            k = self.parent[k as usize];
         }
         k
     }
-    for (k, c) in contacts.iter().enumerate() {
-        let (x, y) = ((c.cell as usize % width) as i64, (c.cell as usize / width) as i64);
-        for s in steps.iter().filter(|s| s.y > 0 || (s.y == 0 && s.x > 0)) {
-            let (nx, ny) = (x + i64::from(s.x), y + i64::from(s.y));
-            if nx < 0 || nx >= width as i64 {
-                continue;
-            }
-            let cell = (ny * width as i64 + nx) as u32;
-            if let Ok(j) = contacts.binary_search_by_key(&cell, |c| c.cell) {
-                let (a, b) = (root(&mut parent, k), root(&mut parent, j));
-                parent[a.max(b)] = a.min(b);
-            }
-        }
+
+    /// Each opening of the last split: its contacts, in reading order.
+    fn each(&self) -> impl Iterator<Item = &[Contact]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(self.ends.iter().copied()).map(|(a, b)| &self.cells[a..b])
     }
-    let mut groups: Vec<Vec<Contact>> = Vec::new();
-    let mut group_of_root = vec![usize::MAX; contacts.len()];
-    for (k, c) in contacts.iter().enumerate() {
-        let r = root(&mut parent, k);
-        if group_of_root[r] == usize::MAX {
-            group_of_root[r] = groups.len();
-            groups.push(Vec::new());
-        }
-        groups[group_of_root[r]].push(*c);
-    }
-    groups
 }
