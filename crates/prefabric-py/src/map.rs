@@ -8,7 +8,10 @@
 //! bytes `prefabric generate --format json|ascii` writes (ascii without the
 //! command's comment line), `save_png()` the image `--format png` writes,
 //! `explain()` the text `--explain` prints. A `Map` is immutable; every list it
-//! returns is new, so changing one changes nothing else.
+//! returns is new, so changing one changes nothing else. A region, placed
+//! prefab or object is a view that shares the map and reads its fields from
+//! it when asked: reading a map's hundreds of regions makes one small Python
+//! object each, not their doors, names and lists too.
 //!
 //! NumPy arrays are made by NumPy itself from the bytes (`numpy.frombuffer`,
 //! then `reshape`), not through the NumPy C API: the rust-numpy crate would tie
@@ -24,6 +27,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyTuple};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// `(x, y, width, height)` of a rectangle.
 type Bounds = (i32, i32, i32, i32);
@@ -48,8 +52,9 @@ pub(crate) fn role_names(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
 /// writes for the same seed.
 #[pyclass(frozen, module = "prefabric", name = "Map")]
 pub struct PyMap {
-    /// The library's map.
-    map: prefabric::Map,
+    /// The library's map, shared with the regions, prefabs and objects read
+    /// from it, which read their fields from it when asked.
+    map: Arc<prefabric::Map>,
     /// The generator that made it: its pack, for rendering, and the way to
     /// make it again traced for explain().
     generator: SharedGenerator,
@@ -60,7 +65,7 @@ pub struct PyMap {
 impl PyMap {
     /// Wraps a map `generator` made; `traced` when the generator kept its trace.
     pub(crate) fn new(map: prefabric::Map, generator: SharedGenerator, traced: bool) -> PyMap {
-        PyMap { map, generator, traced }
+        PyMap { map: Arc::new(map), generator, traced }
     }
 
     fn pack(&self) -> &prefabric::Pack {
@@ -217,7 +222,7 @@ impl PyMap {
 
     /// The region (x, y) belongs to, or None.
     fn region_at(&self, x: i32, y: i32) -> Option<PyRegion> {
-        self.map.region_at(Point::new(x, y)).map(|r| PyRegion::of(&self.map, r))
+        self.map.region_at(Point::new(x, y)).map(|r| PyRegion { map: Arc::clone(&self.map), id: r.id })
     }
 
     /// The ids of the regions a walker can step into from region `id`
@@ -237,28 +242,31 @@ impl PyMap {
     /// prefabs' open cells), indexed by id.
     #[getter]
     fn regions(&self) -> Vec<PyRegion> {
-        self.map.regions().iter().map(|r| PyRegion::of(&self.map, r)).collect()
+        (0..self.map.regions().len() as u32).map(|id| PyRegion { map: Arc::clone(&self.map), id }).collect()
     }
 
     /// Every placed prefab, in placement order.
     #[getter]
     fn prefabs(&self) -> Vec<PyPlacedPrefab> {
-        self.map.prefabs().iter().map(PyPlacedPrefab::of).collect()
+        (0..self.map.prefabs().len()).map(|index| PyPlacedPrefab { map: Arc::clone(&self.map), index }).collect()
     }
 
     /// The prefabs the map type placed as features, in placement order: its
     /// entrances, exits and set pieces (a staircase one drew names it).
     #[getter]
     fn features(&self) -> Vec<PyPlacedPrefab> {
-        self.map.features().map(PyPlacedPrefab::of).collect()
+        let features = self.map.prefabs().iter().enumerate().filter(|(_, p)| p.stage == prefabric::Stage::Feature);
+        features.map(|(index, _)| PyPlacedPrefab { map: Arc::clone(&self.map), index }).collect()
     }
 
     /// Every object (machines, entities, items, props, traps, debris), in
     /// placement order.
     #[getter]
     fn objects(&self) -> Vec<PyObject_> {
-        let catalog = self.pack().catalog();
-        self.map.objects().iter().map(|o| PyObject_::of(o, catalog)).collect()
+        let pack = self.generator.pack();
+        (0..self.map.objects().len())
+            .map(|index| PyObject_ { map: Arc::clone(&self.map), pack: Arc::clone(pack), index })
+            .collect()
     }
 
     /// Every staircase, up first, each in reading order of its first cell:
@@ -400,69 +408,93 @@ impl PyDoor {
 /// passage, or the open cells of a placed prefab ("prefab").
 #[pyclass(frozen, module = "prefabric", name = "Region")]
 pub struct PyRegion {
-    /// Its index in Map.regions.
-    #[pyo3(get)]
+    /// The map it is part of.
+    map: Arc<prefabric::Map>,
+    /// Its index in the map's regions.
     id: u32,
-    /// What kind of area: "room", "hall", "corridor", "junction", "cave", "passage" or "prefab".
-    #[pyo3(get)]
-    kind: &'static str,
-    /// The kind the layout gave it (an encounter may turn a room into a "prefab").
-    #[pyo3(get)]
-    laid_out_as: &'static str,
-    /// The smallest rectangle holding its cells: (x, y, width, height).
-    #[pyo3(get)]
-    bounds: Bounds,
-    /// How many cells belong to it.
-    #[pyo3(get)]
-    area: u32,
-    /// Its doors, as the stage that made it recorded them (door cells,
-    /// doorways, connectors, link marks), each naming the region beyond.
-    #[pyo3(get)]
-    doors: Vec<PyDoor>,
-    /// Where a walker steps straight into another region with no door of
-    /// this one there (a corridor meeting a junction, a cavern opening into
-    /// a passage): with doors, every way out.
-    #[pyo3(get)]
-    openings: Vec<PyDoor>,
-    /// The ids of the regions a walker can step into from this one, sorted.
-    #[pyo3(get)]
-    neighbours: Vec<u32>,
-    /// For a "prefab" region, the index of its prefab in Map.prefabs; else None.
-    #[pyo3(get)]
-    prefab: Option<usize>,
-    /// For a cavern, its most central cell (x, y); else None.
-    #[pyo3(get)]
-    centre: Option<(i32, i32)>,
 }
 
 impl PyRegion {
-    fn of(map: &prefabric::Map, r: &prefabric::Region) -> PyRegion {
-        PyRegion {
-            id: r.id,
-            kind: r.kind.name(),
-            laid_out_as: r.laid_out_as.name(),
-            bounds: bounds(r.bounds),
-            area: r.area,
-            doors: r.doors.iter().map(PyDoor::of).collect(),
-            openings: r.openings.iter().map(PyDoor::of).collect(),
-            neighbours: map.neighbours(r.id),
-            prefab: r.prefab,
-            centre: r.centre.map(|c| (c.x, c.y)),
-        }
+    fn region(&self) -> &prefabric::Region {
+        &self.map.regions()[self.id as usize]
     }
 }
 
 #[pymethods]
 impl PyRegion {
+    /// Its index in Map.regions.
+    #[getter]
+    fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// What kind of area: "room", "hall", "corridor", "junction", "cave", "passage" or "prefab".
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.region().kind.name()
+    }
+
+    /// The kind the layout gave it (an encounter may turn a room into a "prefab").
+    #[getter]
+    fn laid_out_as(&self) -> &'static str {
+        self.region().laid_out_as.name()
+    }
+
+    /// The smallest rectangle holding its cells: (x, y, width, height).
+    #[getter]
+    fn bounds(&self) -> Bounds {
+        bounds(self.region().bounds)
+    }
+
+    /// How many cells belong to it.
+    #[getter]
+    fn area(&self) -> u32 {
+        self.region().area
+    }
+
+    /// Its doors, as the stage that made it recorded them (door cells,
+    /// doorways, connectors, link marks), each naming the region beyond.
+    #[getter]
+    fn doors(&self) -> Vec<PyDoor> {
+        self.region().doors.iter().map(PyDoor::of).collect()
+    }
+
+    /// Where a walker steps straight into another region with no door of
+    /// this one there (a corridor meeting a junction, a cavern opening into
+    /// a passage): with doors, every way out.
+    #[getter]
+    fn openings(&self) -> Vec<PyDoor> {
+        self.region().openings.iter().map(PyDoor::of).collect()
+    }
+
+    /// The ids of the regions a walker can step into from this one, sorted.
+    #[getter]
+    fn neighbours(&self) -> Vec<u32> {
+        self.map.neighbours(self.id)
+    }
+
+    /// For a "prefab" region, the index of its prefab in Map.prefabs; else None.
+    #[getter]
+    fn prefab(&self) -> Option<usize> {
+        self.region().prefab
+    }
+
+    /// For a cavern, its most central cell (x, y); else None.
+    #[getter]
+    fn centre(&self) -> Option<(i32, i32)> {
+        self.region().centre.map(|c| (c.x, c.y))
+    }
+
     fn __repr__(&self) -> String {
+        let r = self.region();
         format!(
             "<Region {} {} at {:?}, {} cells, {} doors, neighbours {:?}>",
-            self.id,
-            self.kind,
-            self.bounds,
-            self.area,
-            self.doors.len(),
-            self.neighbours
+            r.id,
+            r.kind.name(),
+            bounds(r.bounds),
+            r.area,
+            r.doors.len(),
+            self.map.neighbours(r.id)
         )
     }
 }
@@ -470,52 +502,78 @@ impl PyRegion {
 /// A prefab placed on the map.
 #[pyclass(frozen, module = "prefabric", name = "PlacedPrefab")]
 pub struct PyPlacedPrefab {
-    /// The prefab's name in the pack.
-    #[pyo3(get)]
-    name: String,
-    /// The stage that placed it: "feature", "layout" or "encounter".
-    #[pyo3(get)]
-    stage: &'static str,
-    /// Where it lies: (x, y, width, height).
-    #[pyo3(get)]
-    bounds: Bounds,
-    /// How it was turned: "r0", "r90", "r180", "r270", "flip", "flip-r90", ...
-    #[pyo3(get)]
-    transform: &'static str,
-    /// The region it was placed in (an encounter's room), or None.
-    #[pyo3(get)]
-    region: Option<u32>,
-    /// The id of the encounter that placed it, or None.
-    #[pyo3(get)]
-    encounter: Option<String>,
-    /// The encounter's category ("fluff", "risk-reward", "danger", "reward"), or None.
-    #[pyo3(get)]
-    category: Option<&'static str>,
-    /// For a prefab with variation lines, the seed of the outcome placed; else None.
-    #[pyo3(get)]
-    variant: Option<u32>,
+    /// The map it is part of.
+    map: Arc<prefabric::Map>,
+    /// Its index in the map's prefabs.
+    index: usize,
 }
 
 impl PyPlacedPrefab {
-    fn of(p: &prefabric::PlacedPrefab) -> PyPlacedPrefab {
-        PyPlacedPrefab {
-            name: p.name.clone(),
-            stage: p.stage.name(),
-            bounds: bounds(p.bounds),
-            transform: p.transform.name(),
-            region: p.region,
-            encounter: p.encounter.as_ref().map(|e| e.id.clone()),
-            category: p.encounter.as_ref().map(|e| e.category.name()),
-            variant: p.variant,
-        }
+    fn placed(&self) -> &prefabric::PlacedPrefab {
+        &self.map.prefabs()[self.index]
     }
 }
 
 #[pymethods]
 impl PyPlacedPrefab {
+    /// The prefab's name in the pack.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.placed().name
+    }
+
+    /// The stage that placed it: "feature", "layout" or "encounter".
+    #[getter]
+    fn stage(&self) -> &'static str {
+        self.placed().stage.name()
+    }
+
+    /// Where it lies: (x, y, width, height).
+    #[getter]
+    fn bounds(&self) -> Bounds {
+        bounds(self.placed().bounds)
+    }
+
+    /// How it was turned: "r0", "r90", "r180", "r270", "flip", "flip-r90", ...
+    #[getter]
+    fn transform(&self) -> &'static str {
+        self.placed().transform.name()
+    }
+
+    /// The region it was placed in (an encounter's room), or None.
+    #[getter]
+    fn region(&self) -> Option<u32> {
+        self.placed().region
+    }
+
+    /// The id of the encounter that placed it, or None.
+    #[getter]
+    fn encounter(&self) -> Option<&str> {
+        self.placed().encounter.as_ref().map(|e| e.id.as_str())
+    }
+
+    /// The encounter's category ("fluff", "risk-reward", "danger", "reward"), or None.
+    #[getter]
+    fn category(&self) -> Option<&'static str> {
+        self.placed().encounter.as_ref().map(|e| e.category.name())
+    }
+
+    /// For a prefab with variation lines, the seed of the outcome placed; else None.
+    #[getter]
+    fn variant(&self) -> Option<u32> {
+        self.placed().variant
+    }
+
     fn __repr__(&self) -> String {
-        let encounter = self.encounter.as_ref().map_or(String::new(), |e| format!(" encounter {e}"));
-        format!("<PlacedPrefab {} {} {} at {:?}{encounter}>", self.name, self.stage, self.transform, self.bounds)
+        let p = self.placed();
+        let encounter = p.encounter.as_ref().map_or(String::new(), |e| format!(" encounter {}", e.id));
+        format!(
+            "<PlacedPrefab {} {} {} at {:?}{encounter}>",
+            p.name,
+            p.stage.name(),
+            p.transform.name(),
+            bounds(p.bounds)
+        )
     }
 }
 
@@ -523,53 +581,75 @@ impl PyPlacedPrefab {
 #[pyclass(frozen, module = "prefabric", name = "Object")]
 #[allow(non_camel_case_types)]
 pub struct PyObject_ {
-    /// What it is: "machine", "entity", "item", "prop", "trap" or "debris".
-    #[pyo3(get)]
-    kind: &'static str,
-    /// Its catalog tag; None for a machine no definition names.
-    #[pyo3(get)]
-    tag: Option<String>,
-    /// Its catalog entry's name; None where the catalog has none.
-    #[pyo3(get)]
-    name: Option<String>,
-    /// Its first cell in reading order, (x, y).
-    #[pyo3(get)]
-    position: (i32, i32),
-    /// Every cell it covers with the glyph drawn there: (x, y, glyph).
-    #[pyo3(get)]
-    cells: Vec<(i32, i32, char)>,
-    /// The placed prefab it belongs to (an index into Map.prefabs), or None.
-    #[pyo3(get)]
-    prefab: Option<usize>,
-    /// Game keywords from its definition as (name, value) pairs, value None for flags.
-    #[pyo3(get)]
-    keywords: Vec<(String, Option<String>)>,
-    /// True when walkers cannot pass its cells (machines).
-    #[pyo3(get)]
-    blocks: bool,
+    /// The map it is part of.
+    map: Arc<prefabric::Map>,
+    /// The pack, whose catalog names it.
+    pack: Arc<prefabric::Pack>,
+    /// Its index in the map's objects.
+    index: usize,
 }
 
 impl PyObject_ {
-    fn of(o: &prefabric::Object, catalog: &Catalog) -> PyObject_ {
-        let first = o.cells.first().map_or(Point::default(), |c| c.0);
-        PyObject_ {
-            kind: o.kind.name(),
-            tag: o.tag.as_deref().map(str::to_string),
-            name: o.tag.as_deref().and_then(|tag| catalog_name(catalog, o.kind, tag)).map(str::to_string),
-            position: (first.x, first.y),
-            cells: o.cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect(),
-            prefab: o.prefab,
-            keywords: o.keywords.clone(),
-            blocks: o.blocks(),
-        }
+    fn object(&self) -> &prefabric::Object {
+        &self.map.objects()[self.index]
     }
 }
 
 #[pymethods]
 impl PyObject_ {
+    /// What it is: "machine", "entity", "item", "prop", "trap" or "debris".
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.object().kind.name()
+    }
+
+    /// Its catalog tag; None for a machine no definition names.
+    #[getter]
+    fn tag(&self) -> Option<&str> {
+        self.object().tag.as_deref()
+    }
+
+    /// Its catalog entry's name; None where the catalog has none.
+    #[getter]
+    fn name(&self) -> Option<&str> {
+        let o = self.object();
+        o.tag.as_deref().and_then(|tag| catalog_name(self.pack.catalog(), o.kind, tag))
+    }
+
+    /// Its first cell in reading order, (x, y).
+    #[getter]
+    fn position(&self) -> (i32, i32) {
+        let first = self.object().cells.first().map_or(Point::default(), |c| c.0);
+        (first.x, first.y)
+    }
+
+    /// Every cell it covers with the glyph drawn there: (x, y, glyph).
+    #[getter]
+    fn cells(&self) -> Vec<(i32, i32, char)> {
+        self.object().cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect()
+    }
+
+    /// The placed prefab it belongs to (an index into Map.prefabs), or None.
+    #[getter]
+    fn prefab(&self) -> Option<usize> {
+        self.object().prefab
+    }
+
+    /// Game keywords from its definition as (name, value) pairs, value None for flags.
+    #[getter]
+    fn keywords(&self) -> Vec<(String, Option<String>)> {
+        self.object().keywords.clone()
+    }
+
+    /// True when walkers cannot pass its cells (machines).
+    #[getter]
+    fn blocks(&self) -> bool {
+        self.object().blocks()
+    }
+
     fn __repr__(&self) -> String {
-        let what = self.name.as_deref().or(self.tag.as_deref()).unwrap_or("untagged");
-        format!("<Object {} {what:?} at {:?}>", self.kind, self.position)
+        let what = self.name().or(self.tag()).unwrap_or("untagged").to_string();
+        format!("<Object {} {what:?} at {:?}>", self.kind(), self.position())
     }
 }
 
