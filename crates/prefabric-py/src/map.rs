@@ -406,7 +406,7 @@ impl PyDoor {
 
 /// An area of the map: a room, hall, corridor, junction, cavern ("cave"),
 /// passage, or the open cells of a placed prefab ("prefab").
-#[pyclass(frozen, module = "prefabric", name = "Region")]
+#[pyclass(frozen, freelist = 1024, module = "prefabric", name = "Region")]
 pub struct PyRegion {
     /// The map it is part of.
     map: Arc<prefabric::Map>,
@@ -500,7 +500,7 @@ impl PyRegion {
 }
 
 /// A prefab placed on the map.
-#[pyclass(frozen, module = "prefabric", name = "PlacedPrefab")]
+#[pyclass(frozen, freelist = 1024, module = "prefabric", name = "PlacedPrefab")]
 pub struct PyPlacedPrefab {
     /// The map it is part of.
     map: Arc<prefabric::Map>,
@@ -578,7 +578,7 @@ impl PyPlacedPrefab {
 }
 
 /// A thing on the map: a machine, entity, item, prop, trap or debris.
-#[pyclass(frozen, module = "prefabric", name = "Object")]
+#[pyclass(frozen, freelist = 1024, module = "prefabric", name = "Object")]
 #[allow(non_camel_case_types)]
 pub struct PyObject_ {
     /// The map it is part of.
