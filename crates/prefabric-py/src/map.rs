@@ -170,7 +170,7 @@ impl PyMap {
     /// (height, width), indexed [y, x]; Map.role_names[code] is the role's name.
     #[getter]
     fn terrain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let codes = self.cells(|_, t| t.role().index() as u8);
+        let codes = self.cells(|_, t| t.role_index() as u8);
         self.array(py, codes, "uint8")
     }
 

@@ -200,6 +200,13 @@ impl Terrain {
         ROLE_OF_CODE[(self.0 >> 4) as usize]
     }
 
+    /// Its role's [`Role::index`], read straight from the byte: what
+    /// `t.role().index()` gives, for loops over every cell of a map.
+    #[inline]
+    pub const fn role_index(self) -> usize {
+        (self.0 >> 4) as usize
+    }
+
     /// Which style of it, 0–9; 0 is the plain one.
     #[inline]
     pub const fn variant(self) -> u8 {
@@ -225,6 +232,12 @@ impl Terrain {
     pub const fn is_door(self) -> bool {
         // Doors and secret doors are the roles 8 and 9 in [`Role::ALL`].
         self.0.wrapping_sub(Terrain::role_bits(Role::Door)) < 2 << 4
+    }
+
+    /// True on stairs of any of the three roles: up, down, or not yet decided.
+    #[inline]
+    pub(crate) const fn is_stairs(self) -> bool {
+        self.is(Role::StairsUp) || self.is(Role::StairsDown) || self.is(Role::Stairs)
     }
 
     /// True where a walker can stand ([`Role::is_walkable`]), read off the
@@ -1005,6 +1018,44 @@ pub struct Staircase {
     pub prefab: Option<usize>,
 }
 
+/// Every stairs cell of a map with its role (variant 0), in reading order:
+/// what [`Map::stairs_cells`] gathers once for the groups of each role.
+pub(crate) struct StairsCells(Vec<(Point, Terrain)>);
+
+impl StairsCells {
+    /// The 4-connected groups of `role` cells, each in reading order, the
+    /// groups in the reading order of their first cell.
+    pub(crate) fn groups(&self, role: Role) -> Vec<Vec<Point>> {
+        let cells: Vec<Point> = self.0.iter().filter(|(_, t)| t.is(role)).map(|&(p, _)| p).collect();
+        let at = |p: Point| cells.binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x)).ok();
+        let mut seen = vec![false; cells.len()];
+        let mut out = Vec::new();
+        for start in 0..cells.len() {
+            if seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let mut group = vec![cells[start]];
+            let mut k = 0;
+            while k < group.len() {
+                let q = group[k];
+                for d in Dir::ALL {
+                    if let Some(j) = at(q + d.delta())
+                        && !seen[j]
+                    {
+                        seen[j] = true;
+                        group.push(cells[j]);
+                    }
+                }
+                k += 1;
+            }
+            group.sort_by_key(|q| (q.y, q.x));
+            out.push(group);
+        }
+        out
+    }
+}
+
 /// A generated map.
 ///
 /// With the `serde` feature a map is written whole but for its trace (write it
@@ -1326,8 +1377,9 @@ impl Map {
     /// ```
     pub fn stairs(&self) -> Vec<Staircase> {
         let mut out = Vec::new();
+        let stairs = self.stairs_cells();
         for role in [Role::StairsUp, Role::StairsDown] {
-            for cells in self.staircases(role) {
+            for cells in stairs.groups(role) {
                 let first = cells[0];
                 let region = self.region_at(first).map(|r| r.id);
                 let prefab = self.prefabs.iter().rposition(|p| p.bounds.contains(first));
@@ -1354,49 +1406,44 @@ impl Map {
         self.prefabs.iter().filter(|p| p.stage == Stage::Feature)
     }
 
-    /// The 4-connected groups of `role` cells, each in reading order, the groups in
-    /// the reading order of their first cell.
-    pub(crate) fn staircases(&self, role: Role) -> Vec<Vec<Point>> {
-        // Only prefabs draw stairs, so only their rectangles are read: a handful of
-        // cells gathered in reading order (sorted for a binary search), then grouped
-        // among themselves, without a pass over the whole map or a grid its size.
+    /// Every cell of the three stairs roles, gathered in one pass; their
+    /// staircases are [`StairsCells::groups`].
+    pub(crate) fn stairs_cells(&self) -> StairsCells {
+        // Only prefabs draw stairs, so only their rectangles are read — or the
+        // whole map once, when they overlap to cover more than it (a maze of
+        // prefabs): a handful of cells gathered in reading order (sorted for a
+        // binary search), then grouped among themselves, without a grid the
+        // map's size.
         let (w, h) = (self.width(), self.height());
-        let mut cells: Vec<Point> = Vec::new();
-        for b in self.prefabs.iter().map(|placed| placed.bounds) {
-            let (x0, x1) = (b.x.max(0), b.right().min(w));
-            for y in b.y.max(0)..b.bottom().min(h) {
-                let row = &self.terrain.cells()[(y * w + x0) as usize..(y * w + x1.max(x0)) as usize];
-                cells.extend(row.iter().zip(x0..).filter(|(t, _)| t.is(role)).map(|(_, x)| Point::new(x, y)));
+        let covered: i64 = self.prefabs.iter().map(|placed| placed.bounds.area()).sum();
+        let mut cells = Vec::new();
+        if covered > i64::from(w) * i64::from(h) {
+            self.gather_stairs(Rect::new(0, 0, w, h), &mut cells);
+        } else {
+            for placed in &self.prefabs {
+                self.gather_stairs(placed.bounds, &mut cells);
             }
         }
-        cells.sort_unstable_by_key(|q| (q.y, q.x));
+        cells.sort_unstable_by_key(|(q, _)| (q.y, q.x));
         cells.dedup();
-        let at = |p: Point| cells.binary_search_by_key(&(p.y, p.x), |q| (q.y, q.x)).ok();
-        let mut seen = vec![false; cells.len()];
-        let mut out = Vec::new();
-        for start in 0..cells.len() {
-            if seen[start] {
+        StairsCells(cells)
+    }
+
+    /// Adds the stairs cells inside `b` (clipped to the map) to `cells`, each
+    /// with its role at variant 0.
+    fn gather_stairs(&self, b: Rect, cells: &mut Vec<(Point, Terrain)>) {
+        let (w, h) = (self.width(), self.height());
+        let (x0, x1) = (b.x.max(0), b.right().min(w));
+        for y in b.y.max(0)..b.bottom().min(h) {
+            let row = &self.terrain.cells()[(y * w + x0) as usize..(y * w + x1.max(x0)) as usize];
+            // Most rows have none: a test of the whole row without branches
+            // (which the compiler vectorises) skips them.
+            if !row.iter().fold(false, |any, t| any | t.is_stairs()) {
                 continue;
             }
-            seen[start] = true;
-            let mut group = vec![cells[start]];
-            let mut k = 0;
-            while k < group.len() {
-                let q = group[k];
-                for d in Dir::ALL {
-                    if let Some(j) = at(q + d.delta())
-                        && !seen[j]
-                    {
-                        seen[j] = true;
-                        group.push(cells[j]);
-                    }
-                }
-                k += 1;
-            }
-            group.sort_by_key(|q| (q.y, q.x));
-            out.push(group);
+            let stairs = row.iter().zip(x0..).filter(|(t, _)| t.is_stairs());
+            cells.extend(stairs.map(|(&t, x)| (Point::new(x, y), Terrain::new(t.role()))));
         }
-        out
     }
 
     /// Every region, indexed by id.

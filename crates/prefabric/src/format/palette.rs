@@ -306,7 +306,7 @@ impl Palette {
     /// first `[glyphs]` glyph, else its role's (a variant draws as its role; a
     /// floor variant written as a digit is never drawn as that digit).
     pub fn render_glyph(&self, terrain: Terrain) -> char {
-        self.render[terrain.role().index()][usize::from(terrain.variant().min(9))]
+        self.render[terrain.role_index()][usize::from(terrain.variant().min(9))]
     }
 
     /// Every defined glyph and its terrain, in file order.

@@ -21,12 +21,13 @@ use crate::trace::Outcome;
 
 /// Runs the stage.
 pub(crate) fn run(map: &mut Map, count: Option<StairsCount>, seed: u64) {
-    let mut general = map.staircases(Role::Stairs);
+    let stairs = map.stairs_cells();
+    let mut general = stairs.groups(Role::Stairs);
     if general.is_empty() && count.is_none() {
         return;
     }
-    let fixed_up = map.staircases(Role::StairsUp).len() as u32;
-    let fixed_down = map.staircases(Role::StairsDown).len() as u32;
+    let fixed_up = stairs.groups(Role::StairsUp).len() as u32;
+    let fixed_down = stairs.groups(Role::StairsDown).len() as u32;
     let Some(count) = count else {
         let n = general.len();
         for cells in &general {
