@@ -4,6 +4,7 @@
 //! options. Out: the map as text, JSON, a REXPaint image, a PNG image or the HTML
 //! viewer, and on standard error the line that makes the same file again.
 
+use crate::tiled_files::{self, TiledFormat, TilesetChoice};
 use crate::{Failure, fresh_seed, pack_or_fail, write_atomically};
 use clap::ValueEnum;
 use prefabric::{Generator, Map, Pack, render};
@@ -29,9 +30,14 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     size: Option<(u32, u32)>,
     /// Output format (default: the one --out's extension names — .json, .xp,
-    /// .png, .html, .txt — else ansi on a terminal, else ascii).
+    /// .png, .html, .tmj, .tmx, .txt — else ansi on a terminal, else ascii).
     #[arg(long, value_enum)]
     format: Option<Format>,
+    /// Tiled (tmj, tmx): put the tileset in a file beside the map
+    /// (NAME-tiles.tsj or .tsx, with NAME-tiles.png) or inside the map (the
+    /// image is always a file beside it).
+    #[arg(long, value_enum, value_name = "WHERE")]
+    tileset: Option<TilesetChoice>,
     /// PNG: pixels per cell side, 1-32.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=32))]
     scale: u32,
@@ -80,6 +86,12 @@ pub(crate) enum Format {
     /// The viewer: one self-contained HTML page with zoom, layers, cell details and
     /// the trace's timeline.
     Html,
+    /// A map for the Tiled editor (JSON), with its tileset beside it: tile layers of
+    /// terrain and objects, object layers of regions, prefabs, objects, links,
+    /// doors and marks.
+    Tmj,
+    /// The same map for Tiled as XML.
+    Tmx,
 }
 
 /// What `--highlight` colours prefab outlines by.
@@ -92,7 +104,17 @@ enum HighlightBy {
 }
 
 impl Format {
-    /// The format a file name's extension implies: `.json`, `.xp`, `.txt` (plain text).
+    /// The Tiled map format it is, if it is one.
+    pub(crate) fn tiled(self) -> Option<TiledFormat> {
+        match self {
+            Format::Tmj => Some(TiledFormat::Json),
+            Format::Tmx => Some(TiledFormat::Xml),
+            _ => None,
+        }
+    }
+
+    /// The format a file name's extension implies: `.json`, `.xp`, `.png`,
+    /// `.html`, `.tmj`, `.tmx`, `.txt` (plain text).
     pub(crate) fn of_path(path: &Path) -> Option<Format> {
         let extension = path.extension()?.to_str()?.to_ascii_lowercase();
         match extension.as_str() {
@@ -100,6 +122,8 @@ impl Format {
             "xp" => Some(Format::Xp),
             "png" => Some(Format::Png),
             "html" | "htm" => Some(Format::Html),
+            "tmj" => Some(Format::Tmj),
+            "tmx" => Some(Format::Tmx),
             "txt" => Some(Format::Ascii),
             _ => None,
         }
@@ -178,6 +202,17 @@ pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
     if args.legend {
         image_flags.push_str(" --legend");
     }
+    if args.tileset.is_some() && format.tiled().is_none() {
+        return Err(Failure::Usage(
+            "error: --tileset places a Tiled map's tileset; add --format tmj or tmx (or --out FILE.tmj)".into(),
+        ));
+    }
+    if let (Some(tiled), None) = (format.tiled(), &args.out) {
+        return Err(Failure::Usage(format!(
+            "error: --format {0} writes a map and its tileset image as files; give --out FILE.{0}",
+            tiled.map_extension()
+        )));
+    }
     if matches!(format, Format::Xp | Format::Png | Format::Html) && args.out.is_none() && io::stdout().is_terminal() {
         let (name, what) = match format {
             Format::Xp => ("xp", "a binary REXPaint image"),
@@ -222,6 +257,9 @@ pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
         }
         image_flags.push_str(&format!(" --crop {},{},{},{}", window.x, window.y, window.width, window.height));
     }
+    if args.tileset == Some(TilesetChoice::Embedded) {
+        image_flags.push_str(" --tileset embedded");
+    }
     // The line must make the same file: name the format unless the extension implies it.
     let format_flag = match (implied, format.to_possible_value()) {
         (Some(f), _) if f == format => String::new(),
@@ -233,6 +271,14 @@ pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
         "prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{size_flag}{preview_flags}{image_flags}"
     );
     let out_flag = args.out.as_ref().map(|p| format!(" --out {}", p.display())).unwrap_or_default();
+    if let (Some(tiled), Some(path)) = (format.tiled(), &args.out) {
+        let command = format!("{reproduce}{format_flag}{out_flag}");
+        let choice = args.tileset.unwrap_or_default();
+        let written = tiled_files::write_map(&map, &pack, path, tiled, choice, command.clone())?;
+        let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+        writeln!(io::stderr(), "wrote {} (seed {seed}; reproduce: {command})", names.join(", "))?;
+        return Ok(());
+    }
     let rendering =
         Rendering { png: png_options, trace: args.explain, command: format!("{reproduce}{format_flag}{out_flag}") };
     let bytes = match (args.crop, format) {
@@ -326,5 +372,8 @@ pub(crate) fn map_bytes(map: &Map, pack: &Pack, format: Format, rendering: &Rend
         }
         Format::Ansi => render::ansi(map, pack.palette()).into_bytes(),
         Format::Ascii => render::ascii(map, pack.palette()).into_bytes(),
+        Format::Tmj | Format::Tmx => {
+            return Err(Failure::Usage("error: a Tiled map is several files; write it with --out".into()));
+        }
     })
 }

@@ -13,6 +13,7 @@ mod init;
 mod prefab_files;
 mod stats;
 mod stats_html;
+mod tiled_files;
 mod watch;
 
 use clap::{Parser, Subcommand};
@@ -53,7 +54,8 @@ enum Command {
         prefabric generate --seed 7 --explain 2> decisions.txt\n  \
         prefabric generate --seed 7 --format xp --out map.xp   open it in REXPaint\n  \
         prefabric generate --seed 7 --out map.png --highlight category --legend   an image, prefabs outlined\n  \
-        prefabric generate --seed 7 --out map.html   the viewer: zoom, layers, what each cell holds, the trace")]
+        prefabric generate --seed 7 --out map.html   the viewer: zoom, layers, what each cell holds, the trace\n  \
+        prefabric generate --seed 7 --out map.tmj    a Tiled map, with map-tiles.tsj and map-tiles.png beside it")]
     Generate(generate::GenerateArgs),
     /// Render the prefabs of a prefab file as they would be placed, or every layer of
     /// a REXPaint image.
@@ -84,6 +86,7 @@ enum Command {
     #[command(after_help = "Examples:\n  \
         prefabric world --levels 10 --seed 7                  what each level holds\n  \
         prefabric world --levels 20 --seed 7 --out run/       run/level-01.json ... and run/world.json\n  \
+        prefabric world --levels 5 --seed 7 --format tmj --out run/   Tiled maps, their tileset and run/world.world\n  \
         prefabric world --levels 5 --world run/world.json --depth 21 --out run2/   carry on a saved world")]
     World(WorldArgs),
     /// Load and validate a pack; print every problem as file:line:col.
@@ -170,6 +173,10 @@ struct WorldArgs {
     /// that folder first (without it, such a folder is refused).
     #[arg(long)]
     force: bool,
+    /// Tiled (tmj, tmx): one tileset file beside the levels (tiles.tsj or
+    /// .tsx, with tiles.png), or a copy inside each level.
+    #[arg(long, value_enum, value_name = "WHERE")]
+    tileset: Option<tiled_files::TilesetChoice>,
 }
 
 /// Refuses a folder holding an earlier `world` run (its levels would lie beside
@@ -182,9 +189,10 @@ fn clear_earlier_run(dir: &Path, force: bool) -> Result<(), Failure> {
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
             let level = name.strip_prefix("level-").and_then(|rest| rest.split_once('.'));
-            name == "world.json"
+            ["world.json", "world.world", "tiles.png", "tiles.tsj", "tiles.tsx"].contains(&name)
                 || level.is_some_and(|(n, ext)| {
-                    n.bytes().all(|b| b.is_ascii_digit()) && ["json", "txt", "xp", "png", "html"].contains(&ext)
+                    n.bytes().all(|b| b.is_ascii_digit())
+                        && ["json", "txt", "xp", "png", "html", "tmj", "tmx"].contains(&ext)
                 })
         })
         .collect();
@@ -337,6 +345,11 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     let pack = pack_or_fail(args.pack.as_deref())?;
     let map_type = args.map_type.unwrap_or_else(|| pack.default_map_type().to_string());
     let seed = args.seed.unwrap_or_else(fresh_seed);
+    if args.tileset.is_some() && args.format.tiled().is_none() {
+        return Err(Failure::Usage(
+            "error: --tileset places the levels' Tiled tileset; add --format tmj or tmx".into(),
+        ));
+    }
     let mut world = match &args.world {
         Some(path) => {
             let text = read_text(path, pack.limits())?;
@@ -360,6 +373,8 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     );
     let mut out = io::stdout().lock();
     writeln!(out, "# world of {} levels of {map_type}, seed {seed}", args.levels)?;
+    // Tiled levels share one tileset of every level's tiles: written after the last.
+    let mut tiled_levels = Vec::new();
     for level in 1..=args.levels {
         let depth = args.depth.saturating_add(level - 1);
         let level_seed = prefabric::Rng::stream_n(seed, "world/level", u64::from(world.levels()) + 1).next_u64();
@@ -381,23 +396,37 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
                 Format::Xp => "xp",
                 Format::Png => "png",
                 Format::Html => "html",
+                Format::Tmj => "tmj",
+                Format::Tmx => "tmx",
                 Format::Ascii | Format::Ansi => "txt",
             };
+            let command = format!("{world_command} (level {level})");
+            if args.format.tiled().is_some() {
+                tiled_levels.push((format!("level-{level:0width$}.{extension}"), map, command));
+                continue;
+            }
             let format = if args.format == Format::Ansi { Format::Ascii } else { args.format };
-            let rendering = generate::Rendering {
-                png: render::PngOptions::default(),
-                trace: false,
-                command: format!("{world_command} (level {level})"),
-            };
+            let rendering = generate::Rendering { png: render::PngOptions::default(), trace: false, command };
             let bytes = generate::map_bytes(&map, &pack, format, &rendering)?;
             let path = dir.join(format!("level-{level:0width$}.{extension}"));
             write_atomically(&path, &bytes)?;
         }
     }
+    let mut tiled_files_written = String::new();
+    if let (Some(tiled), Some(dir)) = (args.format.tiled(), &args.out) {
+        let written = tiled_files::write_world(&tiled_levels, &pack, dir, tiled, args.tileset.unwrap_or_default())?;
+        let shared: Vec<String> = written
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str())
+            .filter(|name| !name.starts_with("level-"))
+            .map(str::to_string)
+            .collect();
+        tiled_files_written = format!(" (Tiled: {})", shared.join(", "));
+    }
     if let Some(dir) = &args.out {
         let path = dir.join("world.json");
         write_atomically(&path, world.to_json().as_bytes())?;
-        writeln!(out, "wrote {} level files and {}", args.levels, path.display())?;
+        writeln!(out, "wrote {} level files{tiled_files_written} and {}", args.levels, path.display())?;
     }
     out.flush()?;
     Ok(())

@@ -20,8 +20,7 @@
 
 use crate::errors::os_error;
 use crate::generator::trace_text;
-use prefabric::content::catalog::Catalog;
-use prefabric::{ObjectKind, Point, Rect, Role, SharedGenerator, render};
+use prefabric::{Point, Rect, Role, SharedGenerator, render};
 use pyo3::exceptions::{PyImportError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -613,7 +612,7 @@ impl PyObject_ {
     #[getter]
     fn name(&self) -> Option<&str> {
         let o = self.object();
-        o.tag.as_deref().and_then(|tag| catalog_name(self.pack.catalog(), o.kind, tag))
+        o.tag.as_deref().and_then(|tag| self.pack.catalog().name_of(o.kind, tag))
     }
 
     /// Its first cell in reading order, (x, y).
@@ -650,18 +649,6 @@ impl PyObject_ {
     fn __repr__(&self) -> String {
         let what = self.name().or(self.tag()).unwrap_or("untagged").to_string();
         format!("<Object {} {what:?} at {:?}>", self.kind(), self.position())
-    }
-}
-
-/// The catalog's name for the entry `tag` of an object of `kind` (what the
-/// JSON's `name` says).
-fn catalog_name<'c>(catalog: &'c Catalog, kind: ObjectKind, tag: &str) -> Option<&'c str> {
-    match kind {
-        ObjectKind::Entity => catalog.entity(tag).map(|e| e.name.as_str()),
-        ObjectKind::Item => catalog.item(tag).map(|i| i.name.as_str()),
-        ObjectKind::Prop | ObjectKind::Machine => catalog.prop(tag).map(|p| p.name.as_str()),
-        ObjectKind::Trap => catalog.traps().iter().find(|t| t.tag.as_ref() == tag).map(|t| t.name.as_str()),
-        ObjectKind::Debris => catalog.debris().iter().find(|d| d.tag.as_ref() == tag).map(|d| d.name.as_str()),
     }
 }
 

@@ -5,6 +5,7 @@ mod cli;
 mod init;
 mod readme;
 mod stats;
+mod tiled;
 mod viewer;
 mod watch;
 

@@ -349,6 +349,20 @@ impl Catalog {
         }
     }
 
+    /// The name of the entry `tag` for an object of `kind` (a machine with a
+    /// tag is a catalog prop the furnishing stage stood up); `None` when the
+    /// catalog has no such entry.
+    pub fn name_of(&self, kind: crate::map::ObjectKind, tag: &str) -> Option<&str> {
+        use crate::map::ObjectKind;
+        match kind {
+            ObjectKind::Entity => self.entity(tag).map(|e| e.name.as_str()),
+            ObjectKind::Item => self.item(tag).map(|i| i.name.as_str()),
+            ObjectKind::Prop | ObjectKind::Machine => self.prop(tag).map(|p| p.name.as_str()),
+            ObjectKind::Trap => self.traps().iter().find(|t| t.tag.as_ref() == tag).map(|t| t.name.as_str()),
+            ObjectKind::Debris => self.debris().iter().find(|d| d.tag.as_ref() == tag).map(|d| d.name.as_str()),
+        }
+    }
+
     /// The entity with this tag.
     pub fn entity(&self, tag: &str) -> Option<&Entity> {
         self.entities.iter().find(|e| e.tag.as_ref() == tag)

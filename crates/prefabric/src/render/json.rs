@@ -11,9 +11,8 @@
 use super::ascii::{ascii_rows, passable_rows, spawn_blocked_rows};
 use super::colour::terrain_colour;
 use crate::content::Pack;
-use crate::content::catalog::Catalog;
 use crate::geom::{Point, Rect};
-use crate::map::{LinkKind, Map, Object, ObjectKind, Terrain};
+use crate::map::{LinkKind, Map, Object, Terrain};
 use crate::prefab::Style;
 use crate::trace::Trace;
 use serde::Serialize;
@@ -300,7 +299,7 @@ fn object_json<'a>(o: &'a Object, map: &'a Map, pack: &'a Pack) -> ObjectJson<'a
     ObjectJson {
         kind: o.kind.name(),
         tag: o.tag.as_deref(),
-        name: o.tag.as_deref().and_then(|tag| catalog_name(pack.catalog(), o.kind, tag)),
+        name: o.tag.as_deref().and_then(|tag| pack.catalog().name_of(o.kind, tag)),
         x: first.x,
         y: first.y,
         cells: o.cells.iter().map(|&(p, g)| (p.x, p.y, g)).collect(),
@@ -332,18 +331,6 @@ fn object_json<'a>(o: &'a Object, map: &'a Map, pack: &'a Pack) -> ObjectJson<'a
                 alternatives: line.line.picks.len(),
             })
         }),
-    }
-}
-
-/// The catalog's name for the entry `tag` of an object of `kind`.
-fn catalog_name<'c>(catalog: &'c Catalog, kind: ObjectKind, tag: &str) -> Option<&'c str> {
-    match kind {
-        ObjectKind::Entity => catalog.entity(tag).map(|e| e.name.as_str()),
-        ObjectKind::Item => catalog.item(tag).map(|i| i.name.as_str()),
-        // A machine with a tag is a catalog prop the furnishing stage stood up.
-        ObjectKind::Prop | ObjectKind::Machine => catalog.prop(tag).map(|p| p.name.as_str()),
-        ObjectKind::Trap => catalog.traps().iter().find(|t| t.tag.as_ref() == tag).map(|t| t.name.as_str()),
-        ObjectKind::Debris => catalog.debris().iter().find(|d| d.tag.as_ref() == tag).map(|d| d.name.as_str()),
     }
 }
 

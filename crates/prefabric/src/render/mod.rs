@@ -7,7 +7,8 @@
 //! REXPaint images and draws any REXPaint image as text (feature `xp`), [`map_png`]
 //! draws a map as a PNG image (feature `png`), and [`map_html`] writes the viewer
 //! (feature `html`): one HTML file holding the map's JSON and the script that
-//! draws and explains it. Renderers only read.
+//! draws and explains it, and [`map_tmj`] and [`map_tmx`] write maps for the
+//! Tiled editor with their [`TiledTileset`] (feature `tiled`). Renderers only read.
 
 mod ansi;
 mod ascii;
@@ -18,6 +19,8 @@ mod json;
 #[cfg(feature = "png")]
 mod png;
 mod prefab_text;
+#[cfg(feature = "tiled")]
+mod tiled;
 #[cfg(feature = "xp")]
 mod xp;
 
@@ -29,5 +32,7 @@ pub use json::{json, json_with_trace};
 #[cfg(feature = "png")]
 pub use png::{Highlight, MAX_PIXELS, MAX_SCALE, PngOptions, map_png};
 pub use prefab_text::prefab_text;
+#[cfg(feature = "tiled")]
+pub use tiled::{TILED_TILE_SIZE, TiledOptions, TiledTileset, TilesetPlacement, map_tmj, map_tmx, tiled_world};
 #[cfg(feature = "xp")]
 pub use xp::{XpStyle, map_xp, xp_text};

@@ -9,7 +9,7 @@
 //! options always give the same bytes. Images beyond [`MAX_PIXELS`] are refused
 //! before anything is allocated.
 
-use super::colour::{BACKGROUND, stage_colour, terrain_colour};
+use super::colour::{BACKGROUND, object_colour, stage_colour, terrain_colour};
 use crate::content::Category;
 use crate::error::{Error, ErrorKind};
 use crate::format::palette::Palette;
@@ -57,17 +57,6 @@ const LINE: u32 = 12;
 const MARGIN: u32 = 4;
 /// Space between two legend entries on a line.
 const GAP: u32 = 12;
-
-fn object_colour(kind: ObjectKind) -> Rgb {
-    match kind {
-        ObjectKind::Machine => Rgb::new(0xb0, 0xc4, 0xde),
-        ObjectKind::Entity => Rgb::new(0xff, 0x40, 0x40),
-        ObjectKind::Item => Rgb::new(0xff, 0xd8, 0x40),
-        ObjectKind::Prop => Rgb::new(0x40, 0xd0, 0xd0),
-        ObjectKind::Trap => Rgb::new(0xff, 0x40, 0xff),
-        ObjectKind::Debris => Rgb::new(0xa0, 0x80, 0x60),
-    }
-}
 
 /// The outline colour of a placed prefab and what the legend calls it.
 fn outline_colour(placed: &PlacedPrefab, highlight: Highlight) -> (Rgb, &'static str) {
@@ -244,14 +233,24 @@ fn draw_map(canvas: &mut Canvas, map: &Map, palette: &Palette, options: &PngOpti
 }
 
 fn encode(canvas: &Canvas) -> Result<Vec<u8>, Error> {
+    encode_pixels(canvas.width, canvas.height, png::ColorType::Rgb, &canvas.pixels)
+}
+
+/// A PNG image of `width` x `height` pixels from their RGBA bytes, row by row.
+#[cfg(feature = "tiled")]
+pub(super) fn encode_rgba(width: u32, height: u32, pixels: &[u8]) -> Result<Vec<u8>, Error> {
+    encode_pixels(width, height, png::ColorType::Rgba, pixels)
+}
+
+fn encode_pixels(width: u32, height: u32, colour: png::ColorType, pixels: &[u8]) -> Result<Vec<u8>, Error> {
     let mut bytes = Vec::new();
     let failed = |e: png::EncodingError| Error::new(ErrorKind::Io, format!("cannot encode the PNG image: {e}"));
-    let mut encoder = png::Encoder::new(&mut bytes, canvas.width, canvas.height);
-    encoder.set_color(png::ColorType::Rgb);
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(colour);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
     let mut writer = encoder.write_header().map_err(failed)?;
-    writer.write_image_data(&canvas.pixels).map_err(failed)?;
+    writer.write_image_data(pixels).map_err(failed)?;
     writer.finish().map_err(failed)?;
     Ok(bytes)
 }

@@ -34,6 +34,7 @@ mod stability;
 mod staircases;
 mod sweep;
 mod theme;
+mod tiled;
 mod transforms;
 mod variation;
 mod xp_files;
