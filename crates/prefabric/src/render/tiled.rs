@@ -249,8 +249,9 @@ fn shade(c: Rgb) -> Rgb {
     Rgb::new(mix(c.r), mix(c.g), mix(c.b))
 }
 
-/// A glyph's rows in the 8x8 font (any of its Unicode blocks); glyphs it lacks
-/// are drawn as a hollow box, so the tile still tells them apart from floor.
+/// A glyph's rows in the 8x8 font (any of its Unicode blocks), else of
+/// [`EXTRA_GLYPHS`]; any other glyph is drawn as a hollow box, so the tile
+/// still tells it apart from floor.
 fn glyph_rows(glyph: char) -> [u8; 8] {
     use font8x8::UnicodeFonts;
     let fonts = [
@@ -261,11 +262,44 @@ fn glyph_rows(glyph: char) -> [u8; 8] {
         font8x8::GREEK_FONTS.get(glyph),
         font8x8::MISC_FONTS.get(glyph),
     ];
-    fonts.into_iter().flatten().next().unwrap_or(MISSING_GLYPH)
+    fonts.into_iter().flatten().next().or_else(|| extra_glyph(glyph)).unwrap_or(MISSING_GLYPH)
 }
 
-/// Drawn for a glyph the font lacks: a small hollow box.
+/// Drawn for a glyph no font has: a small hollow box.
 const MISSING_GLYPH: [u8; 8] = [0x00, 0x7e, 0x42, 0x42, 0x42, 0x42, 0x7e, 0x00];
+
+/// The code page 437 glyphs roguelikes use that the 8x8 font lacks (arrows,
+/// shapes, suits, notes), drawn here in its style, `#` for ink.
+const EXTRA_GLYPHS: [(char, [&str; 8]); 22] = [
+    ('←', ["........", "..#.....", ".##.....", "#######.", ".##.....", "..#.....", "........", "........"]),
+    ('↑', ["...#....", "..###...", ".#####..", "...#....", "...#....", "...#....", "...#....", "........"]),
+    ('→', ["........", "....#...", "....##..", "#######.", "....##..", "....#...", "........", "........"]),
+    ('↓', ["...#....", "...#....", "...#....", "...#....", ".#####..", "..###...", "...#....", "........"]),
+    ('∩', ["........", "..###...", ".#...#..", ".#...#..", ".#...#..", ".#...#..", ".#...#..", "........"]),
+    ('≈', ["........", ".##..#..", "#..##...", "........", ".##..#..", "#..##...", "........", "........"]),
+    ('≋', ["........", ".##..#..", "#..##...", ".##..#..", "#..##...", ".##..#..", "#..##...", "........"]),
+    ('≡', ["........", "#######.", "........", "#######.", "........", "#######.", "........", "........"]),
+    ('■', ["........", "........", "..####..", "..####..", "..####..", "..####..", "........", "........"]),
+    ('▲', ["........", "...#....", "..###...", ".#####..", "#######.", "........", "........", "........"]),
+    ('►', ["#.......", "###.....", "#####...", "#######.", "#####...", "###.....", "#.......", "........"]),
+    ('▼', ["........", "#######.", ".#####..", "..###...", "...#....", "........", "........", "........"]),
+    ('◄', ["......#.", "....###.", "..#####.", "#######.", "..#####.", "....###.", "......#.", "........"]),
+    ('○', ["........", "..###...", ".#...#..", ".#...#..", ".#...#..", "..###...", "........", "........"]),
+    ('◘', ["########", "########", "###..###", "##....##", "##....##", "###..###", "########", "########"]),
+    ('◙', ["########", "##....##", "#.####.#", "#.####.#", "#.####.#", "#.####.#", "##....##", "########"]),
+    ('☻', [".######.", "########", "##.##.##", "########", "##....##", "###..###", ".######.", "........"]),
+    ('☼', ["#..#..#.", ".#.#.#..", "..###...", "###.###.", "..###...", ".#.#.#..", "#..#..#.", "........"]),
+    ('♣', ["..###...", "..###...", "#######.", "#######.", "#######.", "...#....", "..###...", "........"]),
+    ('♦', ["...#....", "..###...", ".#####..", "#######.", ".#####..", "..###...", "...#....", "........"]),
+    ('♪', ["...##...", "...###..", "...#.#..", "...#....", ".###....", "####....", ".##.....", "........"]),
+    ('♫', [".######.", ".#....#.", ".######.", ".#....#.", ".#...##.", "##..###.", "##...##.", "........"]),
+];
+
+/// A glyph of [`EXTRA_GLYPHS`] as the font's rows (least significant bit leftmost).
+fn extra_glyph(glyph: char) -> Option<[u8; 8]> {
+    let (_, rows) = EXTRA_GLYPHS.iter().find(|(c, _)| *c == glyph)?;
+    Some(rows.map(|row| row.bytes().enumerate().fold(0u8, |bits, (x, b)| bits | u8::from(b == b'#') << x)))
+}
 
 /// A property as Tiled writes it.
 #[derive(Clone, Debug, Serialize)]
@@ -877,4 +911,27 @@ fn xml_escape(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Generator;
+
+    #[test]
+    fn every_glyph_the_built_in_maps_show_is_drawn() {
+        let pack = Pack::embedded().expect("the built-in pack loads");
+        let names: Vec<String> = pack.map_types().map(|t| t.name.clone()).collect();
+        for name in &names {
+            for seed in 1..=4 {
+                let map = Generator::new(&pack, name).and_then(|g| g.generate(seed)).expect("the map generates");
+                for look in TiledTileset::of_maps([&map], &pack).looks {
+                    assert_ne!(glyph_rows(look.glyph), MISSING_GLYPH, "{name} seed {seed}: {:?}", look.glyph);
+                }
+            }
+        }
+        for &(glyph, rows) in &EXTRA_GLYPHS {
+            assert!(rows.iter().all(|r| r.len() == 8 && r.bytes().all(|b| b == b'#' || b == b'.')), "{glyph}");
+        }
+    }
 }
