@@ -285,6 +285,15 @@ fn generate_writes_a_map_with_its_tileset_beside_it() {
     assert!(tmx.contains("<image source=\"inside-tiles.png\""));
     assert!(!dir.join("inside-tiles.tsx").exists(), "an embedded tileset has no file");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--tileset embedded"), "the reproduce line keeps it");
+    // Tiled reads the same map from both: JSON with its tileset beside it, XML with it inside.
+    if let Some((tiled, _)) = tiled_or_skip() {
+        export_csv(&tiled, &dir.join("cave.tmj"), &dir.join("cave.csv"), &dir);
+        export_csv(&tiled, &dir.join("inside.tmx"), &dir.join("inside.csv"), &dir);
+        for layer in ["terrain", "objects"] {
+            let (a, b) = (dir.join(format!("cave_{layer}.csv")), dir.join(format!("inside_{layer}.csv")));
+            assert_eq!(csv_ids(&a), csv_ids(&b), "{layer}");
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
