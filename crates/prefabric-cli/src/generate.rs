@@ -1,8 +1,9 @@
 //! `prefabric generate`: one map, printed or written in the format asked for.
 //!
 //! In: the command line's pack, map type, seed, depth, previews and output
-//! options. Out: the map as text, JSON, a REXPaint image, a PNG image or the HTML
-//! viewer, and on standard error the line that makes the same file again.
+//! options. Out: the map as text, JSON, a REXPaint image, a PNG image, the HTML
+//! viewer or an LDtk project, and on standard error the line that makes the same
+//! file again.
 
 use crate::tiled_files::{self, TiledFormat, TilesetChoice};
 use crate::{Failure, fresh_seed, pack_or_fail, write_atomically};
@@ -30,7 +31,7 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     size: Option<(u32, u32)>,
     /// Output format (default: the one --out's extension names — .json, .xp,
-    /// .png, .html, .tmj, .tmx, .txt — else ansi on a terminal, else ascii).
+    /// .png, .html, .tmj, .tmx, .ldtk, .txt — else ansi on a terminal, else ascii).
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Tiled (tmj, tmx): put the tileset in a file beside the map
@@ -92,6 +93,9 @@ pub(crate) enum Format {
     Tmj,
     /// The same map for Tiled as XML.
     Tmx,
+    /// An LDtk project: terrain roles on an IntGrid layer, objects, placed prefabs
+    /// and regions as entities.
+    Ldtk,
 }
 
 /// What `--highlight` colours prefab outlines by.
@@ -114,7 +118,7 @@ impl Format {
     }
 
     /// The format a file name's extension implies: `.json`, `.xp`, `.png`,
-    /// `.html`, `.tmj`, `.tmx`, `.txt` (plain text).
+    /// `.html`, `.tmj`, `.tmx`, `.ldtk`, `.txt` (plain text).
     pub(crate) fn of_path(path: &Path) -> Option<Format> {
         let extension = path.extension()?.to_str()?.to_ascii_lowercase();
         match extension.as_str() {
@@ -124,6 +128,7 @@ impl Format {
             "html" | "htm" => Some(Format::Html),
             "tmj" => Some(Format::Tmj),
             "tmx" => Some(Format::Tmx),
+            "ldtk" => Some(Format::Ldtk),
             "txt" => Some(Format::Ascii),
             _ => None,
         }
@@ -370,6 +375,7 @@ pub(crate) fn map_bytes(map: &Map, pack: &Pack, format: Format, rendering: &Rend
             let options = render::HtmlOptions { command: Some(rendering.command.clone()), ..Default::default() };
             render::map_html(map, pack, &options).into_bytes()
         }
+        Format::Ldtk => render::map_ldtk(map, pack).into_bytes(),
         Format::Ansi => render::ansi(map, pack.palette()).into_bytes(),
         Format::Ascii => render::ascii(map, pack.palette()).into_bytes(),
         Format::Tmj | Format::Tmx => {

@@ -55,7 +55,8 @@ enum Command {
         prefabric generate --seed 7 --format xp --out map.xp   open it in REXPaint\n  \
         prefabric generate --seed 7 --out map.png --highlight category --legend   an image, prefabs outlined\n  \
         prefabric generate --seed 7 --out map.html   the viewer: zoom, layers, what each cell holds, the trace\n  \
-        prefabric generate --seed 7 --out map.tmj    a Tiled map, with map-tiles.tsj and map-tiles.png beside it")]
+        prefabric generate --seed 7 --out map.tmj    a Tiled map, with map-tiles.tsj and map-tiles.png beside it\n  \
+        prefabric generate --seed 7 --out map.ldtk   an LDtk project, to open in LDtk or an engine's LDtk importer")]
     Generate(generate::GenerateArgs),
     /// Render the prefabs of a prefab file as they would be placed, or every layer of
     /// a REXPaint image.
@@ -87,6 +88,7 @@ enum Command {
         prefabric world --levels 10 --seed 7                  what each level holds\n  \
         prefabric world --levels 20 --seed 7 --out run/       run/level-01.json ... and run/world.json\n  \
         prefabric world --levels 5 --seed 7 --format tmj --out run/   Tiled maps, their tileset and run/world.world\n  \
+        prefabric world --levels 5 --seed 7 --format ldtk --out run/   run/world.ldtk: every level in one LDtk project\n  \
         prefabric world --levels 5 --world run/world.json --depth 21 --out run2/   carry on a saved world")]
     World(WorldArgs),
     /// Load and validate a pack; print every problem as file:line:col.
@@ -163,10 +165,11 @@ struct WorldArgs {
     /// Start from a world saved by an earlier run instead of a new one.
     #[arg(long, value_name = "FILE")]
     world: Option<PathBuf>,
-    /// Write each level (level-01.json, ...) and the final world.json into this folder.
+    /// Write each level (level-01.json, ...) and the final world.json into this folder
+    /// (with --format ldtk, one world.ldtk holding every level, and world.json).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Format of the level files.
+    /// Format of the level files (ldtk: one LDtk project of all the levels, side by side).
     #[arg(long, value_enum, default_value_t = Format::Json)]
     format: Format,
     /// With --out: remove the level files and world.json of an earlier run in
@@ -189,7 +192,7 @@ fn clear_earlier_run(dir: &Path, force: bool) -> Result<(), Failure> {
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
             let level = name.strip_prefix("level-").and_then(|rest| rest.split_once('.'));
-            ["world.json", "world.world", "tiles.png", "tiles.tsj", "tiles.tsx"].contains(&name)
+            ["world.json", "world.ldtk", "world.world", "tiles.png", "tiles.tsj", "tiles.tsx"].contains(&name)
                 || level.is_some_and(|(n, ext)| {
                     n.bytes().all(|b| b.is_ascii_digit())
                         && ["json", "txt", "xp", "png", "html", "tmj", "tmx"].contains(&ext)
@@ -375,6 +378,8 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     writeln!(out, "# world of {} levels of {map_type}, seed {seed}", args.levels)?;
     // Tiled levels share one tileset of every level's tiles: written after the last.
     let mut tiled_levels = Vec::new();
+    // With --format ldtk the levels go into one project, written after the last.
+    let mut ldtk_levels = Vec::new();
     for level in 1..=args.levels {
         let depth = args.depth.saturating_add(level - 1);
         let level_seed = prefabric::Rng::stream_n(seed, "world/level", u64::from(world.levels()) + 1).next_u64();
@@ -398,11 +403,16 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
                 Format::Html => "html",
                 Format::Tmj => "tmj",
                 Format::Tmx => "tmx",
+                Format::Ldtk => "ldtk",
                 Format::Ascii | Format::Ansi => "txt",
             };
             let command = format!("{world_command} (level {level})");
             if args.format.tiled().is_some() {
                 tiled_levels.push((format!("level-{level:0width$}.{extension}"), map, command));
+                continue;
+            }
+            if args.format == Format::Ldtk {
+                ldtk_levels.push(map);
                 continue;
             }
             let format = if args.format == Format::Ansi { Format::Ascii } else { args.format };
@@ -426,7 +436,13 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     if let Some(dir) = &args.out {
         let path = dir.join("world.json");
         write_atomically(&path, world.to_json().as_bytes())?;
-        writeln!(out, "wrote {} level files{tiled_files_written} and {}", args.levels, path.display())?;
+        if args.format == Format::Ldtk {
+            let project = dir.join("world.ldtk");
+            write_atomically(&project, render::world_ldtk(&ldtk_levels, &pack).as_bytes())?;
+            writeln!(out, "wrote {} levels in {} and {}", args.levels, project.display(), path.display())?;
+        } else {
+            writeln!(out, "wrote {} level files{tiled_files_written} and {}", args.levels, path.display())?;
+        }
     }
     out.flush()?;
     Ok(())

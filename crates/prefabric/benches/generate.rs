@@ -17,7 +17,8 @@
 //! * `objects/materials` — resolving every placed prefab's references and machines
 //!   into objects (the stages before it run outside the timed part).
 //! * `render/ascii`, `render/json` and `render/xp` — drawing one finished map (the
-//!   last as a REXPaint image, gzip included).
+//!   last as a REXPaint image, gzip included); `render/ldtk` writing it as an LDtk
+//!   project (the terrain's IntGrid and an entity for every object, prefab and region).
 //! * `pack/load_embedded` — loading and checking the whole default pack: its
 //!   palette, text and `.xp` prefabs and map types.
 //! * `generate/hotel`, `layout/hotel` — the 120x80 chained hotel (seed 002): the
@@ -271,6 +272,7 @@ fn benches(c: &mut Criterion) {
     c.bench_function("render/xp", |b| {
         b.iter(|| black_box(prefabric::format::xp::write(&render::map_xp(&map, pack.palette()))))
     });
+    c.bench_function("render/ldtk", |b| b.iter(|| black_box(render::map_ldtk(&map, &pack))));
     c.bench_function("pack/load_embedded", |b| b.iter(|| black_box(Pack::embedded().expect("valid"))));
 }
 

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn prefabric(args: &[&str]) -> Output {
+pub(crate) fn prefabric(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_prefabric"))
         .args(args)
         .current_dir(repo())
@@ -16,23 +16,23 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8")
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("utf-8")
 }
 
 /// The reproduce line `generate --out FILE` printed on standard error.
-fn reproduce_line(o: &Output) -> String {
+pub(crate) fn reproduce_line(o: &Output) -> String {
     let err = stderr(o);
     err.split("reproduce: ").nth(1).and_then(|r| r.strip_suffix(")\n")).expect(&err).to_string()
 }
 
 /// Runs a printed `prefabric ...` command line, writing to `out` where it wrote
 /// the file whose name ends in `ending`.
-fn run_redirected(command: &str, ending: &str, out: &Path) -> Output {
+pub(crate) fn run_redirected(command: &str, ending: &str, out: &Path) -> Output {
     let out = out.to_str().unwrap();
     let args: Vec<&str> = command.split(' ').skip(1).map(|a| if a.ends_with(ending) { out } else { a }).collect();
     prefabric(&args)

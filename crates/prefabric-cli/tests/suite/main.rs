@@ -3,6 +3,7 @@
 
 mod cli;
 mod init;
+mod ldtk;
 mod readme;
 mod stats;
 mod tiled;

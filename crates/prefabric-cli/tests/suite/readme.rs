@@ -55,7 +55,7 @@ const MINIMUM: &[(&str, usize)] = &[
     ("docs/map-types.md", 0),
     ("docs/performance.md", 0),
     ("docs/prefabs.md", 1),
-    ("docs/tiled-and-ldtk.md", 2),
+    ("docs/tiled-and-ldtk.md", 3),
     ("docs/viewer.md", 1),
 ];
 

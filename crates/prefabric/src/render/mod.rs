@@ -8,7 +8,9 @@
 //! draws a map as a PNG image (feature `png`), and [`map_html`] writes the viewer
 //! (feature `html`): one HTML file holding the map's JSON and the script that
 //! draws and explains it, and [`map_tmj`] and [`map_tmx`] write maps for the
-//! Tiled editor with their [`TiledTileset`] (feature `tiled`). Renderers only read.
+//! Tiled editor with their [`TiledTileset`] (feature `tiled`); [`map_ldtk`] and
+//! [`world_ldtk`] write LDtk projects, for the LDtk level editor and the engines
+//! that import its files. Renderers only read.
 
 mod ansi;
 mod ascii;
@@ -16,6 +18,7 @@ mod colour;
 #[cfg(feature = "html")]
 mod html;
 mod json;
+mod ldtk;
 #[cfg(feature = "png")]
 mod png;
 mod prefab_text;
@@ -29,6 +32,7 @@ pub use ascii::{ascii, ascii_rows, ascii_window, passable_rows, spawn_blocked_ro
 #[cfg(feature = "html")]
 pub use html::{HtmlOptions, map_html};
 pub use json::{json, json_with_trace};
+pub use ldtk::{LDTK_GRID_SIZE, LDTK_VERSION, map_ldtk, world_ldtk};
 #[cfg(feature = "png")]
 pub use png::{Highlight, MAX_PIXELS, MAX_SCALE, PngOptions, map_png};
 pub use prefab_text::prefab_text;

@@ -21,6 +21,7 @@ mod hostile;
 mod import_des;
 mod json;
 mod large_files;
+mod ldtk;
 mod moves;
 mod objects;
 mod pathways;
