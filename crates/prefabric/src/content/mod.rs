@@ -461,6 +461,22 @@ fn read_xp_prefab(
     Prefab::from_xp(file, &image, header, palette, limits)
 }
 
+fn read_tiled_prefab(
+    file: &str,
+    text: &str,
+    sidecar: Option<(&str, &str)>,
+    tilesets: &prefab::tiled::TilesetReader<'_>,
+    palette: &Palette,
+    limits: &Limits,
+) -> Result<Prefab, Vec<Error>> {
+    let name = prefab::tiled::name_of_file(file);
+    let header = match sidecar {
+        Some((sidecar_file, sidecar_text)) => prefab::xp::read_sidecar(sidecar_file, sidecar_text, name)?,
+        None => prefab::Header::named(name),
+    };
+    Prefab::from_tiled(file, text, tilesets, header, palette, limits)
+}
+
 fn too_big(file: &str, size: u64, limits: &Limits) -> Error {
     Error::at(
         ErrorKind::Limit,
