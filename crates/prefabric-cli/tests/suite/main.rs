@@ -6,6 +6,7 @@ mod init;
 mod readme;
 mod stats;
 mod tiled;
+mod tiled_prefabs;
 mod viewer;
 mod watch;
 

@@ -392,6 +392,19 @@ impl PackParts {
     pub fn read_xp_prefab(&self, file: &str, bytes: &[u8], sidecar: Option<(&str, &str)>) -> Result<Prefab, Problems> {
         read_xp_prefab(file, bytes, sidecar, &self.palette, &self.limits).map_err(sorted)
     }
+
+    /// Reads a prefab drawn in Tiled (a `.tmx` or `.tmj` map's text) with this
+    /// pack's palette; its header from `sidecar` (the `.toml` beside it: its file
+    /// name and text), its external tilesets through `tilesets`.
+    pub fn read_tiled_prefab(
+        &self,
+        file: &str,
+        text: &str,
+        sidecar: Option<(&str, &str)>,
+        tilesets: &prefab::tiled::TilesetReader<'_>,
+    ) -> Result<Prefab, Problems> {
+        read_tiled_prefab(file, text, sidecar, tilesets, &self.palette, &self.limits).map_err(sorted)
+    }
 }
 
 impl From<&Pack> for PackParts {
