@@ -161,8 +161,8 @@ impl Loaded {
     }
 }
 
-/// The pack's text files and its `.xp` images; a file too big or not UTF-8 is a
-/// problem.
+/// The pack's text files and its `.xp` images (`.png` pictures are left out); a
+/// file too big or not UTF-8 is a problem.
 fn split<'f>(
     files: &'f [SourceFile],
     limits: &Limits,
@@ -178,6 +178,13 @@ fn split<'f>(
         }
         if prefab::xp::is_xp_path(&f.path) {
             images.push(f);
+            continue;
+        }
+        // Pictures kept in a pack (a Tiled prefab's tileset image) are not read.
+        if f.path.len() > 4
+            && f.path.is_char_boundary(f.path.len() - 4)
+            && f.path[f.path.len() - 4..].eq_ignore_ascii_case(".png")
+        {
             continue;
         }
         match std::str::from_utf8(&f.bytes) {

@@ -106,6 +106,13 @@ fn the_header_comes_from_the_toml_beside_the_map() {
     ])
     .expect("loads");
     assert_eq!(entry(&pack).tags(), ["gate"]);
+    // The tileset's image may be kept beside it: pictures are not read as text.
+    let with_image = pack_with(vec![
+        ("prefabs/entry.tmx", fixture("tiled", "entry.tmx")),
+        ("prefabs/prefab.tsx", fixture("tiled", "prefab.tsx")),
+        ("prefabs/prefab.png", b"\x89PNG\r\n\x1a\n\xff".to_vec()),
+    ]);
+    assert!(with_image.is_ok(), "{}", with_image.err().map(|p| p.to_string()).unwrap_or_default());
     assert_eq!(entry(&pack).transforms().describe(), "r0 r90");
     // Without a .toml the prefab takes the defaults, and a .toml without a map is reported.
     let pack = pack_with(vec![
@@ -374,4 +381,29 @@ fn hostile_maps_give_located_errors() {
         let e = problems(tmj_pack(&map));
         assert!(e.contains(expected), "expected `{expected}` in:\n{e}");
     }
+}
+
+#[test]
+fn every_default_prefab_without_variation_round_trips_through_tmx_and_tmj() {
+    use prefabric::render::{TiledOptions, TiledTileset, TilesetPlacement, prefab_tmj, prefab_tmx};
+    let pack = Pack::embedded().expect("the default pack loads");
+    let palette = pack.palette();
+    let options = TiledOptions { tileset: TilesetPlacement::Embedded { image: "p.png".into() }, command: None };
+    let no_files = |source: &str| -> Result<(String, String), prefabric::Error> {
+        panic!("an embedded tileset needs no file, but {source} was asked for")
+    };
+    let mut written = 0;
+    for prefab in pack.prefabs().iter().filter(|p| !p.varies()) {
+        let tileset = TiledTileset::of_prefab(prefab, palette).expect("a tileset");
+        for (file, map) in
+            [("p.tmx", prefab_tmx(prefab, &tileset, &options)), ("p.tmj", prefab_tmj(prefab, &tileset, &options))]
+        {
+            let map = map.expect("writable");
+            let back = Prefab::from_tiled(file, &map, &no_files, prefab.header(), palette, &Limits::default())
+                .unwrap_or_else(|e| panic!("{}: {e:?}", prefab.name()));
+            assert_eq!(&back, prefab, "{} through {file}", prefab.name());
+        }
+        written += 1;
+    }
+    assert!(written >= 20, "{written} prefabs");
 }
