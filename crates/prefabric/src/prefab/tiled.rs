@@ -9,7 +9,8 @@
 //! where there is one, the layer and the cell (x, y) or the XML line and column.
 //!
 //! The map's tile layers are named like a REXPaint prefab's: `terrain` (required),
-//! `links`, `machines`, `refs` and, for a prefab with variation lines, `mask`. A
+//! `links`, `machines` and `refs` (variation lines are not read for Tiled
+//! prefabs yet: a header with `vary` lines is an error saying so). A
 //! cell's meaning comes from its tile's custom properties: `glyph` (one character,
 //! read as in a text prefab) and, on the terrain layer, `role` and `variant`, which
 //! win over `glyph` when present, so the tileset `prefabric generate --format tmj`
@@ -23,7 +24,7 @@
 //! [`Limits`] before anything of that size is allocated.
 
 use super::assemble::{Drawn, Place, assemble};
-use super::{Header, LayerKind, Prefab, check_name, vary};
+use super::{Header, LayerKind, Prefab, check_name};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::Palette;
 use crate::geom::Point;
@@ -42,7 +43,7 @@ const MAX_CELL_ERRORS: usize = 12;
 const FLIP_BITS: u32 = 0xf000_0000;
 
 /// The layer names a Tiled prefab may have.
-const LAYER_NAMES: &str = "`terrain`, `links`, `machines`, `refs` and `mask`";
+const LAYER_NAMES: &str = "`terrain`, `links`, `machines` and `refs`";
 
 /// Reads an external tileset: given its `source` as the map writes it, the label
 /// to name it by in errors and its text, or why it could not be read.
@@ -189,15 +190,26 @@ impl TiledMap {
                 "a prefab's tiles say what they draw in a `glyph` property (one character); make the tileset with `prefabric convert PREFAB.txt PREFAB.tmx` or take the one `prefabric generate --format tmx` writes",
             )]);
         }
-        let varies = !header.variation.is_empty();
+        if let Some(line) = header.variation.first() {
+            return Err(vec![
+                invalid(line.at.clone(), "variation lines are not read for prefabs drawn in Tiled yet")
+                    .with_help(format!("remove `vary` from the .toml, or keep {file} as a text or .xp prefab")),
+            ]);
+        }
         let mut errors = Vec::new();
-        let mut by_kind: [Option<&TileLayer>; 5] = [None; 5];
+        let mut by_kind: [Option<&TileLayer>; 4] = [None; 4];
         for layer in &self.layers {
-            match LayerKind::ALL.iter().find(|k| k.name() == layer.name) {
-                Some(&LayerKind::Mask) if !varies => errors.push(invalid(layer.at.clone(), "a `mask` layer, but the prefab's .toml has no `vary` lines").with_help("delete the layer, or add variation lines")),
-                Some(&k) if by_kind[k as usize].is_some() => errors.push(invalid(layer.at.clone(), format!("a second tile layer named `{}`", layer.name)).with_help("merge the two layers")),
+            match LayerKind::ALL[..4].iter().find(|k| k.name() == layer.name) {
+                Some(&k) if by_kind[k as usize].is_some() => errors.push(
+                    invalid(layer.at.clone(), format!("a second tile layer named `{}`", layer.name))
+                        .with_help("merge the two layers"),
+                ),
                 Some(&k) => by_kind[k as usize] = Some(layer),
-                None => errors.push(invalid(layer.at.clone(), format!("unknown tile layer `{}`", layer.name)).with_help(format!("a prefab's tile layers are {LAYER_NAMES} (all but terrain optional); rename or delete the layer"))),
+                None => errors.push(
+                    invalid(layer.at.clone(), format!("unknown tile layer `{}`", layer.name)).with_help(format!(
+                        "a prefab's tile layers are {LAYER_NAMES} (all but terrain optional); rename or delete the layer"
+                    )),
+                ),
             }
         }
         let Some(terrain_layer) = by_kind[0] else {
@@ -216,12 +228,10 @@ impl TiledMap {
             }
         };
         let mut cells = Vec::with_capacity(terrain_layer.gids.len());
-        let mut glyphs = Vec::with_capacity(terrain_layer.gids.len());
         let mut connectors = Vec::new();
         for (i, &gid) in terrain_layer.gids.iter().enumerate() {
             if gid == 0 {
                 cells.push(None);
-                glyphs.push(None);
                 continue;
             }
             let tile = match self.tile(gid) {
@@ -229,11 +239,9 @@ impl TiledMap {
                 Err(message) => {
                     report(&mut errors, "terrain", i, message);
                     cells.push(None);
-                    glyphs.push(None);
                     continue;
                 }
             };
-            glyphs.push(tile.glyph.filter(|&g| g != '*'));
             let cell = match (tile.role, tile.glyph) {
                 (Some(role), _) => Some(Terrain::with_variant(role, tile.variant)),
                 (None, Some('?')) => None,
@@ -260,7 +268,7 @@ impl TiledMap {
             };
             cells.push(cell);
         }
-        let mut overlays: [Option<Grid<Option<char>>>; 4] = [None, None, None, None];
+        let mut overlays: [Option<Grid<Option<char>>>; 3] = [None, None, None];
         for (slot, kind) in overlays.iter_mut().zip(&LayerKind::ALL[1..]) {
             let Some(layer) = by_kind[*kind as usize] else { continue };
             let mut grid = Grid::new(w, h, None);
@@ -282,20 +290,12 @@ impl TiledMap {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let [links, machines, refs, mask] = overlays;
-        let (Some(terrain), Some(glyphs)) = (Grid::from_cells(w, h, cells), Grid::from_cells(w, h, glyphs)) else {
+        let [links, machines, refs] = overlays;
+        let Some(terrain) = Grid::from_cells(w, h, cells) else {
             return Err(vec![invalid(Location::file(file), "the terrain layer's size is not the map's")]);
         };
         let drawn = Drawn { terrain, connectors, links, machines, refs };
-        if !varies {
-            return assemble(file, header, Location::file(file), drawn, &Place::Tiled, palette.moves());
-        }
-        let mask = match mask {
-            Some(m) => Grid::from_cells(w, h, m.cells().iter().map(Option::is_some).collect()),
-            None => None,
-        }
-        .unwrap_or_else(|| Grid::new(w, h, false));
-        vary::build(file, header, Location::file(file), drawn, &Place::Tiled, (&glyphs, mask), palette)
+        assemble(file, header, Location::file(file), drawn, &Place::Tiled, palette.moves())
     }
 }
 

@@ -106,6 +106,19 @@ fn the_header_comes_from_the_toml_beside_the_map() {
     ])
     .expect("loads");
     assert_eq!(entry(&pack).tags(), ["gate"]);
+    // Variation lines are not read for Tiled prefabs yet: said where they are.
+    let varying = pack_with(vec![
+        ("prefabs/entry.tmx", fixture("tiled", "entry.tmx")),
+        ("prefabs/entry.toml", b"vary = ['nsubst: . = 1 < / rest .']\n".to_vec()),
+        ("prefabs/prefab.tsx", fixture("tiled", "prefab.tsx")),
+    ]);
+    let e = problems(varying);
+    assert!(
+        e.contains(
+            "tiny/prefabs/entry.toml:1:18: invalid: variation lines are not read for prefabs drawn in Tiled yet"
+        ),
+        "{e}"
+    );
     // The tileset's image may be kept beside it: pictures are not read as text.
     let with_image = pack_with(vec![
         ("prefabs/entry.tmx", fixture("tiled", "entry.tmx")),
