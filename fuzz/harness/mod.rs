@@ -34,6 +34,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("text_prefab", text_prefab),
     ("xp_read", xp_read),
     ("xp_prefab", xp_prefab),
+    ("tiled_prefab", tiled_prefab),
     ("def_parse", def_parse),
     ("pack_file", pack_file),
     ("palette", palette),
@@ -201,6 +202,43 @@ pub fn xp_prefab(data: &[u8]) {
         assert!(errors.is_empty(), "{errors:?}\n{source}");
         let back = Prefab::from_text("again.txt", &raws[0], palette).expect("written text reads back");
         assert_eq!(back, prefab, "{source}");
+    }
+}
+
+/// The tileset `prefab.tsx` a fuzzed Tiled map may name (the test fixture's).
+const TILED_TILESET: &str = include_str!("../../crates/prefabric/tests/fixtures/tiled/prefab.tsx");
+
+/// Prefabs drawn in Tiled (`.tmx` text, or `.tmj` when it does not start with
+/// `<`): a prefab or errors naming the map or its tileset; whatever loads
+/// survives being written as `.tmx` and `.tmj` and read again.
+pub fn tiled_prefab(data: &[u8]) {
+    let source = String::from_utf8_lossy(data);
+    let limits = Limits { max_prefab_side: 64, ..Limits::default() };
+    let tilesets = |name: &str| match name {
+        "prefab.tsx" => Ok(("prefab.tsx".to_string(), TILED_TILESET.to_string())),
+        _ => Err(prefabric::Error::at(prefabric::ErrorKind::Io, Location::file("fuzz.tmx"), "no such tileset")),
+    };
+    let palette = default_pack().palette();
+    let prefab = match Prefab::from_tiled("fuzz.tmx", &source, &tilesets, Header::named("fuzz"), palette, &limits) {
+        Ok(p) => p,
+        Err(errors) => {
+            assert!(!errors.is_empty());
+            let located =
+                |e: &prefabric::Error| e.location().is_some_and(|l| l.file == "fuzz.tmx" || l.file == "prefab.tsx");
+            assert!(errors.iter().all(located), "{errors:?}");
+            return;
+        }
+    };
+    let tileset = render::TiledTileset::of_prefab(&prefab, palette).expect("a prefab without variation has a tileset");
+    let options = render::TiledOptions {
+        tileset: render::TilesetPlacement::Embedded { image: "fuzz.png".into() },
+        command: None,
+    };
+    for written in [render::prefab_tmx(&prefab, &tileset, &options), render::prefab_tmj(&prefab, &tileset, &options)] {
+        let written = written.expect("a loaded prefab can be written for Tiled");
+        let back = Prefab::from_tiled("again.tmx", &written, &tilesets, prefab.header(), palette, &limits)
+            .expect("written maps read back");
+        assert_eq!(back, prefab, "{written}");
     }
 }
 

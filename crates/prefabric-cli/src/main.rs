@@ -68,18 +68,21 @@ enum Command {
         prefabric show picture.xp                    each layer of any REXPaint image\n  \
         prefabric show content/default/prefabs/xp/foundry.xp --prefab   the image read as a prefab")]
     Show(prefab_files::ShowArgs),
-    /// Convert prefabs between the text syntax and REXPaint `.xp` files.
+    /// Convert prefabs between the text syntax, REXPaint `.xp` files and Tiled maps.
     #[command(
-        long_about = "Convert prefabs between the text syntax (.txt) and REXPaint images (.xp).\n\n\
+        long_about = "Convert prefabs between the text syntax (.txt), REXPaint images (.xp) and Tiled maps (.tmx, .tmj).\n\n\
             A .xp prefab holds its four layers (five with a variation's mask); its name is its \
             file name and its header (tags, transforms, style, variation lines) lives in \
             NAME.toml beside it, which convert writes too. \
             Everything both formats can hold survives the round trip; what one cannot hold \
-            is reported. Existing files are kept unless --force is given.",
+            is reported. A Tiled prefab (.tmx or .tmj) is the same: one prefab named after \
+            its file, its header in NAME.toml; convert writes its tileset embedded, with the \
+            tileset image as NAME.png. Existing files are kept unless --force is given.",
         after_help = "Examples:\n  \
         prefabric convert vaults.txt vault_a.xp --name vault_a   one prefab of a text file\n  \
         prefabric convert vaults.txt xp_out/                      every prefab, as xp_out/NAME.xp\n  \
-        prefabric convert vault_a.xp vault_a.txt                  back to text (- for standard output)"
+        prefabric convert vault_a.xp vault_a.txt                  back to text (- for standard output)\n  \
+        prefabric convert vaults.txt vault_a.tmx --name vault_a  to draw it in Tiled (or .tmj)"
     )]
     Convert(prefab_files::ConvertArgs),
     /// Generate a run of levels at increasing depth that share one world (encounters

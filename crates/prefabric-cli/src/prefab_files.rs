@@ -1,5 +1,6 @@
 //! `prefabric show` and `prefabric convert`: the commands that work on one prefab
-//! file (text or `.xp`) or one REXPaint image.
+//! file (text or `.xp`) or one REXPaint image; `convert` reads and writes Tiled
+//! prefabs (`.tmx`, `.tmj`) too.
 //!
 //! In: the file, and the pack whose palette reads it (the built-in pack without
 //! `--pack`). Out: the prefabs drawn as they would be placed (in any orientation),
@@ -56,9 +57,9 @@ pub(crate) struct ShowArgs {
 
 #[derive(clap::Args)]
 pub(crate) struct ConvertArgs {
-    /// The prefab file to read (.txt or .xp).
+    /// The prefab file to read (.txt, .xp, .tmx or .tmj).
     input: PathBuf,
-    /// Where to write: a .txt or .xp file, a folder (one NAME.xp per prefab), or - (text to standard output).
+    /// Where to write: a .txt, .xp, .tmx or .tmj file, a folder (one NAME.xp per prefab), or - (text to standard output).
     output: PathBuf,
     /// Pack whose palette reads and writes the prefabs (default: the built-in pack).
     /// Problems in the pack's other files are printed as warnings: only its palette
@@ -101,7 +102,7 @@ the pack's palette did not load, and no prefab can be read without it: fix palet
     let canonical = |p: &Path| std::fs::canonicalize(p).ok();
     let own: Vec<PathBuf> = files
         .iter()
-        .flat_map(|f| [Some(f.to_path_buf()), is_xp(f).then(|| f.with_extension("toml"))])
+        .flat_map(|f| [Some(f.to_path_buf()), (is_xp(f) || is_tiled(f)).then(|| f.with_extension("toml"))])
         .flatten()
         .filter_map(|p| canonical(&p))
         .collect();
@@ -140,17 +141,48 @@ fn is_xp(path: &Path) -> bool {
     prefabric::prefab::xp::is_xp_path(&path.to_string_lossy())
 }
 
+/// A Tiled map: `.tmx` or `.tmj`.
+fn is_tiled(path: &Path) -> bool {
+    prefabric::prefab::tiled::is_tiled_path(&path.to_string_lossy())
+}
+
+/// The header file beside a `.xp` or Tiled prefab, if there is one: its name and text.
+fn read_sidecar(path: &Path, pack: &PackParts) -> Result<Option<(String, String)>, Failure> {
+    let sidecar_path = path.with_extension("toml");
+    Ok(match sidecar_path.is_file() {
+        true => Some((sidecar_path.display().to_string(), read_text(&sidecar_path, pack.limits())?)),
+        false => None,
+    })
+}
+
 /// Every prefab in a text or `.xp` prefab file; a `.xp` file's header comes from
 /// the `.toml` beside it, if there is one.
 fn read_prefabs(path: &Path, pack: &PackParts) -> Result<Vec<prefabric::Prefab>, Failure> {
     let shown = path.display().to_string();
     let bytes = read_bounded(path, pack.limits())?;
-    if is_xp(path) {
-        let sidecar_path = path.with_extension("toml");
-        let sidecar = match sidecar_path.is_file() {
-            true => Some((sidecar_path.display().to_string(), read_text(&sidecar_path, pack.limits())?)),
-            false => None,
+    if is_tiled(path) {
+        let text = crate::utf8_text(&shown, bytes)?;
+        let sidecar = read_sidecar(path, pack)?;
+        let sidecar = sidecar.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
+        // External tilesets are read relative to the map, within the same size limit.
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let tilesets = |source: &str| -> Result<(String, String), prefabric::Error> {
+            let file = folder.join(source);
+            let shown = file.display().to_string();
+            let fail = |message: String| {
+                prefabric::Error::at(ErrorKind::Io, prefabric::Location::file(shown.clone()), message)
+            };
+            let bytes =
+                read_bounded(&file, pack.limits()).map_err(|_| fail(format!("cannot read the tileset `{source}`")))?;
+            let text = String::from_utf8(bytes).map_err(|_| fail("the tileset is not UTF-8 text".into()))?;
+            Ok((shown.clone(), text))
         };
+        let prefab =
+            pack.read_tiled_prefab(&shown, &text, sidecar, &tilesets).map_err(|p| Failure::Problems(p.to_string()))?;
+        return Ok(vec![prefab]);
+    }
+    if is_xp(path) {
+        let sidecar = read_sidecar(path, pack)?;
         let sidecar = sidecar.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
         let prefab = pack.read_xp_prefab(&shown, &bytes, sidecar).map_err(|p| Failure::Problems(p.to_string()))?;
         return Ok(vec![prefab]);
@@ -322,19 +354,26 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let is_txt = args.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"));
-    if !to_stdout && !is_txt && !is_xp(&args.output) {
+    if !to_stdout && !is_txt && !is_xp(&args.output) && !is_tiled(&args.output) {
         return Err(Failure::Usage(format!(
-            "error: cannot tell what to write to {}: give a .txt or .xp file, a folder, or - for standard output",
+            "error: cannot tell what to write to {}: give a .txt, .xp, .tmx or .tmj file, a folder, or - for standard output",
             args.output.display()
         )));
     }
-    if chosen.len() > 1 && is_xp(&args.output) {
+    if chosen.len() > 1 && (is_xp(&args.output) || is_tiled(&args.output)) {
         return Err(Failure::Usage(format!(
-            "error: {} holds {} prefabs ({}); a .xp file holds one: pick one with --name, or give a folder to write them all",
+            "error: {} holds {} prefabs ({}); a {} file holds one: pick one with --name, or give a folder to write them all",
             args.input.display(),
             chosen.len(),
-            names.join(", ")
+            names.join(", "),
+            args.output.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default()
         )));
+    }
+    if is_tiled(&args.output) {
+        writes(&args.output)?;
+        writes(&args.output.with_extension("toml"))?;
+        writes(&args.output.with_extension("png"))?;
+        return write_tiled_prefab(chosen[0], &args.output, &pack);
     }
     if is_xp(&args.output) {
         writes(&args.output)?;
@@ -359,13 +398,14 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Writes a prefab as `path` (a `.xp`) and its header as the `.toml` beside it.
-fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts) -> Result<(), Failure> {
-    let image = prefab.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
+/// The header of a prefab written as `path` (a `.xp` or Tiled map), which names
+/// it after the file; a note when that renames it.
+fn file_header(prefab: &prefabric::Prefab, path: &Path) -> Result<prefabric::Header, Failure> {
+    let what = path.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     if let Err((message, _)) = prefabric::prefab::check_name(&stem) {
         return Err(Failure::Usage(format!(
-            "error: {}: a .xp prefab is named after its file, and {message}",
+            "error: {}: a {what} prefab is named after its file, and {message}",
             path.display()
         )));
     }
@@ -373,13 +413,47 @@ fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts) ->
     if stem != prefab.name() {
         writeln!(
             io::stderr(),
-            "note: a .xp prefab is named after its file, so `{}` will be read back as `{stem}`",
+            "note: a {what} prefab is named after its file, so `{}` will be read back as `{stem}`",
             prefab.name()
         )?;
         header.name = stem;
     }
+    Ok(header)
+}
+
+/// Writes a prefab as `path` (a `.xp`) and its header as the `.toml` beside it.
+fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts) -> Result<(), Failure> {
+    let image = prefab.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
+    let header = file_header(prefab, path)?;
     write_file(path, &prefabric::format::xp::write(&image))?;
     write_file(&path.with_extension("toml"), prefabric::prefab::xp::sidecar_text(&header).as_bytes())
+}
+
+/// Writes a prefab as `path` (a `.tmx` or `.tmj` Tiled map with its tileset
+/// embedded), the tileset's image as the `.png` beside it and its header as the `.toml`.
+fn write_tiled_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts) -> Result<(), Failure> {
+    let problem = |e: prefabric::Error| Failure::Problems(e.to_string());
+    let tileset = render::TiledTileset::of_prefab(prefab, pack.palette()).map_err(problem)?;
+    let header = file_header(prefab, path)?;
+    let image = path.with_extension("png");
+    let image_name = image.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let options =
+        render::TiledOptions { tileset: render::TilesetPlacement::Embedded { image: image_name }, command: None };
+    let map = if prefabric::prefab::tiled::is_tmj_path(&path.to_string_lossy()) {
+        render::prefab_tmj(prefab, &tileset, &options)
+    } else {
+        render::prefab_tmx(prefab, &tileset, &options)
+    }
+    .map_err(problem)?;
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let sidecar = prefabric::prefab::xp::sidecar_text(&header).replacen(
+        &format!("REXPaint prefab {}.xp", header.name),
+        &format!("Tiled prefab {file_name}"),
+        1,
+    );
+    write_file(&image, &tileset.image_png().map_err(problem)?)?;
+    write_file(path, map.as_bytes())?;
+    write_file(&path.with_extension("toml"), sidecar.as_bytes())
 }
 
 /// What each reference character of `prefab` stands for at `depth`, as comment

@@ -7,6 +7,7 @@ mod ldtk;
 mod readme;
 mod stats;
 mod tiled;
+mod tiled_prefabs;
 mod viewer;
 mod watch;
 

@@ -18,11 +18,11 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-fn prefabric(args: &[&str], dir: &Path) -> Output {
+pub(crate) fn prefabric(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_prefabric")).args(args).current_dir(dir).output().expect("the binary runs")
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("prefabric-tiled-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -31,7 +31,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Tiled and its rasterizer; `None` (after saying why) when there are none
 /// and none are required.
-fn tiled_or_skip() -> Option<(PathBuf, PathBuf)> {
+pub(crate) fn tiled_or_skip() -> Option<(PathBuf, PathBuf)> {
     let tiled = std::env::var_os("PREFABRIC_TILED").map(PathBuf::from).or_else(|| {
         let path = std::env::var_os("PATH")?;
         std::env::split_paths(&path).map(|dir| dir.join("tiled")).find(|candidate| candidate.is_file())
@@ -54,7 +54,7 @@ fn tiled_or_skip() -> Option<(PathBuf, PathBuf)> {
 /// Runs a Tiled program headless, as CI has no display, and fails the test
 /// if it has not finished within a minute (the editor, given no export to
 /// do, would wait for a user forever).
-fn run_tiled(program: &Path, args: &[&Path], dir: &Path) {
+pub(crate) fn run_tiled(program: &Path, args: &[&Path], dir: &Path) {
     let runtime = dir.join("xdg-runtime");
     let _ = std::fs::create_dir_all(&runtime);
     static RUNS: AtomicU32 = AtomicU32::new(0);

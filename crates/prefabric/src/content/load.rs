@@ -161,8 +161,8 @@ impl Loaded {
     }
 }
 
-/// The pack's text files and its `.xp` images; a file too big or not UTF-8 is a
-/// problem.
+/// The pack's text files and its `.xp` images (`.png` pictures are left out); a
+/// file too big or not UTF-8 is a problem.
 fn split<'f>(
     files: &'f [SourceFile],
     limits: &Limits,
@@ -178,6 +178,13 @@ fn split<'f>(
         }
         if prefab::xp::is_xp_path(&f.path) {
             images.push(f);
+            continue;
+        }
+        // Pictures kept in a pack (a Tiled prefab's tileset image) are not read.
+        if f.path.len() > 4
+            && f.path.is_char_boundary(f.path.len() - 4)
+            && f.path[f.path.len() - 4..].eq_ignore_ascii_case(".png")
+        {
             continue;
         }
         match std::str::from_utf8(&f.bytes) {
@@ -234,13 +241,33 @@ fn read_prefabs(
             }
         }
     }
+    let maps: Vec<&TextFile<'_>> =
+        texts.iter().filter(|t| t.path.starts_with("prefabs/") && prefab::tiled::is_tiled_path(t.path)).collect();
+    for map in &maps {
+        let stem = &map.path[..map.path.len() - 4];
+        let sidecar = find(&format!("{stem}.toml")).map(|t| (t.label.as_str(), t.text));
+        let read = match palette {
+            Some(palette) => {
+                super::read_tiled_prefab(&map.label, map.text, sidecar, &tileset_in(texts, map), palette, limits)
+            }
+            None => Err(Vec::new()),
+        };
+        match read {
+            Ok(p) => prefabs.push(p),
+            Err(errors) => {
+                problems.extend(errors);
+                unread.push(declared_image(&map.label, sidecar));
+            }
+        }
+    }
     for t in texts.iter().filter(|t| t.path.starts_with("prefabs/") && t.path.ends_with(".toml")) {
         let stem = t.path.trim_end_matches(".toml");
-        if !images.iter().any(|f| f.path.len() == stem.len() + 3 && f.path.starts_with(stem)) {
+        let is_stem = |path: &str, len: usize| path.len() == stem.len() + len && path.starts_with(stem);
+        if !images.iter().any(|f| is_stem(&f.path, 3)) && !maps.iter().any(|m| is_stem(m.path, 4)) {
             problems.push(
-                Error::at(ErrorKind::Invalid, Location::file(t.label.clone()), "no .xp prefab of this name")
+                Error::at(ErrorKind::Invalid, Location::file(t.label.clone()), "no .xp, .tmx or .tmj prefab of this name")
                     .with_help(format!(
-                        "a .toml under prefabs/ holds the header of the .xp prefab beside it (text prefabs keep their header inline); add {stem}.xp or remove this file"
+                        "a .toml under prefabs/ holds the header of the .xp, .tmx or .tmj prefab beside it (text prefabs keep their header inline); add {stem}.xp or remove this file"
                     )),
             );
         }
@@ -287,10 +314,32 @@ where
     results.into_iter().flatten().collect()
 }
 
+/// Reads the external tilesets of the Tiled map at pack path `map` from the
+/// pack's text files (so they are held to the same size limit).
+fn tileset_in<'t>(
+    texts: &'t [TextFile<'t>],
+    map: &'t TextFile<'t>,
+) -> impl Fn(&str) -> Result<(String, String), Error> + 't {
+    move |source: &str| {
+        let missing = |what: String| {
+            Error::at(ErrorKind::Invalid, Location::file(map.label.clone()), what).with_help(
+                "keep the tileset in the pack, beside the map or in a folder under the pack, and save the map again",
+            )
+        };
+        let path = prefab::tiled::tileset_path(map.path, source)
+            .ok_or_else(|| missing(format!("the tileset `{source}` is outside the pack")))?;
+        texts
+            .iter()
+            .find(|t| t.path == path)
+            .map(|t| (t.label.clone(), t.text.to_string()))
+            .ok_or_else(|| missing(format!("the tileset `{source}` is not in the pack (looked for {path})")))
+    }
+}
+
 /// What a `.xp` prefab that did not load declared: its name (the file's) and,
 /// when its header file reads, that header's tags and definition file.
 fn declared_image(file: &str, sidecar: Option<(&str, &str)>) -> Declared {
-    let name = prefab::xp::name_of_file(file);
+    let name = prefab::tiled::name_of_file(prefab::xp::name_of_file(file));
     match sidecar.and_then(|(f, text)| prefab::xp::read_sidecar(f, text, name).ok()) {
         Some(header) => {
             let tags = header.tags.join(" ");

@@ -392,6 +392,19 @@ impl PackParts {
     pub fn read_xp_prefab(&self, file: &str, bytes: &[u8], sidecar: Option<(&str, &str)>) -> Result<Prefab, Problems> {
         read_xp_prefab(file, bytes, sidecar, &self.palette, &self.limits).map_err(sorted)
     }
+
+    /// Reads a prefab drawn in Tiled (a `.tmx` or `.tmj` map's text) with this
+    /// pack's palette; its header from `sidecar` (the `.toml` beside it: its file
+    /// name and text), its external tilesets through `tilesets`.
+    pub fn read_tiled_prefab(
+        &self,
+        file: &str,
+        text: &str,
+        sidecar: Option<(&str, &str)>,
+        tilesets: &prefab::tiled::TilesetReader<'_>,
+    ) -> Result<Prefab, Problems> {
+        read_tiled_prefab(file, text, sidecar, tilesets, &self.palette, &self.limits).map_err(sorted)
+    }
 }
 
 impl From<&Pack> for PackParts {
@@ -459,6 +472,22 @@ fn read_xp_prefab(
         None => prefab::Header::named(name),
     };
     Prefab::from_xp(file, &image, header, palette, limits)
+}
+
+fn read_tiled_prefab(
+    file: &str,
+    text: &str,
+    sidecar: Option<(&str, &str)>,
+    tilesets: &prefab::tiled::TilesetReader<'_>,
+    palette: &Palette,
+    limits: &Limits,
+) -> Result<Prefab, Vec<Error>> {
+    let name = prefab::tiled::name_of_file(file);
+    let header = match sidecar {
+        Some((sidecar_file, sidecar_text)) => prefab::xp::read_sidecar(sidecar_file, sidecar_text, name)?,
+        None => prefab::Header::named(name),
+    };
+    Prefab::from_tiled(file, text, tilesets, header, palette, limits)
 }
 
 fn too_big(file: &str, size: u64, limits: &Limits) -> Error {

@@ -38,6 +38,8 @@ pub(crate) enum Place<'r, 'a> {
     Text { layers: [Option<&'r Layer<'a>>; 5] },
     /// A REXPaint image: a layer number and the cell's coordinates.
     Xp,
+    /// A Tiled map: the layer's name and the cell's coordinates.
+    Tiled,
 }
 
 impl Place<'_, '_> {
@@ -52,6 +54,9 @@ impl Place<'_, '_> {
                 Location::file(file),
                 format!("layer {} ({}), cell x={} y={}: {message}", layer.xp_layer(), layer.name(), p.x, p.y),
             ),
+            Place::Tiled => {
+                (Location::file(file), format!("layer `{}`, cell x={} y={}: {message}", layer.name(), p.x, p.y))
+            }
         }
     }
 }

@@ -19,6 +19,7 @@
 pub mod art;
 mod assemble;
 mod text;
+pub mod tiled;
 mod vary;
 pub mod xp;
 

@@ -318,7 +318,7 @@ fn xp_arrow(arrow: char) -> char {
 }
 
 /// Reads an arrow drawn in any of the ways REXPaint offers as `^ > v <`.
-fn text_arrow(glyph: char) -> char {
+pub(super) fn text_arrow(glyph: char) -> char {
     match glyph {
         '↑' | '▲' => '^',
         '→' | '►' => '>',

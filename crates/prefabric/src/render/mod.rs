@@ -37,6 +37,9 @@ pub use ldtk::{LDTK_GRID_SIZE, LDTK_VERSION, map_ldtk, world_ldtk};
 pub use png::{Highlight, MAX_PIXELS, MAX_SCALE, PngOptions, map_png};
 pub use prefab_text::prefab_text;
 #[cfg(feature = "tiled")]
-pub use tiled::{TILED_TILE_SIZE, TiledOptions, TiledTileset, TilesetPlacement, map_tmj, map_tmx, tiled_world};
+pub use tiled::{
+    TILED_TILE_SIZE, TiledOptions, TiledTileset, TilesetPlacement, map_tmj, map_tmx, prefab_tmj, prefab_tmx,
+    tiled_world,
+};
 #[cfg(feature = "xp")]
 pub use xp::{XpStyle, map_xp, xp_text};

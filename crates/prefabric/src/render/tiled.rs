@@ -14,22 +14,31 @@
 //! properties`, `links`, `doors` and `marks` (only `prefabs` shown at first),
 //! each object with its class (Tiled 1.8 calls it
 //! `type`) and properties; the map's properties name the pack, map type, seed,
-//! depth and the command that makes it again. The same maps and options give
-//! the same bytes.
+//! depth and the command that makes it again. A prefab is written the same
+//! way for `prefabric convert` ([`prefab_tmx`], [`prefab_tmj`]): its own tileset
+//! ([`TiledTileset::of_prefab`]) and the tile layers `terrain`, `links`,
+//! `machines` and `refs` that `Prefab::from_tiled` reads back. The same maps
+//! and options give the same bytes.
 
 use super::colour::{BACKGROUND, object_colour, terrain_colour};
 use super::png::encode_rgba;
 use crate::content::Pack;
 use crate::content::catalog::Catalog;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
+use crate::format::palette::Palette;
 use crate::format::xp::Rgb;
 use crate::geom::{Point, Rect};
+use crate::grid::Grid;
 use crate::map::{LinkKind, Map, Object, ObjectKind, Terrain};
+use crate::prefab::{LayerKind, Prefab};
 use serde::Serialize;
 use std::fmt::Write as _;
 
 /// Pixels per side of a tile: the 8x8 font with a margin of 2 around it.
 pub const TILED_TILE_SIZE: u32 = 12;
+
+/// The colour of a prefab mark's glyph (links, machines, refs).
+const MARK_COLOUR: Rgb = Rgb::new(0xff, 0xff, 0x60);
 
 /// Tiles per row of the tileset image.
 const COLUMNS: u32 = 16;
@@ -45,6 +54,8 @@ enum Art {
     Terrain(Terrain),
     /// An object's glyph in its kind's colour.
     Object(ObjectKind, char),
+    /// A prefab's mark (a link, a machine's drawing, a reference): its glyph.
+    Mark(char),
 }
 
 /// The tiles of a set of maps: every terrain and object glyph they show.
@@ -108,9 +119,45 @@ impl TiledTileset {
             .map(|&art| match art {
                 Art::Terrain(t) => Look { glyph: palette.render_glyph(t), colour: terrain_colour(t, palette) },
                 Art::Object(kind, glyph) => Look { glyph, colour: object_colour(kind) },
+                Art::Mark(glyph) => Look { glyph, colour: MARK_COLOUR },
             })
             .collect();
         TiledTileset { tiles, looks }
+    }
+
+    /// The tiles a prefab drawn in Tiled needs: one per terrain it holds (with
+    /// `glyph`, `role` and `variant`, its text glyph shown) and one per glyph of
+    /// its other layers (`glyph` only), as [`prefab_tmx`] and [`prefab_tmj`] draw
+    /// it. Fails for a prefab with variation lines, whose terrain glyphs Tiled
+    /// prefabs do not hold yet.
+    pub fn of_prefab(prefab: &Prefab, palette: &Palette) -> Result<TiledTileset, Error> {
+        if prefab.varies() {
+            return Err(Error::new(
+                ErrorKind::Invalid,
+                format!(
+                    "prefab `{}` has variation lines, which prefabs drawn in Tiled cannot hold yet; keep it as text or .xp",
+                    prefab.name()
+                ),
+            ));
+        }
+        let mut tiles: Vec<Art> = prefab.cells().cells().iter().flatten().map(|&t| Art::Terrain(t)).collect();
+        for (_, layer) in prefab_marks(prefab)? {
+            tiles.extend(layer.cells().iter().flatten().map(|&g| Art::Mark(g)));
+        }
+        tiles.sort_unstable();
+        tiles.dedup();
+        let looks = tiles
+            .iter()
+            .map(|&art| match art {
+                Art::Terrain(t) => Look {
+                    glyph: palette.source_glyph(t).unwrap_or_else(|| palette.render_glyph(t)),
+                    colour: terrain_colour(t, palette),
+                },
+                Art::Object(kind, glyph) => Look { glyph, colour: object_colour(kind) },
+                Art::Mark(glyph) => Look { glyph, colour: MARK_COLOUR },
+            })
+            .collect();
+        Ok(TiledTileset { tiles, looks })
     }
 
     /// How many tiles it has.
@@ -151,7 +198,7 @@ impl TiledTileset {
                     }
                     (shade(look.colour), 2)
                 }
-                Art::Object(..) => {
+                Art::Object(..) | Art::Mark(_) => {
                     for (x, y) in square(1, TILED_TILE_SIZE - 2) {
                         put(x, y, BACKGROUND);
                     }
@@ -345,6 +392,7 @@ fn tile_properties(art: Art, look: &Look) -> Vec<Property> {
     let glyph = Property::text("glyph", look.glyph.to_string());
     match art {
         Art::Object(kind, _) => vec![glyph, Property::text("kind", kind.name())],
+        Art::Mark(_) => vec![glyph],
         Art::Terrain(t) => vec![glyph, Property::text("role", t.role().name()), Property::int("variant", t.variant())],
     }
 }
@@ -467,7 +515,10 @@ struct Document {
 
 /// The map as a `.tmj` file (Tiled's JSON map format), one line and a newline.
 pub fn map_tmj(map: &Map, pack: &Pack, tileset: &TiledTileset, options: &TiledOptions) -> String {
-    let doc = document(map, pack, tileset, options);
+    write_tmj(&document(map, pack, tileset, options), tileset, options)
+}
+
+fn write_tmj(doc: &Document, tileset: &TiledTileset, options: &TiledOptions) -> String {
     let layers = doc
         .layers
         .iter()
@@ -520,7 +571,7 @@ pub fn map_tmj(map: &Map, pack: &Pack, tileset: &TiledTileset, options: &TiledOp
         nextlayerid: doc.layers.len() as u32 + 1,
         nextobjectid: doc.next_object_id,
         orientation: "orthogonal",
-        properties: doc.properties,
+        properties: doc.properties.clone(),
         renderorder: "right-down",
         tiledversion: TILED_VERSION,
         tileheight: TILED_TILE_SIZE,
@@ -534,7 +585,59 @@ pub fn map_tmj(map: &Map, pack: &Pack, tileset: &TiledTileset, options: &TiledOp
 
 /// The map as a `.tmx` file (Tiled's XML map format), its tile layers as CSV.
 pub fn map_tmx(map: &Map, pack: &Pack, tileset: &TiledTileset, options: &TiledOptions) -> String {
-    let doc = document(map, pack, tileset, options);
+    write_tmx(&document(map, pack, tileset, options), tileset, options)
+}
+
+/// A prefab as a `.tmj` map that `Prefab::from_tiled` reads back to an equal
+/// prefab (with its header from `prefab::xp::sidecar_text`): tile layers
+/// `terrain`, `links`, `machines` and `refs`, don't-care cells empty. `tileset`
+/// comes from [`TiledTileset::of_prefab`].
+pub fn prefab_tmj(prefab: &Prefab, tileset: &TiledTileset, options: &TiledOptions) -> Result<String, Error> {
+    Ok(write_tmj(&prefab_document(prefab, tileset, options)?, tileset, options))
+}
+
+/// A prefab as a `.tmx` map, as [`prefab_tmj`] says.
+pub fn prefab_tmx(prefab: &Prefab, tileset: &TiledTileset, options: &TiledOptions) -> Result<String, Error> {
+    Ok(write_tmx(&prefab_document(prefab, tileset, options)?, tileset, options))
+}
+
+/// A prefab layer's name and its glyphs, `None` where it is empty.
+type MarkLayer = (&'static str, Grid<Option<char>>);
+
+/// The glyphs of a prefab's links, machines and refs layers, by layer name.
+fn prefab_marks(prefab: &Prefab) -> Result<[MarkLayer; 3], Error> {
+    let (w, h) = (prefab.width(), prefab.height());
+    let mut machines = Grid::new(w, h, None);
+    for m in prefab.machines() {
+        for &(p, glyph) in m.cells() {
+            machines.set(p, Some(glyph));
+        }
+    }
+    let mut refs = Grid::new(w, h, None);
+    for r in prefab.drawn_refs() {
+        refs.set(r.at, Some(r.glyph));
+    }
+    Ok([
+        (LayerKind::Links.name(), prefab.link_glyphs()?),
+        (LayerKind::Machines.name(), machines),
+        (LayerKind::Refs.name(), refs),
+    ])
+}
+
+fn prefab_document(prefab: &Prefab, tileset: &TiledTileset, options: &TiledOptions) -> Result<Document, Error> {
+    let terrain = prefab.cells().cells().iter().map(|t| t.map_or(0, |t| tileset.gid(Art::Terrain(t)))).collect();
+    let mut layers = vec![Layer::Tiles { name: LayerKind::Terrain.name(), data: terrain }];
+    for (name, grid) in prefab_marks(prefab)? {
+        layers.push(Layer::Tiles {
+            name,
+            data: grid.cells().iter().map(|g| g.map_or(0, |g| tileset.gid(Art::Mark(g)))).collect(),
+        });
+    }
+    let properties = options.command.iter().map(|c| Property::text("command", c.as_str())).collect();
+    Ok(Document { width: prefab.width(), height: prefab.height(), properties, layers, next_object_id: 1 })
+}
+
+fn write_tmx(doc: &Document, tileset: &TiledTileset, options: &TiledOptions) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,

@@ -36,6 +36,7 @@ mod staircases;
 mod sweep;
 mod theme;
 mod tiled;
+mod tiled_prefabs;
 mod transforms;
 mod variation;
 mod xp_files;

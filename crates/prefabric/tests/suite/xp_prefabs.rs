@@ -326,7 +326,7 @@ fn a_pack_reads_xp_prefabs_with_their_headers_and_reports_strays() {
     files.push(prefabric::content::SourceFile { path: "prefabs/lost.toml".into(), bytes: b"tags = []\n".to_vec() });
     files.push(prefabric::content::SourceFile { path: "prefabs/broken.xp".into(), bytes: b"not an image".to_vec() });
     let problems = Pack::from_files("p", files, Limits::default()).unwrap_err().to_string();
-    assert!(problems.contains("p/prefabs/lost.toml: invalid: no .xp prefab of this name"), "{problems}");
+    assert!(problems.contains("p/prefabs/lost.toml: invalid: no .xp, .tmx or .tmj prefab of this name"), "{problems}");
     assert!(problems.contains("p/prefabs/broken.xp: format error: not a gzip file"), "{problems}");
 }
 
