@@ -2,8 +2,8 @@
 //!
 //! In: the command line's pack, map type, seed, depth, previews and output
 //! options. Out: the map as text, JSON, a REXPaint image, a PNG image, the HTML
-//! viewer or an LDtk project, and on standard error the line that makes the same
-//! file again.
+//! viewer, a Tiled map with its tileset or an LDtk project, and on standard
+//! error the line that makes the same file again.
 
 use crate::tiled_files::{self, TiledFormat, TilesetChoice};
 use crate::{Failure, fresh_seed, pack_or_fail, write_atomically};
