@@ -15,6 +15,7 @@ use super::keywords::{Allowed, GameKeywords};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
 use crate::format::def::{DefLine, Pick};
 use crate::format::parse_toml;
+use crate::map::ObjectKind;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -352,8 +353,7 @@ impl Catalog {
     /// The name of the entry `tag` for an object of `kind` (a machine with a
     /// tag is a catalog prop the furnishing stage stood up); `None` when the
     /// catalog has no such entry.
-    pub fn name_of(&self, kind: crate::map::ObjectKind, tag: &str) -> Option<&str> {
-        use crate::map::ObjectKind;
+    pub fn name_of(&self, kind: ObjectKind, tag: &str) -> Option<&str> {
         match kind {
             ObjectKind::Entity => self.entity(tag).map(|e| e.name.as_str()),
             ObjectKind::Item => self.item(tag).map(|i| i.name.as_str()),
