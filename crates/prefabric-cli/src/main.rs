@@ -82,7 +82,8 @@ enum Command {
         prefabric convert vaults.txt vault_a.xp --name vault_a   one prefab of a text file\n  \
         prefabric convert vaults.txt xp_out/                      every prefab, as xp_out/NAME.xp\n  \
         prefabric convert vault_a.xp vault_a.txt                  back to text (- for standard output)\n  \
-        prefabric convert vaults.txt vault_a.tmx --name vault_a  to draw it in Tiled (or .tmj)"
+        prefabric convert vaults.txt vault_a.tmx --name vault_a  to draw it in Tiled (or .tmj)\n  \
+        prefabric convert vaults.txt tiled_out/ --to tmx          every prefab, as tiled_out/NAME.tmx"
     )]
     Convert(prefab_files::ConvertArgs),
     /// Generate a run of levels at increasing depth that share one world (encounters

@@ -59,8 +59,13 @@ pub(crate) struct ShowArgs {
 pub(crate) struct ConvertArgs {
     /// The prefab file to read (.txt, .xp, .tmx or .tmj).
     input: PathBuf,
-    /// Where to write: a .txt, .xp, .tmx or .tmj file, a folder (one NAME.xp per prefab), or - (text to standard output).
+    /// Where to write: a .txt, .xp, .tmx or .tmj file, a folder (one file per prefab, as --to says), or - (text to standard output).
     output: PathBuf,
+    /// With a folder as OUTPUT: the format of the file written for each prefab,
+    /// NAME.xp (the default), NAME.tmx or NAME.tmj (each with its NAME.toml header,
+    /// and its tileset image NAME.png for Tiled), or NAME.txt.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    to: Option<FolderFormat>,
     /// Pack whose palette reads and writes the prefabs (default: the built-in pack).
     /// Problems in the pack's other files are printed as warnings: only its palette
     /// must load.
@@ -72,6 +77,39 @@ pub(crate) struct ConvertArgs {
     /// Write over files that already exist.
     #[arg(long)]
     force: bool,
+}
+
+/// The format `convert` writes each prefab in when it writes a folder.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FolderFormat {
+    /// REXPaint images (.xp) and their .toml headers.
+    Xp,
+    /// Tiled maps in XML (.tmx), their tileset images and .toml headers.
+    Tmx,
+    /// Tiled maps in JSON (.tmj), their tileset images and .toml headers.
+    Tmj,
+    /// Text prefabs (.txt).
+    Txt,
+}
+
+impl FolderFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            FolderFormat::Xp => "xp",
+            FolderFormat::Tmx => "tmx",
+            FolderFormat::Tmj => "tmj",
+            FolderFormat::Txt => "txt",
+        }
+    }
+
+    /// The files written beside each prefab's own.
+    fn companions(self) -> &'static [&'static str] {
+        match self {
+            FolderFormat::Xp => &["toml"],
+            FolderFormat::Tmx | FolderFormat::Tmj => &["toml", "png"],
+            FolderFormat::Txt => &[],
+        }
+    }
 }
 
 fn parse_transform(s: &str) -> Result<Transform, String> {
@@ -341,17 +379,41 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
     let names_folder = args.output.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR)
         || (args.output.extension().is_none() && !to_stdout);
     if args.output.is_dir() || (names_folder && !args.output.exists()) {
-        std::fs::create_dir_all(&args.output)
-            .map_err(|e| Failure::Usage(format!("error: cannot create {}: {e}", args.output.display())))?;
-        let targets: Vec<PathBuf> = chosen.iter().map(|p| args.output.join(format!("{}.xp", p.name()))).collect();
+        let format = args.to.unwrap_or(FolderFormat::Xp);
+        let targets: Vec<PathBuf> =
+            chosen.iter().map(|p| args.output.join(format!("{}.{}", p.name(), format.extension()))).collect();
+        // Every target is checked before the first is written, so a refusal writes nothing.
         for path in &targets {
             writes(path)?;
-            writes(&path.with_extension("toml"))?;
+            for companion in format.companions() {
+                writes(&path.with_extension(companion))?;
+            }
         }
+        std::fs::create_dir_all(&args.output)
+            .map_err(|e| Failure::Usage(format!("error: cannot create {}: {e}", args.output.display())))?;
         for (prefab, path) in chosen.iter().zip(&targets) {
-            write_xp_prefab(prefab, path, &pack)?;
+            match format {
+                FolderFormat::Xp => write_xp_prefab(prefab, path, &pack)?,
+                FolderFormat::Tmx | FolderFormat::Tmj => write_tiled_prefab(prefab, path, &pack)?,
+                FolderFormat::Txt => write_file(path, text_of(prefab, &pack)?.as_bytes())?,
+            }
         }
+        writeln!(
+            io::stderr(),
+            "wrote {} prefab{} to {} as .{}",
+            targets.len(),
+            if targets.len() == 1 { "" } else { "s" },
+            args.output.display(),
+            format.extension()
+        )?;
         return Ok(());
+    }
+    if let Some(format) = args.to {
+        return Err(Failure::Usage(format!(
+            "error: --to {} is for a folder; {} is a file, whose extension says its format",
+            format.extension(),
+            args.output.display()
+        )));
     }
     let is_txt = args.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"));
     if !to_stdout && !is_txt && !is_xp(&args.output) && !is_tiled(&args.output) {
@@ -385,7 +447,7 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
         if i > 0 {
             text.push('\n');
         }
-        text.push_str(&render::prefab_text(prefab, pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?);
+        text.push_str(&text_of(prefab, &pack)?);
     }
     if to_stdout {
         let mut out = io::stdout().lock();
@@ -396,6 +458,11 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
         write_file(&args.output, text.as_bytes())?;
     }
     Ok(())
+}
+
+/// A prefab in the text syntax.
+fn text_of(prefab: &prefabric::Prefab, pack: &PackParts) -> Result<String, Failure> {
+    render::prefab_text(prefab, pack.palette()).map_err(|e| Failure::Problems(e.to_string()))
 }
 
 /// The header of a prefab written as `path` (a `.xp` or Tiled map), which names

@@ -1,7 +1,7 @@
 //! Prefabs drawn in Tiled through `prefabric convert`: text → `.tmx` → text and
 //! text → `.tmj` → text give the same prefab; a `.tmj` that Tiled itself saved
-//! as `.tmx` reads back the same; a variation prefab is refused with a reason;
-//! and one of Tiled's own example maps, whose tiles have no `glyph`, is a
+//! as `.tmx` reads back the same; a varying prefab keeps its variation; a
+//! folder takes every prefab of a file in the format `--to` names; and one of Tiled's own example maps, whose tiles have no `glyph`, is a
 //! clear error. Tiled is found as in `tiled.rs`.
 
 use super::tiled::{prefabric, run_tiled, scratch, tiled_or_skip};
@@ -36,7 +36,13 @@ fn text_to_tmx_or_tmj_and_back_is_the_same_prefab() {
     let dir = scratch("prefab-round-trip");
     let guest = default_prefab("hotel/guest.txt", &dir);
     let loot = default_prefab("encounters/loot.txt", &dir);
-    for (file, name) in [(&guest, "guest_room"), (&loot, "scrap_cache_medium"), (&loot, "hidden_stash_large")] {
+    // storage_alcove_deep has variation lines: they go to the .toml, their glyphs to the tiles.
+    for (file, name) in [
+        (&guest, "guest_room"),
+        (&loot, "scrap_cache_medium"),
+        (&loot, "hidden_stash_large"),
+        (&loot, "storage_alcove_deep"),
+    ] {
         let file = file.to_string_lossy();
         convert(&[&file, "reference.txt", "--name", name, "--force"], &dir).expect("to text");
         for ext in ["tmx", "tmj"] {
@@ -52,10 +58,27 @@ fn text_to_tmx_or_tmj_and_back_is_the_same_prefab() {
     // One prefab a file: a file of several needs --name.
     let e = convert(&[&loot.to_string_lossy(), "all.tmx"], &dir).unwrap_err();
     assert!(e.contains("a .tmx file holds one: pick one with --name"), "{e}");
-    // Variation lines are not written for Tiled: said, not lost.
-    let e = convert(&[&loot.to_string_lossy(), "deep.tmx", "--name", "storage_alcove_deep"], &dir).unwrap_err();
-    assert!(e.contains("has variation lines, which prefabs drawn in Tiled cannot hold yet"), "{e}");
-    assert!(!dir.join("deep.tmx").exists());
+    // A folder takes them all, in the format --to names; --to with a file is refused.
+    convert(&[&loot.to_string_lossy(), "tiled/", "--to", "tmj"], &dir).expect("to a folder");
+    let mut written: Vec<String> = std::fs::read_dir(dir.join("tiled"))
+        .expect("the folder")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    let prefabs = std::fs::read_to_string(&loot).expect("read").lines().filter(|l| l.starts_with("prefab ")).count();
+    assert_eq!(written.len(), 3 * prefabs, "{written:?}");
+    for name in ["storage_alcove_deep.tmj", "storage_alcove_deep.png", "storage_alcove_deep.toml"] {
+        assert!(written.iter().any(|w| w == name), "{name} in {written:?}");
+    }
+    convert(&["tiled/storage_alcove_deep.tmj", "deep.txt", "--force"], &dir).expect("from the folder");
+    convert(&[&loot.to_string_lossy(), "deep_ref.txt", "--name", "storage_alcove_deep", "--force"], &dir)
+        .expect("to text");
+    assert_eq!(body(&dir, "deep.txt"), body(&dir, "deep_ref.txt"));
+    let e = convert(&[&loot.to_string_lossy(), "tiled/", "--to", "tmj"], &dir).unwrap_err();
+    assert!(e.contains("already exists; give --force"), "{e}");
+    let e = convert(&[&loot.to_string_lossy(), "one.tmx", "--to", "tmx", "--name", "storage_alcove_deep"], &dir)
+        .unwrap_err();
+    assert!(e.contains("--to tmx is for a folder"), "{e}");
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! pass the same checks. Every problem is reported at its `file:line:col`.
 
 use super::assemble::{Drawn, Place, assemble};
-use super::vary::{self, parse as vary_parse};
+use super::vary::{self, parse::Named};
 use super::{Declared, Header, LayerKind, Prefab, Style, VARIATION_KEYS, VariationLine, check_name, check_tag};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::{CONNECTOR, DONT_CARE, Palette};
@@ -19,24 +19,6 @@ use crate::map::{Role, Terrain};
 
 /// Header keys a prefab may have, each once.
 const KEYS: [&str; 4] = ["tags", "transforms", "style", "defs"];
-
-/// The glyphs a prefab's variation lines give a meaning or rewrite: those may
-/// stand in the terrain layer though the palette does not know them.
-#[derive(Default)]
-struct Named {
-    /// The legend's glyphs and terrains.
-    legend: Vec<(char, Terrain)>,
-    /// Every glyph a rule rewrites or writes.
-    ruled: Vec<char>,
-    /// How many rules there are.
-    rules: usize,
-}
-
-impl Named {
-    fn accepts(&self, glyph: char) -> bool {
-        self.legend.iter().any(|l| l.0 == glyph) || self.ruled.contains(&glyph)
-    }
-}
 
 /// Most errors reported for one prefab's grid before the rest are summarised.
 const MAX_GRID_ERRORS: usize = 12;
@@ -264,27 +246,9 @@ impl Builder<'_> {
 
     /// The glyphs the variation lines name; reports their mistakes.
     fn named(&mut self, lines: &[VariationLine]) -> Named {
-        match vary_parse::lines(lines) {
-            Ok((legend, steps)) => Named {
-                legend: legend.iter().map(|l| (l.glyph, l.terrain)).collect(),
-                ruled: steps
-                    .iter()
-                    .flat_map(|s| {
-                        let mut g = s.rule.writes();
-                        g.extend(s.rule.reads());
-                        g
-                    })
-                    .collect(),
-                rules: steps.len(),
-            },
-            Err(errors) => {
-                self.errors.extend(errors);
-                // Every glyph the lines mention passes the grid, so a mistake in
-                // a line is reported once, not again at each cell drawn with it.
-                let ruled = lines.iter().flat_map(|l| l.value.chars()).collect();
-                Named { legend: Vec::new(), ruled, rules: lines.len() }
-            }
-        }
+        let (named, errors) = Named::read(lines);
+        self.errors.extend(errors);
+        named
     }
 
     /// The layers by kind; reports duplicates, empty layers and a missing terrain layer.
@@ -378,8 +342,8 @@ impl Builder<'_> {
         for (y, row) in layer.rows.iter().enumerate() {
             for (x, c) in row.text.chars().enumerate() {
                 glyphs.push((c != CONNECTOR).then_some(c));
-                if let Some(l) = named.legend.iter().find(|l| l.0 == c) {
-                    cells.push(Some(l.1));
+                if let Some(t) = named.legend_terrain(c) {
+                    cells.push(Some(t));
                 } else if c == DONT_CARE {
                     cells.push(None);
                 } else if c == CONNECTOR {

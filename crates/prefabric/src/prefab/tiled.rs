@@ -9,12 +9,14 @@
 //! where there is one, the layer and the cell (x, y) or the XML line and column.
 //!
 //! The map's tile layers are named like a REXPaint prefab's: `terrain` (required),
-//! `links`, `machines` and `refs` (variation lines are not read for Tiled
-//! prefabs yet: a header with `vary` lines is an error saying so). A
-//! cell's meaning comes from its tile's custom properties: `glyph` (one character,
-//! read as in a text prefab) and, on the terrain layer, `role` and `variant`, which
-//! win over `glyph` when present, so the tileset `prefabric generate --format tmj`
-//! writes works as it is. An empty cell is don't-care (`?`) on the terrain layer and
+//! `links`, `machines` and `refs`. A cell's meaning comes from its tile's custom
+//! properties: `glyph` (one character, read as in a text prefab) and, on the
+//! terrain layer, `role` and `variant`, which win over `glyph` when present, so
+//! the tileset `prefabric generate --format tmj` writes works as it is. A prefab
+//! whose header has variation lines reads them as a `.xp` prefab does: a terrain
+//! cell whose tile's `glyph` a line names takes part in the variation (its
+//! terrain from `role` when the tile has one, else from the glyph), and a fifth
+//! tile layer, `mask`, protects every cell painted on it. An empty cell is don't-care (`?`) on the terrain layer and
 //! empty on the others. Orthogonal, finite maps only; layer data as Tiled writes it
 //! (XML tiles, CSV, base64 uncompressed, zlib or gzip; a JSON array or base64);
 //! tilesets embedded or external. Flipped or rotated tiles are refused rather than
@@ -24,6 +26,7 @@
 //! [`Limits`] before anything of that size is allocated.
 
 use super::assemble::{Drawn, Place, assemble};
+use super::vary::{self, parse::Named};
 use super::{Header, LayerKind, Prefab, check_name};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::Palette;
@@ -43,7 +46,7 @@ const MAX_CELL_ERRORS: usize = 12;
 const FLIP_BITS: u32 = 0xf000_0000;
 
 /// The layer names a Tiled prefab may have.
-const LAYER_NAMES: &str = "`terrain`, `links`, `machines` and `refs`";
+const LAYER_NAMES: &str = "`terrain`, `links`, `machines`, `refs` and, with variation lines, `mask`";
 
 /// Reads an external tileset: given its `source` as the map writes it, the label
 /// to name it by in errors and its text, or why it could not be read.
@@ -190,16 +193,17 @@ impl TiledMap {
                 "a prefab's tiles say what they draw in a `glyph` property (one character); make the tileset with `prefabric convert PREFAB.txt PREFAB.tmx` or take the one `prefabric generate --format tmx` writes",
             )]);
         }
-        if let Some(line) = header.variation.first() {
-            return Err(vec![
-                invalid(line.at.clone(), "variation lines are not read for prefabs drawn in Tiled yet")
-                    .with_help(format!("remove `vary` from the .toml, or keep {file} as a text or .xp prefab")),
-            ]);
-        }
-        let mut errors = Vec::new();
-        let mut by_kind: [Option<&TileLayer>; 4] = [None; 4];
+        let varies = !header.variation.is_empty();
+        let (named, mut errors) = Named::read(&header.variation);
+        let mut by_kind: [Option<&TileLayer>; 5] = [None; 5];
         for layer in &self.layers {
-            match LayerKind::ALL[..4].iter().find(|k| k.name() == layer.name) {
+            match LayerKind::ALL.iter().find(|k| k.name() == layer.name) {
+                // The mask protects cells from rules; without one it means nothing.
+                Some(&LayerKind::Mask) if named.rules == 0 => errors.push(
+                    invalid(layer.at.clone(), "a `mask` layer, but no variation rule to protect cells from").with_help(
+                        "delete the layer, or add `subst`, `subst-once`, `nsubst` or `shuffle` lines to `vary` in the prefab's .toml",
+                    ),
+                ),
                 Some(&k) if by_kind[k as usize].is_some() => errors.push(
                     invalid(layer.at.clone(), format!("a second tile layer named `{}`", layer.name))
                         .with_help("merge the two layers"),
@@ -228,22 +232,28 @@ impl TiledMap {
             }
         };
         let mut cells = Vec::with_capacity(terrain_layer.gids.len());
+        // Each painted cell's glyph, which variation lines may name.
+        let mut glyphs = Vec::with_capacity(if varies { terrain_layer.gids.len() } else { 0 });
         let mut connectors = Vec::new();
         for (i, &gid) in terrain_layer.gids.iter().enumerate() {
-            if gid == 0 {
+            let tile = match (gid, self.tile(gid)) {
+                (0, _) => None,
+                (_, Ok(t)) => Some(t),
+                (_, Err(message)) => {
+                    report(&mut errors, "terrain", i, message);
+                    None
+                }
+            };
+            if varies {
+                glyphs.push(tile.and_then(|t| t.glyph));
+            }
+            let Some(tile) = tile else {
                 cells.push(None);
                 continue;
-            }
-            let tile = match self.tile(gid) {
-                Ok(t) => t,
-                Err(message) => {
-                    report(&mut errors, "terrain", i, message);
-                    cells.push(None);
-                    continue;
-                }
             };
             let cell = match (tile.role, tile.glyph) {
                 (Some(role), _) => Some(Terrain::with_variant(role, tile.variant)),
+                (None, Some(g)) if named.legend_terrain(g).is_some() => named.legend_terrain(g),
                 (None, Some('?')) => None,
                 (None, Some('*')) => {
                     connectors.push(Point::new(i as i32 % w, i as i32 / w));
@@ -251,6 +261,8 @@ impl TiledMap {
                 }
                 (None, Some(g)) => match palette.terrain_of(g) {
                     Some(t) => Some(t),
+                    // A glyph only a rule writes or reads: don't-care until the variation resolves it.
+                    None if named.accepts(g) => None,
                     None => {
                         let known: String = palette.glyphs().iter().map(|(g, _)| *g).collect();
                         report(
@@ -295,7 +307,16 @@ impl TiledMap {
             return Err(vec![invalid(Location::file(file), "the terrain layer's size is not the map's")]);
         };
         let drawn = Drawn { terrain, connectors, links, machines, refs };
-        assemble(file, header, Location::file(file), drawn, &Place::Tiled, palette.moves())
+        if !varies {
+            return assemble(file, header, Location::file(file), drawn, &Place::Tiled, palette.moves());
+        }
+        let glyphs = Grid::from_cells(w, h, glyphs).unwrap_or_else(|| Grid::new(w, h, None));
+        let mask = match by_kind[LayerKind::Mask as usize] {
+            Some(layer) => Grid::from_cells(w, h, layer.gids.iter().map(|&g| g != 0).collect())
+                .unwrap_or_else(|| Grid::new(w, h, false)),
+            None => Grid::new(w, h, false),
+        };
+        vary::build(file, header, Location::file(file), drawn, &Place::Tiled, (&glyphs, mask), palette)
     }
 }
 

@@ -24,7 +24,7 @@ use super::colour::{BACKGROUND, object_colour, terrain_colour};
 use super::png::encode_rgba;
 use crate::content::Pack;
 use crate::content::catalog::Catalog;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::format::palette::Palette;
 use crate::format::xp::Rgb;
 use crate::geom::{Point, Rect};
@@ -56,6 +56,9 @@ enum Art {
     Object(ObjectKind, char),
     /// A prefab's mark (a link, a machine's drawing, a reference): its glyph.
     Mark(char),
+    /// A varying prefab's terrain cell that a variation line names: the
+    /// terrain's colour showing the glyph drawn there.
+    Varying(Terrain, char),
 }
 
 /// The tiles of a set of maps: every terrain and object glyph they show.
@@ -120,6 +123,7 @@ impl TiledTileset {
                 Art::Terrain(t) => Look { glyph: palette.render_glyph(t), colour: terrain_colour(t, palette) },
                 Art::Object(kind, glyph) => Look { glyph, colour: object_colour(kind) },
                 Art::Mark(glyph) => Look { glyph, colour: MARK_COLOUR },
+                Art::Varying(t, glyph) => Look { glyph, colour: terrain_colour(t, palette) },
             })
             .collect();
         TiledTileset { tiles, looks }
@@ -128,19 +132,11 @@ impl TiledTileset {
     /// The tiles a prefab drawn in Tiled needs: one per terrain it holds (with
     /// `glyph`, `role` and `variant`, its text glyph shown) and one per glyph of
     /// its other layers (`glyph` only), as [`prefab_tmx`] and [`prefab_tmj`] draw
-    /// it. Fails for a prefab with variation lines, whose terrain glyphs Tiled
-    /// prefabs do not hold yet.
+    /// it; a cell a variation line names gets a tile of its terrain showing the
+    /// glyph drawn there. Fails when a glyph of its layers cannot be drawn.
     pub fn of_prefab(prefab: &Prefab, palette: &Palette) -> Result<TiledTileset, Error> {
-        if prefab.varies() {
-            return Err(Error::new(
-                ErrorKind::Invalid,
-                format!(
-                    "prefab `{}` has variation lines, which prefabs drawn in Tiled cannot hold yet; keep it as text or .xp",
-                    prefab.name()
-                ),
-            ));
-        }
-        let mut tiles: Vec<Art> = prefab.cells().cells().iter().flatten().map(|&t| Art::Terrain(t)).collect();
+        let terrain = prefab_terrain(prefab);
+        let mut tiles: Vec<Art> = terrain.cells().iter().flatten().copied().collect();
         for (_, layer) in prefab_marks(prefab)? {
             tiles.extend(layer.cells().iter().flatten().map(|&g| Art::Mark(g)));
         }
@@ -155,6 +151,7 @@ impl TiledTileset {
                 },
                 Art::Object(kind, glyph) => Look { glyph, colour: object_colour(kind) },
                 Art::Mark(glyph) => Look { glyph, colour: MARK_COLOUR },
+                Art::Varying(t, glyph) => Look { glyph, colour: terrain_colour(t, palette) },
             })
             .collect();
         Ok(TiledTileset { tiles, looks })
@@ -192,7 +189,7 @@ impl TiledTileset {
                 pixels[at..at + 4].copy_from_slice(&[c.r, c.g, c.b, 0xff]);
             };
             let (ink, margin) = match art {
-                Art::Terrain(_) => {
+                Art::Terrain(_) | Art::Varying(..) => {
                     for (x, y) in square(0, TILED_TILE_SIZE) {
                         put(x, y, look.colour);
                     }
@@ -393,7 +390,9 @@ fn tile_properties(art: Art, look: &Look) -> Vec<Property> {
     match art {
         Art::Object(kind, _) => vec![glyph, Property::text("kind", kind.name())],
         Art::Mark(_) => vec![glyph],
-        Art::Terrain(t) => vec![glyph, Property::text("role", t.role().name()), Property::int("variant", t.variant())],
+        Art::Terrain(t) | Art::Varying(t, _) => {
+            vec![glyph, Property::text("role", t.role().name()), Property::int("variant", t.variant())]
+        }
     }
 }
 
@@ -604,8 +603,26 @@ pub fn prefab_tmx(prefab: &Prefab, tileset: &TiledTileset, options: &TiledOption
 /// A prefab layer's name and its glyphs, `None` where it is empty.
 type MarkLayer = (&'static str, Grid<Option<char>>);
 
-/// The glyphs of a prefab's links, machines and refs layers, by layer name.
-fn prefab_marks(prefab: &Prefab) -> Result<[MarkLayer; 3], Error> {
+/// The tile of each cell of a prefab's terrain layer: its terrain, or where a
+/// variation line names the glyph drawn there, that glyph on its terrain (a mark
+/// on a don't-care cell); `None` for don't-care.
+fn prefab_terrain(prefab: &Prefab) -> Grid<Option<Art>> {
+    let cells = prefab.cells();
+    let mut tiles = Grid::new(cells.width(), cells.height(), None);
+    for p in cells.bounds().points() {
+        let art = match (cells[p], prefab.variation_glyph(p)) {
+            (Some(t), Some((glyph, _))) => Some(Art::Varying(t, glyph)),
+            (None, Some((glyph, _))) => Some(Art::Mark(glyph)),
+            (t, None) => t.map(Art::Terrain),
+        };
+        tiles.set(p, art);
+    }
+    tiles
+}
+
+/// The glyphs of a prefab's links, machines and refs layers, and of its mask
+/// when it has one, by layer name.
+fn prefab_marks(prefab: &Prefab) -> Result<Vec<MarkLayer>, Error> {
     let (w, h) = (prefab.width(), prefab.height());
     let mut machines = Grid::new(w, h, None);
     for m in prefab.machines() {
@@ -617,15 +634,17 @@ fn prefab_marks(prefab: &Prefab) -> Result<[MarkLayer; 3], Error> {
     for r in prefab.drawn_refs() {
         refs.set(r.at, Some(r.glyph));
     }
-    Ok([
+    let mut layers = vec![
         (LayerKind::Links.name(), prefab.link_glyphs()?),
         (LayerKind::Machines.name(), machines),
         (LayerKind::Refs.name(), refs),
-    ])
+    ];
+    layers.extend(prefab.mask_glyphs().map(|mask| (LayerKind::Mask.name(), mask)));
+    Ok(layers)
 }
 
 fn prefab_document(prefab: &Prefab, tileset: &TiledTileset, options: &TiledOptions) -> Result<Document, Error> {
-    let terrain = prefab.cells().cells().iter().map(|t| t.map_or(0, |t| tileset.gid(Art::Terrain(t)))).collect();
+    let terrain = prefab_terrain(prefab).cells().iter().map(|art| art.map_or(0, |art| tileset.gid(art))).collect();
     let mut layers = vec![Layer::Tiles { name: LayerKind::Terrain.name(), data: terrain }];
     for (name, grid) in prefab_marks(prefab)? {
         layers.push(Layer::Tiles {

@@ -106,19 +106,14 @@ fn the_header_comes_from_the_toml_beside_the_map() {
     ])
     .expect("loads");
     assert_eq!(entry(&pack).tags(), ["gate"]);
-    // Variation lines are not read for Tiled prefabs yet: said where they are.
+    // Variation lines in the header file vary the drawing.
     let varying = pack_with(vec![
         ("prefabs/entry.tmx", fixture("tiled", "entry.tmx")),
         ("prefabs/entry.toml", b"vary = ['nsubst: . = 1 < / rest .']\n".to_vec()),
         ("prefabs/prefab.tsx", fixture("tiled", "prefab.tsx")),
-    ]);
-    let e = problems(varying);
-    assert!(
-        e.contains(
-            "tiny/prefabs/entry.toml:1:18: invalid: variation lines are not read for prefabs drawn in Tiled yet"
-        ),
-        "{e}"
-    );
+    ])
+    .unwrap_or_else(|p| panic!("{p}"));
+    assert!(entry(&varying).varies());
     // The tileset's image may be kept beside it: pictures are not read as text.
     let with_image = pack_with(vec![
         ("prefabs/entry.tmx", fixture("tiled", "entry.tmx")),
@@ -397,7 +392,7 @@ fn hostile_maps_give_located_errors() {
 }
 
 #[test]
-fn every_default_prefab_without_variation_round_trips_through_tmx_and_tmj() {
+fn every_default_prefab_round_trips_through_tmx_and_tmj() {
     use prefabric::render::{TiledOptions, TiledTileset, TilesetPlacement, prefab_tmj, prefab_tmx};
     let pack = Pack::embedded().expect("the default pack loads");
     let palette = pack.palette();
@@ -405,8 +400,8 @@ fn every_default_prefab_without_variation_round_trips_through_tmx_and_tmj() {
     let no_files = |source: &str| -> Result<(String, String), prefabric::Error> {
         panic!("an embedded tileset needs no file, but {source} was asked for")
     };
-    let mut written = 0;
-    for prefab in pack.prefabs().iter().filter(|p| !p.varies()) {
+    let (mut written, mut varying) = (0, 0);
+    for prefab in pack.prefabs() {
         let tileset = TiledTileset::of_prefab(prefab, palette).expect("a tileset");
         for (file, map) in
             [("p.tmx", prefab_tmx(prefab, &tileset, &options)), ("p.tmj", prefab_tmj(prefab, &tileset, &options))]
@@ -414,9 +409,102 @@ fn every_default_prefab_without_variation_round_trips_through_tmx_and_tmj() {
             let map = map.expect("writable");
             let back = Prefab::from_tiled(file, &map, &no_files, prefab.header(), palette, &Limits::default())
                 .unwrap_or_else(|e| panic!("{}: {e:?}", prefab.name()));
+            // Equal includes the variation lines, the glyphs they name and the mask.
             assert_eq!(&back, prefab, "{} through {file}", prefab.name());
+            if prefab.varies() {
+                for seed in [1, 5, 99] {
+                    assert_eq!(back.variant(seed).as_ref(), prefab.variant(seed).as_ref(), "{}", prefab.name());
+                }
+            }
         }
         written += 1;
+        varying += usize::from(prefab.varies());
     }
     assert!(written >= 20, "{written} prefabs");
+    assert!(varying >= 4, "{varying} varying prefabs went through Tiled");
+}
+
+/// `entry` as text, with variation lines and a mask.
+const VARYING_TEXT: &str = "prefab entry\ntransforms: r0\nlegend: a = room\nsubst: a = . X\nterrain:\n#######\n#.aaa.#\n#..<..#\n###+###\nlinks:\n.......\n.......\n.......\n...1...\nmask:\n.......\n...x...\n.......\n.......\n";
+
+/// The same drawn in Tiled: `a` a tile with only a glyph (the legend says what
+/// it is), the mask a layer of any tile.
+const VARYING_TMJ: &str = r##"{ "type": "map", "orientation": "orthogonal", "infinite": false, "width": 7, "height": 4,
+  "tilewidth": 8, "tileheight": 8,
+  "layers": [
+    { "name": "terrain", "type": "tilelayer", "width": 7, "height": 4,
+      "data": [1,1,1,1,1,1,1, 1,2,6,6,6,2,1, 1,2,2,4,2,2,1, 1,1,1,3,1,1,1] },
+    { "name": "links", "type": "tilelayer", "width": 7, "height": 4,
+      "data": [0,0,0,0,0,0,0, 0,0,0,0,0,0,0, 0,0,0,0,0,0,0, 0,0,0,5,0,0,0] },
+    { "name": "mask", "type": "tilelayer", "width": 7, "height": 4,
+      "data": [0,0,0,0,0,0,0, 0,0,0,7,0,0,0, 0,0,0,0,0,0,0, 0,0,0,0,0,0,0] }
+  ],
+  "tilesets": [
+    { "firstgid": 1, "name": "prefab", "tilewidth": 8, "tileheight": 8, "tilecount": 7, "columns": 7,
+      "image": "prefab.png", "imagewidth": 56, "imageheight": 8,
+      "tiles": [
+        { "id": 0, "properties": [ { "name": "glyph", "type": "string", "value": "#" } ] },
+        { "id": 1, "properties": [ { "name": "glyph", "type": "string", "value": "." } ] },
+        { "id": 2, "properties": [ { "name": "glyph", "type": "string", "value": "+" } ] },
+        { "id": 3, "properties": [ { "name": "glyph", "type": "string", "value": "<" } ] },
+        { "id": 4, "properties": [ { "name": "glyph", "type": "string", "value": "1" } ] },
+        { "id": 5, "properties": [ { "name": "glyph", "type": "string", "value": "a" } ] },
+        { "id": 6, "properties": [ { "name": "glyph", "type": "string", "value": "x" } ] }
+      ] }
+  ] }"##;
+
+const VARYING_TOML: &str = "transforms = \"r0\"\nvary = [\"legend: a = room\", \"subst: a = . X\"]\n";
+
+#[test]
+fn variation_lines_and_a_mask_layer_vary_a_tiled_prefab_as_they_vary_its_text() {
+    let text = pack_with(vec![("prefabs/entry.txt", VARYING_TEXT.into())]).unwrap_or_else(|p| panic!("{p}"));
+    let drawn = pack_with(vec![("prefabs/entry.tmj", VARYING_TMJ.into()), ("prefabs/entry.toml", VARYING_TOML.into())])
+        .unwrap_or_else(|p| panic!("{p}"));
+    let (text, drawn) = (entry(&text), entry(&drawn));
+    assert!(drawn.varies() && drawn.has_mask());
+    assert_eq!(drawn, text, "the same prefab, variation and mask included");
+    // The masked cell never changes; the others do over a few seeds.
+    let (masked, free) = (prefabric::Point::new(3, 1), prefabric::Point::new(2, 1));
+    let mut free_cells = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let (a, b) = (drawn.variant(seed), text.variant(seed));
+        assert_eq!(a.cells(), b.cells(), "seed {seed}");
+        assert_eq!(a.cells()[masked].map(|t| t.role().name()), Some("room"), "seed {seed}");
+        free_cells.insert(a.cells()[free].map(|t| t.role().name()));
+    }
+    assert_eq!(free_cells.len(), 2, "an unmasked `a` becomes floor or blocked: {free_cells:?}");
+    // Written back as Tiled and read again, it is still the same prefab.
+    use prefabric::render::{TiledOptions, TiledTileset, TilesetPlacement, prefab_tmx};
+    let palette = text_pack().palette().clone();
+    let tileset = TiledTileset::of_prefab(drawn, &palette).expect("a tileset");
+    let options = TiledOptions { tileset: TilesetPlacement::Embedded { image: "p.png".into() }, command: None };
+    let written = prefab_tmx(drawn, &tileset, &options).expect("writable");
+    assert!(written.contains("name=\"mask\""), "{written}");
+    let no_files = |_: &str| -> Result<(String, String), prefabric::Error> { unreachable!("embedded") };
+    let back = Prefab::from_tiled("p.tmx", &written, &no_files, drawn.header(), &palette, &Limits::default())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(&back, drawn);
+}
+
+#[test]
+fn a_mask_without_variation_rules_and_a_glyph_no_line_names_are_located_errors() {
+    // The mask layer, but no `vary` lines.
+    let e = problems(pack_with(vec![
+        ("prefabs/entry.tmj", VARYING_TMJ.replace(r#""value": "a""#, r#""value": ".""#).into()),
+        ("prefabs/entry.toml", "transforms = \"r0\"\n".into()),
+    ]));
+    assert!(e.contains("tiny/prefabs/entry.tmj: invalid: a `mask` layer, but no variation rule"), "{e}");
+    // `a` with no line naming it is not in the palette.
+    let e = problems(pack_with(vec![
+        ("prefabs/entry.tmj", VARYING_TMJ.replace(r#""name": "mask""#, r#""name": "notes""#).into()),
+        ("prefabs/entry.toml", "transforms = \"r0\"\n".into()),
+    ]));
+    assert!(e.contains("layer `terrain`, cell x=2 y=1: the tile's glyph `a` is not in the palette"), "{e}");
+    // A mistake in a line is reported at the line in the .toml, once.
+    let e = problems(pack_with(vec![
+        ("prefabs/entry.tmj", VARYING_TMJ.into()),
+        ("prefabs/entry.toml", "transforms = \"r0\"\nvary = [\"legend: a = lava\", \"subst: a = . X\"]\n".into()),
+    ]));
+    assert_eq!(e.matches("lava").count(), 1, "{e}");
+    assert!(e.contains("tiny/prefabs/entry.toml:2:"), "{e}");
 }

@@ -11,11 +11,61 @@
 use super::{Choice, Group, LegendEntry, Rule, Step};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::{CONNECTOR, DONT_CARE, parse_terrain};
-use crate::map::Role;
+use crate::map::{Role, Terrain};
 use crate::prefab::VariationLine;
 
 /// The header keys that state variation, in the order docs/prefabs.md explains them.
 pub const KEYS: [&str; 5] = ["legend", "subst", "subst-once", "nsubst", "shuffle"];
+
+/// The glyphs a prefab's variation lines give a meaning or rewrite: those may
+/// stand in the terrain layer though the palette does not know them.
+#[derive(Default)]
+pub(crate) struct Named {
+    /// The legend's glyphs and terrains.
+    pub legend: Vec<(char, Terrain)>,
+    /// Every glyph a rule rewrites or writes.
+    pub ruled: Vec<char>,
+    /// How many rules there are.
+    pub rules: usize,
+}
+
+impl Named {
+    /// The glyphs `lines` name, and their mistakes. When a line is at fault,
+    /// every glyph the lines mention is taken as named, so a mistake in a line is
+    /// reported once, not again at each cell drawn with it.
+    pub fn read(lines: &[VariationLine]) -> (Named, Vec<Error>) {
+        match self::lines(lines) {
+            Ok((legend, steps)) => {
+                let ruled = steps
+                    .iter()
+                    .flat_map(|s| {
+                        let mut g = s.rule.writes();
+                        g.extend(s.rule.reads());
+                        g
+                    })
+                    .collect();
+                (
+                    Named { legend: legend.iter().map(|l| (l.glyph, l.terrain)).collect(), ruled, rules: steps.len() },
+                    Vec::new(),
+                )
+            }
+            Err(errors) => {
+                let ruled = lines.iter().flat_map(|l| l.value.chars()).collect();
+                (Named { legend: Vec::new(), ruled, rules: lines.len() }, errors)
+            }
+        }
+    }
+
+    /// The terrain the legend gives `glyph`, if it names it.
+    pub fn legend_terrain(&self, glyph: char) -> Option<Terrain> {
+        self.legend.iter().find(|l| l.0 == glyph).map(|l| l.1)
+    }
+
+    /// True when the lines give `glyph` a meaning or rewrite it.
+    pub fn accepts(&self, glyph: char) -> bool {
+        self.legend.iter().any(|l| l.0 == glyph) || self.ruled.contains(&glyph)
+    }
+}
 
 /// The largest weight a choice may have.
 const MAX_WEIGHT: u32 = 10_000;
