@@ -53,7 +53,10 @@ pub(crate) struct GenerateArgs {
     /// counted from 0 as in JSON (a 200x200 map is wider than most terminals).
     #[arg(long, value_name = "X,Y,W,H", allow_hyphen_values = true, value_parser = parse_crop)]
     crop: Option<prefabric::Rect>,
-    /// Write the map to this file instead of standard output.
+    /// Write the map to this file instead of standard output (`-` is standard
+    /// output). The file is written whole or not at all; a symbolic link is
+    /// followed, a pipe or device (`/dev/stdout`) written into, and a read-only
+    /// file left alone.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Print every decision of the generation to standard error (of every
@@ -135,7 +138,11 @@ impl Format {
     }
 }
 
-pub(crate) fn generate(args: GenerateArgs) -> Result<(), Failure> {
+pub(crate) fn generate(mut args: GenerateArgs) -> Result<(), Failure> {
+    // `--out -` is standard output, as convert's `-` is.
+    if args.out.as_deref() == Some(Path::new("-")) {
+        args.out = None;
+    }
     let pack = pack_or_fail(args.pack.as_deref())?;
     let map_type = args.map_type.unwrap_or_else(|| pack.default_map_type().to_string());
     let preview = prefabric::Preview {

@@ -11,6 +11,7 @@ mod generate;
 mod import_des;
 mod init;
 mod prefab_files;
+mod safe_write;
 mod stats;
 mod stats_html;
 mod tiled_files;
@@ -241,6 +242,7 @@ impl From<io::Error> for Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    safe_write::remove_partial_files_on_interrupt();
     let result = match cli.command {
         Command::Generate(args) => generate::generate(args),
         Command::Show(args) => prefab_files::show(args),
@@ -330,21 +332,33 @@ pub(crate) fn utf8_text(shown: &str, bytes: Vec<u8>) -> Result<String, Failure> 
 
 /// Writes a file and says so on standard error.
 pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    write_atomically(path, bytes)?;
+    write_file_forced(path, bytes, false)
+}
+
+/// [`write_file`], replacing a read-only file too when `force` is set.
+pub(crate) fn write_file_forced(path: &Path, bytes: &[u8], force: bool) -> Result<(), Failure> {
+    write_replacing(path, bytes, force)?;
     writeln!(io::stderr(), "wrote {}", path.display())?;
     Ok(())
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`: an interrupted run never leaves half a file, and a reader (a
-/// browser, REXPaint) never sees one.
+/// Writes `bytes` at `path` as [`safe_write`] says: an interrupted run never
+/// leaves half a file, a reader (a browser, REXPaint) never sees one, and a
+/// device, a pipe or a read-only file is never replaced.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".partial");
-    let temporary = path.with_file_name(name);
-    std::fs::write(&temporary, bytes).and_then(|()| std::fs::rename(&temporary, path)).map_err(|e| {
-        let _ = std::fs::remove_file(&temporary);
-        Failure::Usage(format!("error: cannot write {}: {e}", path.display()))
+    write_replacing(path, bytes, false)
+}
+
+/// [`write_atomically`], replacing a read-only file too when `force` is set
+/// (the command's `--force`).
+pub(crate) fn write_replacing(path: &Path, bytes: &[u8], force: bool) -> Result<(), Failure> {
+    safe_write::write(path, bytes, force).map_err(|e| {
+        let help = if e.to_string() == safe_write::READ_ONLY {
+            "\n  help: make it writable (chmod u+w) to let prefabric replace it, or write elsewhere"
+        } else {
+            ""
+        };
+        Failure::Usage(format!("error: cannot write {}: {e}{help}", path.display()))
     })
 }
 

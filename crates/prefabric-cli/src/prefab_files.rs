@@ -8,7 +8,7 @@
 //! problems in other files still lends its palette: those problems are printed as
 //! warnings, so a designer can fix one prefab while another is broken.
 
-use crate::{Failure, pack_or_fail, read_bounded, read_text, write_file};
+use crate::{Failure, pack_or_fail, read_bounded, read_text, write_file_forced};
 use prefabric::{ErrorKind, Limits, PackParts, Transform, render};
 use std::borrow::Cow;
 use std::io::{self, IsTerminal, Write};
@@ -393,9 +393,9 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Usage(format!("error: cannot create {}: {e}", args.output.display())))?;
         for (prefab, path) in chosen.iter().zip(&targets) {
             match format {
-                FolderFormat::Xp => write_xp_prefab(prefab, path, &pack)?,
-                FolderFormat::Tmx | FolderFormat::Tmj => write_tiled_prefab(prefab, path, &pack)?,
-                FolderFormat::Txt => write_file(path, text_of(prefab, &pack)?.as_bytes())?,
+                FolderFormat::Xp => write_xp_prefab(prefab, path, &pack, args.force)?,
+                FolderFormat::Tmx | FolderFormat::Tmj => write_tiled_prefab(prefab, path, &pack, args.force)?,
+                FolderFormat::Txt => write_file_forced(path, text_of(prefab, &pack)?.as_bytes(), args.force)?,
             }
         }
         writeln!(
@@ -435,12 +435,12 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
         writes(&args.output)?;
         writes(&args.output.with_extension("toml"))?;
         writes(&args.output.with_extension("png"))?;
-        return write_tiled_prefab(chosen[0], &args.output, &pack);
+        return write_tiled_prefab(chosen[0], &args.output, &pack, args.force);
     }
     if is_xp(&args.output) {
         writes(&args.output)?;
         writes(&args.output.with_extension("toml"))?;
-        return write_xp_prefab(chosen[0], &args.output, &pack);
+        return write_xp_prefab(chosen[0], &args.output, &pack, args.force);
     }
     let mut text = String::new();
     for (i, prefab) in chosen.iter().enumerate() {
@@ -455,7 +455,7 @@ pub(crate) fn convert(args: ConvertArgs) -> Result<(), Failure> {
         out.flush()?;
     } else {
         writes(&args.output)?;
-        write_file(&args.output, text.as_bytes())?;
+        write_file_forced(&args.output, text.as_bytes(), args.force)?;
     }
     Ok(())
 }
@@ -488,17 +488,19 @@ fn file_header(prefab: &prefabric::Prefab, path: &Path) -> Result<prefabric::Hea
     Ok(header)
 }
 
-/// Writes a prefab as `path` (a `.xp`) and its header as the `.toml` beside it.
-fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts) -> Result<(), Failure> {
+/// Writes a prefab as `path` (a `.xp`) and its header as the `.toml` beside it
+/// (over read-only files too with `force`).
+fn write_xp_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts, force: bool) -> Result<(), Failure> {
     let image = prefab.to_xp(pack.palette()).map_err(|e| Failure::Problems(e.to_string()))?;
     let header = file_header(prefab, path)?;
-    write_file(path, &prefabric::format::xp::write(&image))?;
-    write_file(&path.with_extension("toml"), prefabric::prefab::xp::sidecar_text(&header).as_bytes())
+    write_file_forced(path, &prefabric::format::xp::write(&image), force)?;
+    write_file_forced(&path.with_extension("toml"), prefabric::prefab::xp::sidecar_text(&header).as_bytes(), force)
 }
 
 /// Writes a prefab as `path` (a `.tmx` or `.tmj` Tiled map with its tileset
-/// embedded), the tileset's image as the `.png` beside it and its header as the `.toml`.
-fn write_tiled_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts) -> Result<(), Failure> {
+/// embedded), the tileset's image as the `.png` beside it and its header as the
+/// `.toml` (over read-only files too with `force`).
+fn write_tiled_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts, force: bool) -> Result<(), Failure> {
     let problem = |e: prefabric::Error| Failure::Problems(e.to_string());
     let tileset = render::TiledTileset::of_prefab(prefab, pack.palette()).map_err(problem)?;
     let header = file_header(prefab, path)?;
@@ -518,9 +520,9 @@ fn write_tiled_prefab(prefab: &prefabric::Prefab, path: &Path, pack: &PackParts)
         &format!("Tiled prefab {file_name}"),
         1,
     );
-    write_file(&image, &tileset.image_png().map_err(problem)?)?;
-    write_file(path, map.as_bytes())?;
-    write_file(&path.with_extension("toml"), sidecar.as_bytes())
+    write_file_forced(&image, &tileset.image_png().map_err(problem)?, force)?;
+    write_file_forced(path, map.as_bytes(), force)?;
+    write_file_forced(&path.with_extension("toml"), sidecar.as_bytes(), force)
 }
 
 /// What each reference character of `prefab` stands for at `depth`, as comment
