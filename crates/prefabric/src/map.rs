@@ -350,7 +350,9 @@ pub struct Region {
     /// hall an encounter fills becomes a [`RegionKind::Prefab`], and this still
     /// says which it was.
     pub laid_out_as: RegionKind,
-    /// The smallest rectangle holding its cells. For rooms, halls, corridors and
+    /// The smallest rectangle holding its cells, but for the door cells of its
+    /// wall line that belong to it (see [`Map::region_at`]) and lie just
+    /// outside. For rooms, halls, corridors and
     /// junctions every cell of the rectangle is open: floor, or a pool of liquid a
     /// map type's theme laid, or in a corridor a column: a lone wall cell whose 8
     /// neighbours are all open, belonging to no region.

@@ -7,7 +7,7 @@
 //! excepted), every object must stand on walkable cells, no two objects may
 //! share a cell (but for a stack one definition file places: objects that do
 //! not block, one entity at most), no machine may stand on a door or stairs, every
-//! door and opening of a region must be passable and the region it leads to
+//! door and opening of a region must be on its edge and passable, and the region it leads to
 //! must lead back,
 //! and furnishing must
 //! keep off placed prefabs and spawn-blocked cells. A failure here is a bug or a
@@ -17,7 +17,7 @@ use crate::bits::{Areas, Bits};
 use crate::content::Pack;
 use crate::error::{Error, ErrorKind};
 use crate::format::article_before_word;
-use crate::geom::{Point, Rect};
+use crate::geom::{Dir, Point, Rect};
 use crate::map::{Map, ObjectKind, Role, mask};
 
 /// Checks the map; the first broken invariant is the error.
@@ -62,14 +62,28 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
     Ok(())
 }
 
-/// Every door and opening of a region on a cell a walker can pass, and the
-/// region it leads to (if it names one) a neighbour that leads back.
+/// Every door and opening of a region on its edge (the door's cell or one of
+/// its four neighbours in the region, and one of them outside it) and on a cell
+/// a walker can pass, and the region it leads to (if it names one) a neighbour
+/// that leads back.
 fn doors(map: &Map) -> Result<(), Error> {
     let leads_back = |to: u32, from: u32| {
         map.regions.get(to as usize).is_some_and(|r| r.doors.iter().chain(&r.openings).any(|d| d.to == Some(from)))
     };
+    let in_region = |p: Point, id: u32| map.region_at(p).is_some_and(|r| r.id == id);
     for region in &map.regions {
         for door in region.doors.iter().chain(&region.openings) {
+            let around = || std::iter::once(door.at).chain(Dir::ALL.iter().map(|d| door.at + d.delta()));
+            if !around().any(|p| in_region(p, region.id)) || around().all(|p| in_region(p, region.id)) {
+                let whereabouts = if around().any(|p| in_region(p, region.id)) { "inside it" } else { "away from it" };
+                return Err(fail(
+                    map,
+                    format!(
+                        "door {} of region {} is not on its edge but {whereabouts} (bounds {})",
+                        door.at, region.id, region.bounds
+                    ),
+                ));
+            }
             if !map.is_passable(door.at) {
                 return Err(fail(map, format!("door {} of region {} is not passable", door.at, region.id)));
             }
@@ -284,5 +298,53 @@ mod object_cell_tests {
         map.objects.push(twin);
         let message = objects(&map).expect_err("two objects on one cell").to_string();
         assert!(message.contains(&format!("and `intruder` share the cell {p}")), "{message}");
+    }
+}
+
+#[cfg(test)]
+mod door_tests {
+    use super::doors;
+    use crate::geom::Point;
+    use crate::{Generator, Pack};
+
+    #[test]
+    fn a_door_away_from_its_region_or_inside_it_is_caught() {
+        let pack = Pack::embedded().expect("the embedded pack is valid");
+        for map_type in ["hotel", "catacombs", "mines"] {
+            let generator = Generator::new(&pack, map_type).expect("a built-in map type");
+            let mut g = generator.start(3, 0);
+            g.run_all().expect("the map generates");
+            let map = g.map;
+            assert!(doors(&map).is_ok(), "{map_type}: a generated map passes");
+            let r = map.regions.iter().position(|r| !r.doors.is_empty() && r.area > 9).expect("a room with doors");
+            let region = &map.regions[r];
+            // Moved to a floor cell deep inside its own region.
+            let inside = region
+                .bounds
+                .points()
+                .find(|&p| {
+                    [p, p + Point::new(1, 0), p + Point::new(-1, 0), p + Point::new(0, 1), p + Point::new(0, -1)]
+                        .iter()
+                        .all(|&q| map.region_at(q).is_some_and(|o| o.id == region.id))
+                })
+                .expect("an inner cell");
+            let mut moved = map.clone();
+            moved.regions[r].doors[0].at = inside;
+            let e = doors(&moved).expect_err("a door inside its room").to_string();
+            assert!(e.contains(&format!("door {inside} of region {r} is not on its edge but inside it")), "{e}");
+            // Moved to a passable cell of another region, away from this one.
+            let far = map
+                .bounds()
+                .points()
+                .find(|&p| {
+                    map.is_passable(p)
+                        && (p.x - region.bounds.x).abs() > region.bounds.width + 3
+                        && (p.y - region.bounds.y).abs() > region.bounds.height + 3
+                })
+                .expect("a far cell");
+            moved.regions[r].doors[0].at = far;
+            let e = doors(&moved).expect_err("a door far away").to_string();
+            assert!(e.contains(&format!("door {far} of region {r} is not on its edge but away from it")), "{e}");
+        }
     }
 }
