@@ -1,5 +1,6 @@
 //! Joining the caves' open areas into one: a breadth-first search through
-//! rock, grown out from one area a whole level at a time on [`Bits`] grids.
+//! rock, grown out from one area a whole level at a time on [`Bits`] grids,
+//! each cell's level kept in one grid of numbers to find the way back.
 //!
 //! In: the rock the search may cross, the open areas (as [`Areas`] runs), which
 //! of them to join, and the area to start from. Out: the passages to dig, in
@@ -21,25 +22,63 @@ use crate::bits::{Areas, Bits};
 /// The way a search reached a cell, a step at a time.
 const BACK: [(isize, isize); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
 
-/// The levels of a search, kept from map to map.
-#[derive(Default)]
+/// A cell the search has not reached.
+const UNREACHED: u32 = u32::MAX;
+
+/// The grids of a search, kept from map to map: the level each cell was
+/// reached at (its distance in steps from what was joined when it was
+/// reached), the cells reached, and the last level and the next. Four grids
+/// whatever the distances, so memory grows with the map's area alone.
 pub(super) struct Levels {
-    grids: Vec<Bits>,
+    level_of: Vec<u32>,
+    reached: Bits,
+    last: Bits,
+    next: Bits,
+}
+
+impl Default for Levels {
+    fn default() -> Levels {
+        Levels {
+            level_of: Vec::new(),
+            reached: Bits::new(0, 0, false),
+            last: Bits::new(0, 0, false),
+            next: Bits::new(0, 0, false),
+        }
+    }
 }
 
 impl Levels {
-    /// Level `k`'s grid, cleared, for a `width x height` search.
-    fn fresh(&mut self, k: usize, width: usize, height: usize) -> &mut Bits {
-        if self.grids.len() <= k {
-            self.grids.push(Bits::new(width, height, false));
+    /// Clears every grid for a `width x height` search.
+    fn prepare(&mut self, width: usize, height: usize) {
+        self.level_of.clear();
+        self.level_of.resize(width * height, UNREACHED);
+        for grid in [&mut self.reached, &mut self.last, &mut self.next] {
+            if grid.width != width || grid.height != height {
+                *grid = Bits::new(width, height, false);
+            } else {
+                grid.clear();
+            }
         }
-        let grid = &mut self.grids[k];
-        if grid.width != width || grid.height != height {
-            *grid = Bits::new(width, height, false);
-        } else {
-            grid.clear();
+    }
+
+    /// Marks every cell set in `next` as reached at `level`.
+    fn record_next(&mut self, level: u32) {
+        let width = self.next.width;
+        for (x, y) in self.next.cells() {
+            self.level_of[y * width + x] = level;
         }
-        grid
+    }
+
+    /// Adds area `area` to the next level, as reached at `level`.
+    fn add_area(&mut self, runs_of: &RunsByArea, areas: &Areas, area: usize, level: u32) {
+        let width = self.next.width;
+        let (from, to) = (runs_of.start[area] as usize, runs_of.start[area + 1] as usize);
+        for &r in &runs_of.order[from..to] {
+            let run = areas.runs[r as usize];
+            let (y, x0, x1) = (run.y as usize, run.x0 as usize, run.x1 as usize);
+            self.next.set_run(y, x0, x1);
+            self.level_of[y * width + x0..y * width + x1].fill(level);
+        }
     }
 }
 
@@ -64,19 +103,20 @@ pub(super) fn join_areas(
             through.set_run(run.y as usize, run.x0 as usize, run.x1 as usize);
         }
     }
-    let mut reached = Bits::new(width, height, false);
-    add_area(levels.fresh(0, width, height), &runs_of, areas, main);
-    reached.or_with(&levels.grids[0]);
+    levels.prepare(width, height);
+    levels.add_area(&runs_of, areas, main, 0);
+    levels.reached.or_with(&levels.next);
+    std::mem::swap(&mut levels.last, &mut levels.next);
     let mut passages = Vec::new();
     let mut level = 0;
     while apart > 0 {
         level += 1;
-        levels.fresh(level, width, height);
-        let (done, next) = levels.grids.split_at_mut(level);
-        if !done[level - 1].spread_into(&through, &reached, &mut next[0]) {
+        levels.next.clear();
+        if !levels.last.spread_into(&through, &levels.reached, &mut levels.next) {
             break;
         }
-        let met: Vec<(usize, usize)> = next[0].cells_not_in(rock).collect();
+        levels.record_next(level);
+        let met: Vec<(usize, usize)> = levels.next.cells_not_in(rock).collect();
         for (x, y) in met {
             let area = area_at(areas, x, y);
             if joined[area] {
@@ -84,10 +124,11 @@ pub(super) fn join_areas(
             }
             joined[area] = true;
             apart -= 1;
-            passages.push(way_back(rock, &levels.grids[..level], x, y));
-            add_area(&mut levels.grids[level], &runs_of, areas, area);
+            passages.push(way_back(rock, &levels.level_of, x, y, level));
+            levels.add_area(&runs_of, areas, area, level);
         }
-        reached.or_with(&levels.grids[level]);
+        levels.reached.or_with(&levels.next);
+        std::mem::swap(&mut levels.last, &mut levels.next);
     }
     passages
 }
@@ -115,15 +156,6 @@ fn runs_by_area(areas: &Areas) -> RunsByArea {
     RunsByArea { order, start }
 }
 
-/// Sets every cell of area `area` in `grid`.
-fn add_area(grid: &mut Bits, runs_of: &RunsByArea, areas: &Areas, area: usize) {
-    let (from, to) = (runs_of.start[area] as usize, runs_of.start[area + 1] as usize);
-    for &r in &runs_of.order[from..to] {
-        let run = areas.runs[r as usize];
-        grid.set_run(run.y as usize, run.x0 as usize, run.x1 as usize);
-    }
-}
-
 /// The area of the run holding cell `(x, y)` (which must be in one).
 fn area_at(areas: &Areas, x: usize, y: usize) -> usize {
     let (x, y) = (x as u32, y as u32);
@@ -131,15 +163,16 @@ fn area_at(areas: &Areas, x: usize, y: usize) -> usize {
     areas.area[r] as usize
 }
 
-/// The rock cells from a neighbour of `(x, y)` on the last of `levels` back to
-/// the first cell that is not rock (a cell of an area joined earlier).
-fn way_back(rock: &Bits, levels: &[Bits], x: usize, y: usize) -> Vec<(usize, usize)> {
+/// The rock cells from a neighbour of `(x, y)` (reached at `level`) on the
+/// level before, and so on down, back to the first cell that is not rock (a
+/// cell of an area joined earlier). `level_of` is `rock`'s size.
+fn way_back(rock: &Bits, level_of: &[u32], x: usize, y: usize, level: u32) -> Vec<(usize, usize)> {
     let mut path = Vec::new();
     let (mut x, mut y) = (x, y);
-    for level in levels.iter().rev() {
+    for below in (0..level).rev() {
         let Some(step) = BACK.iter().find_map(|&(dx, dy)| {
             let (qx, qy) = (x.checked_add_signed(dx)?, y.checked_add_signed(dy)?);
-            (qx < level.width && qy < level.height && level.get(qx, qy)).then_some((qx, qy))
+            (qx < rock.width && qy < rock.height && level_of[qy * rock.width + qx] == below).then_some((qx, qy))
         }) else {
             break;
         };
