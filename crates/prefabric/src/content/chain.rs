@@ -710,7 +710,28 @@ impl SectionReader<'_> {
         // What can be joined on: pool prefabs and auto-rooms; and what may be joined
         // to: those, and the start.
         let joiners: Vec<u8> = entries.iter().map(|(_, f)| *f).chain(auto).collect();
-        let start = params.start.as_deref().and_then(|s| cx.prefabs.get(s)).map(facings).filter(|&f| f != 0);
+        let start_prefab = params.start.as_deref().and_then(|s| cx.prefabs.get(s));
+        if let Some(p) = start_prefab
+            && facings(p) == 0
+            && params.target > 1
+        {
+            let span = f.start.as_ref().map_or(section.clone(), |s| s.span());
+            self.invalid(
+                span,
+                format!(
+                    "start prefab `{}` has no connector, so nothing can join it, but the chain places {} more prefab{} (target = {})",
+                    p.name(),
+                    params.target - 1,
+                    if params.target == 2 { "" } else { "s" },
+                    params.target
+                ),
+                Some(format!(
+                    "draw `*` connectors on its wall line (the prefab is at {}), or set `target = 1` for a prefab that is the whole level",
+                    p.origin()
+                )),
+            );
+        }
+        let start = start_prefab.map(facings).filter(|&f| f != 0);
         let anchors: Vec<u8> = joiners.iter().copied().chain(start).collect();
         let meets = |a: u8, b: u8| Dir::ALL.iter().any(|&d| a & bit(d) != 0 && b & bit(d.opposite()) != 0);
         let pool_span = f.pool.as_ref().map_or(section.clone(), |p| p.span());

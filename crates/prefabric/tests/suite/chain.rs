@@ -506,6 +506,27 @@ fn a_whole_level_prefab_is_the_whole_map() {
 }
 
 #[test]
+fn a_start_without_connectors_that_must_be_joined_is_an_error_at_load() {
+    // The whole-level prefab is fine alone (`target = 1`, above); asked to be
+    // joined by more, it is refused before any map, at the map type's line.
+    let palette = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/default/palette.toml"))
+        .expect("the default palette is readable");
+    let file = |path: &str, text: &str| SourceFile { path: path.to_string(), bytes: text.as_bytes().to_vec() };
+    let files = vec![
+        file("pack.toml", "name = \"chain\"\ndefault_map_type = \"whole\"\n"),
+        SourceFile { path: "palette.toml".into(), bytes: palette },
+        file("prefabs/rooms.txt", PREFABS),
+        file("maps/whole.toml", &WHOLE.replace("target = 1", "target = 5").replace("weight = 0", "weight = 3")),
+    ];
+    let problems = Pack::from_files("t", files, Limits::default()).expect_err("refused").to_string();
+    assert!(
+        problems.contains("t/maps/whole.toml:7:9: invalid: start prefab `tutorial` has no connector, so nothing can join it, but the chain places 4 more prefabs (target = 5)"),
+        "{problems}"
+    );
+    assert!(problems.contains("the prefab is at t/prefabs/rooms.txt:"), "{problems}");
+}
+
+#[test]
 fn one_tiny_prefab_makes_a_maze() {
     let pack = pack();
     for seed in 0..20 {
