@@ -1017,11 +1017,12 @@ impl Checker<'_> {
             }
             if let Some(style) = cavern {
                 if let Err((message, when)) = check_cave_prefab(prefab, style) {
-                    self.invalid(
-                        span.clone(),
-                        format!("prefab `{name}` {message}{when}"),
-                        Some(format!("a {style} feature is joined to the cave through its own open cells and link marks, as {style} encounters are")),
-                    );
+                    // The drawing is what to fix: the error is the prefab's,
+                    // with the placement that uses it in the hint.
+                    let used = self.loc(span.clone());
+                    let error = Error::at(ErrorKind::Invalid, prefab.origin().clone(), format!("prefab `{name}` {message}{when}"))
+                        .with_help(format!("a {style} feature is joined to the cave through its own open cells and link marks, as {style} encounters are (the feature placement at {used} uses it)"));
+                    self.errors.push(error);
                     ok = false;
                 }
                 // Its ring (centered) or the rock around it (embedded) must
