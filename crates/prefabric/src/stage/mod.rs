@@ -214,6 +214,9 @@ impl<'p> Generator<'p> {
     /// per world count what earlier levels placed. Returns the map and the world
     /// after it.
     pub fn generate_in(&self, seed: u64, world: &World) -> Result<(Map, World), Error> {
+        if let Some(error) = self.forced_ineligible(world) {
+            return Err(error);
+        }
         let mut failures: Vec<Error> = Vec::new();
         for attempt in 0..ATTEMPTS {
             let mut g = self.start_in(seed, attempt, world);
@@ -263,7 +266,9 @@ impl<'p> Generator<'p> {
     /// attempts [`Generator::generate`] made.
     pub fn attempts(&self, seed: u64) -> Vec<(Trace, Option<Error>)> {
         let mut out = Vec::new();
-        for attempt in 0..ATTEMPTS {
+        // A forced encounter not eligible fails every attempt the same way.
+        let attempts = if self.forced_ineligible(&World::new()).is_some() { 1 } else { ATTEMPTS };
+        for attempt in 0..attempts {
             let mut g = self.start(seed, attempt);
             g.map.trace = Trace::default();
             let result = g.run_all();
@@ -275,6 +280,13 @@ impl<'p> Generator<'p> {
             }
         }
         out
+    }
+
+    /// Why the encounter a preview forces cannot be placed at this depth in
+    /// `world` (its weight, its depths, its world limit), if it cannot.
+    fn forced_ineligible(&self, world: &World) -> Option<Error> {
+        let e = self.map_type.encounters.as_ref()?.pool.get(self.forced.encounter?)?;
+        encounters::forced_ineligible(e, self.depth, world)
     }
 
     /// Takes back a map the caller is done with, so that a later map from this
