@@ -3,11 +3,13 @@
 //!
 //! In: a pack folder (or the built-in pack) and a number of trial seeds per
 //! map type. Out: every load problem and lint at its file:line:col; errors for
-//! trial generations that failed and for cave encounters too large for every
-//! cavern; warnings for layouts that fall short of their targets and for dead
-//! content — feature variant prefabs, encounters, encounter alternatives and
-//! definition lines or alternatives the trial maps never used, each with the
-//! reason seen most and an example seed. `--strict` makes warnings errors.
+//! trial generations that failed, for cave encounters too large for every
+//! cavern, and (without trials) for room encounters larger than every room the
+//! map type's layout can make; warnings for layouts that fall short of their targets, for stairs
+//! counts some trial maps missed, and for dead content — feature variant
+//! prefabs, encounters, encounter alternatives, layout pool rooms and hallway
+//! pieces, and definition lines or alternatives the trial maps never used, each
+//! with the reason seen most and an example seed. `--strict` makes warnings errors.
 //! The trial seeds are fixed (`0..N`, cycling through the depths that matter),
 //! so two runs report the same.
 

@@ -3,7 +3,7 @@
 //! In: maps generated from a pack (or the errors of those that failed), one at
 //! a time, each recorded into the [`MapTypeStats`] of its map type, which
 //! starts from everything the map type may use (feature variants and their
-//! prefabs, encounters and their alternatives, the layout's pool), so content
+//! prefabs, encounters and their alternatives, the layout's pools and hallway pieces), so content
 //! never used shows up with zero counts. Out: counts that merge — the
 //! statistics of disjoint seed ranges, merged, equal those of the union, as
 //! every example seed kept is the smallest seen — serialised as JSON (schema in
@@ -12,7 +12,6 @@
 //! seen most, with an example seed. Generation times are the one thing that
 //! differs from run to run.
 
-use crate::content::maptype::LayoutGenerator;
 use crate::content::{MapType, Pack};
 use crate::error::{Error, ErrorKind};
 use crate::format::def::Pick;
@@ -20,6 +19,11 @@ use crate::map::Map;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;
+
+mod pools;
+mod stairs;
+
+pub use stairs::StairsStats;
 
 /// The JSON format's version, written as `format`.
 pub const FORMAT: u32 = 1;
@@ -435,13 +439,9 @@ impl MapTypeStats {
                 }
             }
         }
-        for g in &map_type.generators {
-            let (start, pool) = match &g.generator {
-                LayoutGenerator::Chain(p) => (&p.start, &p.pool),
-                LayoutGenerator::Pathways(p) => (&p.start, &p.pool),
-                _ => continue,
-            };
-            for name in start.iter().chain(pool.iter().map(|e| &e.prefab)) {
+        // The layout's starts, rooms and hallway pieces.
+        for pool in pools::pools(map_type) {
+            for name in pool.start.into_iter().chain(pool.entries.iter().map(|e| e.prefab.as_str())) {
                 used_by(name, "layout".to_string());
             }
         }
@@ -909,8 +909,9 @@ impl DefinitionStats {
 }
 
 impl MapTypeStats {
-    /// Warnings for the feature variant prefabs, encounters and encounter
-    /// alternatives of `map_type` these maps never placed.
+    /// Warnings for the feature variant prefabs, encounters, encounter
+    /// alternatives and layout pool pieces of `map_type` these maps never
+    /// placed.
     fn dead_content(&self, map_type: &MapType) -> Vec<Error> {
         let mut warnings = Vec::new();
         let maps = self.maps + self.failed;
@@ -980,6 +981,7 @@ impl MapTypeStats {
                 }
             }
         }
+        warnings.extend(self.dead_pool_pieces(map_type, &in_maps));
         warnings
     }
 }
