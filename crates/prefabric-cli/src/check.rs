@@ -165,6 +165,7 @@ pub(crate) fn run_checks(pack: &Pack, seeds_per_map_type: u32) -> Result<CheckRe
     let mut content = Stats::new(pack);
     for (map_type, mut t) in map_types.iter().zip(trials.into_iter().flatten()) {
         warnings.extend(layout_shortfall(map_type, &mut t.placed));
+        warnings.extend(t.content.stairs_shortfall(map_type));
         errors.extend(too_large_for_caverns(map_type, &t.content, seeds_per_map_type));
         failures.extend(
             t.failures

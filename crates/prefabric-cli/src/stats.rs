@@ -303,6 +303,13 @@ pub(crate) fn table(stats: &Stats) -> String {
             .as_ref()
             .map_or(String::new(), |w| format!(", slowest seed {} depth {} at {:.2} ms", w.seed, w.depth, w.ms));
         let _ = writeln!(s, "  time per map: median {:.2} ms, p99 {:.2} ms{slowest}", m.time.median_ms, m.time.p99_ms);
+        for (way, st) in &m.stairs {
+            let missed = st.short.as_ref().map_or("met in every map".to_string(), |w| {
+                let share = w.count as f64 / m.maps.max(1) as f64;
+                format!("fewer in {} maps ({}), fewest {} ({})", w.count, percent(share), st.fewest, example(w))
+            });
+            let _ = writeln!(s, "  stairs {way}: {} asked, {missed}", st.asked);
+        }
         for f in m.failures.iter().take(5) {
             let _ =
                 writeln!(s, "  failed: seed {} depth {}: {}", f.seed, f.depth, f.error.lines().next().unwrap_or(""));

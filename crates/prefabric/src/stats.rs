@@ -67,6 +67,10 @@ pub struct MapTypeStats {
     pub definitions: BTreeMap<String, DefinitionStats>,
     /// What the furnishing stage did.
     pub furnishing: FurnishingStats,
+    /// By way (`up`, `down`): how often the map type's `stairs` count was
+    /// missed; empty without a count.
+    #[serde(default)]
+    pub stairs: BTreeMap<String, StairsStats>,
     /// Generation time per map.
     pub time: TimeStats,
 }
@@ -418,7 +422,12 @@ impl MapTypeStats {
     /// Empty statistics of `map_type`, listing everything it may use, for
     /// the seeds `seeds` (half-open) at `depths`.
     pub fn new(pack: &Pack, map_type: &MapType, seeds: [u64; 2], depths: &[u32]) -> MapTypeStats {
-        let mut stats = MapTypeStats { seeds: vec![seeds], depths: depths.to_vec(), ..MapTypeStats::default() };
+        let mut stats = MapTypeStats {
+            seeds: vec![seeds],
+            depths: depths.to_vec(),
+            stairs: stairs::asked(map_type).into_iter().collect(),
+            ..MapTypeStats::default()
+        };
         let mut used_by = |prefab: &str, by: String| {
             let entry = stats.prefabs.entry(prefab.to_string()).or_default();
             if !entry.used_by.contains(&by) {
@@ -584,6 +593,7 @@ impl MapTypeStats {
         for limit in &summary.limits_hit {
             note(&mut self.furnishing.limits_hit, limit, seed, depth);
         }
+        self.record_stairs(map);
     }
 
     /// Records a generation that failed every attempt.
@@ -660,6 +670,14 @@ impl MapTypeStats {
             ours.objects += theirs.objects;
         }
         merge_seen(&mut self.furnishing.limits_hit, &other.furnishing.limits_hit);
+        for (way, theirs) in &other.stairs {
+            match self.stairs.get_mut(way) {
+                Some(ours) => ours.merge(theirs),
+                None => {
+                    self.stairs.insert(way.clone(), theirs.clone());
+                }
+            }
+        }
         self.time.merge(&other.time);
         Ok(())
     }

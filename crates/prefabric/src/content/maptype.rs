@@ -322,6 +322,8 @@ pub struct MapType {
     /// How many stairs up and down general stairs are trimmed to; without it
     /// every general staircase becomes stairs down.
     pub stairs: Option<StairsCount>,
+    /// Where `stairs` is written, when it is.
+    pub stairs_location: Option<Location>,
     /// The file it was read from.
     pub file: String,
     /// The file's text, read again with another size by
@@ -562,6 +564,7 @@ pub(crate) fn read(
     let encounters = raw.encounters.as_ref().map(|p| encounters::read(p, &at, &pool_cx, &mut c.errors));
     let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
     let theme = raw.theme.as_ref().map_or_else(Theme::default, |t| theme::read(t, &at, words, &mut c.errors));
+    let stairs_location = raw.stairs.as_ref().map(|s| at(s.span()));
     let stairs = raw.stairs.as_ref().map(|s| {
         let n = *s.get_ref();
         if n.up > MAX_STAIRS || n.down > MAX_STAIRS {
@@ -586,6 +589,7 @@ pub(crate) fn read(
             furnishing,
             theme,
             stairs,
+            stairs_location,
             file: file.to_string(),
             source: Arc::from(source),
         })
