@@ -15,6 +15,7 @@
 
 use crate::{Failure, pack_or_fail};
 use prefabric::content::maptype::LayoutGenerator;
+use prefabric::content::room_sizes;
 use prefabric::stats::{MapTypeStats, Stats};
 use prefabric::{ErrorKind, Generator, MapType, Pack};
 use rayon::prelude::*;
@@ -57,11 +58,7 @@ pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
     if !errors.is_empty() {
         let mut text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         text.extend(failures.iter().cloned());
-        return Err(Failure::Problems(format!(
-            "{}\n{} found by the trial maps",
-            text.join("\n"),
-            count(errors.len(), "problem")
-        )));
+        return Err(Failure::Problems(format!("{}\n{} found", text.join("\n"), count(errors.len(), "problem"))));
     }
     if !failures.is_empty() {
         return Err(Failure::Problems(format!(
@@ -160,7 +157,8 @@ pub(crate) fn run_checks(pack: &Pack, seeds_per_map_type: u32) -> Result<CheckRe
 
     let mut failures = Vec::new();
     let mut warnings: Vec<prefabric::Error> = pack.warnings().to_vec();
-    let mut errors = Vec::new();
+    // Encounters no room the layout can make ever holds: known without trials.
+    let mut errors: Vec<prefabric::Error> = room_sizes::encounters_too_large(pack);
     let mut retried = Vec::new();
     let mut content = Stats::new(pack);
     for (map_type, mut t) in map_types.iter().zip(trials.into_iter().flatten()) {
@@ -180,8 +178,8 @@ pub(crate) fn run_checks(pack: &Pack, seeds_per_map_type: u32) -> Result<CheckRe
         content.map_types.insert(map_type.name.clone(), t.content);
     }
     content.finish();
-    // Content too large for every cavern is an error already; the rest never
-    // used, a warning each.
+    // Content too large for every cavern or room is an error already; the
+    // rest never used, a warning each.
     let unused: Vec<prefabric::Error> = content
         .dead_content(pack)
         .into_iter()
