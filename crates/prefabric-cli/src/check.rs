@@ -3,16 +3,19 @@
 //!
 //! In: a pack folder (or the built-in pack) and a number of trial seeds per
 //! map type. Out: every load problem and lint at its file:line:col; errors for
-//! trial generations that failed and for cave encounters too large for every
-//! cavern; warnings for layouts that fall short of their targets and for dead
-//! content — feature variant prefabs, encounters, encounter alternatives and
-//! definition lines or alternatives the trial maps never used, each with the
-//! reason seen most and an example seed. `--strict` makes warnings errors.
+//! trial generations that failed, for cave encounters too large for every
+//! cavern, and (without trials) for room encounters larger than every room the
+//! map type's layout can make; warnings for layouts that fall short of their targets, for stairs
+//! counts some trial maps missed, and for dead content — feature variant
+//! prefabs, encounters, encounter alternatives, layout pool rooms and hallway
+//! pieces, and definition lines or alternatives the trial maps never used, each
+//! with the reason seen most and an example seed. `--strict` makes warnings errors.
 //! The trial seeds are fixed (`0..N`, cycling through the depths that matter),
 //! so two runs report the same.
 
 use crate::{Failure, pack_or_fail};
 use prefabric::content::maptype::LayoutGenerator;
+use prefabric::content::room_sizes;
 use prefabric::stats::{MapTypeStats, Stats};
 use prefabric::{ErrorKind, Generator, MapType, Pack};
 use rayon::prelude::*;
@@ -55,11 +58,7 @@ pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
     if !errors.is_empty() {
         let mut text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         text.extend(failures.iter().cloned());
-        return Err(Failure::Problems(format!(
-            "{}\n{} found by the trial maps",
-            text.join("\n"),
-            count(errors.len(), "problem")
-        )));
+        return Err(Failure::Problems(format!("{}\n{} found", text.join("\n"), count(errors.len(), "problem"))));
     }
     if !failures.is_empty() {
         return Err(Failure::Problems(format!(
@@ -158,11 +157,13 @@ pub(crate) fn run_checks(pack: &Pack, seeds_per_map_type: u32) -> Result<CheckRe
 
     let mut failures = Vec::new();
     let mut warnings: Vec<prefabric::Error> = pack.warnings().to_vec();
-    let mut errors = Vec::new();
+    // Encounters no room the layout can make ever holds: known without trials.
+    let mut errors: Vec<prefabric::Error> = room_sizes::encounters_too_large(pack);
     let mut retried = Vec::new();
     let mut content = Stats::new(pack);
     for (map_type, mut t) in map_types.iter().zip(trials.into_iter().flatten()) {
         warnings.extend(layout_shortfall(map_type, &mut t.placed));
+        warnings.extend(t.content.stairs_shortfall(map_type));
         errors.extend(too_large_for_caverns(map_type, &t.content, seeds_per_map_type));
         failures.extend(
             t.failures
@@ -177,8 +178,8 @@ pub(crate) fn run_checks(pack: &Pack, seeds_per_map_type: u32) -> Result<CheckRe
         content.map_types.insert(map_type.name.clone(), t.content);
     }
     content.finish();
-    // Content too large for every cavern is an error already; the rest never
-    // used, a warning each.
+    // Content too large for every cavern or room is an error already; the
+    // rest never used, a warning each.
     let unused: Vec<prefabric::Error> = content
         .dead_content(pack)
         .into_iter()

@@ -70,7 +70,8 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_name = "ID")]
     encounter: Option<String>,
     /// Preview: use this prefab where its feature placement or encounter chooses
-    /// among alternatives (forcing that variant or encounter too).
+    /// among alternatives (forcing that variant or encounter too), or place a
+    /// chain or pathways pool prefab (room or hallway piece) at least once.
     #[arg(long, value_name = "PREFAB")]
     prefab: Option<String>,
 }

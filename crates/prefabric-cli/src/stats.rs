@@ -252,6 +252,38 @@ fn seeds_text(seeds: &[[u64; 2]]) -> String {
     seeds.iter().map(|[a, b]| format!("{a}..{b}")).collect::<Vec<_>>().join(", ")
 }
 
+/// The prefabs and encounters never placed, each once: an encounter never
+/// placed names its alternatives, which are not listed again.
+fn never_placed(s: &mut String, m: &MapTypeStats) {
+    let unplaced_encounter = |id: &str| m.encounters.get(id).is_some_and(|e| e.placed == 0);
+    let mut lines = Vec::new();
+    for (p, st) in &m.prefabs {
+        let Some(u) = &st.unused else { continue };
+        // Its reason is its first user's: an encounter never placed says it below.
+        let first_user = st.used_by.iter().find(|b| b.starts_with("variant ") || b.starts_with("encounter "));
+        if st.skipped.is_empty()
+            && first_user.and_then(|b| b.strip_prefix("encounter ")).is_some_and(unplaced_encounter)
+        {
+            continue;
+        }
+        let seed = u.example_seed.map_or(String::new(), |seed| format!(" (e.g. seed {seed})"));
+        lines.push(format!("  {p:<32} {}{seed}", u.reason));
+    }
+    for (id, e) in m.encounters.iter().filter(|(_, e)| e.placed == 0) {
+        let why = e.not_placed.iter().max_by_key(|(_, w)| w.count).map_or("never drawn".to_string(), |(r, w)| {
+            format!("{} in {} maps ({})", e.why(r, w), w.count, example(w))
+        });
+        let alternatives = if e.prefabs.is_empty() { String::new() } else { format!(" ({})", e.prefabs.join(", ")) };
+        lines.push(format!("  encounter `{id}`{alternatives} was never placed: {why}"));
+    }
+    if !lines.is_empty() {
+        let _ = writeln!(s, "\n  never placed:");
+        for line in lines {
+            let _ = writeln!(s, "{line}");
+        }
+    }
+}
+
 /// The statistics as a readable report.
 pub(crate) fn table(stats: &Stats) -> String {
     let mut s = String::new();
@@ -271,6 +303,13 @@ pub(crate) fn table(stats: &Stats) -> String {
             .as_ref()
             .map_or(String::new(), |w| format!(", slowest seed {} depth {} at {:.2} ms", w.seed, w.depth, w.ms));
         let _ = writeln!(s, "  time per map: median {:.2} ms, p99 {:.2} ms{slowest}", m.time.median_ms, m.time.p99_ms);
+        for (way, st) in &m.stairs {
+            let missed = st.short.as_ref().map_or("met in every map".to_string(), |w| {
+                let share = w.count as f64 / m.maps.max(1) as f64;
+                format!("fewer in {} maps ({}), fewest {} ({})", w.count, percent(share), st.fewest, example(w))
+            });
+            let _ = writeln!(s, "  stairs {way}: {} asked, {missed}", st.asked);
+        }
         for f in m.failures.iter().take(5) {
             let _ =
                 writeln!(s, "  failed: seed {} depth {}: {}", f.seed, f.depth, f.error.lines().next().unwrap_or(""));
@@ -317,23 +356,7 @@ pub(crate) fn table(stats: &Stats) -> String {
                 turns.join(", ")
             );
         }
-        let unused: Vec<(&String, &prefabric::stats::Unused)> =
-            m.prefabs.iter().filter_map(|(p, st)| st.unused.as_ref().map(|u| (p, u))).collect();
-        if !unused.is_empty() {
-            let _ = writeln!(s, "\n  never placed:");
-            for (p, u) in unused {
-                let seed = u.example_seed.map_or(String::new(), |seed| format!(" (e.g. seed {seed})"));
-                let _ = writeln!(s, "  {p:<32} {}{seed}", u.reason);
-            }
-        }
-        for (id, e) in m.encounters.iter().filter(|(_, e)| e.placed == 0) {
-            let why = e
-                .not_placed
-                .iter()
-                .max_by_key(|(_, w)| w.count)
-                .map_or("never drawn".to_string(), |(r, w)| format!("{} ({})", e.why(r, w), example(w)));
-            let _ = writeln!(s, "  encounter `{id}` was never placed: {why}");
-        }
+        never_placed(&mut s, m);
         let mut definitions_shown = false;
         for d in m.definitions.values().filter(|d| d.placements > 0) {
             for line in &d.lines {

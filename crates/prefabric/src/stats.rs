@@ -3,7 +3,7 @@
 //! In: maps generated from a pack (or the errors of those that failed), one at
 //! a time, each recorded into the [`MapTypeStats`] of its map type, which
 //! starts from everything the map type may use (feature variants and their
-//! prefabs, encounters and their alternatives, the layout's pool), so content
+//! prefabs, encounters and their alternatives, the layout's pools and hallway pieces), so content
 //! never used shows up with zero counts. Out: counts that merge — the
 //! statistics of disjoint seed ranges, merged, equal those of the union, as
 //! every example seed kept is the smallest seen — serialised as JSON (schema in
@@ -12,7 +12,6 @@
 //! seen most, with an example seed. Generation times are the one thing that
 //! differs from run to run.
 
-use crate::content::maptype::LayoutGenerator;
 use crate::content::{MapType, Pack};
 use crate::error::{Error, ErrorKind};
 use crate::format::def::Pick;
@@ -20,6 +19,11 @@ use crate::map::Map;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;
+
+mod pools;
+mod stairs;
+
+pub use stairs::StairsStats;
 
 /// The JSON format's version, written as `format`.
 pub const FORMAT: u32 = 1;
@@ -63,6 +67,10 @@ pub struct MapTypeStats {
     pub definitions: BTreeMap<String, DefinitionStats>,
     /// What the furnishing stage did.
     pub furnishing: FurnishingStats,
+    /// By way (`up`, `down`): how often the map type's `stairs` count was
+    /// missed; empty without a count.
+    #[serde(default)]
+    pub stairs: BTreeMap<String, StairsStats>,
     /// Generation time per map.
     pub time: TimeStats,
 }
@@ -414,7 +422,12 @@ impl MapTypeStats {
     /// Empty statistics of `map_type`, listing everything it may use, for
     /// the seeds `seeds` (half-open) at `depths`.
     pub fn new(pack: &Pack, map_type: &MapType, seeds: [u64; 2], depths: &[u32]) -> MapTypeStats {
-        let mut stats = MapTypeStats { seeds: vec![seeds], depths: depths.to_vec(), ..MapTypeStats::default() };
+        let mut stats = MapTypeStats {
+            seeds: vec![seeds],
+            depths: depths.to_vec(),
+            stairs: stairs::asked(map_type).into_iter().collect(),
+            ..MapTypeStats::default()
+        };
         let mut used_by = |prefab: &str, by: String| {
             let entry = stats.prefabs.entry(prefab.to_string()).or_default();
             if !entry.used_by.contains(&by) {
@@ -435,13 +448,9 @@ impl MapTypeStats {
                 }
             }
         }
-        for g in &map_type.generators {
-            let (start, pool) = match &g.generator {
-                LayoutGenerator::Chain(p) => (&p.start, &p.pool),
-                LayoutGenerator::Pathways(p) => (&p.start, &p.pool),
-                _ => continue,
-            };
-            for name in start.iter().chain(pool.iter().map(|e| &e.prefab)) {
+        // The layout's starts, rooms and hallway pieces.
+        for pool in pools::pools(map_type) {
+            for name in pool.start.into_iter().chain(pool.entries.iter().map(|e| e.prefab.as_str())) {
                 used_by(name, "layout".to_string());
             }
         }
@@ -584,6 +593,7 @@ impl MapTypeStats {
         for limit in &summary.limits_hit {
             note(&mut self.furnishing.limits_hit, limit, seed, depth);
         }
+        self.record_stairs(map);
     }
 
     /// Records a generation that failed every attempt.
@@ -660,6 +670,14 @@ impl MapTypeStats {
             ours.objects += theirs.objects;
         }
         merge_seen(&mut self.furnishing.limits_hit, &other.furnishing.limits_hit);
+        for (way, theirs) in &other.stairs {
+            match self.stairs.get_mut(way) {
+                Some(ours) => ours.merge(theirs),
+                None => {
+                    self.stairs.insert(way.clone(), theirs.clone());
+                }
+            }
+        }
         self.time.merge(&other.time);
         Ok(())
     }
@@ -909,8 +927,9 @@ impl DefinitionStats {
 }
 
 impl MapTypeStats {
-    /// Warnings for the feature variant prefabs, encounters and encounter
-    /// alternatives of `map_type` these maps never placed.
+    /// Warnings for the feature variant prefabs, encounters, encounter
+    /// alternatives and layout pool pieces of `map_type` these maps never
+    /// placed.
     fn dead_content(&self, map_type: &MapType) -> Vec<Error> {
         let mut warnings = Vec::new();
         let maps = self.maps + self.failed;
@@ -980,6 +999,7 @@ impl MapTypeStats {
                 }
             }
         }
+        warnings.extend(self.dead_pool_pieces(map_type, &in_maps));
         warnings
     }
 }

@@ -4,6 +4,7 @@
 mod cli;
 mod init;
 mod ldtk;
+mod pools;
 mod readme;
 mod stats;
 mod tiled;

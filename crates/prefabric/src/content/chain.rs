@@ -77,6 +77,8 @@ pub struct PoolEntry {
     /// minimum every other try, and a map that ends below it is an attempt that
     /// failed (the generator retries).
     pub min: u32,
+    /// Where the pool names it (its name or its tag), for warnings about it.
+    pub location: Location,
 }
 
 /// Generated rectangular rooms (seed 002, step 2).
@@ -530,7 +532,7 @@ impl SectionReader<'_> {
         let mut named: BTreeMap<String, PoolEntry> = BTreeMap::new();
         let mut tagged: BTreeMap<String, PoolEntry> = BTreeMap::new();
         for (key, value) in raw.get_ref() {
-            let template = self.pool_value(value, cx.words);
+            let template = PoolEntry { location: (self.at)(key.span()), ..self.pool_value(value, cx.words) };
             let entry_for = |name: &str| PoolEntry { prefab: name.to_string(), ..template.clone() };
             if let Some(tag) = key.get_ref().strip_prefix(TAG_PREFIX) {
                 let members: Vec<&Prefab> = cx.prefabs.tagged(tag).collect();
@@ -603,7 +605,7 @@ impl SectionReader<'_> {
         if min > 0 && weight == 0 {
             self.invalid(value.span(), format!("min {min} with weight 0: the prefab can never be drawn"), None);
         }
-        PoolEntry { prefab: String::new(), weight, max, min }
+        PoolEntry { prefab: String::new(), weight, max, min, location: Location::file(String::new()) }
     }
 
     /// The start prefab named by `s`, checked: it exists, fits inside the margin,

@@ -381,6 +381,8 @@ fn read_entries(
     };
     // Problems of object lines, which the catalog check reports whole.
     let mut object_errors: Vec<Error> = Vec::new();
+    // Problems of a cave prefab, reported at the prefab.
+    let mut prefab_errors: Vec<Error> = Vec::new();
     // A set, so a pool of many thousand encounters loads in linear time.
     let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     for entry in entries {
@@ -522,14 +524,22 @@ fn read_entries(
             let failure = p
                 .views(style.dont_care_is_floor())
                 .into_iter()
-                .find_map(|v| check_prefab(v.prefab, style, v.whole).err().map(|e| (e, v.when)))
-                .or_else(|| {
-                    let caves = style.joins_caverns().then(|| check_cave_prefab(p, style)).and_then(Result::err);
-                    caves.map(|(m, when)| ((m, style_help(style)), when))
-                });
+                .find_map(|v| check_prefab(v.prefab, style, v.whole).err().map(|e| (e, v.when)));
             if let Some(((message, help), when)) = failure {
                 let message = format!("prefab `{}` {message}{when}", p.name());
                 invalid(prefabs_span.clone(), message, Some(help.into()));
+            } else if let Some((message, when)) =
+                style.joins_caverns().then(|| check_cave_prefab(p, style)).and_then(Result::err)
+            {
+                // The drawing is what to fix: the error is the prefab's, with
+                // the encounter that uses it in the hint.
+                let used = at(prefabs_span.clone());
+                let message = format!("prefab `{}` {message}{when}", p.name());
+                let help = format!("{} (encounter `{id}` at {used} uses it as {style})", style_help(style));
+                let error = Error::at(ErrorKind::Invalid, p.origin().clone(), message).with_help(help);
+                if !prefab_errors.contains(&error) {
+                    prefab_errors.push(error);
+                }
             }
         }
 
@@ -631,6 +641,7 @@ fn read_entries(
         pool.push(Encounter { style, prefabs: prefab_names.to_vec(), doors, door, door_width, ..encounter });
     }
     errors.extend(object_errors);
+    errors.extend(prefab_errors);
     pool
 }
 

@@ -322,6 +322,8 @@ pub struct MapType {
     /// How many stairs up and down general stairs are trimmed to; without it
     /// every general staircase becomes stairs down.
     pub stairs: Option<StairsCount>,
+    /// Where `stairs` is written, when it is.
+    pub stairs_location: Option<Location>,
     /// The file it was read from.
     pub file: String,
     /// The file's text, read again with another size by
@@ -562,6 +564,7 @@ pub(crate) fn read(
     let encounters = raw.encounters.as_ref().map(|p| encounters::read(p, &at, &pool_cx, &mut c.errors));
     let furnishing = raw.furnishing.as_ref().map(|f| furnishing::read(f, &at, words, catalog, &mut c.errors));
     let theme = raw.theme.as_ref().map_or_else(Theme::default, |t| theme::read(t, &at, words, &mut c.errors));
+    let stairs_location = raw.stairs.as_ref().map(|s| at(s.span()));
     let stairs = raw.stairs.as_ref().map(|s| {
         let n = *s.get_ref();
         if n.up > MAX_STAIRS || n.down > MAX_STAIRS {
@@ -586,6 +589,7 @@ pub(crate) fn read(
             furnishing,
             theme,
             stairs,
+            stairs_location,
             file: file.to_string(),
             source: Arc::from(source),
         })
@@ -1017,11 +1021,12 @@ impl Checker<'_> {
             }
             if let Some(style) = cavern {
                 if let Err((message, when)) = check_cave_prefab(prefab, style) {
-                    self.invalid(
-                        span.clone(),
-                        format!("prefab `{name}` {message}{when}"),
-                        Some(format!("a {style} feature is joined to the cave through its own open cells and link marks, as {style} encounters are")),
-                    );
+                    // The drawing is what to fix: the error is the prefab's,
+                    // with the placement that uses it in the hint.
+                    let used = self.loc(span.clone());
+                    let error = Error::at(ErrorKind::Invalid, prefab.origin().clone(), format!("prefab `{name}` {message}{when}"))
+                        .with_help(format!("a {style} feature is joined to the cave through its own open cells and link marks, as {style} encounters are (the feature placement at {used} uses it)"));
+                    self.errors.push(error);
                     ok = false;
                 }
                 // Its ring (centered) or the rock around it (embedded) must

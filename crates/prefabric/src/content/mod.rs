@@ -33,6 +33,7 @@ pub mod keywords;
 mod load;
 pub mod maptype;
 pub mod pathways;
+pub mod room_sizes;
 mod section;
 pub mod theme;
 mod values;

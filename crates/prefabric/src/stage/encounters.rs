@@ -179,9 +179,8 @@ pub(crate) fn run(
         // A preview's encounter goes first, as the alternative it names if any,
         // and its failure is the generation's.
         let e = &pool.pool[i];
-        if let Some(reason) = never_eligible(e, depth, world) {
-            return Err(Error::new(ErrorKind::Generation, format!("encounter `{}` cannot be placed: {reason}", e.id))
-                .with_help("give a --depth inside its range"));
+        if let Some(error) = forced_ineligible(e, depth, world) {
+            return Err(error);
         }
         let mut chosen = e.clone();
         if let Some(p) = forced.prefab.as_ref().filter(|p| e.prefabs.contains(p)) {
@@ -308,6 +307,23 @@ fn skip(map: &mut Map, id: &str, why: SkipReason, reason: &str) {
 }
 
 /// Why an encounter can never be placed in this map, if it cannot.
+/// The error of a preview forcing encounter `e` where it is not eligible at
+/// `depth` in `world`: no map can hold it, so no attempt is worth making.
+pub(crate) fn forced_ineligible(e: &Encounter, depth: u32, world: &World) -> Option<Error> {
+    let reason = never_eligible(e, depth, world)?;
+    let help = if e.weight == 0 {
+        "give it a weight above 0 in its pool".to_string()
+    } else if !e.depth.allows(depth) {
+        format!("give a --depth in its depths {}", e.depth)
+    } else {
+        "earlier levels of this world used it up: preview it in a new world".to_string()
+    };
+    Some(
+        Error::new(ErrorKind::Generation, format!("encounter `{}` cannot be placed at depth {depth}: {reason}", e.id))
+            .with_help(help),
+    )
+}
+
 fn never_eligible(e: &Encounter, depth: u32, world: &World) -> Option<String> {
     if e.weight == 0 {
         return Some(format!("weight `{}` is 0", e.weight_word));

@@ -21,6 +21,8 @@ pub(crate) mod stairs;
 pub(crate) mod theme;
 pub(crate) mod validate;
 
+use crate::content::chain::PoolEntry;
+use crate::content::maptype::{LayoutGenerator, WeightedGenerator};
 use crate::content::{MapType, Pack};
 use crate::error::{Error, ErrorKind};
 use crate::format::suggest;
@@ -58,7 +60,9 @@ pub struct Preview {
     pub encounter: Option<String>,
     /// This prefab wherever its placement or encounter chooses among
     /// alternatives; without `variant` or `encounter`, the first variant
-    /// placing it, or else the first encounter, is forced too.
+    /// placing it, or else the first encounter, is forced too. A prefab of a
+    /// chain or pathways pool (rooms or hallway pieces) is placed at least
+    /// once instead, by the generator that has it.
     pub prefab: Option<String>,
 }
 
@@ -68,6 +72,9 @@ pub(crate) struct Forced {
     pub variant: Option<usize>,
     pub encounter: Option<usize>,
     pub prefab: Option<String>,
+    /// The layout generators with the forced pool prefab's `min` raised to 1
+    /// and every other generator's weight 0, when the prefab is a pool's.
+    pub layout: Option<Arc<Vec<WeightedGenerator>>>,
 }
 
 impl Forced {
@@ -85,6 +92,42 @@ impl Forced {
             .map(|(n, w)| if forced.is_none_or(|p| p == n) { w.max(u32::from(forced.is_some())) } else { 0 })
             .collect()
     }
+}
+
+/// The room and hallway piece pools of a map type's chain and pathways
+/// generators, each with its generator's index.
+fn layout_pools(mt: &MapType) -> impl Iterator<Item = (usize, &[PoolEntry])> {
+    mt.generators.iter().enumerate().flat_map(|(i, g)| {
+        let pools: Vec<&[PoolEntry]> = match &g.generator {
+            LayoutGenerator::Chain(p) => vec![&p.pool],
+            LayoutGenerator::Pathways(p) => vec![&p.pool, &p.hallway_prefabs.pool],
+            _ => Vec::new(),
+        };
+        pools.into_iter().map(move |p| (i, p))
+    })
+}
+
+/// `mt`'s layout generators forced to place `prefab`, when one of its chain or
+/// pathways pools has it: that generator alone (every other one weight 0),
+/// the prefab's entry with a `min` of at least 1, so a map that cannot hold
+/// it fails with the layout's reason.
+fn layout_forcing(mt: &MapType, prefab: &str) -> Option<Vec<WeightedGenerator>> {
+    let (chosen, _) = layout_pools(mt).find(|(_, pool)| pool.iter().any(|e| e.prefab == prefab))?;
+    let mut generators = mt.generators.clone();
+    for (i, g) in generators.iter_mut().enumerate() {
+        g.weight = u32::from(i == chosen);
+        let pools: Vec<&mut Vec<PoolEntry>> = match &mut g.generator {
+            LayoutGenerator::Chain(p) => vec![&mut p.pool],
+            LayoutGenerator::Pathways(p) => vec![&mut p.pool, &mut p.hallway_prefabs.pool],
+            _ => Vec::new(),
+        };
+        for e in pools.into_iter().flatten().filter(|e| i == chosen && e.prefab == prefab) {
+            e.weight = e.weight.max(1);
+            e.min = e.min.max(1);
+            e.max = e.max.map(|m| m.max(1));
+        }
+    }
+    Some(generators)
 }
 
 /// Generates maps of one map type from one pack.
@@ -165,7 +208,11 @@ impl<'p> Generator<'p> {
                         forced.encounter = pool.iter().position(in_encounter);
                     }
                 }
-                if forced.variant.is_none_or(|i| !in_variant(&mt.variants[i]))
+                let unforced = forced.variant.is_none() && forced.encounter.is_none();
+                forced.layout = unforced.then(|| layout_forcing(mt, prefab)).flatten().map(Arc::new);
+                if let Some(generators) = &forced.layout {
+                    self.prepared = Arc::new(layout::Prepared::new(self.pack, generators, mt.width));
+                } else if forced.variant.is_none_or(|i| !in_variant(&mt.variants[i]))
                     && forced.encounter.is_none_or(|i| !in_encounter(&pool[i]))
                 {
                     let mut names: Vec<&str> = mt
@@ -174,10 +221,13 @@ impl<'p> Generator<'p> {
                         .flat_map(|v| v.prefabs.iter().flat_map(|p| p.choices.iter().map(|(n, _)| n.as_str())))
                         .chain(pool.iter().flat_map(|e| e.prefabs.iter().map(String::as_str)))
                         .collect();
+                    if unforced {
+                        names.extend(layout_pools(mt).flat_map(|(_, p)| p.iter().map(|e| e.prefab.as_str())));
+                    }
                     names.sort_unstable();
                     names.dedup();
-                    return Err(unknown("feature variant prefab or encounter alternative", prefab, names)
-                        .with_help("--prefab picks a prefab a feature placement or an encounter chooses among (with --variant or --encounter, one of theirs)"));
+                    return Err(unknown("feature variant prefab, encounter alternative or layout pool prefab", prefab, names)
+                        .with_help("--prefab picks a prefab a feature placement, an encounter or the layout's pool chooses among (with --variant or --encounter, one of theirs)"));
                 }
             }
         }
@@ -214,6 +264,9 @@ impl<'p> Generator<'p> {
     /// per world count what earlier levels placed. Returns the map and the world
     /// after it.
     pub fn generate_in(&self, seed: u64, world: &World) -> Result<(Map, World), Error> {
+        if let Some(error) = self.forced_ineligible(world) {
+            return Err(error);
+        }
         let mut failures: Vec<Error> = Vec::new();
         for attempt in 0..ATTEMPTS {
             let mut g = self.start_in(seed, attempt, world);
@@ -263,7 +316,9 @@ impl<'p> Generator<'p> {
     /// attempts [`Generator::generate`] made.
     pub fn attempts(&self, seed: u64) -> Vec<(Trace, Option<Error>)> {
         let mut out = Vec::new();
-        for attempt in 0..ATTEMPTS {
+        // A forced encounter not eligible fails every attempt the same way.
+        let attempts = if self.forced_ineligible(&World::new()).is_some() { 1 } else { ATTEMPTS };
+        for attempt in 0..attempts {
             let mut g = self.start(seed, attempt);
             g.map.trace = Trace::default();
             let result = g.run_all();
@@ -275,6 +330,13 @@ impl<'p> Generator<'p> {
             }
         }
         out
+    }
+
+    /// Why the encounter a preview forces cannot be placed at this depth in
+    /// `world` (its weight, its depths, its world limit), if it cannot.
+    fn forced_ineligible(&self, world: &World) -> Option<Error> {
+        let e = self.map_type.encounters.as_ref()?.pool.get(self.forced.encounter?)?;
+        encounters::forced_ineligible(e, self.depth, world)
     }
 
     /// Takes back a map the caller is done with, so that a later map from this
@@ -372,8 +434,8 @@ impl Generation<'_> {
     /// Stage 2: digs the layout around the features, then places the features
     /// that go into its caverns.
     pub fn layout(&mut self) -> Result<LayoutStats, Error> {
-        let stats =
-            layout::run(&mut self.map, &self.prepared, &self.map_type.generators, &self.starts, self.stream_seed)?;
+        let generators = self.forced.layout.as_deref().unwrap_or(&self.map_type.generators);
+        let stats = layout::run(&mut self.map, &self.prepared, generators, &self.starts, self.stream_seed)?;
         features::after_layout(&mut self.map, self.pack, self.map_type, &self.forced, self.stream_seed)?;
         Ok(stats)
     }
