@@ -12,6 +12,7 @@ mod import_des;
 mod init;
 mod prefab_files;
 mod stats;
+mod stats_depth_html;
 mod stats_html;
 mod tiled_files;
 mod watch;

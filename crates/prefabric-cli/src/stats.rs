@@ -139,22 +139,30 @@ pub(crate) fn stats(args: StatsArgs) -> Result<(), Failure> {
         (first..end).step_by(CHUNK as usize).map(|lo| [lo, lo.saturating_add(CHUNK).min(end)]).collect();
     let jobs: Vec<(usize, [u64; 2])> =
         (0..generators.len()).flat_map(|g| chunks.iter().map(move |&c| (g, c))).collect();
-    let results: Vec<(usize, MapTypeStats)> = pool.install(|| {
-        jobs.par_iter().map(|&(g, seeds)| (g, run_chunk(&pack, &generators[g], seeds, depths, &bar))).collect()
+    let heat_maps = args.html.is_some();
+    // Each worker adds its chunks up as it goes (heat maps make a chunk's
+    // statistics large); counts add up in any order.
+    let stats = pool.install(|| {
+        jobs.par_iter()
+            .fold(
+                || Stats::new(&pack),
+                |mut stats, &(g, seeds)| {
+                    let chunk = run_chunk(&pack, &generators[g], seeds, depths, heat_maps, &bar);
+                    add_chunk(&mut stats, &generators[g].map_type().name, chunk);
+                    stats
+                },
+            )
+            .reduce(
+                || Stats::new(&pack),
+                |mut a, b| {
+                    for (name, chunk) in b.map_types {
+                        add_chunk(&mut a, &name, chunk);
+                    }
+                    a
+                },
+            )
     });
-    let mut stats = Stats::new(&pack);
-    for (g, chunk) in results {
-        let name = generators[g].map_type().name.clone();
-        match stats.map_types.get_mut(&name) {
-            // Chunks are disjoint by construction, so merging cannot fail.
-            Some(m) => {
-                let _ = m.merge(&chunk);
-            }
-            None => {
-                stats.map_types.insert(name, chunk);
-            }
-        }
-    }
+    let mut stats = stats;
     bar.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     stats.finish();
@@ -170,9 +178,33 @@ pub(crate) fn stats(args: StatsArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Generates seeds `seeds[0]..seeds[1]` at every depth.
-fn run_chunk(pack: &Pack, generator: &Generator, seeds: [u64; 2], depths: &[u32], bar: &ProgressBar) -> MapTypeStats {
+/// Adds the statistics of one map type's chunk of seeds.
+fn add_chunk(stats: &mut Stats, name: &str, chunk: MapTypeStats) {
+    match stats.map_types.get_mut(name) {
+        // Chunks are disjoint by construction, so merging cannot fail.
+        Some(m) => {
+            let _ = m.merge(&chunk);
+        }
+        None => {
+            stats.map_types.insert(name.to_string(), chunk);
+        }
+    }
+}
+
+/// Generates seeds `seeds[0]..seeds[1]` at every depth, recording heat maps
+/// when `heat_maps`.
+fn run_chunk(
+    pack: &Pack,
+    generator: &Generator,
+    seeds: [u64; 2],
+    depths: &[u32],
+    heat_maps: bool,
+    bar: &ProgressBar,
+) -> MapTypeStats {
     let mut stats = MapTypeStats::new(pack, generator.map_type(), seeds, depths);
+    if heat_maps {
+        stats = stats.with_heat_maps(generator.map_type());
+    }
     for &depth in depths {
         let generator = generator.clone().depth(depth);
         for seed in seeds[0]..seeds[1] {

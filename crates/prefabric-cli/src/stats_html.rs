@@ -10,6 +10,7 @@
 //! there is no script and no URL; every name from the pack is HTML-escaped;
 //! the same statistics give the same bytes.
 
+use crate::stats_depth_html;
 use prefabric::stats::{DefinitionStats, EncounterStats, MapTypeStats, Seen, Stats, TimeStats, describe};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -63,8 +64,9 @@ pub(crate) fn report(stats: &Stats) -> String {
         page,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>prefabric stats: pack {pack}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
-         <h1>prefabric stats: pack <code>{pack}</code></h1>\n"
+         <title>prefabric stats: pack {pack}</title>\n<style>{STYLE}{}</style>\n</head>\n<body>\n\
+         <h1>prefabric stats: pack <code>{pack}</code></h1>\n",
+        stats_depth_html::STYLE
     );
     overview(&mut page, stats);
     for (index, (name, m)) in stats.map_types.iter().enumerate() {
@@ -116,6 +118,7 @@ fn map_type_section(page: &mut String, index: usize, pack: &str, name: &str, m: 
     time_histogram(page, &m.time);
     variants_table(page, m);
     prefabs_table(page, m);
+    stats_depth_html::depth_sections(page, m);
     definitions_tables(page, m);
     furnishing_tables(page, m);
     page.push_str("</section>\n");

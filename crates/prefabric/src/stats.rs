@@ -21,8 +21,12 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// The JSON format's version, written as `format`.
-pub const FORMAT: u32 = 1;
+mod depth;
+pub use depth::{DepthCount, HEAT_MAX_SIDE, Heat, HeatShape};
+
+/// The JSON format's version, written as `format`: 2 since the counts per
+/// depth.
+pub const FORMAT: u32 = 2;
 
 /// Failures kept with their errors (the smallest seeds); the rest are counted.
 const FAILURES_KEPT: usize = 20;
@@ -65,6 +69,12 @@ pub struct MapTypeStats {
     pub furnishing: FurnishingStats,
     /// Generation time per map.
     pub time: TimeStats,
+    /// Maps generated at each depth.
+    pub depth_maps: BTreeMap<u32, u64>,
+    /// The shape of the heat maps of its encounters and prefabs, when they
+    /// are recorded ([`MapTypeStats::with_heat_maps`]).
+    #[serde(default)]
+    pub heat_maps: Option<HeatShape>,
 }
 
 /// A seed whose generation failed.
@@ -178,6 +188,11 @@ pub struct EncounterStats {
     /// Maps where it was taken out without being placed, by reason:
     /// `ineligible`, `limit`, `excluded`, `no-place`, `too-large`.
     pub not_placed: BTreeMap<String, Seen>,
+    /// Its counts at each depth run.
+    pub by_depth: BTreeMap<u32, DepthCount>,
+    /// Where its cells lay, over all the maps, when heat maps are recorded.
+    #[serde(default)]
+    pub heat: Option<Heat>,
 }
 
 /// A prefab the map type may use.
@@ -206,6 +221,11 @@ pub struct PrefabStats {
     /// Why it was never placed, when it was not (derived).
     #[serde(default)]
     pub unused: Option<Unused>,
+    /// Its counts at each depth run.
+    pub by_depth: BTreeMap<u32, DepthCount>,
+    /// Where its cells lay, over all the maps, when heat maps are recorded.
+    #[serde(default)]
+    pub heat: Option<Heat>,
 }
 
 /// A definition file the map type's prefabs draw on.
@@ -414,9 +434,17 @@ impl MapTypeStats {
     /// Empty statistics of `map_type`, listing everything it may use, for
     /// the seeds `seeds` (half-open) at `depths`.
     pub fn new(pack: &Pack, map_type: &MapType, seeds: [u64; 2], depths: &[u32]) -> MapTypeStats {
-        let mut stats = MapTypeStats { seeds: vec![seeds], depths: depths.to_vec(), ..MapTypeStats::default() };
+        let mut stats = MapTypeStats {
+            seeds: vec![seeds],
+            depths: depths.to_vec(),
+            depth_maps: depths.iter().map(|&d| (d, 0)).collect(),
+            ..MapTypeStats::default()
+        };
         let mut used_by = |prefab: &str, by: String| {
-            let entry = stats.prefabs.entry(prefab.to_string()).or_default();
+            let entry = stats
+                .prefabs
+                .entry(prefab.to_string())
+                .or_insert_with(|| PrefabStats { by_depth: depth::zero_rows(depths), ..PrefabStats::default() });
             if !entry.used_by.contains(&by) {
                 entry.used_by.push(by);
             }
@@ -497,6 +525,7 @@ impl MapTypeStats {
                     weight: e.weight,
                     depths: e.depth.0.iter().map(|r| [r.lo.max(0) as u32, r.hi.max(0) as u32]).collect(),
                     prefabs: e.prefabs.clone(),
+                    by_depth: depth::zero_rows(depths),
                     ..EncounterStats::default()
                 };
                 stats.encounters.insert(e.id.clone(), entry);
@@ -505,10 +534,19 @@ impl MapTypeStats {
         stats
     }
 
+    /// These statistics, recording a heat map of where each encounter and
+    /// prefab lands in maps of `map_type`'s size.
+    pub fn with_heat_maps(mut self, map_type: &MapType) -> MapTypeStats {
+        self.heat_maps = Some(HeatShape::for_map(map_type.width, map_type.height));
+        self
+    }
+
     /// Records a map, generated in `elapsed`.
     pub fn record(&mut self, map: &Map, elapsed: Duration) {
         let (seed, depth) = (map.seed(), map.depth());
         self.maps += 1;
+        *self.depth_maps.entry(depth).or_default() += 1;
+        let heat = self.heat_maps;
         self.time.record(elapsed, seed, depth);
         if let Some(v) = map.feature_variant().and_then(|v| self.variants.get_mut(v)) {
             v.chosen += 1;
@@ -520,9 +558,14 @@ impl MapTypeStats {
                 && let Some(e) = self.encounters.get_mut(&tag.id)
             {
                 e.placed += 1;
-                if !encounters_in_map.contains(&tag.id.as_str()) {
+                let first = !encounters_in_map.contains(&tag.id.as_str());
+                if first {
                     encounters_in_map.push(&tag.id);
                     e.maps += 1;
+                }
+                e.by_depth.entry(depth).or_default().add(first);
+                if let Some(shape) = &heat {
+                    e.heat.get_or_insert_with(|| shape.empty()).add_rect(shape, &placed.bounds);
                 }
             }
             let Some(p) = self.prefabs.get_mut(&placed.name) else { continue };
@@ -534,17 +577,32 @@ impl MapTypeStats {
             }
             p.placed += 1;
             *p.transforms.entry(placed.transform.to_string()).or_default() += 1;
-            if !in_map.contains(&placed.name.as_str()) {
+            let first = !in_map.contains(&placed.name.as_str());
+            if first {
                 in_map.push(&placed.name);
                 p.maps += 1;
+            }
+            p.by_depth.entry(depth).or_default().add(first);
+            if let Some(shape) = &heat {
+                p.heat.get_or_insert_with(|| shape.empty()).add_rect(shape, &placed.bounds);
             }
         }
         for placed in map.object_encounters() {
             if let Some(e) = self.encounters.get_mut(&placed.id) {
                 e.placed += 1;
-                if !encounters_in_map.contains(&placed.id.as_str()) {
+                let first = !encounters_in_map.contains(&placed.id.as_str());
+                if first {
                     encounters_in_map.push(&placed.id);
                     e.maps += 1;
+                }
+                e.by_depth.entry(depth).or_default().add(first);
+                if let Some(shape) = &heat {
+                    let grid = e.heat.get_or_insert_with(|| shape.empty());
+                    for object in placed.objects.iter().filter_map(|&i| map.objects().get(i)) {
+                        for (at, _) in &object.cells {
+                            grid.add_cell(shape, at.x, at.y);
+                        }
+                    }
                 }
             }
         }
@@ -589,6 +647,7 @@ impl MapTypeStats {
     /// Records a generation that failed every attempt.
     pub fn record_failure(&mut self, seed: u64, depth: u32, error: &Error, elapsed: Duration) {
         self.failed += 1;
+        self.depth_maps.entry(depth).or_default();
         self.time.record(elapsed, seed, depth);
         self.failures.push(FailedSeed { seed, depth, error: error.to_string() });
         self.failures.sort();
@@ -627,11 +686,15 @@ impl MapTypeStats {
                 maps: 0,
                 placed: 0,
                 not_placed: BTreeMap::new(),
+                by_depth: BTreeMap::new(),
+                heat: None,
                 ..theirs.clone()
             });
             ours.maps += theirs.maps;
             ours.placed += theirs.placed;
             merge_seen(&mut ours.not_placed, &theirs.not_placed);
+            depth::merge_rows(&mut ours.by_depth, &theirs.by_depth);
+            merge_heat(&mut ours.heat, &theirs.heat);
         }
         for (name, theirs) in &other.prefabs {
             let ours = self
@@ -641,6 +704,8 @@ impl MapTypeStats {
             ours.placed += theirs.placed;
             ours.fit += theirs.fit;
             ours.maps += theirs.maps;
+            depth::merge_rows(&mut ours.by_depth, &theirs.by_depth);
+            merge_heat(&mut ours.heat, &theirs.heat);
             for (t, n) in &theirs.transforms {
                 *ours.transforms.entry(t.clone()).or_default() += n;
             }
@@ -661,7 +726,22 @@ impl MapTypeStats {
         }
         merge_seen(&mut self.furnishing.limits_hit, &other.furnishing.limits_hit);
         self.time.merge(&other.time);
+        for (depth, maps) in &other.depth_maps {
+            *self.depth_maps.entry(*depth).or_default() += maps;
+        }
+        if self.heat_maps != other.heat_maps {
+            // Heat maps of only some of the seeds, or of other shapes, would
+            // mislead: the merge keeps none.
+            self.drop_heat_maps();
+        }
         Ok(())
+    }
+
+    /// Forgets the heat maps.
+    fn drop_heat_maps(&mut self) {
+        self.heat_maps = None;
+        self.encounters.values_mut().for_each(|e| e.heat = None);
+        self.prefabs.values_mut().for_each(|p| p.heat = None);
     }
 
     /// Works out the derived figures from the counts.
@@ -681,6 +761,16 @@ impl MapTypeStats {
             e.map_share_95 = wilson(e.maps, maps);
             e.mean_per_map = share(e.placed);
             e.placement_share = ratio(e.placed, placements);
+            depth::finish_rows(&mut e.by_depth, &self.depth_maps);
+        }
+        for &d in self.depth_maps.keys() {
+            let placed: u64 = self.encounters.values().filter_map(|e| e.by_depth.get(&d)).map(|c| c.placed).sum();
+            for row in self.encounters.values_mut().filter_map(|e| e.by_depth.get_mut(&d)) {
+                row.placement_share = ratio(row.placed, placed);
+            }
+        }
+        for p in self.prefabs.values_mut() {
+            depth::finish_rows(&mut p.by_depth, &self.depth_maps);
         }
         for c in self.furnishing.compositions.values_mut() {
             c.objects_per_map = share(c.objects);
@@ -981,6 +1071,15 @@ impl MapTypeStats {
             }
         }
         warnings
+    }
+}
+
+/// Adds the heat map `theirs` into `ours`.
+fn merge_heat(ours: &mut Option<Heat>, theirs: &Option<Heat>) {
+    match (ours.as_mut(), theirs) {
+        (Some(a), Some(b)) => a.merge(b),
+        (None, Some(b)) => *ours = Some(b.clone()),
+        _ => {}
     }
 }
 
