@@ -13,6 +13,7 @@ mod init;
 mod prefab_files;
 mod stats;
 mod stats_depth_html;
+mod stats_examples_html;
 mod stats_html;
 mod tiled_files;
 mod watch;

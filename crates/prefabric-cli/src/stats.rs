@@ -166,7 +166,7 @@ pub(crate) fn stats(args: StatsArgs) -> Result<(), Failure> {
     bar.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     stats.finish();
-    print(&stats, args.json, args.html.as_deref())?;
+    print(&stats, args.json, args.html.as_deref(), &pack_flag(args.pack.as_deref()))?;
     let threads = pool.current_num_threads();
     let mut err = io::stderr().lock();
     writeln!(
@@ -253,15 +253,18 @@ fn merge(files: &[PathBuf], json: bool, html: Option<&Path>) -> Result<(), Failu
         }
     }
     let Some(stats) = merged else { return Ok(()) };
-    print(&stats, json, html)
+    // The statistics name their pack, not its folder: the built-in one needs
+    // no flag, another one a folder the reader fills in.
+    let builtin = Pack::embedded().ok().is_some_and(|p| p.name() == stats.pack);
+    print(&stats, json, html, if builtin { "" } else { " --pack PACK_DIR" })
 }
 
 /// Writes the HTML report to `html` when asked, then prints the statistics
 /// as a table or JSON (the report first, so a reader closing the pipe early
 /// does not lose it).
-fn print(stats: &Stats, json: bool, html: Option<&Path>) -> Result<(), Failure> {
+fn print(stats: &Stats, json: bool, html: Option<&Path>, pack_flag: &str) -> Result<(), Failure> {
     if let Some(path) = html {
-        write_file(path, stats_html::report(stats).as_bytes())?;
+        write_file(path, stats_html::report(stats, pack_flag).as_bytes())?;
     }
     let mut out = io::stdout().lock();
     if json {
@@ -270,6 +273,14 @@ fn print(stats: &Stats, json: bool, html: Option<&Path>) -> Result<(), Failure> 
         write!(out, "{}", table(stats))?;
     }
     Ok(())
+}
+
+/// `--pack DIR` as a command line writes it (quoted when it has a space), or
+/// nothing for the built-in pack.
+fn pack_flag(pack: Option<&Path>) -> String {
+    let Some(dir) = pack else { return String::new() };
+    let shown = dir.display().to_string();
+    if shown.contains(char::is_whitespace) { format!(" --pack '{shown}'") } else { format!(" --pack {shown}") }
 }
 
 fn percent(x: f64) -> String {

@@ -6,8 +6,8 @@
 //! [`crate::stats_html::report`]. Guarantees: at most [`DEPTH_COLUMNS`] depth
 //! columns and [`HEAT_MAPS_SHOWN`] heat maps per kind (encounters, prefabs),
 //! with a note saying what was left out, so the page stays small; each heat
-//! map is an inline SVG at the map's size (one pixel per cell), one rectangle
-//! per run of equally shaded blocks; every name is HTML-escaped.
+//! map is an inline SVG at the map's size (one pixel per cell), one path per
+//! shade tracing the runs of blocks of that shade; every name is HTML-escaped.
 
 use crate::stats_html::escape;
 use prefabric::stats::{DepthCount, Heat, HeatShape, MapTypeStats};
@@ -27,7 +27,7 @@ pub(crate) const STYLE: &str = "
 .heat-maps figure { margin: 0; }
 .heat-maps figcaption { font-size: 12px; max-width: 260px; overflow-wrap: anywhere; }
 svg.heat { background: #1b1b1b; image-rendering: pixelated; }
-svg.heat rect { fill: #ff7043; }
+svg.heat path { fill: #ff7043; }
 ";
 
 /// The per-depth tables and the heat maps of map type `m` (nothing for a
@@ -50,7 +50,9 @@ fn per_depth_tables(page: &mut String, m: &MapTypeStats) {
         .collect();
     let _ = writeln!(
         page,
-        "<p class=\"small\">{}. Each cell: times placed at that depth, and the share of that depth's maps it was in.{}</p>",
+        "<p class=\"small\">{}. Each cell: times placed at that depth, the share of that depth's maps it was in, \
+         and for an encounter its expected share of the encounters placed there (its weight over the weights of those \
+         that can appear there), or <em>not at this depth</em>.{}</p>",
         maps.join(", "),
         if m.depths.len() > depths.len() {
             format!(" Only the first {} of the {} depths are shown; the JSON has them all.", depths.len(), m.depths.len())
@@ -60,10 +62,10 @@ fn per_depth_tables(page: &mut String, m: &MapTypeStats) {
     );
     if !m.encounters.is_empty() {
         let rows = m.encounters.iter().map(|(id, e)| (id.as_str(), &e.by_depth));
-        depth_table(page, "encounter", &depths, rows);
+        depth_table(page, "encounter", &depths, rows, true);
     }
     let placed = m.prefabs.iter().filter(|(_, p)| p.placed > 0).map(|(name, p)| (name.as_str(), &p.by_depth));
-    depth_table(page, "prefab (placed at least once)", &depths, placed);
+    depth_table(page, "prefab (placed at least once)", &depths, placed, false);
 }
 
 fn depth_table<'a>(
@@ -71,6 +73,7 @@ fn depth_table<'a>(
     what: &str,
     depths: &[u32],
     rows: impl Iterator<Item = (&'a str, &'a BTreeMap<u32, DepthCount>)>,
+    encounters: bool,
 ) {
     let _ = write!(page, "<table class=\"by-depth\">\n<tr><th>{what}</th>");
     for d in depths {
@@ -81,8 +84,18 @@ fn depth_table<'a>(
         let _ = write!(page, "<tr><td><code>{}</code></td>", escape(name));
         for d in depths {
             let row = by_depth.get(d).cloned().unwrap_or_default();
-            let class = if row.placed == 0 { "n bad" } else { "n" };
-            let _ = write!(page, "<td class=\"{class}\">{} <span class=\"small\">({:.0}%)</span></td>", row.placed, 100.0 * row.map_share);
+            let class = if row.placed == 0 && (!encounters || row.weight_share.is_some()) { "n bad" } else { "n" };
+            let expected = match (encounters, row.weight_share) {
+                (false, _) => String::new(),
+                (true, Some(share)) => format!(" <span class=\"small expected\">exp. {:.1}%</span>", 100.0 * share),
+                (true, None) => " <span class=\"small ineligible\">not at this depth</span>".to_string(),
+            };
+            let _ = write!(
+                page,
+                "<td class=\"{class}\">{} <span class=\"small\">({:.0}%)</span>{expected}</td>",
+                row.placed,
+                100.0 * row.map_share
+            );
         }
         page.push_str("</tr>\n");
     }
@@ -131,8 +144,8 @@ fn heat_row(page: &mut String, shape: &HeatShape, what: &str, mut entries: Vec<(
     }
 }
 
-/// One heat map as an SVG of the map's size in cells: a rectangle per run
-/// of blocks of one shade along a row.
+/// One heat map as an SVG of the map's size in cells: a path per shade,
+/// with a rectangle for each run of blocks of that shade along a row.
 pub(crate) fn heat_svg(shape: &HeatShape, heat: &Heat, label: &str) -> String {
     let (width, height) = (shape.width * shape.cell, shape.height * shape.cell);
     let mut svg = format!(
@@ -140,26 +153,24 @@ pub(crate) fn heat_svg(shape: &HeatShape, heat: &Heat, label: &str) -> String {
          aria-label=\"where {} lands\">",
         escape(label)
     );
-    let most = heat.max().max(1);
+    let most = u64::from(heat.max().max(1));
+    let shade = |count: u32| (u64::from(count) * u64::from(SHADES)).div_ceil(most) as usize;
+    let mut paths = vec![String::new(); SHADES as usize + 1];
+    let c = shape.cell;
     for (y, row) in heat.0.iter().enumerate() {
-        let shade = |count: u32| (u64::from(count) * u64::from(SHADES)).div_ceil(u64::from(most)) as u32;
         let mut x = 0;
         while x < row.len() {
             let level = shade(row[x]);
-            let run = row[x..].iter().take_while(|&&c| shade(c) == level).count();
+            let run = row[x..].iter().take_while(|&&n| shade(n) == level).count();
             if level > 0 {
-                let _ = write!(
-                    svg,
-                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill-opacity=\"{:.2}\"/>",
-                    x as u32 * shape.cell,
-                    y as u32 * shape.cell,
-                    run as u32 * shape.cell,
-                    shape.cell,
-                    f64::from(level.min(SHADES)) / f64::from(SHADES)
-                );
+                let w = run as u32 * c;
+                let _ = write!(paths[level], "M{} {}h{w}v{c}h-{w}z", x as u32 * c, y as u32 * c);
             }
             x += run;
         }
+    }
+    for (level, d) in paths.iter().enumerate().filter(|(_, d)| !d.is_empty()) {
+        let _ = write!(svg, "<path fill-opacity=\"{:.2}\" d=\"{d}\"/>", level as f64 / f64::from(SHADES));
     }
     svg.push_str("</svg>");
     svg
@@ -174,9 +185,9 @@ mod tests {
         let shape = HeatShape { cell: 2, width: 4, height: 2 };
         let heat = Heat(vec![vec![0, 3, 3, 6], vec![0, 0, 0, 0]]);
         let svg = heat_svg(&shape, &heat, "<x>");
-        assert_eq!(svg.matches("<rect").count(), 2, "{svg}");
-        assert!(svg.contains("x=\"2\" y=\"0\" width=\"4\" height=\"2\""), "{svg}");
-        assert!(svg.contains("fill-opacity=\"1.00\""), "{svg}");
+        assert_eq!(svg.matches("<path").count(), 2, "{svg}");
+        assert!(svg.contains("<path fill-opacity=\"0.50\" d=\"M2 0h4v2h-4z\"/>"), "{svg}");
+        assert!(svg.contains("<path fill-opacity=\"1.00\" d=\"M6 0h2v2h-2z\"/>"), "{svg}");
         assert!(svg.contains("width=\"8\" height=\"4\""), "the map's size in cells: {svg}");
         assert!(svg.contains("&lt;x&gt;"));
     }

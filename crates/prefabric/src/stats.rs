@@ -163,8 +163,11 @@ pub struct EncounterStats {
     /// The depths it may appear at, as `[lo, hi]` ranges; empty for every depth.
     #[serde(default)]
     pub depths: Vec<[u32; 2]>,
-    /// Its share of the pool's weights (derived): its share of the draws
-    /// when no limit, group or failed fit takes encounters out.
+    /// Its expected share of the encounters placed (derived): at each depth
+    /// run its weight over the weights of the encounters that can appear
+    /// there (0 where it cannot), averaged over the depths by the encounters
+    /// placed at each — its share of the draws when no limit, group or
+    /// failed fit takes encounters out.
     #[serde(default)]
     pub weight_share: f64,
     /// Its prefab alternatives.
@@ -753,21 +756,40 @@ impl MapTypeStats {
             v.weight_share = ratio(u64::from(v.weight), variant_weights);
             v.share = share(v.chosen);
         }
-        let pool_weights: u64 = self.encounters.values().map(|e| u64::from(e.weight)).sum();
         let placements: u64 = self.encounters.values().map(|e| e.placed).sum();
         for e in self.encounters.values_mut() {
-            e.weight_share = ratio(u64::from(e.weight), pool_weights);
             e.map_share = share(e.maps);
             e.map_share_95 = wilson(e.maps, maps);
             e.mean_per_map = share(e.placed);
             e.placement_share = ratio(e.placed, placements);
             depth::finish_rows(&mut e.by_depth, &self.depth_maps);
         }
+        // Each depth's placements weigh its expected shares in the whole run's
+        // (its maps, where no encounter was placed at all).
+        let mut depth_weights: BTreeMap<u32, u64> = BTreeMap::new();
         for &d in self.depth_maps.keys() {
             let placed: u64 = self.encounters.values().filter_map(|e| e.by_depth.get(&d)).map(|c| c.placed).sum();
-            for row in self.encounters.values_mut().filter_map(|e| e.by_depth.get_mut(&d)) {
-                row.placement_share = ratio(row.placed, placed);
+            let eligible_weights: u64 =
+                self.encounters.values().filter(|e| e.eligible_at(d)).map(|e| u64::from(e.weight)).sum();
+            for e in self.encounters.values_mut() {
+                let share = e.eligible_at(d).then(|| ratio(u64::from(e.weight), eligible_weights));
+                if let Some(row) = e.by_depth.get_mut(&d) {
+                    row.placement_share = ratio(row.placed, placed);
+                    row.weight_share = share;
+                }
             }
+            depth_weights.insert(d, placed);
+        }
+        if depth_weights.values().all(|&n| n == 0) {
+            depth_weights = self.depth_maps.clone();
+        }
+        let total: u64 = depth_weights.values().sum();
+        for e in self.encounters.values_mut() {
+            let weighed: f64 = depth_weights
+                .iter()
+                .filter_map(|(d, &n)| Some(e.by_depth.get(d)?.weight_share? * n as f64))
+                .sum();
+            e.weight_share = if total == 0 { 0.0 } else { weighed / total as f64 };
         }
         for p in self.prefabs.values_mut() {
             depth::finish_rows(&mut p.by_depth, &self.depth_maps);
@@ -1089,6 +1111,17 @@ fn most_seen(map: &BTreeMap<String, Seen>) -> Option<(&str, &Seen)> {
 }
 
 impl EncounterStats {
+    /// Whether it can appear at `depth`: a weight above 0, and `depth`
+    /// inside its depths (when it has any).
+    pub fn eligible_at(&self, depth: u32) -> bool {
+        self.weight > 0 && (self.depths.is_empty() || self.depths.iter().any(|&[lo, hi]| (lo..=hi).contains(&depth)))
+    }
+
+    /// Whether it can appear at one of `depths` at least.
+    pub fn eligible_at_any(&self, depths: &[u32]) -> bool {
+        depths.iter().any(|&d| self.eligible_at(d))
+    }
+
     /// Why this encounter was taken out of the maps `seen` counts, in words:
     /// [`describe`]'s, except that `ineligible` says which of its causes it
     /// was (stats keep the reason's name only), read from the encounter's own

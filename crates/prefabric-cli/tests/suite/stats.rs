@@ -373,3 +373,53 @@ fn stats_count_each_depth_and_draw_where_content_lands() {
     assert!(section.contains(&format!("<svg class=\"heat\" viewBox=\"0 0 {width} ")), "drawn at the map's size");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An encounter that cannot appear at a depth gets no expected share there:
+/// `swarmer_mound` (depths 3-20) has no ◆ in the chart of a depth-1 run and
+/// reads "not at this depth" in the depth-1 column of a 1-3 run; and every
+/// example seed of the report comes with the command that writes its viewer
+/// page.
+#[test]
+fn stats_draw_no_expected_share_where_an_encounter_cannot_appear() {
+    let dir = temp_dir("eligible");
+    let report = dir.join("one.html");
+    let out = prefabric(&["stats", "--map-type", "mines", "--seeds", "10", "--json", "--html", utf8(&report)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stats: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mound = &stats["map_types"]["mines"]["encounters"]["swarmer_mound"];
+    assert_eq!(mound["weight_share"], 0.0, "no share of the draws at depth 1");
+    assert_eq!(mound["by_depth"]["1"]["weight_share"], Value::Null);
+    let others: f64 = stats["map_types"]["mines"]["encounters"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|e| e["weight_share"].as_f64().unwrap())
+        .sum();
+    assert!((others - 1.0).abs() < 1e-9, "the shares of those that can appear add up to 1: {others}");
+    let html = std::fs::read_to_string(&report).expect("the report");
+    let chart = section(&html, "mines");
+    let row = |id: &str| {
+        let at = chart.find(&format!("<g><title>{id} (")).unwrap_or_else(|| panic!("no chart row for {id}"));
+        &chart[at..at + chart[at..].find("</g>").unwrap()]
+    };
+    assert!(!row("swarmer_mound").contains("class=\"expected\""), "{}", row("swarmer_mound"));
+    assert!(row("swarmer_mound").contains("not at these depths"));
+    assert!(row("seam_face").contains("class=\"expected\""), "an eligible encounter keeps its ◆");
+    // Example seeds open the viewer.
+    assert!(chart.contains("<h3>Example seeds</h3>"), "no examples listed");
+    let command = "prefabric generate --map-type mines --seed ";
+    let commands: Vec<&str> = chart.split("<code class=\"command\">").skip(1).map(|c| &c[..c.find("</code>").unwrap()]).collect();
+    assert!(!commands.is_empty() && commands.iter().all(|c| c.starts_with(command) && c.contains("--format html --out mines-")));
+
+    let report = dir.join("three.html");
+    let out = prefabric(&["stats", "--map-type", "mines", "--seeds", "10", "--depth", "1-3", "--html", utf8(&report)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&report).expect("the report");
+    let html = &html[html.find("<table class=\"by-depth\">").expect("the per-depth table")..];
+    let at = html.find("<tr><td><code>swarmer_mound</code></td><td class=").expect("a per-depth row");
+    let cells: Vec<&str> = html[at..at + html[at..].find("</tr>").unwrap()].split("<td").skip(2).collect();
+    assert_eq!(cells.len(), 3, "{cells:?}");
+    assert!(cells[0].contains("not at this depth") && cells[1].contains("not at this depth"), "{cells:?}");
+    assert!(cells[2].contains("exp. ") && !cells[2].contains("not at this depth"), "{cells:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -32,6 +32,11 @@ pub struct DepthCount {
     /// (derived); 0 for a prefab.
     #[serde(default)]
     pub placement_share: f64,
+    /// For an encounter that can appear at this depth: its weight over the
+    /// weights of all that can (derived), its expected share of the
+    /// encounters placed here; null where it cannot appear, and for a prefab.
+    #[serde(default)]
+    pub weight_share: Option<f64>,
 }
 
 impl DepthCount {
