@@ -44,10 +44,8 @@ pub(crate) fn depth_sections(page: &mut String, m: &MapTypeStats) {
 fn per_depth_tables(page: &mut String, m: &MapTypeStats) {
     let depths: Vec<u32> = m.depths.iter().copied().take(DEPTH_COLUMNS).collect();
     page.push_str("<h3>Per depth</h3>\n");
-    let maps: Vec<String> = depths
-        .iter()
-        .map(|d| format!("depth {d}: {} maps", m.depth_maps.get(d).copied().unwrap_or(0)))
-        .collect();
+    let maps: Vec<String> =
+        depths.iter().map(|d| format!("depth {d}: {} maps", m.depth_maps.get(d).copied().unwrap_or(0))).collect();
     let _ = writeln!(
         page,
         "<p class=\"small\">{}. Each cell: times placed at that depth, the share of that depth's maps it was in, \
@@ -55,7 +53,11 @@ fn per_depth_tables(page: &mut String, m: &MapTypeStats) {
          that can appear there), or <em>not at this depth</em>.{}</p>",
         maps.join(", "),
         if m.depths.len() > depths.len() {
-            format!(" Only the first {} of the {} depths are shown; the JSON has them all.", depths.len(), m.depths.len())
+            format!(
+                " Only the first {} of the {} depths are shown; the JSON has them all.",
+                depths.len(),
+                m.depths.len()
+            )
         } else {
             String::new()
         }

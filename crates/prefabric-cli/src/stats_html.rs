@@ -266,7 +266,8 @@ fn encounter_row(
     eligible: bool,
 ) {
     let [low, high] = e.map_share_95;
-    let expected = if eligible { percent(e.weight_share) } else { "none: it cannot appear at these depths".to_string() };
+    let expected =
+        if eligible { percent(e.weight_share) } else { "none: it cannot appear at these depths".to_string() };
     svg.begin_group(&format!(
         "{id} (weight {} = {}): {} of the encounters placed, weight share {expected}; in {} of maps (95%: {}–{}), {:.2} per map",
         e.weight_word,

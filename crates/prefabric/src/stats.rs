@@ -785,10 +785,8 @@ impl MapTypeStats {
         }
         let total: u64 = depth_weights.values().sum();
         for e in self.encounters.values_mut() {
-            let weighed: f64 = depth_weights
-                .iter()
-                .filter_map(|(d, &n)| Some(e.by_depth.get(d)?.weight_share? * n as f64))
-                .sum();
+            let weighed: f64 =
+                depth_weights.iter().filter_map(|(d, &n)| Some(e.by_depth.get(d)?.weight_share? * n as f64)).sum();
             e.weight_share = if total == 0 { 0.0 } else { weighed / total as f64 };
         }
         for p in self.prefabs.values_mut() {

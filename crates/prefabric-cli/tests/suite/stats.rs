@@ -337,7 +337,18 @@ fn unused_definition_lines_count_only_prefabs_that_draw_them() {
 fn stats_count_each_depth_and_draw_where_content_lands() {
     let dir = temp_dir("depths");
     let report = dir.join("depths.html");
-    let out = prefabric(&["stats", "--map-type", "mines", "--seeds", "12", "--depth", "1-3", "--json", "--html", utf8(&report)]);
+    let out = prefabric(&[
+        "stats",
+        "--map-type",
+        "mines",
+        "--seeds",
+        "12",
+        "--depth",
+        "1-3",
+        "--json",
+        "--html",
+        utf8(&report),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stats: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(stats["format"], 2);
@@ -408,8 +419,12 @@ fn stats_draw_no_expected_share_where_an_encounter_cannot_appear() {
     // Example seeds open the viewer.
     assert!(chart.contains("<h3>Example seeds</h3>"), "no examples listed");
     let command = "prefabric generate --map-type mines --seed ";
-    let commands: Vec<&str> = chart.split("<code class=\"command\">").skip(1).map(|c| &c[..c.find("</code>").unwrap()]).collect();
-    assert!(!commands.is_empty() && commands.iter().all(|c| c.starts_with(command) && c.contains("--format html --out mines-")));
+    let commands: Vec<&str> =
+        chart.split("<code class=\"command\">").skip(1).map(|c| &c[..c.find("</code>").unwrap()]).collect();
+    assert!(
+        !commands.is_empty()
+            && commands.iter().all(|c| c.starts_with(command) && c.contains("--format html --out mines-"))
+    );
 
     let report = dir.join("three.html");
     let out = prefabric(&["stats", "--map-type", "mines", "--seeds", "10", "--depth", "1-3", "--html", utf8(&report)]);

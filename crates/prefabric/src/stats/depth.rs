@@ -155,7 +155,9 @@ impl<'de> Deserialize<'de> for Heat {
         let rows: Vec<String> = Vec::deserialize(deserializer)?;
         let parse = |row: &String| -> Result<Vec<u32>, D::Error> {
             row.split_whitespace()
-                .map(|n| n.parse::<u32>().map_err(|_| D::Error::custom(format!("`{n}` in a heat map row is not a count"))))
+                .map(|n| {
+                    n.parse::<u32>().map_err(|_| D::Error::custom(format!("`{n}` in a heat map row is not a count")))
+                })
                 .collect()
         };
         Ok(Heat(rows.iter().map(parse).collect::<Result<_, _>>()?))
