@@ -222,7 +222,7 @@ fn encounter_chart(page: &mut String, m: &MapTypeStats) {
     for (i, (id, e)) in m.encounters.iter().enumerate() {
         let middle = ENCOUNTER_TOP + (i as f64 + 0.5) * ENCOUNTER_ROW;
         let eligible = e.eligible_at_any(&m.depths);
-        encounter_row(&mut svg, id, e, middle, (&placed_axis, &maps_axis), label_width, max_chars, eligible);
+        encounter_row(&mut svg, id, e, middle, (&placed_axis, &maps_axis), (label_width, max_chars), eligible);
     }
     page.push_str("<figure>\n");
     page.push_str(&svg.finish());
@@ -261,8 +261,7 @@ fn encounter_row(
     e: &EncounterStats,
     middle: f64,
     (placed_axis, maps_axis): (&ShareAxis, &ShareAxis),
-    label_width: f64,
-    max_chars: usize,
+    (label_width, max_chars): (f64, usize),
     eligible: bool,
 ) {
     let [low, high] = e.map_share_95;
