@@ -74,6 +74,11 @@ pub(crate) struct GenerateArgs {
     /// chain or pathways pool prefab (room or hallway piece) at least once.
     #[arg(long, value_name = "PREFAB")]
     prefab: Option<String>,
+    /// HTML: make each `file:line` in the viewer a link your editor opens, from this
+    /// template: {path} is the file's absolute path, {line} its line
+    /// (e.g. 'vscode://file/{path}:{line}').
+    #[arg(long, value_name = "TEMPLATE")]
+    editor_url: Option<String>,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
@@ -280,9 +285,19 @@ pub(crate) fn generate(mut args: GenerateArgs) -> Result<(), Failure> {
         (_, None) => String::new(),
     };
     let size_flag = args.size.map(|(w, h)| format!(" --size {w}x{h}")).unwrap_or_default();
-    let reproduce = format!(
-        "prefabric generate{pack_flag} --map-type {map_type} --seed {seed}{depth_flag}{size_flag}{preview_flags}{image_flags}"
-    );
+    let head = format!("prefabric generate{pack_flag} --map-type {map_type}");
+    let tail = format!("{depth_flag}{size_flag}{preview_flags}{image_flags}");
+    let reproduce = format!("{head} --seed {seed}{tail}");
+    let mut html = render::HtmlOptions::default();
+    let mut format_flag = format_flag;
+    if format == Format::Html {
+        if let Some(template) = &args.editor_url {
+            format_flag.push_str(&format!(" --editor-url '{template}'"));
+        }
+        html = page_options(args.editor_url.clone());
+        html.neighbours =
+            crate::neighbours::seed_steps(&head, &format!("{tail}{format_flag}"), seed, args.out.as_deref());
+    }
     let out_flag = args.out.as_ref().map(|p| format!(" --out {}", p.display())).unwrap_or_default();
     if let (Some(tiled), Some(path)) = (format.tiled(), &args.out) {
         let command = format!("{reproduce}{format_flag}{out_flag}");
@@ -297,7 +312,7 @@ pub(crate) fn generate(mut args: GenerateArgs) -> Result<(), Failure> {
     let bytes = match (args.crop, format) {
         (Some(window), Format::Ansi) => render::ansi_window(&map, pack.palette(), window).into_bytes(),
         (Some(window), _) => render::ascii_window(&map, pack.palette(), window).into_bytes(),
-        (None, _) => map_bytes(&map, &pack, format, &rendering)?,
+        (None, _) => page_or_map_bytes(&map, &pack, format, &rendering, &html)?,
     };
     let bytes = if matches!(format, Format::Ascii | Format::Ansi) {
         let cells = args.crop.map_or(String::new(), |w| {
@@ -370,8 +385,27 @@ pub(crate) struct Rendering {
     pub(crate) command: String,
 }
 
+/// The viewer's options for an editor URL template: the template, and the
+/// current folder that the pack's relative paths start from.
+pub(crate) fn page_options(editor_url: Option<String>) -> render::HtmlOptions {
+    let editor_base =
+        editor_url.as_ref().and_then(|_| std::env::current_dir().ok()).map(|dir| dir.display().to_string());
+    render::HtmlOptions { editor_url, editor_base, ..Default::default() }
+}
+
 /// The map in `format`; text formats without their comment line.
 pub(crate) fn map_bytes(map: &Map, pack: &Pack, format: Format, rendering: &Rendering) -> Result<Vec<u8>, Failure> {
+    page_or_map_bytes(map, pack, format, rendering, &render::HtmlOptions::default())
+}
+
+/// [`map_bytes`], with the viewer's options besides its command (`html`).
+pub(crate) fn page_or_map_bytes(
+    map: &Map,
+    pack: &Pack,
+    format: Format,
+    rendering: &Rendering,
+    html: &render::HtmlOptions,
+) -> Result<Vec<u8>, Failure> {
     Ok(match format {
         Format::Json if rendering.trace => render::json_with_trace(map, pack).into_bytes(),
         Format::Json => render::json(map, pack).into_bytes(),
@@ -380,7 +414,7 @@ pub(crate) fn map_bytes(map: &Map, pack: &Pack, format: Format, rendering: &Rend
             render::map_png(map, pack.palette(), &rendering.png).map_err(|e| Failure::Usage(e.to_string()))?
         }
         Format::Html => {
-            let options = render::HtmlOptions { command: Some(rendering.command.clone()), ..Default::default() };
+            let options = render::HtmlOptions { command: Some(rendering.command.clone()), ..html.clone() };
             render::map_html(map, pack, &options).into_bytes()
         }
         Format::Ldtk => render::map_ldtk(map, pack).into_bytes(),

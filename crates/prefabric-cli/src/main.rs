@@ -10,12 +10,16 @@ mod check;
 mod generate;
 mod import_des;
 mod init;
+mod neighbours;
 mod prefab_files;
 mod safe_write;
 mod stats;
+mod stats_depth_html;
+mod stats_examples_html;
 mod stats_html;
 mod tiled_files;
 mod watch;
+mod world_index;
 
 use clap::{Parser, Subcommand};
 use generate::Format;
@@ -185,6 +189,11 @@ struct WorldArgs {
     /// .tsx, with tiles.png), or a copy inside each level.
     #[arg(long, value_enum, value_name = "WHERE")]
     tileset: Option<tiled_files::TilesetChoice>,
+    /// HTML: make each `file:line` in the viewer a link your editor opens, from this
+    /// template: {path} is the file's absolute path, {line} its line
+    /// (e.g. 'vscode://file/{path}:{line}').
+    #[arg(long, value_name = "TEMPLATE")]
+    editor_url: Option<String>,
 }
 
 /// Refuses a folder holding an earlier `world` run (its levels would lie beside
@@ -197,7 +206,8 @@ fn clear_earlier_run(dir: &Path, force: bool) -> Result<(), Failure> {
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
             let level = name.strip_prefix("level-").and_then(|rest| rest.split_once('.'));
-            ["world.json", "world.ldtk", "world.world", "tiles.png", "tiles.tsj", "tiles.tsx"].contains(&name)
+            ["world.json", "world.ldtk", "world.world", "tiles.png", "tiles.tsj", "tiles.tsx", "index.html"]
+                .contains(&name)
                 || level.is_some_and(|(n, ext)| {
                     n.bytes().all(|b| b.is_ascii_digit())
                         && ["json", "txt", "xp", "png", "html", "tmj", "tmx"].contains(&ext)
@@ -362,6 +372,20 @@ pub(crate) fn write_replacing(path: &Path, bytes: &[u8], force: bool) -> Result<
     })
 }
 
+/// The links of a world level's viewer page: the index, and the levels
+/// before and after it.
+fn level_links(level: u32, levels: u32, width: usize) -> Vec<render::PageLink> {
+    let link = |text: String, href: String| render::PageLink { text, href };
+    let mut links = vec![link("all levels".into(), "index.html".into())];
+    if level > 1 {
+        links.push(link(format!("level {}", level - 1), format!("level-{:0width$}.html", level - 1)));
+    }
+    if level < levels {
+        links.push(link(format!("level {}", level + 1), format!("level-{:0width$}.html", level + 1)));
+    }
+    links
+}
+
 fn world(args: WorldArgs) -> Result<(), Failure> {
     let pack = pack_or_fail(args.pack.as_deref())?;
     let map_type = args.map_type.unwrap_or_else(|| pack.default_map_type().to_string());
@@ -398,6 +422,8 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     let mut tiled_levels = Vec::new();
     // With --format ldtk the levels go into one project, written after the last.
     let mut ldtk_levels = Vec::new();
+    // With --format html an index page links the levels' pages.
+    let mut index = Vec::new();
     for level in 1..=args.levels {
         let depth = args.depth.saturating_add(level - 1);
         let level_seed = prefabric::Rng::stream_n(seed, "world/level", u64::from(world.levels()) + 1).next_u64();
@@ -433,9 +459,24 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
                 ldtk_levels.push(map);
                 continue;
             }
+            if args.format == Format::Html {
+                let mut encounters: Vec<String> = map
+                    .prefabs()
+                    .iter()
+                    .filter_map(|p| p.encounter.as_ref().map(|e| e.id.clone()))
+                    .chain(map.object_encounters().iter().map(|e| e.id.clone()))
+                    .collect();
+                encounters.dedup();
+                let file = format!("level-{level:0width$}.html");
+                index.push(world_index::IndexEntry { level, depth, seed: level_seed, file, encounters });
+            }
             let format = if args.format == Format::Ansi { Format::Ascii } else { args.format };
+            let mut html = generate::page_options(args.editor_url.clone());
+            if args.format == Format::Html {
+                html.links = level_links(level, args.levels, width);
+            }
             let rendering = generate::Rendering { png: render::PngOptions::default(), trace: false, command };
-            let bytes = generate::map_bytes(&map, &pack, format, &rendering)?;
+            let bytes = generate::page_or_map_bytes(&map, &pack, format, &rendering, &html)?;
             let path = dir.join(format!("level-{level:0width$}.{extension}"));
             write_atomically(&path, &bytes)?;
         }
@@ -454,6 +495,12 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     if let Some(dir) = &args.out {
         let path = dir.join("world.json");
         write_atomically(&path, world.to_json().as_bytes())?;
+        if !index.is_empty() {
+            let page = world_index::index_page(&map_type, &world_command, &index);
+            let index_path = dir.join("index.html");
+            write_atomically(&index_path, page.as_bytes())?;
+            writeln!(out, "wrote {}, linking the levels' pages", index_path.display())?;
+        }
         if args.format == Format::Ldtk {
             let project = dir.join("world.ldtk");
             write_atomically(&project, render::world_ldtk(&ldtk_levels, &pack).as_bytes())?;

@@ -139,26 +139,34 @@ pub(crate) fn stats(args: StatsArgs) -> Result<(), Failure> {
         (first..end).step_by(CHUNK as usize).map(|lo| [lo, lo.saturating_add(CHUNK).min(end)]).collect();
     let jobs: Vec<(usize, [u64; 2])> =
         (0..generators.len()).flat_map(|g| chunks.iter().map(move |&c| (g, c))).collect();
-    let results: Vec<(usize, MapTypeStats)> = pool.install(|| {
-        jobs.par_iter().map(|&(g, seeds)| (g, run_chunk(&pack, &generators[g], seeds, depths, &bar))).collect()
+    let heat_maps = args.html.is_some();
+    // Each worker adds its chunks up as it goes (heat maps make a chunk's
+    // statistics large); counts add up in any order.
+    let stats = pool.install(|| {
+        jobs.par_iter()
+            .fold(
+                || Stats::new(&pack),
+                |mut stats, &(g, seeds)| {
+                    let chunk = run_chunk(&pack, &generators[g], seeds, depths, heat_maps, &bar);
+                    add_chunk(&mut stats, &generators[g].map_type().name, chunk);
+                    stats
+                },
+            )
+            .reduce(
+                || Stats::new(&pack),
+                |mut a, b| {
+                    for (name, chunk) in b.map_types {
+                        add_chunk(&mut a, &name, chunk);
+                    }
+                    a
+                },
+            )
     });
-    let mut stats = Stats::new(&pack);
-    for (g, chunk) in results {
-        let name = generators[g].map_type().name.clone();
-        match stats.map_types.get_mut(&name) {
-            // Chunks are disjoint by construction, so merging cannot fail.
-            Some(m) => {
-                let _ = m.merge(&chunk);
-            }
-            None => {
-                stats.map_types.insert(name, chunk);
-            }
-        }
-    }
+    let mut stats = stats;
     bar.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     stats.finish();
-    print(&stats, args.json, args.html.as_deref())?;
+    print(&stats, args.json, args.html.as_deref(), &pack_flag(args.pack.as_deref()))?;
     let threads = pool.current_num_threads();
     let mut err = io::stderr().lock();
     writeln!(
@@ -170,9 +178,33 @@ pub(crate) fn stats(args: StatsArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Generates seeds `seeds[0]..seeds[1]` at every depth.
-fn run_chunk(pack: &Pack, generator: &Generator, seeds: [u64; 2], depths: &[u32], bar: &ProgressBar) -> MapTypeStats {
+/// Adds the statistics of one map type's chunk of seeds.
+fn add_chunk(stats: &mut Stats, name: &str, chunk: MapTypeStats) {
+    match stats.map_types.get_mut(name) {
+        // Chunks are disjoint by construction, so merging cannot fail.
+        Some(m) => {
+            let _ = m.merge(&chunk);
+        }
+        None => {
+            stats.map_types.insert(name.to_string(), chunk);
+        }
+    }
+}
+
+/// Generates seeds `seeds[0]..seeds[1]` at every depth, recording heat maps
+/// when `heat_maps`.
+fn run_chunk(
+    pack: &Pack,
+    generator: &Generator,
+    seeds: [u64; 2],
+    depths: &[u32],
+    heat_maps: bool,
+    bar: &ProgressBar,
+) -> MapTypeStats {
     let mut stats = MapTypeStats::new(pack, generator.map_type(), seeds, depths);
+    if heat_maps {
+        stats = stats.with_heat_maps(generator.map_type());
+    }
     for &depth in depths {
         let generator = generator.clone().depth(depth);
         for seed in seeds[0]..seeds[1] {
@@ -221,15 +253,18 @@ fn merge(files: &[PathBuf], json: bool, html: Option<&Path>) -> Result<(), Failu
         }
     }
     let Some(stats) = merged else { return Ok(()) };
-    print(&stats, json, html)
+    // The statistics name their pack, not its folder: the built-in one needs
+    // no flag, another one a folder the reader fills in.
+    let builtin = Pack::embedded().ok().is_some_and(|p| p.name() == stats.pack);
+    print(&stats, json, html, if builtin { "" } else { " --pack PACK_DIR" })
 }
 
 /// Writes the HTML report to `html` when asked, then prints the statistics
 /// as a table or JSON (the report first, so a reader closing the pipe early
 /// does not lose it).
-fn print(stats: &Stats, json: bool, html: Option<&Path>) -> Result<(), Failure> {
+fn print(stats: &Stats, json: bool, html: Option<&Path>, pack_flag: &str) -> Result<(), Failure> {
     if let Some(path) = html {
-        write_file(path, stats_html::report(stats).as_bytes())?;
+        write_file(path, stats_html::report(stats, pack_flag).as_bytes())?;
     }
     let mut out = io::stdout().lock();
     if json {
@@ -238,6 +273,14 @@ fn print(stats: &Stats, json: bool, html: Option<&Path>) -> Result<(), Failure> 
         write!(out, "{}", table(stats))?;
     }
     Ok(())
+}
+
+/// `--pack DIR` as a command line writes it (quoted when it has a space), or
+/// nothing for the built-in pack.
+fn pack_flag(pack: Option<&Path>) -> String {
+    let Some(dir) = pack else { return String::new() };
+    let shown = dir.display().to_string();
+    if shown.contains(char::is_whitespace) { format!(" --pack '{shown}'") } else { format!(" --pack {shown}") }
 }
 
 fn percent(x: f64) -> String {

@@ -10,6 +10,7 @@
 //! there is no script and no URL; every name from the pack is HTML-escaped;
 //! the same statistics give the same bytes.
 
+use crate::{stats_depth_html, stats_examples_html};
 use prefabric::stats::{DefinitionStats, EncounterStats, MapTypeStats, Seen, Stats, TimeStats, describe};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -55,20 +56,22 @@ svg text.median { fill: #2e7d32; font-weight: 600; }
 svg text.p99 { fill: #c62828; font-weight: 600; }
 ";
 
-/// The report of `stats`, as a whole HTML document.
-pub(crate) fn report(stats: &Stats) -> String {
+/// The report of `stats`, as a whole HTML document; `pack_flag` is the
+/// `--pack` flag (or nothing) its example seeds' commands need.
+pub(crate) fn report(stats: &Stats, pack_flag: &str) -> String {
     let pack = escape(&stats.pack);
     let mut page = String::new();
     let _ = write!(
         page,
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>prefabric stats: pack {pack}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
-         <h1>prefabric stats: pack <code>{pack}</code></h1>\n"
+         <title>prefabric stats: pack {pack}</title>\n<style>{STYLE}{}</style>\n</head>\n<body>\n\
+         <h1>prefabric stats: pack <code>{pack}</code></h1>\n",
+        stats_depth_html::STYLE
     );
     overview(&mut page, stats);
     for (index, (name, m)) in stats.map_types.iter().enumerate() {
-        map_type_section(&mut page, index, &stats.pack, name, m);
+        map_type_section(&mut page, index, (&stats.pack, pack_flag), name, m);
     }
     page.push_str("</body>\n</html>\n");
     page
@@ -101,7 +104,7 @@ fn overview(page: &mut String, stats: &Stats) {
     page.push_str("</table>\n");
 }
 
-fn map_type_section(page: &mut String, index: usize, pack: &str, name: &str, m: &MapTypeStats) {
+fn map_type_section(page: &mut String, index: usize, (pack, pack_flag): (&str, &str), name: &str, m: &MapTypeStats) {
     let _ = writeln!(page, "<section id=\"map-type-{index}\">\n<h2>map type <code>{}</code></h2>", escape(name));
     summary(page, pack, name, m);
     failures(page, m);
@@ -116,8 +119,10 @@ fn map_type_section(page: &mut String, index: usize, pack: &str, name: &str, m: 
     time_histogram(page, &m.time);
     variants_table(page, m);
     prefabs_table(page, m);
+    stats_depth_html::depth_sections(page, m);
     definitions_tables(page, m);
     furnishing_tables(page, m);
+    stats_examples_html::examples_table(page, pack_flag, name, m);
     page.push_str("</section>\n");
 }
 
@@ -216,7 +221,8 @@ fn encounter_chart(page: &mut String, m: &MapTypeStats) {
     let max_chars = ((label_width - LABEL_PADDING) / LABEL_CHAR_WIDTH).floor() as usize;
     for (i, (id, e)) in m.encounters.iter().enumerate() {
         let middle = ENCOUNTER_TOP + (i as f64 + 0.5) * ENCOUNTER_ROW;
-        encounter_row(&mut svg, id, e, middle, (&placed_axis, &maps_axis), label_width, max_chars);
+        let eligible = e.eligible_at_any(&m.depths);
+        encounter_row(&mut svg, id, e, middle, (&placed_axis, &maps_axis), (label_width, max_chars), eligible);
     }
     page.push_str("<figure>\n");
     page.push_str(&svg.finish());
@@ -255,16 +261,17 @@ fn encounter_row(
     e: &EncounterStats,
     middle: f64,
     (placed_axis, maps_axis): (&ShareAxis, &ShareAxis),
-    label_width: f64,
-    max_chars: usize,
+    (label_width, max_chars): (f64, usize),
+    eligible: bool,
 ) {
     let [low, high] = e.map_share_95;
+    let expected =
+        if eligible { percent(e.weight_share) } else { "none: it cannot appear at these depths".to_string() };
     svg.begin_group(&format!(
-        "{id} (weight {} = {}): {} of the encounters placed, weight share {}; in {} of maps (95%: {}–{}), {:.2} per map",
+        "{id} (weight {} = {}): {} of the encounters placed, weight share {expected}; in {} of maps (95%: {}–{}), {:.2} per map",
         e.weight_word,
         e.weight,
         percent(e.placement_share),
-        percent(e.weight_share),
         percent(e.map_share),
         percent(low),
         percent(high),
@@ -275,7 +282,13 @@ fn encounter_row(
     let bar = 12.0;
     let x0 = placed_axis.x0;
     svg.rect(x0, middle - bar / 2.0, placed_axis.x(e.placement_share) - x0, bar, "bar");
-    svg.diamond(placed_axis.x(e.weight_share), middle, 5.5, "expected");
+    // No promise to draw where it cannot appear: a weight share there would
+    // say it is crowded out.
+    if eligible {
+        svg.diamond(placed_axis.x(e.weight_share), middle, 5.5, "expected");
+    } else {
+        svg.text(placed_axis.x(e.placement_share) + 8.0, middle + 4.0, "start", "note", "not at these depths");
+    }
     let x0 = maps_axis.x0;
     svg.rect(x0, middle - bar / 2.0, maps_axis.x(e.map_share) - x0, bar, "bar");
     let (xl, xh) = (maps_axis.x(low), maps_axis.x(high));
@@ -363,7 +376,7 @@ fn encounter_table(page: &mut String, m: &MapTypeStats) {
             100.0 * high,
             e.mean_per_map,
             percent(e.placement_share),
-            percent(e.weight_share)
+            if e.eligible_at_any(&m.depths) { percent(e.weight_share) } else { "—".to_string() }
         );
     }
     page.push_str("</table>\n");
@@ -873,12 +886,12 @@ mod tests {
         let mut stats = Stats { format: 1, pack: "<script>alert(1)</script>".into(), ..Stats::default() };
         stats.map_types.insert("\"><svg onload=x>".into(), m);
         stats.finish();
-        let page = report(&stats);
+        let page = report(&stats, "");
         assert!(!page.contains("<script") && !page.contains("<img") && !page.contains("<b>"), "{page}");
         assert!(!page.contains("\"><svg onload"));
         assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(page.contains("&lt;img src=x&gt;"));
-        assert_eq!(page, report(&stats), "the same statistics give the same page");
+        assert_eq!(page, report(&stats, ""), "the same statistics give the same page");
     }
 
     #[test]

@@ -212,6 +212,7 @@ fn write_viewer(args: &WatchArgs, run: u32, shown: Option<&Shown>, problems: &[S
         reload_from: stamp_path(&args.out).file_name().map(|n| n.to_string_lossy().into_owned()),
         stamp: stamp.clone(),
         problems: problems.to_vec(),
+        ..Default::default()
     };
     write_atomically(&args.out, render::map_html(&shown.map, &shown.pack, &options).as_bytes())?;
     write_atomically(&stamp_path(&args.out), format!("prefabricStamp({stamp:?});\n").as_bytes())

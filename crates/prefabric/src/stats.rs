@@ -20,13 +20,16 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod depth;
 mod pools;
 mod stairs;
 
+pub use depth::{DepthCount, HEAT_MAX_SIDE, Heat, HeatShape};
 pub use stairs::StairsStats;
 
-/// The JSON format's version, written as `format`.
-pub const FORMAT: u32 = 1;
+/// The JSON format's version, written as `format`: 2 since the counts per
+/// depth.
+pub const FORMAT: u32 = 2;
 
 /// Failures kept with their errors (the smallest seeds); the rest are counted.
 const FAILURES_KEPT: usize = 20;
@@ -73,6 +76,12 @@ pub struct MapTypeStats {
     pub stairs: BTreeMap<String, StairsStats>,
     /// Generation time per map.
     pub time: TimeStats,
+    /// Maps generated at each depth.
+    pub depth_maps: BTreeMap<u32, u64>,
+    /// The shape of the heat maps of its encounters and prefabs, when they
+    /// are recorded ([`MapTypeStats::with_heat_maps`]).
+    #[serde(default)]
+    pub heat_maps: Option<HeatShape>,
 }
 
 /// A seed whose generation failed.
@@ -161,8 +170,11 @@ pub struct EncounterStats {
     /// The depths it may appear at, as `[lo, hi]` ranges; empty for every depth.
     #[serde(default)]
     pub depths: Vec<[u32; 2]>,
-    /// Its share of the pool's weights (derived): its share of the draws
-    /// when no limit, group or failed fit takes encounters out.
+    /// Its expected share of the encounters placed (derived): at each depth
+    /// run its weight over the weights of the encounters that can appear
+    /// there (0 where it cannot), averaged over the depths by the encounters
+    /// placed at each — its share of the draws when no limit, group or
+    /// failed fit takes encounters out.
     #[serde(default)]
     pub weight_share: f64,
     /// Its prefab alternatives.
@@ -186,6 +198,11 @@ pub struct EncounterStats {
     /// Maps where it was taken out without being placed, by reason:
     /// `ineligible`, `limit`, `excluded`, `no-place`, `too-large`.
     pub not_placed: BTreeMap<String, Seen>,
+    /// Its counts at each depth run.
+    pub by_depth: BTreeMap<u32, DepthCount>,
+    /// Where its cells lay, over all the maps, when heat maps are recorded.
+    #[serde(default)]
+    pub heat: Option<Heat>,
 }
 
 /// A prefab the map type may use.
@@ -214,6 +231,11 @@ pub struct PrefabStats {
     /// Why it was never placed, when it was not (derived).
     #[serde(default)]
     pub unused: Option<Unused>,
+    /// Its counts at each depth run.
+    pub by_depth: BTreeMap<u32, DepthCount>,
+    /// Where its cells lay, over all the maps, when heat maps are recorded.
+    #[serde(default)]
+    pub heat: Option<Heat>,
 }
 
 /// A definition file the map type's prefabs draw on.
@@ -426,10 +448,14 @@ impl MapTypeStats {
             seeds: vec![seeds],
             depths: depths.to_vec(),
             stairs: stairs::asked(map_type).into_iter().collect(),
+            depth_maps: depths.iter().map(|&d| (d, 0)).collect(),
             ..MapTypeStats::default()
         };
         let mut used_by = |prefab: &str, by: String| {
-            let entry = stats.prefabs.entry(prefab.to_string()).or_default();
+            let entry = stats
+                .prefabs
+                .entry(prefab.to_string())
+                .or_insert_with(|| PrefabStats { by_depth: depth::zero_rows(depths), ..PrefabStats::default() });
             if !entry.used_by.contains(&by) {
                 entry.used_by.push(by);
             }
@@ -506,6 +532,7 @@ impl MapTypeStats {
                     weight: e.weight,
                     depths: e.depth.0.iter().map(|r| [r.lo.max(0) as u32, r.hi.max(0) as u32]).collect(),
                     prefabs: e.prefabs.clone(),
+                    by_depth: depth::zero_rows(depths),
                     ..EncounterStats::default()
                 };
                 stats.encounters.insert(e.id.clone(), entry);
@@ -514,10 +541,19 @@ impl MapTypeStats {
         stats
     }
 
+    /// These statistics, recording a heat map of where each encounter and
+    /// prefab lands in maps of `map_type`'s size.
+    pub fn with_heat_maps(mut self, map_type: &MapType) -> MapTypeStats {
+        self.heat_maps = Some(HeatShape::for_map(map_type.width, map_type.height));
+        self
+    }
+
     /// Records a map, generated in `elapsed`.
     pub fn record(&mut self, map: &Map, elapsed: Duration) {
         let (seed, depth) = (map.seed(), map.depth());
         self.maps += 1;
+        *self.depth_maps.entry(depth).or_default() += 1;
+        let heat = self.heat_maps;
         self.time.record(elapsed, seed, depth);
         if let Some(v) = map.feature_variant().and_then(|v| self.variants.get_mut(v)) {
             v.chosen += 1;
@@ -529,9 +565,14 @@ impl MapTypeStats {
                 && let Some(e) = self.encounters.get_mut(&tag.id)
             {
                 e.placed += 1;
-                if !encounters_in_map.contains(&tag.id.as_str()) {
+                let first = !encounters_in_map.contains(&tag.id.as_str());
+                if first {
                     encounters_in_map.push(&tag.id);
                     e.maps += 1;
+                }
+                e.by_depth.entry(depth).or_default().add(first);
+                if let Some(shape) = &heat {
+                    e.heat.get_or_insert_with(|| shape.empty()).add_rect(shape, &placed.bounds);
                 }
             }
             let Some(p) = self.prefabs.get_mut(&placed.name) else { continue };
@@ -543,17 +584,32 @@ impl MapTypeStats {
             }
             p.placed += 1;
             *p.transforms.entry(placed.transform.to_string()).or_default() += 1;
-            if !in_map.contains(&placed.name.as_str()) {
+            let first = !in_map.contains(&placed.name.as_str());
+            if first {
                 in_map.push(&placed.name);
                 p.maps += 1;
+            }
+            p.by_depth.entry(depth).or_default().add(first);
+            if let Some(shape) = &heat {
+                p.heat.get_or_insert_with(|| shape.empty()).add_rect(shape, &placed.bounds);
             }
         }
         for placed in map.object_encounters() {
             if let Some(e) = self.encounters.get_mut(&placed.id) {
                 e.placed += 1;
-                if !encounters_in_map.contains(&placed.id.as_str()) {
+                let first = !encounters_in_map.contains(&placed.id.as_str());
+                if first {
                     encounters_in_map.push(&placed.id);
                     e.maps += 1;
+                }
+                e.by_depth.entry(depth).or_default().add(first);
+                if let Some(shape) = &heat {
+                    let grid = e.heat.get_or_insert_with(|| shape.empty());
+                    for object in placed.objects.iter().filter_map(|&i| map.objects().get(i)) {
+                        for (at, _) in &object.cells {
+                            grid.add_cell(shape, at.x, at.y);
+                        }
+                    }
                 }
             }
         }
@@ -599,6 +655,7 @@ impl MapTypeStats {
     /// Records a generation that failed every attempt.
     pub fn record_failure(&mut self, seed: u64, depth: u32, error: &Error, elapsed: Duration) {
         self.failed += 1;
+        self.depth_maps.entry(depth).or_default();
         self.time.record(elapsed, seed, depth);
         self.failures.push(FailedSeed { seed, depth, error: error.to_string() });
         self.failures.sort();
@@ -637,11 +694,15 @@ impl MapTypeStats {
                 maps: 0,
                 placed: 0,
                 not_placed: BTreeMap::new(),
+                by_depth: BTreeMap::new(),
+                heat: None,
                 ..theirs.clone()
             });
             ours.maps += theirs.maps;
             ours.placed += theirs.placed;
             merge_seen(&mut ours.not_placed, &theirs.not_placed);
+            depth::merge_rows(&mut ours.by_depth, &theirs.by_depth);
+            merge_heat(&mut ours.heat, &theirs.heat);
         }
         for (name, theirs) in &other.prefabs {
             let ours = self
@@ -651,6 +712,8 @@ impl MapTypeStats {
             ours.placed += theirs.placed;
             ours.fit += theirs.fit;
             ours.maps += theirs.maps;
+            depth::merge_rows(&mut ours.by_depth, &theirs.by_depth);
+            merge_heat(&mut ours.heat, &theirs.heat);
             for (t, n) in &theirs.transforms {
                 *ours.transforms.entry(t.clone()).or_default() += n;
             }
@@ -679,7 +742,22 @@ impl MapTypeStats {
             }
         }
         self.time.merge(&other.time);
+        for (depth, maps) in &other.depth_maps {
+            *self.depth_maps.entry(*depth).or_default() += maps;
+        }
+        if self.heat_maps != other.heat_maps {
+            // Heat maps of only some of the seeds, or of other shapes, would
+            // mislead: the merge keeps none.
+            self.drop_heat_maps();
+        }
         Ok(())
+    }
+
+    /// Forgets the heat maps.
+    fn drop_heat_maps(&mut self) {
+        self.heat_maps = None;
+        self.encounters.values_mut().for_each(|e| e.heat = None);
+        self.prefabs.values_mut().for_each(|p| p.heat = None);
     }
 
     /// Works out the derived figures from the counts.
@@ -691,14 +769,41 @@ impl MapTypeStats {
             v.weight_share = ratio(u64::from(v.weight), variant_weights);
             v.share = share(v.chosen);
         }
-        let pool_weights: u64 = self.encounters.values().map(|e| u64::from(e.weight)).sum();
         let placements: u64 = self.encounters.values().map(|e| e.placed).sum();
         for e in self.encounters.values_mut() {
-            e.weight_share = ratio(u64::from(e.weight), pool_weights);
             e.map_share = share(e.maps);
             e.map_share_95 = wilson(e.maps, maps);
             e.mean_per_map = share(e.placed);
             e.placement_share = ratio(e.placed, placements);
+            depth::finish_rows(&mut e.by_depth, &self.depth_maps);
+        }
+        // Each depth's placements weigh its expected shares in the whole run's
+        // (its maps, where no encounter was placed at all).
+        let mut depth_weights: BTreeMap<u32, u64> = BTreeMap::new();
+        for &d in self.depth_maps.keys() {
+            let placed: u64 = self.encounters.values().filter_map(|e| e.by_depth.get(&d)).map(|c| c.placed).sum();
+            let eligible_weights: u64 =
+                self.encounters.values().filter(|e| e.eligible_at(d)).map(|e| u64::from(e.weight)).sum();
+            for e in self.encounters.values_mut() {
+                let share = e.eligible_at(d).then(|| ratio(u64::from(e.weight), eligible_weights));
+                if let Some(row) = e.by_depth.get_mut(&d) {
+                    row.placement_share = ratio(row.placed, placed);
+                    row.weight_share = share;
+                }
+            }
+            depth_weights.insert(d, placed);
+        }
+        if depth_weights.values().all(|&n| n == 0) {
+            depth_weights = self.depth_maps.clone();
+        }
+        let total: u64 = depth_weights.values().sum();
+        for e in self.encounters.values_mut() {
+            let weighed: f64 =
+                depth_weights.iter().filter_map(|(d, &n)| Some(e.by_depth.get(d)?.weight_share? * n as f64)).sum();
+            e.weight_share = if total == 0 { 0.0 } else { weighed / total as f64 };
+        }
+        for p in self.prefabs.values_mut() {
+            depth::finish_rows(&mut p.by_depth, &self.depth_maps);
         }
         for c in self.furnishing.compositions.values_mut() {
             c.objects_per_map = share(c.objects);
@@ -1004,12 +1109,32 @@ impl MapTypeStats {
     }
 }
 
+/// Adds the heat map `theirs` into `ours`.
+fn merge_heat(ours: &mut Option<Heat>, theirs: &Option<Heat>) {
+    match (ours.as_mut(), theirs) {
+        (Some(a), Some(b)) => a.merge(b),
+        (None, Some(b)) => *ours = Some(b.clone()),
+        _ => {}
+    }
+}
+
 /// The key seen most (the first of the most, by name).
 fn most_seen(map: &BTreeMap<String, Seen>) -> Option<(&str, &Seen)> {
     map.iter().max_by_key(|(k, s)| (s.count, std::cmp::Reverse(k.as_str()))).map(|(k, s)| (k.as_str(), s))
 }
 
 impl EncounterStats {
+    /// Whether it can appear at `depth`: a weight above 0, and `depth`
+    /// inside its depths (when it has any).
+    pub fn eligible_at(&self, depth: u32) -> bool {
+        self.weight > 0 && (self.depths.is_empty() || self.depths.iter().any(|&[lo, hi]| (lo..=hi).contains(&depth)))
+    }
+
+    /// Whether it can appear at one of `depths` at least.
+    pub fn eligible_at_any(&self, depths: &[u32]) -> bool {
+        depths.iter().any(|&d| self.eligible_at(d))
+    }
+
     /// Why this encounter was taken out of the maps `seen` counts, in words:
     /// [`describe`]'s, except that `ineligible` says which of its causes it
     /// was (stats keep the reason's name only), read from the encounter's own

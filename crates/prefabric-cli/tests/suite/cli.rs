@@ -806,7 +806,9 @@ fn html_follows_the_out_extension_and_embeds_the_json_with_its_trace() {
     let again = dir.join("again.html");
     assert!(run_redirected(&reproduce, "mines.html", &again).status.success());
     let again = std::fs::read_to_string(&again).unwrap();
-    assert_eq!(html.replace(page.to_str().unwrap(), "X"), again.replace(dir.join("again.html").to_str().unwrap(), "X"));
+    // The same page but for its file's name (the neighbouring seeds' pages are named after it).
+    let stem = |p: &Path| p.with_extension("").to_str().unwrap().to_string();
+    assert_eq!(html.replace(&stem(&page), "X"), again.replace(&stem(&dir.join("again.html")), "X"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

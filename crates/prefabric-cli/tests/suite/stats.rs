@@ -113,7 +113,9 @@ fn check(value: &Value, path: &str, schema: &[(String, String)], seen: &mut Vec<
 fn stats_json_follows_the_schema_the_manual_documents() {
     let schema = documented();
     assert!(schema.len() > 60, "the schema table has {} rows", schema.len());
-    let stats = json_of(&["stats", "--seeds", "24", "--depth", "1,3", "--json"]);
+    // With --html, so the heat maps are in the JSON too.
+    let report = temp_dir("schema").join("schema.html");
+    let stats = json_of(&["stats", "--seeds", "24", "--depth", "1,3", "--json", "--html", utf8(&report)]);
     let mut seen = Vec::new();
     check(&stats, "", &[vec![(String::new(), "object".to_string())], schema.clone()].concat(), &mut seen);
     // Every map type of the built-in pack, and enough of the schema met to mean something.
@@ -236,7 +238,8 @@ fn stats_html_writes_a_self_contained_report_with_plots_of_every_map_type() {
         let section = section(&html, name);
         let encounters = m["encounters"].as_object().expect("encounters");
         // A time histogram for every map type, an encounter chart for those with encounters.
-        assert_eq!(section.matches("<svg").count(), if encounters.is_empty() { 1 } else { 2 }, "{name}");
+        let plots = section.matches("<svg").count() - section.matches("<svg class=\"heat\"").count();
+        assert_eq!(plots, if encounters.is_empty() { 1 } else { 2 }, "{name}");
         assert_eq!(section.matches("aria-label=\"maps by generation time\"").count(), 1, "{name}");
         assert!(section.contains("<th>seeds</th><td>0..20</td>"), "{name}");
         assert!(section.contains("<th>maps generated</th><td>20</td>"), "{name}");
@@ -256,7 +259,8 @@ fn stats_html_writes_a_self_contained_report_with_plots_of_every_map_type() {
         }
     }
     assert!(never_placed > 0, "the built-in pack has encounters outside depth 1, never placed there");
-    assert_eq!(html.matches("<svg").count(), 9, "four map types with encounters, five histograms");
+    let plots = html.matches("<svg").count() - html.matches("<svg class=\"heat\"").count();
+    assert_eq!(plots, 9, "four map types with encounters, five histograms");
     // Nothing to fetch: no URL (the inline SVG needs no namespace), script, link or image.
     let page = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
     for outside in ["http://", "https://", "<script", "<link", "<img", "src=", "@import", "url("] {
@@ -324,4 +328,113 @@ fn unused_definition_lines_count_only_prefabs_that_draw_them() {
     let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let line = text.lines().find(|l| l.contains("encounters.def:9 `g`")).unwrap_or_else(|| panic!("{text}"));
     assert!(line.ends_with("no prefab that draws `g` was placed"), "{line}");
+}
+
+/// Designers tune per depth: every encounter and prefab has a row per depth
+/// run whose counts add up to its totals, and the report shows those rows and
+/// a heat map of where the most placed content lands, at the map's size.
+#[test]
+fn stats_count_each_depth_and_draw_where_content_lands() {
+    let dir = temp_dir("depths");
+    let report = dir.join("depths.html");
+    let out = prefabric(&[
+        "stats",
+        "--map-type",
+        "mines",
+        "--seeds",
+        "12",
+        "--depth",
+        "1-3",
+        "--json",
+        "--html",
+        utf8(&report),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stats: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(stats["format"], 2);
+    let mines = &stats["map_types"]["mines"];
+    let depth_maps = mines["depth_maps"].as_object().expect("maps per depth");
+    assert_eq!(depth_maps.keys().collect::<Vec<_>>(), ["1", "2", "3"]);
+    assert!(depth_maps.values().all(|n| n == 12));
+    let entries = mines["encounters"].as_object().unwrap().iter().chain(mines["prefabs"].as_object().unwrap());
+    let mut varies = false;
+    for (name, e) in entries {
+        let rows = e["by_depth"].as_object().unwrap_or_else(|| panic!("`{name}` has no rows per depth"));
+        assert_eq!(rows.len(), 3, "{name}");
+        let placed: Vec<u64> = rows.values().map(|r| r["placed"].as_u64().unwrap()).collect();
+        assert_eq!(placed.iter().sum::<u64>(), e["placed"].as_u64().unwrap(), "`{name}`'s depths add up");
+        varies |= placed.iter().any(|&p| p != placed[0]);
+        if e["placed"] != 0 {
+            let heat = e["heat"].as_array().unwrap_or_else(|| panic!("`{name}` has no heat map"));
+            let cells: u64 = heat
+                .iter()
+                .flat_map(|row| row.as_str().unwrap().split(' ').map(|n| n.parse::<u64>().unwrap()).collect::<Vec<_>>())
+                .sum();
+            assert!(cells >= e["placed"].as_u64().unwrap(), "`{name}` covers a cell or more per placement");
+        }
+    }
+    assert!(varies, "some content is placed more at one depth than another");
+    let html = std::fs::read_to_string(&report).expect("the report");
+    let section = section(&html, "mines");
+    assert!(section.contains("<h3>Per depth</h3>") && section.contains("<th class=\"n\">depth 3</th>"), "{section}");
+    let heat_maps = section.matches("<svg class=\"heat\"").count();
+    assert!(heat_maps > 2 && heat_maps <= 24, "{heat_maps} heat maps");
+    let shape = &mines["heat_maps"];
+    let width = shape["width"].as_u64().unwrap() * shape["cell"].as_u64().unwrap();
+    assert!(section.contains(&format!("<svg class=\"heat\" viewBox=\"0 0 {width} ")), "drawn at the map's size");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An encounter that cannot appear at a depth gets no expected share there:
+/// `swarmer_mound` (depths 3-20) has no ◆ in the chart of a depth-1 run and
+/// reads "not at this depth" in the depth-1 column of a 1-3 run; and every
+/// example seed of the report comes with the command that writes its viewer
+/// page.
+#[test]
+fn stats_draw_no_expected_share_where_an_encounter_cannot_appear() {
+    let dir = temp_dir("eligible");
+    let report = dir.join("one.html");
+    let out = prefabric(&["stats", "--map-type", "mines", "--seeds", "10", "--json", "--html", utf8(&report)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stats: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mound = &stats["map_types"]["mines"]["encounters"]["swarmer_mound"];
+    assert_eq!(mound["weight_share"], 0.0, "no share of the draws at depth 1");
+    assert_eq!(mound["by_depth"]["1"]["weight_share"], Value::Null);
+    let others: f64 = stats["map_types"]["mines"]["encounters"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|e| e["weight_share"].as_f64().unwrap())
+        .sum();
+    assert!((others - 1.0).abs() < 1e-9, "the shares of those that can appear add up to 1: {others}");
+    let html = std::fs::read_to_string(&report).expect("the report");
+    let chart = section(&html, "mines");
+    let row = |id: &str| {
+        let at = chart.find(&format!("<g><title>{id} (")).unwrap_or_else(|| panic!("no chart row for {id}"));
+        &chart[at..at + chart[at..].find("</g>").unwrap()]
+    };
+    assert!(!row("swarmer_mound").contains("class=\"expected\""), "{}", row("swarmer_mound"));
+    assert!(row("swarmer_mound").contains("not at these depths"));
+    assert!(row("seam_face").contains("class=\"expected\""), "an eligible encounter keeps its ◆");
+    // Example seeds open the viewer.
+    assert!(chart.contains("<h3>Example seeds</h3>"), "no examples listed");
+    let command = "prefabric generate --map-type mines --seed ";
+    let commands: Vec<&str> =
+        chart.split("<code class=\"command\">").skip(1).map(|c| &c[..c.find("</code>").unwrap()]).collect();
+    assert!(
+        !commands.is_empty()
+            && commands.iter().all(|c| c.starts_with(command) && c.contains("--format html --out mines-"))
+    );
+
+    let report = dir.join("three.html");
+    let out = prefabric(&["stats", "--map-type", "mines", "--seeds", "10", "--depth", "1-3", "--html", utf8(&report)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&report).expect("the report");
+    let html = &html[html.find("<table class=\"by-depth\">").expect("the per-depth table")..];
+    let at = html.find("<tr><td><code>swarmer_mound</code></td><td class=").expect("a per-depth row");
+    let cells: Vec<&str> = html[at..at + html[at..].find("</tr>").unwrap()].split("<td").skip(2).collect();
+    assert_eq!(cells.len(), 3, "{cells:?}");
+    assert!(cells[0].contains("not at this depth") && cells[1].contains("not at this depth"), "{cells:?}");
+    assert!(cells[2].contains("exp. ") && !cells[2].contains("not at this depth"), "{cells:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -374,3 +374,119 @@ fn the_viewer_names_a_cells_marks_and_draws_them_as_a_layer() {
     drop(browser);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Opens `page` and waits for the viewer (or any page) to be ready.
+fn open(browser: &mut Browser, page: &Path, ready: &str) {
+    browser.call("Page.navigate", json!({ "url": format!("file://{}", page.display()) }));
+    wait_for(browser, ready);
+}
+
+const VIEWER_READY: &str = "Boolean(window.prefabricViewer && window.prefabricViewer.ready)";
+
+/// A world's index links its levels' pages; a level's page has a colour key
+/// for region kinds and prefab categories or stages, a search box that finds
+/// prefabs and objects by name, `file:line` links an editor opens, and links
+/// back to the index.
+#[test]
+fn a_world_index_leads_to_levels_with_a_colour_key_search_and_editor_links() {
+    let Some(binary) = chromium_or_skip() else { return };
+    let dir = std::env::temp_dir().join(format!("prefabric-world-viewer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let world = dir.join("world");
+    let out = Command::new(env!("CARGO_BIN_EXE_prefabric"))
+        .args(["world", "--levels", "3", "--seed", "5", "--map-type", "catacombs", "--format", "html"])
+        .args(["--editor-url", "vscode://file/{path}:{line}", "--out", world.to_str().unwrap()])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let index = world.join("index.html");
+    assert!(index.is_file(), "world --format html writes index.html");
+
+    let mut browser = Browser::launch(&binary, dir.join("profile"));
+    open(&mut browser, &index, "document.readyState === 'complete'");
+    let links = browser.eval("Array.from(document.querySelectorAll('#levels a')).map((a) => a.getAttribute('href'))");
+    assert_eq!(links, json!(["level-01.html", "level-02.html", "level-03.html"]));
+    // Following the first link opens a working viewer that links back.
+    browser.eval("document.querySelector('#levels a').click()");
+    wait_for(&mut browser, &format!("location.href.endsWith('level-01.html') && {VIEWER_READY}"));
+    let nav = browser.eval("Array.from(document.querySelectorAll('#links a')).map((a) => a.getAttribute('href'))");
+    assert_eq!(nav, json!(["index.html", "level-02.html"]));
+
+    // The colour key: every region kind, the prefab categories (or stages), the object kinds.
+    let key = |browser: &mut Browser, id: &str| browser.eval(&format!("document.getElementById('{id}').textContent"));
+    let regions = key(&mut browser, "key-regions");
+    for kind in ["room", "corridor", "junction", "cave", "prefab"] {
+        assert!(regions.as_str().unwrap().contains(kind), "no `{kind}` in the region key: {regions}");
+    }
+    assert!(key(&mut browser, "key-prefabs").as_str().unwrap().contains("danger encounter"));
+    assert!(key(&mut browser, "key-objects").as_str().unwrap().contains("entity"));
+    browser.eval("(() => { const s = document.getElementById('prefab-colouring'); s.value = 'stage'; s.dispatchEvent(new Event('change')); })()");
+    let stages = key(&mut browser, "key-prefabs");
+    assert!(["feature", "layout", "encounter"].iter().all(|s| stages.as_str().unwrap().contains(s)), "{stages}");
+    let swatches = browser.eval("document.querySelectorAll('#key .swatch').length").as_u64().unwrap();
+    assert!(swatches >= 7 + 3 + 6, "{swatches} swatches");
+
+    // Search: typing a prefab's name finds it, lists it and draws it.
+    let map = browser.eval("window.prefabricViewer.map");
+    let (x, y, name) = cell_of_one_prefab(&map);
+    let before = browser.eval(CANVAS_DIGEST);
+    browser.eval("document.getElementById('search').focus()");
+    browser.call("Input.insertText", json!({ "text": name }));
+    let results = browser.eval("document.getElementById('search-results').textContent");
+    let results = results.as_str().unwrap();
+    assert!(results.contains(&format!("prefab {name}")) && !results.starts_with("0 prefabs"), "{results}");
+    assert_ne!(before[0], browser.eval(CANVAS_DIGEST)[0], "the match is drawn");
+    let others = browser.eval("window.prefabricViewer.search('no such thing at all').prefabs.length");
+    assert_eq!(others, json!(0));
+
+    // file:line opens in the editor.
+    let at = browser.eval(&format!("window.prefabricViewer.cellToClient({x}, {y})"));
+    browser.mouse("mouseMoved", at["x"].as_f64().unwrap(), at["y"].as_f64().unwrap());
+    let href = browser.eval("(document.querySelector('#info a.file-link') || {}).href || null");
+    let href = href.as_str().unwrap_or_else(|| panic!("no editor link for prefab `{name}`"));
+    assert!(href.starts_with("vscode://file/") && href.contains("/content/default/prefabs/"), "{href}");
+    let errors = browser.errors();
+    assert!(errors.is_empty(), "the pages reported errors: {errors:#?}");
+    drop(browser);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The maze places hundreds of layout prefabs: by default only encounters and
+/// features are outlined, a layer shows the rest; the page prints the
+/// commands that make the previous and next seeds' pages.
+#[test]
+fn the_maze_outlines_its_layout_prefabs_only_when_asked_and_steps_to_its_neighbours() {
+    let Some(binary) = chromium_or_skip() else { return };
+    let dir = std::env::temp_dir().join(format!("prefabric-maze-viewer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("maze-3.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_prefabric"))
+        .args(["generate", "--map-type", "maze", "--seed", "3", "--out", page.to_str().unwrap()])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut browser = Browser::launch(&binary, dir.join("profile"));
+    open(&mut browser, &page, VIEWER_READY);
+    let total = browser.eval("window.prefabricViewer.map.prefabs.length").as_u64().unwrap();
+    let layout = browser.eval("window.prefabricViewer.map.prefabs.filter((p) => p.stage === 'layout').length");
+    assert!(layout.as_u64().unwrap() > 100, "the maze is made of layout prefabs: {layout}");
+    let shown = browser.eval("window.prefabricViewer.outlinedCount()").as_u64().unwrap();
+    assert_eq!(shown, total - layout.as_u64().unwrap(), "only encounters and features by default");
+    let before = browser.eval(CANVAS_DIGEST);
+    browser.click("layer-layoutPrefabs");
+    assert_eq!(browser.eval("window.prefabricViewer.outlinedCount()").as_u64().unwrap(), total);
+    assert_ne!(before[0], browser.eval(CANVAS_DIGEST)[0], "the layout prefabs are drawn");
+
+    let steps = browser.eval("Array.from(document.querySelectorAll('#seed-steps code')).map((c) => c.textContent)");
+    let prev = format!("prefabric generate --map-type maze --seed 2 --out {}", dir.join("maze-2.html").display());
+    let next = format!("prefabric generate --map-type maze --seed 4 --out {}", dir.join("maze-4.html").display());
+    assert_eq!(steps, json!([prev, next]));
+    let errors = browser.errors();
+    assert!(errors.is_empty(), "the page reported errors: {errors:#?}");
+    drop(browser);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,7 +5,9 @@
 //! its trace) inside a `<script type="application/json">` element, the viewer's
 //! style sheet and its small dependency-free script (`viewer/viewer.js`), which
 //! draws the map on a canvas with zoom and pan, layers to toggle, what a cell
-//! holds on hover and click, and a timeline of the trace. Every `<` of the
+//! holds on hover and click, a timeline of the trace, a colour key, a search
+//! box, and — as [`HtmlOptions`] asks — commands for the neighbouring seeds,
+//! links to other pages and `file:line` links an editor opens. Every `<` of the
 //! embedded JSON is written `\u003c`, so no text of a pack can end the script
 //! element early. The same map and options always give the same bytes.
 
@@ -27,6 +29,38 @@ pub struct HtmlOptions {
     pub stamp: String,
     /// Problems to show above the map (watch mode: what `check` found).
     pub problems: Vec<String>,
+    /// Commands shown with a copy button below the header: those that make
+    /// the pages of the previous and next seeds.
+    pub neighbours: Vec<PageCommand>,
+    /// Links to other pages, shown in the header (a world's index and levels).
+    pub links: Vec<PageLink>,
+    /// A URL template that makes each `file:line` a link an editor opens:
+    /// `{path}` stands for the file's path, `{line}` for its line
+    /// (`vscode://file/{path}:{line}`). Without one, `file:line` is text.
+    pub editor_url: Option<String>,
+    /// The folder the pack's relative file paths start from, made absolute
+    /// for the editor's links (the folder the page was made in).
+    pub editor_base: Option<String>,
+}
+
+/// A command the page shows with a copy button.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PageCommand {
+    /// The element's id (`seed-prev`, `seed-next`).
+    pub id: String,
+    /// What it makes, in words.
+    pub label: String,
+    /// The command line.
+    pub command: String,
+}
+
+/// A link to another page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PageLink {
+    /// The link's text.
+    pub text: String,
+    /// Where it goes, relative to the page.
+    pub href: String,
 }
 
 #[derive(Serialize)]
@@ -35,6 +69,10 @@ struct Config<'a> {
     reload_from: Option<&'a str>,
     stamp: &'a str,
     problems: &'a [String],
+    neighbours: &'a [PageCommand],
+    links: &'a [PageLink],
+    editor_url: Option<&'a str>,
+    editor_base: Option<&'a str>,
 }
 
 const SCRIPT: &str = include_str!("viewer/viewer.js");
@@ -47,6 +85,10 @@ pub fn map_html(map: &Map, pack: &Pack, options: &HtmlOptions) -> String {
         reload_from: options.reload_from.as_deref(),
         stamp: &options.stamp,
         problems: &options.problems,
+        neighbours: &options.neighbours,
+        links: &options.links,
+        editor_url: options.editor_url.as_deref(),
+        editor_base: options.editor_base.as_deref(),
     };
     // Serialising plain structs of strings cannot fail.
     let config = serde_json::to_string(&config).unwrap_or_default();
@@ -69,8 +111,10 @@ const BODY: &str = r#"<body>
 <header>
   <h1 id="title">prefabric</h1>
   <span id="facts"></span>
+  <nav id="links"></nav>
   <span id="command-box"><code id="command"></code><button id="copy" type="button" title="Copy the command">copy</button></span>
 </header>
+<div id="seed-steps" hidden></div>
 <div id="problems" hidden></div>
 <main>
   <div id="stage-wrap">
@@ -82,6 +126,7 @@ const BODY: &str = r#"<body>
     </div>
   </div>
   <aside>
+    <section id="find"><h2>Find</h2><input id="search" type="search" placeholder="prefab, encounter or object name" aria-label="find a prefab, encounter or object"><label><input id="search-only" type="checkbox"> darken the rest</label><div id="search-results"></div></section>
     <section id="layers"><h2>Layers</h2></section>
     <section><h2>Cell <small>(hover; click to pin)</small></h2><div id="info">Hover over the map.</div></section>
     <section id="timeline"><h2>Timeline</h2><div id="stages"></div><div id="events"></div></section>

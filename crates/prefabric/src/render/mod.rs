@@ -30,7 +30,7 @@ mod xp;
 pub use ansi::{ansi, ansi_window};
 pub use ascii::{ascii, ascii_rows, ascii_window, passable_rows, spawn_blocked_rows};
 #[cfg(feature = "html")]
-pub use html::{HtmlOptions, map_html};
+pub use html::{HtmlOptions, PageCommand, PageLink, map_html};
 pub use json::{json, json_with_trace};
 pub use ldtk::{LDTK_GRID_SIZE, LDTK_VERSION, map_ldtk, world_ldtk};
 #[cfg(feature = "png")]

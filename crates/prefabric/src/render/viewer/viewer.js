@@ -24,6 +24,8 @@
     machine: '#b0c4de', entity: '#ff4040', item: '#ffd840', prop: '#40d0d0', trap: '#ff40ff', debris: '#a08060',
   };
   const MARK_COLOUR = '#a6ff3c';
+  const FOUND_COLOUR = '#ffff00';
+  const DOOR_COLOUR = 'rgba(255, 170, 40, 0.9)';
   const STATE_KEY = 'prefabric-viewer:' + location.pathname;
 
   // --- cell lookups -------------------------------------------------------
@@ -94,9 +96,10 @@
   })();
 
   // --- state ----------------------------------------------------------------
+  // Layout prefabs (a maze has hundreds) are outlined only when asked for.
   const layers = {
-    terrain: true, glyphs: false, regions: false, prefabs: true, objects: true, links: true, marks: true, spawn: false,
-    places: true,
+    terrain: true, glyphs: false, regions: false, prefabs: true, layoutPrefabs: false, objects: true, links: true,
+    marks: true, spawn: false, places: true,
   };
   let prefabColouring = 'category';
   let stage = STAGES.length; // all stages
@@ -104,6 +107,9 @@
   let hovered = null;
   let pinned = null;
   let selectedEvent = null;
+  // What the search box finds: indices into map.prefabs and map.objects.
+  let found = { query: '', prefabs: [], objects: [] };
+  let onlyFound = false;
 
   const canvas = document.getElementById('map');
   const ctx = canvas.getContext('2d');
@@ -218,7 +224,7 @@
       }
     }
     if (layers.links) {
-      for (const [at] of doorsAt) fillCell(at % W, Math.floor(at / W), 'rgba(255, 170, 40, 0.9)', 0.35);
+      for (const [at] of doorsAt) fillCell(at % W, Math.floor(at / W), DOOR_COLOUR, 0.35);
       ctx.strokeStyle = '#ffffff';
       ctx.lineWidth = Math.max(1, s / 6);
       for (const l of map.links) {
@@ -238,7 +244,7 @@
       ctx.lineWidth = Math.max(1, Math.min(3, s / 3));
       map.prefabs.forEach((p) => {
         const at = PREFAB_STAGE[p.stage];
-        if (at > stage) return;
+        if (at > stage || !outlined(p)) return;
         ctx.strokeStyle = prefabColour(p);
         rectPath(p.x, p.y, p.width, p.height, ctx.lineWidth / 2);
         if (stage < STAGES.length && at === stage) {
@@ -250,11 +256,38 @@
       });
     }
     if (layers.places) drawEventPlaces();
+    if (found.query) drawFound();
     for (const [cell, colour] of [[hovered, '#ffffffa0'], [pinned, '#00e0ff']]) {
       if (!cell) continue;
       ctx.strokeStyle = colour;
       ctx.lineWidth = 2;
       rectPath(cell.x, cell.y, 1, 1, -1);
+    }
+  }
+
+  // Whether a prefab's outline is drawn: encounters and features always,
+  // layout prefabs when their layer is on or the timeline shows the layout.
+  function outlined(p) {
+    return p.stage !== 'layout' || layers.layoutPrefabs || stage === 1;
+  }
+
+  // The search's matches: outlined and filled in a colour of their own;
+  // with "only matches", the rest of the map darkened.
+  function drawFound() {
+    const s = view.scale;
+    if (onlyFound) {
+      ctx.fillStyle = 'rgba(0, 0, 0, 0.75)';
+      ctx.fillRect(view.x, view.y, W * s, H * s);
+    }
+    ctx.strokeStyle = FOUND_COLOUR;
+    ctx.lineWidth = Math.max(2, Math.min(4, s / 2));
+    for (const i of found.prefabs) {
+      const p = map.prefabs[i];
+      if (onlyFound) drawTerrainPart(p.x, p.y, p.width, p.height);
+      rectPath(p.x, p.y, p.width, p.height, -1);
+    }
+    for (const i of found.objects) {
+      for (const [x, y] of map.objects[i].cells) fillCell(x, y, FOUND_COLOUR, 0);
     }
   }
 
@@ -321,7 +354,13 @@
     for (const [k, v] of rows) {
       if (v === null || v === undefined || v === '') continue;
       dl.appendChild(element('dt', k));
-      dl.appendChild(element('dd', String(v)));
+      if (v instanceof Node) {
+        const dd = element('dd');
+        dd.appendChild(v);
+        dl.appendChild(dd);
+      } else {
+        dl.appendChild(element('dd', String(v)));
+      }
     }
     frag.appendChild(dl);
     return frag;
@@ -359,7 +398,7 @@
         ['placed by', p.stage + (p.encounter ? ' (encounter ' + p.encounter + ', ' + p.category + ')' : '')],
         ['transform', p.transform],
         ['style', p.style],
-        ['file', p.file ? p.file + (p.line ? ':' + p.line : '') : null],
+        ['file', p.file ? fileLink(p.file, p.line) : null],
         ['bounds', p.width + '×' + p.height + ' at (' + p.x + ', ' + p.y + ')'],
         ['index', i],
       ]));
@@ -370,12 +409,34 @@
       info.appendChild(facts((o.name || o.tag || 'machine') + ' (' + o.kind + ')', [
         ['tag', o.tag],
         ['from', o.source === 'furnishing' ? 'furnishing, ' + o.part + (o.region !== null ? ' in region ' + o.region : '') : o.source],
-        ['definition', d ? d.file + ':' + d.line + '  ' + d.glyph + ' → ' + d.pick + (d.alternatives > 1 ? ' (alternative ' + (d.alternative + 1) + ' of ' + d.alternatives + ')' : '') : null],
+        ['definition', d ? definitionText(d) : null],
         ['keywords', o.keywords.map(([k, v]) => (v === null ? k : k + ':' + v)).join(' ')],
         ['blocks', o.blocks ? 'yes' : null],
         ['pile', o.pile],
       ]));
     }
+  }
+
+  // `file:line`, a link when the page has an editor URL template
+  // (`--editor-url`): {path} becomes the file's path, made absolute with the
+  // folder the page was made in, and {line} its line.
+  function fileLink(file, line) {
+    const text = file + (line ? ':' + line : '');
+    if (!config.editor_url) return text;
+    const absolute = file.startsWith('/') || /^[A-Za-z]:[\\/]/.test(file) || !config.editor_base
+      ? file : config.editor_base.replace(/\/$/, '') + '/' + file;
+    const a = element('a', text, 'file-link');
+    a.href = config.editor_url.split('{path}').join(encodeURI(absolute)).split('{line}').join(String(line || 1));
+    a.title = 'Open in your editor';
+    return a;
+  }
+
+  function definitionText(d) {
+    const span = element('span');
+    span.appendChild(fileLink(d.file, d.line));
+    const alternative = d.alternatives > 1 ? ' (alternative ' + (d.alternative + 1) + ' of ' + d.alternatives + ')' : '';
+    span.appendChild(document.createTextNode('  ' + d.glyph + ' → ' + d.pick + alternative));
+    return span;
   }
 
   function linkText(l) {
@@ -388,7 +449,9 @@
     const box = document.getElementById('layers');
     const entries = [
       ['terrain', 'terrain'], ['glyphs', 'glyphs (zoomed in)'], ['regions', 'regions, by kind'],
-      ['prefabs', 'prefabs'], ['objects', 'objects'], ['links', 'links and doors'],
+      ['prefabs', 'prefab outlines: encounters and features'],
+      ['layoutPrefabs', 'layout prefab outlines (' + map.prefabs.filter((p) => p.stage === 'layout').length + ')'],
+      ['objects', 'objects'], ['links', 'links and doors'],
       ['marks', 'cell marks'], ['spawn', 'spawn-blocked cells'], ['places', 'trace places'],
     ];
     for (const [key, text] of entries) {
@@ -415,6 +478,7 @@
         select.value = prefabColouring;
         select.addEventListener('change', () => {
           prefabColouring = select.value;
+          buildPrefabKey();
           saveState();
           draw();
         });
@@ -422,10 +486,91 @@
       }
       box.appendChild(label);
     }
+    box.appendChild(buildKey());
+  }
+
+  // The colour key: region kinds, prefab outlines (by category or by stage,
+  // as the layer's choice says), objects, and the other marks.
+  function buildKey() {
     const key = element('div');
-    key.style.marginTop = '6px';
-    for (const [kind, colour] of Object.entries(OBJECT_COLOURS)) key.appendChild(swatch(colour, kind));
-    box.appendChild(key);
+    key.id = 'key';
+    const group = (id, title, entries) => {
+      const row = element('div', undefined, 'key-group');
+      row.id = id;
+      row.appendChild(element('span', title + ': ', 'key-title'));
+      for (const [colour, text] of entries) row.appendChild(swatch(colour, text));
+      return row;
+    };
+    key.appendChild(group('key-regions', 'regions', Object.entries(REGION_COLOURS).map(([kind, c]) => [c, kind])));
+    key.appendChild(group('key-prefabs', 'prefabs', []));
+    key.appendChild(group('key-objects', 'objects', Object.entries(OBJECT_COLOURS).map(([kind, c]) => [c, kind])));
+    key.appendChild(group('key-marks', 'marks', [[DOOR_COLOUR, 'door'], ['#ffffff', 'link'], [MARK_COLOUR, 'cell mark'], [FOUND_COLOUR, 'search match']]));
+    setTimeout(buildPrefabKey);
+    return key;
+  }
+
+  function buildPrefabKey() {
+    const row = document.getElementById('key-prefabs');
+    if (!row) return;
+    while (row.childNodes.length > 1) row.removeChild(row.lastChild);
+    const entries = prefabColouring === 'stage'
+      ? Object.entries(STAGE_COLOURS).map(([name, c]) => [c, name])
+      : Object.values(CATEGORY_COLOURS).concat([['#ffffff', 'feature'], ['#80a0ff', 'other']]);
+    for (const [colour, text] of entries) row.appendChild(swatch(colour, text));
+  }
+
+  // --- search -------------------------------------------------------------------
+  function buildSearch() {
+    const input = document.getElementById('search');
+    const only = document.getElementById('search-only');
+    input.addEventListener('input', () => search(input.value));
+    only.addEventListener('change', () => {
+      onlyFound = only.checked;
+      draw();
+    });
+  }
+
+  // Finds prefabs by name or encounter id and objects by name or tag
+  // (case ignored), lists them and draws them.
+  function search(text) {
+    const query = text.trim().toLowerCase();
+    const has = (v) => typeof v === 'string' && v.toLowerCase().includes(query);
+    found = { query, prefabs: [], objects: [] };
+    if (query) {
+      map.prefabs.forEach((p, i) => { if (has(p.name) || has(p.encounter)) found.prefabs.push(i); });
+      map.objects.forEach((o, i) => { if (has(o.name) || has(o.tag)) found.objects.push(i); });
+    }
+    listFound();
+    draw();
+    return found;
+  }
+
+  function listFound() {
+    const box = document.getElementById('search-results');
+    box.textContent = '';
+    if (!found.query) return;
+    const n = found.prefabs.length + found.objects.length;
+    box.appendChild(element('div', found.prefabs.length + ' prefabs and ' + found.objects.length + ' objects match', 'summary'));
+    const rows = found.prefabs.map((i) => {
+      const p = map.prefabs[i];
+      return ['prefab ' + p.name + (p.encounter ? ' (encounter ' + p.encounter + ')' : ''), p.x, p.y, p.width, p.height];
+    }).concat(found.objects.map((i) => {
+      const o = map.objects[i];
+      const [x, y] = o.cells[0] || [0, 0];
+      return [(o.name || o.tag || o.kind) + ' (' + o.kind + ')', x, y, 1, 1];
+    }));
+    for (const [text, x, y, w, h] of rows.slice(0, 100)) {
+      const row = element('div', text + ' at (' + x + ', ' + y + ')', 'event placed');
+      row.addEventListener('click', () => {
+        view.x = canvas.clientWidth / 2 - (x + w / 2) * view.scale;
+        view.y = canvas.clientHeight / 2 - (y + h / 2) * view.scale;
+        pinned = { x, y };
+        describeCell(pinned);
+        draw();
+      });
+      box.appendChild(row);
+    }
+    if (n > 100) box.appendChild(element('div', (n - 100) + ' more not listed', 'summary'));
   }
 
   function swatch(colour, text) {
@@ -514,6 +659,28 @@
       const done = () => { document.getElementById('copy').textContent = 'copied'; };
       if (navigator.clipboard) navigator.clipboard.writeText(command).then(done, () => {});
     });
+    const nav = document.getElementById('links');
+    for (const l of config.links || []) {
+      const a = element('a', l.text);
+      a.href = l.href;
+      nav.appendChild(a);
+    }
+    const steps = document.getElementById('seed-steps');
+    for (const n of config.neighbours || []) {
+      steps.hidden = false;
+      const box = element('span', undefined, 'step');
+      box.id = n.id;
+      box.appendChild(element('span', n.label + ': ', 'key-title'));
+      const code = element('code', n.command);
+      box.appendChild(code);
+      const copy = element('button', 'copy');
+      copy.type = 'button';
+      copy.addEventListener('click', () => {
+        if (navigator.clipboard) navigator.clipboard.writeText(n.command).then(() => { copy.textContent = 'copied'; }, () => {});
+      });
+      box.appendChild(copy);
+      steps.appendChild(box);
+    }
     if (config.problems && config.problems.length) {
       const box = document.getElementById('problems');
       box.hidden = false;
@@ -636,6 +803,7 @@
   const restored = restoreState();
   buildHeader();
   buildLayers();
+  buildSearch();
   buildTimeline();
   window.addEventListener('resize', resize);
   if (!restored) {
@@ -650,6 +818,11 @@
     map,
     layers,
     draw,
+    search,
+    /** How many prefabs are outlined now. */
+    outlinedCount() {
+      return layers.prefabs ? map.prefabs.filter((p) => PREFAB_STAGE[p.stage] <= stage && outlined(p)).length : 0;
+    },
     /** The page coordinates of the centre of cell (x, y), as it is drawn now. */
     cellToClient(x, y) {
       const r = canvas.getBoundingClientRect();
