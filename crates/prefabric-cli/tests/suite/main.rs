@@ -4,6 +4,7 @@
 mod cli;
 mod init;
 mod ldtk;
+mod pack_folder;
 mod readme;
 mod stats;
 mod tiled;
