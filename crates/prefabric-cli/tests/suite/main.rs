@@ -11,6 +11,7 @@ mod tiled;
 mod tiled_prefabs;
 mod viewer;
 mod watch;
+mod world;
 
 /// The library's test checks (the invariants of design.md, written against the
 /// public API) and its finder of `../shared/testdata`.
