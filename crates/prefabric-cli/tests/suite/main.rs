@@ -2,6 +2,7 @@
 //! five): each module runs the built `prefabric` program on one subject.
 
 mod cli;
+mod import_des;
 mod init;
 mod ldtk;
 mod pack_folder;
