@@ -9,7 +9,8 @@
 //! counts some trial maps missed, and for dead content — feature variant
 //! prefabs, encounters, encounter alternatives, layout pool rooms and hallway
 //! pieces, and definition lines or alternatives the trial maps never used, each
-//! with the reason seen most and an example seed. `--strict` makes warnings errors.
+//! with the reason seen most and an example seed. `--strict` makes warnings errors;
+//! `--verbose` lists the files of the pack's folder the pack does not read.
 //! The trial seeds are fixed (`0..N`, cycling through the depths that matter),
 //! so two runs report the same.
 
@@ -40,11 +41,21 @@ pub(crate) struct CheckArgs {
     /// are any. For the CI of a game's content.
     #[arg(long)]
     strict: bool,
+    /// Also list the files in the pack's folder that the pack does not read
+    /// (renders, notes, backups), each with why.
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
     let label = args.pack.as_ref().map_or("the built-in pack".to_string(), |p| p.display().to_string());
     let pack = pack_or_fail(args.pack.as_deref())?;
+    if args.verbose {
+        let mut out = io::stdout().lock();
+        for f in pack.ignored_files() {
+            writeln!(out, "{label}/{}: not read: {}", f.path, f.reason)?;
+        }
+    }
     let CheckReport { mut warnings, unused, errors, failures, retried } = run_checks(&pack, args.seeds)?;
     warnings.extend(unused);
     let map_types = pack.map_types().count();
@@ -73,7 +84,12 @@ pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
             count(warnings.len(), "warning")
         )));
     }
-    let noted = if warnings.is_empty() { String::new() } else { format!(" ({})", count(warnings.len(), "warning")) };
+    let mut noted =
+        if warnings.is_empty() { String::new() } else { format!(" ({})", count(warnings.len(), "warning")) };
+    let unread = pack.ignored_files().len();
+    if unread > 0 && !args.verbose {
+        noted.push_str(&format!("; {} in the folder not read (--verbose lists them)", count(unread, "file")));
+    }
     writeln!(
         io::stdout().lock(),
         "ok: pack `{}` ({label}): {} prefabs, {}, {} trial maps each generated ({}){noted}",

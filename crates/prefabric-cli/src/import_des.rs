@@ -5,7 +5,8 @@
 //! library's importer, writes the pack to `--out`, and prints what became of
 //! the maps: read, imported whole, imported with losses, skipped by reason.
 //! Every loss and skip, with its file and line, goes to `IMPORT-REPORT.txt` in
-//! the pack.
+//! the pack; headers with a key DCSS does not know are warned about on standard
+//! error. When no map was imported it says why and exits 1.
 
 use crate::{Failure, read_text};
 use prefabric::content::SourceFile;
@@ -94,14 +95,23 @@ pub(crate) fn import_des(args: ImportDesArgs) -> Result<(), Failure> {
         }
         crate::write_atomically(&path, &f.bytes)?;
     }
+    let mut err = io::stderr().lock();
+    for warning in &imported.report.warnings {
+        writeln!(err, "{warning}")?;
+    }
+    drop(err);
     let mut out = io::stdout().lock();
     write!(out, "{}", summary(&imported.report, took.as_secs_f64()))?;
+    let report_file = args.out.join("IMPORT-REPORT.txt");
+    if imported.report.imported() == 0 {
+        return Err(Failure::Problems(nothing_imported(&imported.report, &report_file)));
+    }
     writeln!(
         out,
         "wrote {} files to {} (every loss and skip: {})",
         files.len(),
         args.out.display(),
-        args.out.join("IMPORT-REPORT.txt").display()
+        report_file.display()
     )?;
     writeln!(out, "try: prefabric generate --pack {} --map-type {}_rooms", args.out.display(), args.pool)?;
     Ok(())
@@ -150,6 +160,23 @@ fn prepare_out(dir: &Path, force: bool) -> Result<(), Failure> {
     std::fs::create_dir_all(dir).map_err(|e| Failure::Usage(format!("error: cannot create {}: {e}", dir.display())))
 }
 
+/// Why an import placed nothing in the pack: how many maps were read and why
+/// they were skipped, and where each map's own reason is.
+fn nothing_imported(r: &Report, report_file: &Path) -> String {
+    let why = if r.read() == 0 {
+        "the files hold no map (no `NAME:` line)".to_string()
+    } else {
+        let reasons: Vec<String> = r.skips_by_reason().iter().map(|(reason, n)| format!("{n} {reason}")).collect();
+        let maps =
+            if r.read() == 1 { "the one map read was".to_string() } else { format!("all {} maps read were", r.read()) };
+        format!("{maps} skipped ({})", reasons.join(", "))
+    };
+    format!(
+        "error: nothing was imported: {why}\n  help: every map's reason, at its file:line, is in {}",
+        report_file.display()
+    )
+}
+
 /// The counts, as printed.
 fn summary(r: &Report, seconds: f64) -> String {
     let mut s = String::new();
@@ -187,7 +214,7 @@ fn full_report(r: &Report, args: &ImportDesArgs) -> String {
         let _ = writeln!(s, "# {line}");
     }
     let _ = writeln!(s);
-    for e in &r.errors {
+    for e in r.errors.iter().chain(&r.warnings) {
         let _ = writeln!(s, "{e}");
     }
     for m in &r.maps {

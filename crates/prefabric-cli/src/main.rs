@@ -386,6 +386,23 @@ fn level_links(level: u32, levels: u32, width: usize) -> Vec<render::PageLink> {
     links
 }
 
+/// The encounters a level placed, counted and named: those with a prefab in
+/// the order placed, then those that placed only objects.
+fn encounters_placed(map: &prefabric::Map) -> String {
+    let mut ids: Vec<&str> = map.prefabs().iter().filter_map(|p| p.encounter.as_ref().map(|e| e.id.as_str())).collect();
+    ids.extend(map.object_encounters().iter().map(|e| e.id.as_str()));
+    counted_encounters(&ids)
+}
+
+/// "1 encounter: a", "2 encounters: a, b", "0 encounters".
+fn counted_encounters(ids: &[&str]) -> String {
+    match ids.len() {
+        0 => "0 encounters".to_string(),
+        1 => format!("1 encounter: {}", ids[0]),
+        n => format!("{n} encounters: {}", ids.join(", ")),
+    }
+}
+
 fn world(args: WorldArgs) -> Result<(), Failure> {
     let pack = pack_or_fail(args.pack.as_deref())?;
     let map_type = args.map_type.unwrap_or_else(|| pack.default_map_type().to_string());
@@ -431,14 +448,7 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
         let (map, next) =
             generator.generate_in(level_seed, &world).map_err(|e| Failure::Problems(format!("level {level}: {e}")))?;
         world = next;
-        let encounters: Vec<&str> =
-            map.prefabs().iter().filter_map(|p| p.encounter.as_ref().map(|e| e.id.as_str())).collect();
-        writeln!(
-            out,
-            "level {level:0width$}  depth {depth}  seed {level_seed}  {} encounters: {}",
-            encounters.len(),
-            encounters.join(", ")
-        )?;
+        writeln!(out, "level {level:0width$}  depth {depth}  seed {level_seed}  {}", encounters_placed(&map))?;
         if let Some(dir) = &args.out {
             let extension = match args.format {
                 Format::Json => "json",
@@ -511,4 +521,16 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     }
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counted_encounters;
+
+    #[test]
+    fn encounters_are_counted_in_the_singular_and_the_plural() {
+        assert_eq!(counted_encounters(&[]), "0 encounters");
+        assert_eq!(counted_encounters(&["scavengers"]), "1 encounter: scavengers");
+        assert_eq!(counted_encounters(&["ore_heap", "scavengers"]), "2 encounters: ore_heap, scavengers");
+    }
 }

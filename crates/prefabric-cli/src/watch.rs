@@ -8,6 +8,9 @@
 //! they reload themselves and keep their view. A pack that no longer loads keeps
 //! the last map in the viewer with the problems shown above it. Runs until
 //! interrupted; changes arriving within [`QUIET`] of each other make one run.
+//! Only a change to a file the pack reads (or to a folder) makes a run: an
+//! editor's temporary or backup file, a render or notes saved beside the pack
+//! make none.
 
 use crate::check::{CheckReport, run_checks};
 use crate::generate::{Format, Rendering, map_bytes};
@@ -91,8 +94,14 @@ fn wait_for_change(
             // tool's temporary file: not worth naming.
             let removed = matches!(e.kind, EventKind::Remove(_));
             for path in e.paths.iter().filter(|p| !ours.contains(&absolute(p)) && (removed || p.exists())) {
-                let shown = path.strip_prefix(absolute(pack)).unwrap_or(path).display().to_string();
-                if !changed.contains(&shown) {
+                let inside = absolute(path);
+                let Ok(relative) = inside.strip_prefix(absolute(pack)) else { continue };
+                let shown: Vec<String> =
+                    relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+                let shown = shown.join("/");
+                // A folder removed is gone: without an extension it may have been one.
+                let folder = path.is_dir() || (removed && !shown.rsplit('/').next().unwrap_or("").contains('.'));
+                if worth_a_run(&shown, folder) && !changed.contains(&shown) {
                     changed.push(shown);
                 }
             }
@@ -108,6 +117,34 @@ fn wait_for_change(
         note(event, &mut changed);
     }
     Ok(changed)
+}
+
+/// True when a change to `path` (inside the pack, `/`-separated; `folder` when
+/// it is or may have been a folder) can change what the pack loads: a file the
+/// pack reads ([`prefabric::content::ignored_because`]), or a folder, as moving
+/// one moves the files in it. Editors' temporary and backup files are not worth
+/// a run, nor are renders, notes or anything else the pack does not read.
+fn worth_a_run(path: &str, folder: bool) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    !path.split('/').any(editor_temporary)
+        && (folder || prefabric::content::ignored_because(path).is_none())
+        && !(folder && name.is_empty())
+}
+
+/// True for the name of a file an editor writes beside the one being edited:
+/// vim's `.x.swp` and `x~` and its `4913` write test, emacs's `#x#` and `.#x`,
+/// JetBrains' `x___jb_tmp___`, and `.tmp`, `.bak`, `.orig` files and the like.
+fn editor_temporary(name: &str) -> bool {
+    const ENDINGS: [&str; 10] =
+        [".tmp", ".temp", ".swp", ".swo", ".swx", ".bak", ".orig", ".crswap", ".kate-swp", ".partial"];
+    let lower = name.to_ascii_lowercase();
+    name.starts_with('.')
+        || name.ends_with('~')
+        || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'))
+        || (!name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()))
+        || name.contains("___jb_tmp___")
+        || name.contains("___jb_old___")
+        || ENDINGS.iter().any(|ending| lower.ends_with(ending))
 }
 
 /// Checks the pack, makes the map and rewrites the viewer.
@@ -231,4 +268,41 @@ fn absolute(path: &Path) -> PathBuf {
 
 fn count(n: usize, one: &str, many: &str) -> String {
     if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::worth_a_run;
+
+    #[test]
+    fn editor_temporaries_and_files_the_pack_does_not_read_are_no_change() {
+        for (path, folder) in [
+            ("prefabs/vaults.txt", false),
+            ("maps/mines.toml", false),
+            ("prefabs/xp/mine_shaft.xp", false),
+            ("prefabs/new_folder", true),
+            ("catalog/items.toml", false),
+        ] {
+            assert!(worth_a_run(path, folder), "{path} is a change");
+        }
+        for (path, folder) in [
+            ("prefabs/.vaults.txt.swp", false),
+            ("prefabs/.vaults.txt.swx", false),
+            ("prefabs/vaults.txt~", false),
+            ("prefabs/4913", false),
+            ("prefabs/4913", true),
+            ("maps/#mines.toml#", false),
+            ("maps/.#mines.toml", false),
+            ("maps/mines.toml___jb_tmp___", false),
+            ("maps/mines.toml___jb_old___", false),
+            ("maps/mines.toml.tmp", false),
+            ("prefabs/vaults.txt.bak", false),
+            ("renders/seed7.png", false),
+            ("prefabs/render.png", false),
+            ("notes.md", false),
+            (".git", true),
+        ] {
+            assert!(!worth_a_run(path, folder), "{path} is no change");
+        }
+    }
 }

@@ -2,8 +2,10 @@
 //! five): each module runs the built `prefabric` program on one subject.
 
 mod cli;
+mod import_des;
 mod init;
 mod ldtk;
+mod pack_folder;
 mod pools;
 mod readme;
 mod stats;
@@ -11,6 +13,7 @@ mod tiled;
 mod tiled_prefabs;
 mod viewer;
 mod watch;
+mod world;
 mod writes;
 
 /// The library's test checks (the invariants of design.md, written against the

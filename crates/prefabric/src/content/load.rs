@@ -13,6 +13,7 @@
 use super::catalog::{self, Catalog};
 use super::defs::{self, Definitions};
 use super::encounters::{self, PoolContext, SharedPools};
+use super::files::{self, IgnoredFile};
 use super::glyphs::{art_lint, catalog_lint, palette_lint};
 use super::index::PrefabIndex;
 use super::values::WeightWords;
@@ -51,6 +52,8 @@ pub(super) struct Loaded {
     /// The shared encounter pools, for map types read again at another size.
     pub shared: SharedPools,
     pub warnings: Vec<Error>,
+    /// The files given that a pack does not read.
+    pub ignored: Vec<IgnoredFile>,
     pub problems: Problems,
 }
 
@@ -67,7 +70,7 @@ impl Loaded {
     pub fn read(root: &str, files: &[SourceFile], limits: &Limits) -> Loaded {
         let label = |path: &str| if root.is_empty() { path.to_string() } else { format!("{root}/{path}") };
         let mut problems = Problems::new();
-        let (texts, images) = split(files, limits, &label, &mut problems);
+        let (texts, images, ignored) = split(files, limits, &label, &mut problems);
         let find = |path: &str| texts.iter().find(|t| t.path == path);
 
         let pack_file = match find("pack.toml") {
@@ -89,7 +92,8 @@ impl Loaded {
             }
         };
 
-        let (prefabs, unread) = read_prefabs(&texts, &images, palette.as_ref(), limits, &label, &mut problems);
+        let (prefabs, unread) =
+            read_prefabs(&texts, &images, &ignored, palette.as_ref(), limits, &label, &mut problems);
         let (prefabs, prefab_index) = unique_names(prefabs, &mut problems);
         let index = PrefabIndex::new(&prefabs, &prefab_index, &unread);
 
@@ -156,22 +160,32 @@ impl Loaded {
             definitions,
             shared,
             warnings,
+            ignored,
             problems,
         }
     }
 }
 
-/// The pack's text files and its `.xp` images (`.png` pictures are left out); a
-/// file too big or not UTF-8 is a problem.
+/// The pack's text files, its `.xp` images and the files it does not read
+/// ([`files::ignored_because`]; hidden files are dropped unlisted). A file too
+/// big, binary where text is read, or not UTF-8 is a problem.
 fn split<'f>(
     files: &'f [SourceFile],
     limits: &Limits,
     label: &dyn Fn(&str) -> String,
     problems: &mut Problems,
-) -> (Vec<TextFile<'f>>, Vec<&'f SourceFile>) {
+) -> (Vec<TextFile<'f>>, Vec<&'f SourceFile>, Vec<IgnoredFile>) {
     let mut texts = Vec::new();
     let mut images = Vec::new();
+    let mut ignored = Vec::new();
     for f in files {
+        if files::is_hidden(&f.path) {
+            continue;
+        }
+        if let Some(reason) = files::ignored_because(&f.path) {
+            ignored.push(IgnoredFile { path: f.path.clone(), reason });
+            continue;
+        }
         if f.bytes.len() as u64 > limits.max_file_bytes {
             problems.push(super::too_big(&label(&f.path), f.bytes.len() as u64, limits));
             continue;
@@ -180,25 +194,38 @@ fn split<'f>(
             images.push(f);
             continue;
         }
-        // Pictures kept in a pack (a Tiled prefab's tileset image) are not read.
-        if f.path.len() > 4
-            && f.path.is_char_boundary(f.path.len() - 4)
-            && f.path[f.path.len() - 4..].eq_ignore_ascii_case(".png")
-        {
-            continue;
-        }
-        match std::str::from_utf8(&f.bytes) {
+        match text_of(f, label) {
             Ok(text) => texts.push(TextFile { path: &f.path, label: label(&f.path), text }),
-            Err(e) => {
-                let valid = std::str::from_utf8(&f.bytes[..e.valid_up_to()]).unwrap_or_default();
-                let at = Location::at_offset(label(&f.path), valid, valid.len());
-                problems.push(
-                    Error::at(ErrorKind::Format, at, "the file is not valid UTF-8 text").with_help("save it as UTF-8"),
-                );
-            }
+            Err(e) => problems.push(e),
         }
     }
-    (texts, images)
+    (texts, images, ignored)
+}
+
+/// The text of a file the pack reads as text, or why it is not text: binary
+/// data (never advised to be saved as UTF-8) or text in another encoding.
+fn text_of<'f>(f: &'f SourceFile, label: &dyn Fn(&str) -> String) -> Result<&'f str, Error> {
+    if let Some(what) = files::binary_kind(&f.bytes) {
+        return Err(Error::at(
+            ErrorKind::Format,
+            Location::file(label(&f.path)),
+            format!("the file is {what}, where the pack reads a text file"),
+        )
+        .with_help(format!(
+            "the pack reads `{}` as text by its folder and extension; move the file out of the pack's folders (a folder of its own, such as renders/, is never read) or give it its own extension (.png, .pdf)",
+            f.path
+        )));
+    }
+    std::str::from_utf8(&f.bytes).map_err(|e| {
+        if files::is_utf16(&f.bytes) {
+            let at = Location::file(label(&f.path));
+            return Error::at(ErrorKind::Format, at, "the file is UTF-16 text, not UTF-8")
+                .with_help("save it as UTF-8");
+        }
+        let valid = std::str::from_utf8(&f.bytes[..e.valid_up_to()]).unwrap_or_default();
+        let at = Location::at_offset(label(&f.path), valid, valid.len());
+        Error::at(ErrorKind::Format, at, "the file is not valid UTF-8 text").with_help("save it as UTF-8")
+    })
 }
 
 /// Every prefab under `prefabs/` that loaded, in path order, and what each one
@@ -207,6 +234,7 @@ fn split<'f>(
 fn read_prefabs(
     texts: &[TextFile<'_>],
     images: &[&SourceFile],
+    ignored: &[IgnoredFile],
     palette: Option<&Palette>,
     limits: &Limits,
     label: &dyn Fn(&str) -> String,
@@ -248,7 +276,8 @@ fn read_prefabs(
         let sidecar = find(&format!("{stem}.toml")).map(|t| (t.label.as_str(), t.text));
         let read = match palette {
             Some(palette) => {
-                super::read_tiled_prefab(&map.label, map.text, sidecar, &tileset_in(texts, map), palette, limits)
+                let tilesets = tileset_in(texts, ignored, map);
+                super::read_tiled_prefab(&map.label, map.text, sidecar, &tilesets, palette, limits)
             }
             None => Err(Vec::new()),
         };
@@ -318,6 +347,7 @@ where
 /// pack's text files (so they are held to the same size limit).
 fn tileset_in<'t>(
     texts: &'t [TextFile<'t>],
+    ignored: &'t [IgnoredFile],
     map: &'t TextFile<'t>,
 ) -> impl Fn(&str) -> Result<(String, String), Error> + 't {
     move |source: &str| {
@@ -328,11 +358,19 @@ fn tileset_in<'t>(
         };
         let path = prefab::tiled::tileset_path(map.path, source)
             .ok_or_else(|| missing(format!("the tileset `{source}` is outside the pack")))?;
-        texts
-            .iter()
-            .find(|t| t.path == path)
-            .map(|t| (t.label.clone(), t.text.to_string()))
-            .ok_or_else(|| missing(format!("the tileset `{source}` is not in the pack (looked for {path})")))
+        texts.iter().find(|t| t.path == path).map(|t| (t.label.clone(), t.text.to_string())).ok_or_else(
+            || match ignored.iter().find(|f| f.path == path) {
+                Some(_) => Error::at(
+                    ErrorKind::Invalid,
+                    Location::file(map.label.clone()),
+                    format!(
+                        "the tileset `{source}` is in the pack, but a pack reads tilesets saved as .tsx or .tsj only"
+                    ),
+                )
+                .with_help("export the tileset from Tiled as .tsx or .tsj beside the map, and save the map again"),
+                None => missing(format!("the tileset `{source}` is not in the pack (looked for {path})")),
+            },
+        )
     }
 }
 

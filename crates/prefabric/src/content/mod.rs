@@ -2,7 +2,9 @@
 //!
 //! A pack is read from a directory ([`Pack::load`]), from memory
 //! ([`Pack::from_files`]), or from the copy of `content/default/` compiled into the
-//! library ([`Pack::embedded`]). Loading reads every file, keeps going after a
+//! library ([`Pack::embedded`]). Loading reads the files a pack reads (module
+//! `files`: by folder and extension; the rest are listed by
+//! [`Pack::ignored_files`], never opened), keeps going after a
 //! problem, and returns either a pack whose every reference resolves or every problem
 //! found, each with its `file:line:col` and reported once, in its own file.
 //! [`PackParts`] keeps what loaded of a pack with problems (its palette at least), for
@@ -13,11 +15,13 @@
 //! palette.toml     glyphs and colours -> terrain, render glyphs
 //! prefabs/**/*.txt text prefabs, one or more per file
 //! prefabs/**/*.xp  REXPaint prefabs, one per file, named by file stem
-//! prefabs/**/*.toml  the header (tags, transforms, style) of the .xp of that name
+//! prefabs/**/*.tmx  Tiled prefabs (.tmx, .tmj), one per file, named by file stem
+//! prefabs/**/*.toml  the header (tags, transforms, style) of the .xp or Tiled prefab of that name
 //! maps/*.toml      map types, named by file stem (with [encounters], [furnishing])
 //! encounters/*.toml  shared encounter pools a map type's [encounters] includes by stem
 //! prefabs/**/*.def definition files: what reference characters stand for
-//! catalog/*.toml   entities, items, props, traps and debris
+//! catalog/**/*.toml  entities, items, props, traps and debris
+//! **/*.tsx, *.tsj  Tiled tilesets, wherever a Tiled prefab keeps them
 //! ```
 
 pub mod catalog;
@@ -25,6 +29,7 @@ pub mod caves;
 pub mod chain;
 pub mod defs;
 pub mod encounters;
+mod files;
 mod footprints;
 pub mod furnishing;
 mod glyphs;
@@ -46,6 +51,7 @@ use crate::prefab::{self, Prefab};
 pub use catalog::Catalog;
 pub use defs::{Definition, Definitions};
 pub use encounters::{Category, Encounter, EncounterPool, WeightWords};
+pub use files::{IgnoredFile, ignored_because};
 pub use furnishing::{Composition, Furnishing};
 use load::Loaded;
 pub use maptype::MapType;
@@ -76,6 +82,8 @@ pub struct Pack {
     /// The shared encounter pools, for [`Pack::map_type_sized`].
     shared_pools: encounters::SharedPools,
     warnings: Vec<Error>,
+    /// The files in the pack's folder it does not read, by path.
+    ignored: Vec<IgnoredFile>,
     limits: Limits,
 }
 
@@ -113,24 +121,40 @@ impl Pack {
     /// them, without loading them: a start for a pack built from another (an
     /// import adds files to them). Refuses files or packs beyond `limits`.
     pub fn read_files(dir: &Path, limits: &Limits) -> Result<Vec<SourceFile>, Problems> {
-        let (_, files, problems) = read_dir(dir, limits)?;
-        problems.into_result(files)
+        let tree = read_dir(dir, limits)?;
+        tree.problems.into_result(tree.files)
     }
 
     /// Loads the pack in directory `dir`, refusing files or packs beyond `limits`.
     pub fn load_with_limits(dir: &Path, limits: Limits) -> Result<Pack, Problems> {
-        let (label, files, problems) = read_dir(dir, &limits)?;
-        if !problems.is_empty() {
-            return Err(problems);
+        let tree = read_dir(dir, &limits)?;
+        if !tree.problems.is_empty() {
+            return Err(tree.problems);
         }
-        Pack::from_files(&label, files, limits)
+        Pack::assemble(&tree.label, tree.files, tree.ignored, limits)
     }
 
     /// Builds a pack from files in memory; `root` prefixes paths in error locations.
+    /// Files the pack does not read ([`ignored_because`]) are left out, as they
+    /// are from a folder, and listed by [`Pack::ignored_files`].
     pub fn from_files(root: &str, files: Vec<SourceFile>, limits: Limits) -> Result<Pack, Problems> {
+        Pack::assemble(root, files, Vec::new(), limits)
+    }
+
+    /// Builds a pack from `files`; `ignored` are the files of its folder left
+    /// unread.
+    fn assemble(
+        root: &str,
+        files: Vec<SourceFile>,
+        ignored: Vec<IgnoredFile>,
+        limits: Limits,
+    ) -> Result<Pack, Problems> {
         let mut files = files;
         files.sort_by(|a, b| a.path.cmp(&b.path));
         let loaded = Loaded::read(root, &files, &limits);
+        let mut ignored = ignored;
+        ignored.extend(loaded.ignored);
+        ignored.sort();
         match (loaded.pack_file, loaded.palette) {
             (Some(p), Some(palette)) if loaded.problems.is_empty() => Ok(Pack {
                 machine_reach: loaded
@@ -155,6 +179,7 @@ impl Pack {
                 definitions: loaded.definitions,
                 shared_pools: loaded.shared,
                 warnings: loaded.warnings,
+                ignored,
                 limits,
             }),
             _ => Err(loaded.problems),
@@ -190,6 +215,14 @@ impl Pack {
     /// by `prefabric check`).
     pub fn warnings(&self) -> &[Error] {
         &self.warnings
+    }
+
+    /// The files in the pack's folder (or among the files given) that the pack
+    /// does not read, sorted by path, each with why: a render beside the prefabs,
+    /// notes, a map type in a folder under `maps/` (`prefabric check --verbose`
+    /// lists them). Hidden files are left out.
+    pub fn ignored_files(&self) -> &[IgnoredFile] {
+        &self.ignored
     }
 
     /// The encounter weight words.
@@ -345,7 +378,7 @@ impl PackParts {
     /// Reads the pack in directory `dir` as far as it loads. Fails only when its
     /// palette does not load (nothing can be read without it), with every problem.
     pub fn load(dir: &Path, limits: Limits) -> Result<PackParts, Problems> {
-        let (label, mut files, mut problems) = read_dir(dir, &limits)?;
+        let Tree { label, mut files, mut problems, .. } = read_dir(dir, &limits)?;
         files.sort_by(|a, b| a.path.cmp(&b.path));
         let loaded = Loaded::read(&label, &files, &limits);
         problems.extend(loaded.problems.errors().iter().cloned());
@@ -434,10 +467,22 @@ fn read_prefab_file(file: &str, text: &str, palette: &Palette, limits: &Limits) 
     sorted(errors).into_result(prefabs)
 }
 
-/// Every file under directory `dir` that could be read, with the label its
-/// locations start with and the problems met reading the tree; an error when
-/// `dir` is not a directory.
-fn read_dir(dir: &Path, limits: &Limits) -> Result<(String, Vec<SourceFile>, Problems), Problems> {
+/// What [`read_dir`] found in a pack's folder.
+struct Tree {
+    /// The label locations start with: the folder as given.
+    label: String,
+    /// The files the pack reads, with their bytes.
+    files: Vec<SourceFile>,
+    /// The files it does not read, left unopened.
+    ignored: Vec<IgnoredFile>,
+    /// The problems met reading the folder.
+    problems: Problems,
+}
+
+/// Every file under directory `dir` that the pack reads ([`ignored_because`]),
+/// the files it leaves unread, and the problems met reading the tree; an error
+/// when `dir` is not a directory.
+fn read_dir(dir: &Path, limits: &Limits) -> Result<Tree, Problems> {
     let label = dir.to_string_lossy().trim_end_matches('/').to_string();
     if !dir.is_dir() {
         let what = if dir.exists() { "not a directory" } else { "no such folder" };
@@ -450,12 +495,13 @@ fn read_dir(dir: &Path, limits: &Limits) -> Result<(String, Vec<SourceFile>, Pro
         label: &label,
         limits,
         files: Vec::new(),
+        ignored: Vec::new(),
         problems: Problems::new(),
         entered: Default::default(),
     };
     reader.read(dir, 0);
-    let (files, problems) = (reader.files, reader.problems);
-    Ok((label, files, problems))
+    let TreeReader { files, ignored, problems, .. } = reader;
+    Ok(Tree { label, files, ignored, problems })
 }
 
 /// Reads one `.xp` prefab and the header file beside it, if any.
@@ -509,6 +555,7 @@ struct TreeReader<'a> {
     label: &'a str,
     limits: &'a Limits,
     files: Vec<SourceFile>,
+    ignored: Vec<IgnoredFile>,
     problems: Problems,
     /// Canonical paths of the folders entered, so a symbolic link back up the tree
     /// is read once instead of forever.
@@ -520,7 +567,8 @@ impl TreeReader<'_> {
         format!("{}/{}", self.label, rel_path(self.root, p))
     }
 
-    /// Reads every file under `dir`, depth first in name order.
+    /// Reads every file under `dir` that the pack reads, depth first in name
+    /// order; the others are noted, never opened.
     fn read(&mut self, dir: &Path, depth: u32) {
         let canonical = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         if depth > MAX_PACK_DEPTH || !self.entered.insert(canonical) {
@@ -538,6 +586,15 @@ impl TreeReader<'_> {
             if path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
                 continue;
             }
+            if path.is_dir() {
+                self.read(&path, depth + 1);
+                continue;
+            }
+            let rel = rel_path(self.root, &path);
+            if let Some(reason) = ignored_because(&rel) {
+                self.ignored.push(IgnoredFile { path: rel, reason });
+                continue;
+            }
             if self.files.len() >= self.limits.max_pack_files as usize {
                 let max = self.limits.max_pack_files;
                 self.problems.push(
@@ -550,17 +607,13 @@ impl TreeReader<'_> {
                 );
                 return;
             }
-            if path.is_dir() {
-                self.read(&path, depth + 1);
-                continue;
-            }
             let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
             if size > self.limits.max_file_bytes {
                 self.problems.push(too_big(&self.shown(&path), size, self.limits));
                 continue;
             }
             match std::fs::read(&path) {
-                Ok(bytes) => self.files.push(SourceFile { path: rel_path(self.root, &path), bytes }),
+                Ok(bytes) => self.files.push(SourceFile { path: rel, bytes }),
                 Err(e) => {
                     self.problems.push(Error::at(ErrorKind::Io, Location::file(self.shown(&path)), e.to_string()))
                 }

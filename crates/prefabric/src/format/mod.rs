@@ -16,15 +16,33 @@ pub mod xp;
 use crate::error::{Error, ErrorKind, Location};
 use serde::de::DeserializeOwned;
 
-/// Deserialises TOML, turning the parser's byte span into `file:line:col`.
+/// Deserialises TOML, turning the parser's byte span into `file:line:col`; a
+/// misspelt key gets the key it was probably meant to be as help.
 pub(crate) fn parse_toml<T: DeserializeOwned>(file: &str, source: &str) -> Result<T, Error> {
     toml::from_str(source).map_err(|e| {
         let location = match e.span() {
             Some(span) => Location::at_offset(file, source, span.start),
             None => Location::file(file),
         };
-        Error::at(ErrorKind::Syntax, location, e.message().trim_end().to_string())
+        let message = e.message().trim_end().to_string();
+        let help = unknown_key_help(&message);
+        let error = Error::at(ErrorKind::Syntax, location, message);
+        match help {
+            Some(help) => error.with_help(help),
+            None => error,
+        }
     })
+}
+
+/// "did you mean `x`?" for serde's "unknown field `y`, expected one of `x`, …"
+/// (or "expected `x`"; the same for an unknown variant, a value), when one of
+/// the words it lists is close to the one written.
+fn unknown_key_help(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `").or_else(|| message.strip_prefix("unknown variant `"))?;
+    let (written, expected) = rest.split_once('`')?;
+    // The expected keys are the backquoted words after the unknown one.
+    let keys = expected.split('`').skip(1).step_by(2);
+    suggest(written, keys).map(|key| format!("did you mean `{key}`?"))
 }
 
 /// "a" or "an", as said before the number `n` written in digits: "an 8-cell
@@ -100,6 +118,28 @@ mod tests {
         assert_eq!(article_before_word("item"), "an");
         assert_eq!(article_before_word("entity"), "an");
         assert_eq!(article_before_word("trap"), "a");
+    }
+
+    #[test]
+    fn a_misspelt_toml_key_is_told_the_key_it_was_meant_to_be() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct T {
+            width: Option<u32>,
+            height: Option<u32>,
+            generator: Option<String>,
+        }
+        let e = parse_toml::<T>("t.toml", "widht = 3\n").unwrap_err();
+        assert_eq!(e.help(), Some("did you mean `width`?"), "{e}");
+        assert_eq!(e.location().map(|l| (l.line, l.col)), Some((1, 1)));
+        let e = parse_toml::<T>("t.toml", "colour = 3\n").unwrap_err();
+        assert_eq!(e.help(), None, "nothing close: {e}");
+        assert_eq!(unknown_key_help("unknown field `nme`, expected `name`"), Some("did you mean `name`?".into()));
+        assert_eq!(
+            unknown_key_help("unknown variant `tunneler`, expected one of `tunnelers`, `chain`"),
+            Some("did you mean `tunnelers`?".into())
+        );
     }
 
     #[test]

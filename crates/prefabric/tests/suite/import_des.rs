@@ -349,6 +349,8 @@ fn dcss_vault_folder_imports_and_its_vaults_make_valid_maps() {
     let imported = des::import(&sources, &des::Options::default()).unwrap_or_else(|p| panic!("{p}"));
     let r = &imported.report;
     assert_eq!(r.read(), 6264, "the corpus's maps");
+    // Every header key of DCSS's own files is a directive DCSS knows.
+    assert!(r.warnings.is_empty(), "unknown directives in DCSS's files: {:?}", r.warnings);
     // Issue 19 asks for 70% of the maps without Lua imported without loss.
     // Last set at 1,787, when centered vaults could have their floor in parts,
     // `KMASK`/`KPROP` became cell marks and a monster and items on one cell

@@ -24,6 +24,7 @@ mod large_files;
 mod ldtk;
 mod moves;
 mod objects;
+mod pack_files;
 mod pathways;
 mod png;
 mod properties;

@@ -134,3 +134,27 @@ fn maps_generate_around_every_prefab_in_every_orientation() {
         }
     }
 }
+
+/// The manual's "Glyphs that turn" lists every glyph a turn or flip changes, so
+/// a designer can tell which props turn (issue 53: a prop drawn `▲` turned
+/// without the manual saying so).
+#[test]
+fn the_manual_lists_every_glyph_that_turns() {
+    let manual = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/prefabs.md")).unwrap();
+    let start = manual.find("### Glyphs that turn").expect("the manual has the section");
+    let section = &manual[start..];
+    let section = &section[..section[4..].find("\n#").map_or(section.len(), |end| end + 4)];
+    let listed = |c: char| {
+        section.contains(&format!("`{c}")) || section.contains(&format!(" {c} ")) || section.contains(&format!("{c}`"))
+    };
+    let turning: Vec<char> = (0..0x3000u32)
+        .filter_map(char::from_u32)
+        .filter(|&c| Transform::ALL.iter().any(|&t| prefabric::prefab::art::turn(c, t) != c))
+        .collect();
+    // The 42 box glyphs but `┼` and `╬`, which every turn leaves alike; 16
+    // pointers; 2 diagonals.
+    assert_eq!(turning.len(), 40 + 16 + 2, "box glyphs, pointers and diagonals");
+    let missing: Vec<char> = turning.iter().copied().filter(|&c| c != '|' && !listed(c)).collect();
+    assert!(missing.is_empty(), "docs/prefabs.md does not list {missing:?} among the glyphs that turn");
+    assert!(section.contains("`\\|`"), "`|` is listed (escaped in the table)");
+}

@@ -29,8 +29,10 @@
 //! to the four sides only ([`Options::moves`] orthogonal) doors entered across a
 //! corner are walled, and vaults held together only diagonally are skipped.
 //!
-//! A map with Lua, a `SUBVAULT`, no grid or a directive that cannot be read is
-//! skipped; a directive with no prefabric counterpart (`KMASK`, `KPROP`,
+//! A header whose key is no directive DCSS knows (a misspelt keyword) is a
+//! warning at its `file:line:col` ([`Report::warnings`]), with the directive
+//! probably meant. A map with Lua, a `SUBVAULT`, no grid or a directive that
+//! cannot be read is skipped; a directive with no prefabric counterpart (`KMASK`, `KPROP`,
 //! `CHANCE`, a per-depth weight, …) is dropped and counted as a loss. Finally
 //! the pack is loaded as `prefabric check` would load it, and every vault a
 //! problem is traced to is taken out (a skip, with the problem as its reason),
@@ -119,6 +121,9 @@ pub struct Report {
     pub maps: Vec<MapReport>,
     /// Lines of the files that belong to no map and could not be read.
     pub errors: Vec<Error>,
+    /// Lines read with a warning: a header whose key is no directive DCSS
+    /// knows (a misspelt keyword), at its `file:line:col`.
+    pub warnings: Vec<Error>,
 }
 
 impl Report {
@@ -138,6 +143,11 @@ impl Report {
             .iter()
             .filter(|m| matches!(&m.outcome, Outcome::Imported { losses, .. } if !losses.is_empty()))
             .count()
+    }
+
+    /// Maps imported, whole or with losses.
+    pub fn imported(&self) -> usize {
+        self.maps.iter().filter(|m| matches!(m.outcome, Outcome::Imported { .. })).count()
     }
 
     /// Maps skipped.
@@ -240,6 +250,7 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Imported, Problem
     for source in sources {
         let file = read::read(&source.name, &source.text);
         report.errors.extend(file.errors);
+        report.warnings.extend(file.warnings);
         let stem = file_stem(&source.name);
         for map in &file.maps {
             let at = map.at.clone();

@@ -32,6 +32,46 @@ pub const MAX_MAPS: usize = 10_000;
 /// The longest header value, continuations joined, in bytes.
 const MAX_VALUE_BYTES: usize = 16 * 1024;
 
+/// Every header key DCSS's loader knows (its level-design `syntax.txt`): those
+/// the importer translates, drops as cosmetic, counts as a loss or skips a map
+/// for alike. A header with another key is a misspelling DCSS would refuse,
+/// warned about with the closest of these.
+pub const DIRECTIVES: [&str; 33] = [
+    "NAME",
+    "default-depth",
+    "DESC",
+    "ORDER",
+    "TAGS",
+    "DEPTH",
+    "PLACE",
+    "ORIENT",
+    "WEIGHT",
+    "CHANCE",
+    "MONS",
+    "ITEM",
+    "SUBST",
+    "NSUBST",
+    "SHUFFLE",
+    "CLEAR",
+    "KFEAT",
+    "KMONS",
+    "KITEM",
+    "KMASK",
+    "KPROP",
+    "MARKER",
+    "SUBVAULT",
+    "COLOUR",
+    "FTILE",
+    "RTILE",
+    "TILE",
+    "LFLOORCOL",
+    "LROCKCOL",
+    "LFLOORTILE",
+    "LROCKTILE",
+    "FHEIGHT",
+    "WELCOME",
+];
+
 /// One header line: its key as written (upper case) and its value, with the
 /// place each starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,13 +128,16 @@ impl DesMap {
     }
 }
 
-/// A read file: its maps and the lines that made no sense.
+/// A read file: its maps, the lines that made no sense, and warnings.
 #[derive(Clone, Debug, Default)]
 pub struct DesFile {
     /// The maps, in file order.
     pub maps: Vec<DesMap>,
     /// Lines outside any map's own lines that could not be read.
     pub errors: Vec<Error>,
+    /// Header lines whose key is no directive DCSS knows (a misspelt keyword),
+    /// each at its key with the directive probably meant.
+    pub warnings: Vec<Error>,
 }
 
 /// What the reader is in the middle of.
@@ -319,7 +362,12 @@ fn finish(out: &mut DesFile, default_depth: &mut Option<Header>, header: Header)
         }
         "default-depth" => *default_depth = Some(header),
         _ => match out.maps.last_mut() {
-            Some(map) => map.headers.push(header),
+            Some(map) => {
+                if !DIRECTIVES.contains(&header.key.as_str()) {
+                    out.warnings.push(unknown_directive(&header));
+                }
+                map.headers.push(header)
+            }
             None => out.errors.push(
                 Error::at(
                     ErrorKind::Syntax,
@@ -329,6 +377,18 @@ fn finish(out: &mut DesFile, default_depth: &mut Option<Header>, header: Header)
                 .with_help("header lines belong to the map whose `NAME:` line is above them"),
             ),
         },
+    }
+}
+
+/// The warning for a header whose key is no directive DCSS knows.
+fn unknown_directive(header: &Header) -> Error {
+    let error = Error::at(ErrorKind::Lint, header.at.clone(), format!("unknown directive `{}:`", header.key));
+    match crate::format::suggest(&header.key, DIRECTIVES) {
+        Some(known) => error.with_help(format!("did you mean `{known}:`? (the map is read without this line)")),
+        None => error.with_help(format!(
+            "DCSS's directives are {}; the map is read without this line",
+            DIRECTIVES.map(|d| format!("`{d}`")).join(", ")
+        )),
     }
 }
 
@@ -428,6 +488,21 @@ KFEAT: a = altar_zin\n";
         assert!(f.maps[0].broken.is_some(), "an unclosed Lua block");
         let f = read("h.des", "TAGS: x\nMAP\n.\nENDMAP\n");
         assert_eq!(f.errors.len(), 2, "a header and a grid before any NAME");
+    }
+
+    #[test]
+    fn a_misspelt_directive_is_warned_about_at_its_place_with_the_one_meant() {
+        let f = read("m.des", "NAME: a\nSUBTS: x = .\n  ORIENTT: float\nMAP\nx\nENDMAP\nFOOBAR: 1\n");
+        let warnings: Vec<String> = f.warnings.iter().map(|w| w.to_string()).collect();
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert_eq!(
+            warnings[0],
+            "m.des:2:1: warning: unknown directive `SUBTS:`\n  help: did you mean `SUBST:`? (the map is read without this line)"
+        );
+        assert!(warnings[1].starts_with("m.des:3:3: warning: unknown directive `ORIENTT:`"), "{}", warnings[1]);
+        assert!(warnings[1].contains("did you mean `ORIENT:`?"), "{}", warnings[1]);
+        assert!(warnings[2].contains("DCSS's directives are `NAME`"), "{}", warnings[2]);
+        assert!(read("s.des", SAMPLE).warnings.is_empty(), "known directives are not warned about");
     }
 
     #[test]
