@@ -17,7 +17,7 @@ use crate::bits::{Areas, Bits};
 use crate::content::Pack;
 use crate::error::{Error, ErrorKind};
 use crate::format::article_before_word;
-use crate::geom::{Dir, Point, Rect};
+use crate::geom::{Point, Rect};
 use crate::map::{Map, ObjectKind, Role, mask};
 
 /// Checks the map; the first broken invariant is the error.
@@ -62,8 +62,8 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
     Ok(())
 }
 
-/// Every door and opening of a region on its edge (the door's cell or one of
-/// its four neighbours in the region, and one of them outside it) and on a cell
+/// Every door and opening of a region on its edge (the door's cell or a
+/// neighbour a walker steps to in the region, and one of them outside it) and on a cell
 /// a walker can pass, and the region it leads to (if it names one) a neighbour
 /// that leads back.
 fn doors(map: &Map) -> Result<(), Error> {
@@ -73,7 +73,8 @@ fn doors(map: &Map) -> Result<(), Error> {
     let in_region = |p: Point, id: u32| map.region_at(p).is_some_and(|r| r.id == id);
     for region in &map.regions {
         for door in region.doors.iter().chain(&region.openings) {
-            let around = || std::iter::once(door.at).chain(Dir::ALL.iter().map(|d| door.at + d.delta()));
+            // Beside as a walker steps: across corners too in a diagonal pack.
+            let around = || std::iter::once(door.at).chain(map.moves.steps().iter().map(|&d| door.at + d));
             if !around().any(|p| in_region(p, region.id)) || around().all(|p| in_region(p, region.id)) {
                 let whereabouts = if around().any(|p| in_region(p, region.id)) { "inside it" } else { "away from it" };
                 return Err(fail(
