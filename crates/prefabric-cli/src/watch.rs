@@ -182,10 +182,11 @@ fn one_run(
             errors: Vec::new(),
             failures: vec![text],
             retried: Vec::new(),
+            notes: Vec::new(),
         },
         Err(Failure::ClosedPipe) => return Err(Failure::ClosedPipe),
     };
-    let CheckReport { warnings, unused, errors, failures, retried: _ } = report;
+    let CheckReport { warnings, unused, errors, failures, retried: _, notes: _ } = report;
     let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).chain(failures).collect();
     for line in warnings.iter().map(|w| w.to_string()).chain(problems.iter().cloned()) {
         writeln!(out, "{line}")?;

@@ -209,3 +209,23 @@ fn stats_name_each_encounter_never_placed_once_with_its_alternatives() {
     assert_eq!(lines.len(), 1, "{table}");
     assert!(lines[0].starts_with("  encounter `hermit_hole` (hermit_hole_small, "), "{}", lines[0]);
 }
+
+#[test]
+fn check_notes_a_stairs_count_some_trial_maps_miss_without_warning() {
+    // The built-in mines ask for two ways down; the second is an encounter's,
+    // so some maps have one: a note with the numbers, no warning, exit 0.
+    let out = prefabric(&["check", "--strict"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let note = err
+        .lines()
+        .find(|l| l.starts_with("note: mines: stairs down: 2 asked, fewer placed in "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let missed: u32 = note["note: mines: stairs down: 2 asked, fewer placed in ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{note}"));
+    assert!(missed > 0 && missed * 2 < 200, "{note}");
+    assert!(!err.contains("warning: stairs"), "{err}");
+}

@@ -77,6 +77,24 @@ impl MapTypeStats {
         }
     }
 
+    /// A line for each way fewer than half of these maps got fewer staircases
+    /// than asked (but some did), as `check` notes it without warning: a count
+    /// most maps meet may be meant as "up to" (a second way down that only an
+    /// encounter draws).
+    pub fn stairs_sometimes_short(&self, map_type: &MapType) -> Vec<String> {
+        let maps = self.maps;
+        self.stairs
+            .iter()
+            .filter_map(|(way, st)| {
+                let seen = st.short.as_ref().filter(|seen| seen.count > 0 && seen.count * 2 < maps.max(1))?;
+                Some(format!(
+                    "{}: stairs {way}: {} asked, fewer placed in {} of {maps} trial maps (fewest {}, e.g. seed {} at depth {})",
+                    map_type.name, st.asked, seen.count, st.fewest, seen.example_seed, seen.example_depth
+                ))
+            })
+            .collect()
+    }
+
     /// A warning at `map_type`'s `stairs` line for each way at least half of
     /// these maps got fewer staircases than asked.
     pub fn stairs_shortfall(&self, map_type: &MapType) -> Vec<Error> {
