@@ -16,12 +16,16 @@ pub mod xp;
 use crate::error::{Error, ErrorKind, Location};
 use serde::de::DeserializeOwned;
 
-/// Deserialises TOML, turning the parser's byte span into `file:line:col`; a
-/// misspelt key gets the key it was probably meant to be as help.
+/// Deserialises TOML, turning the parser's byte span into `file:line:col` (a
+/// recursion-limit error without one at the line nested deepest); a misspelt
+/// key gets the key it was probably meant to be as help.
 pub(crate) fn parse_toml<T: DeserializeOwned>(file: &str, source: &str) -> Result<T, Error> {
     toml::from_str(source).map_err(|e| {
         let location = match e.span() {
             Some(span) => Location::at_offset(file, source, span.start),
+            // The parser's recursion limit on a dotted key comes without a
+            // place: the line nested deepest is where it was passed.
+            None if e.message().contains("recursion") => Location::at_offset(file, source, deepest_line(source)),
             None => Location::file(file),
         };
         let message = e.message().trim_end().to_string();
@@ -32,6 +36,21 @@ pub(crate) fn parse_toml<T: DeserializeOwned>(file: &str, source: &str) -> Resul
             None => error,
         }
     })
+}
+
+/// The offset of the start of the line with the most nesting: dots, brackets
+/// and braces (strings are not told apart: this only points at a line).
+fn deepest_line(source: &str) -> usize {
+    let mut best = (0, 0);
+    let mut start = 0;
+    for line in source.split_inclusive('\n') {
+        let depth = line.bytes().filter(|b| matches!(b, b'.' | b'[' | b'{')).count();
+        if depth > best.0 {
+            best = (depth, start);
+        }
+        start += line.len();
+    }
+    best.1
 }
 
 /// "did you mean `x`?" for serde's "unknown field `y`, expected one of `x`, …"
@@ -140,6 +159,23 @@ mod tests {
             unknown_key_help("unknown variant `tunneler`, expected one of `tunnelers`, `chain`"),
             Some("did you mean `tunnelers`?".into())
         );
+    }
+
+    #[test]
+    fn nesting_past_the_parsers_limit_is_located_at_its_line() {
+        // Arrays and inline tables come with a place; a dotted key 100,000 deep
+        // does not, and is put at the line it is on.
+        let deep_key = format!("name = 1\n\n[{}]\nx = 1\n", vec!["a"; 100_000].join("."));
+        let e = parse_toml::<toml::Table>("t.toml", &deep_key).unwrap_err();
+        assert!(e.to_string().contains("recursion"), "{e}");
+        assert_eq!(e.location().map(|l| (l.line, l.col)), Some((3, 1)), "{e}");
+        for deep in [
+            format!("x = {}{}\n", "[".repeat(100_000), "]".repeat(100_000)),
+            format!("name = 1\ny = {}1{}\n", "{a=".repeat(100_000), "}".repeat(100_000)),
+        ] {
+            let e = parse_toml::<toml::Table>("t.toml", &deep).unwrap_err();
+            assert!(e.location().is_some_and(|l| l.line > 0), "{e}");
+        }
     }
 
     #[test]
