@@ -129,8 +129,24 @@ pub struct TunnelerParams {
     pub max_empty: Percent,
     /// Most last-chance halls in one map.
     pub last_chance: u32,
-    /// Most tunnelers in one map, children and fillers included.
-    pub max_tunnelers: u32,
+    /// Most tunnelers in one map, children and fillers included; `None` (the
+    /// default) scales with the map: [`TunnelerParams::tunneler_cap`].
+    pub max_tunnelers: Option<u32>,
+}
+
+impl TunnelerParams {
+    /// Tunnelers the default cap allows on a map of 40,000 cells (200x200) or
+    /// fewer.
+    pub const BASE_TUNNELERS: u32 = 400;
+
+    /// Most tunnelers on a map whose interior holds `area` cells: the map
+    /// type's `max_tunnelers`, else one per 100 cells or
+    /// [`BASE_TUNNELERS`](Self::BASE_TUNNELERS), whichever is more, so a larger
+    /// map is dug as fully as a small one (a 2048x2048 map: about 41,800).
+    pub fn tunneler_cap(&self, area: i64) -> u32 {
+        let scaled = u32::try_from(area.max(0) / 100).unwrap_or(u32::MAX);
+        self.max_tunnelers.unwrap_or(scaled.max(Self::BASE_TUNNELERS))
+    }
 }
 
 impl Default for TunnelerParams {
@@ -171,7 +187,7 @@ impl Default for TunnelerParams {
             secret_door_chance: Percent(0),
             fill_target: Percent(32),
             min_open: Percent(15),
-            max_tunnelers: 400,
+            max_tunnelers: None,
         }
     }
 }
@@ -756,7 +772,7 @@ impl Checker<'_> {
             !v.rooms.is_empty() && v.rooms.iter().any(|r| r.weight > 0),
             "rooms needs at least one size with a weight above 0",
         );
-        bad(v.max_tunnelers >= 1 && v.max_tunnelers <= 100_000, "max_tunnelers must be 1-100000");
+        bad(v.max_tunnelers.is_none_or(|n| (1..=100_000).contains(&n)), "max_tunnelers must be 1-100000");
         bad(v.min_open <= v.fill_target, "min_open is larger than fill_target");
         bad(v.edge_margin <= 20, "edge_margin must be 0-20");
         bad(v.join_distance <= 50, "join_distance must be 0-50 (0: no limit)");

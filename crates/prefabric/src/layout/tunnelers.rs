@@ -94,6 +94,8 @@ struct Digger<'c, 'm> {
     largest_class: usize,
     /// Where corridors and halls may go: the interior minus the edge margin.
     allowed: Rect,
+    /// Most tunnelers in this map: [`TunnelerParams::tunneler_cap`].
+    cap: u32,
 }
 
 /// Digs the whole layout.
@@ -114,6 +116,7 @@ pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed
         rooms_dug: vec![0; params.rooms.len()],
         largest_class: largest_class(&params.rooms),
         allowed,
+        cap: params.tunneler_cap(interior.area()),
     };
     d.start_from_links();
     d.start_from_starts(starts);
@@ -156,7 +159,7 @@ pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed
 
 impl Digger<'_, '_> {
     fn spawn(&mut self, t: Tunneler) {
-        if self.stats.tunnelers < self.p.max_tunnelers {
+        if self.stats.tunnelers < self.cap {
             self.stats.tunnelers += 1;
             self.queue.push_back(t);
         }
@@ -232,7 +235,7 @@ impl Digger<'_, '_> {
     fn run_queue(&mut self) {
         // Every step either digs or moves a tunneler toward death, and tunnelers are
         // capped, so this bound is never the reason a map stops growing.
-        let budget = self.p.max_tunnelers.saturating_mul(self.p.max_age.hi as u32 + 8);
+        let budget = self.cap.saturating_mul(self.p.max_age.hi as u32 + 8);
         while let Some(mut t) = self.queue.pop_front() {
             if self.stats.steps >= budget {
                 break;
@@ -248,10 +251,7 @@ impl Digger<'_, '_> {
     fn fill(&mut self) {
         let target = self.c.interior().area() * i64::from(self.p.fill_target.0) / 100;
         let mut tries = 0;
-        while i64::from(self.c.open_cells) < target
-            && tries < 4 * self.p.max_tunnelers
-            && self.stats.tunnelers < self.p.max_tunnelers
-        {
+        while i64::from(self.c.open_cells) < target && tries < 4 * self.cap && self.stats.tunnelers < self.cap {
             tries += 1;
             let candidates = self.c.map.regions.len() as u32;
             if candidates == 0 {

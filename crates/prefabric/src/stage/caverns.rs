@@ -350,7 +350,6 @@ impl Caverns {
         turns: &[Transform],
         rng: &mut Rng,
     ) -> Result<Spot, Misfit> {
-        let region = self.list[k].region;
         let (w, h) = (prefab.width(), prefab.height());
         // The bottom row's open cells (and link marks on it), as drawn, in
         // each orientation; for a prefab with variation lines, those open in
@@ -365,28 +364,39 @@ impl Caverns {
             .map(|t| (t.apply_dir(Dir::South), openings.iter().map(|&o| t.apply_point(o, w, h)).collect()))
             .collect();
         // Every (turn, top-left) that puts an opening in front of a floor cell
-        // of the cavern with rock behind it.
-        let mut candidates: Vec<(u8, Point)> = Vec::new();
-        for &(p, rock) in self.boundary(map, k) {
-            for (ti, (facing, opened)) in turned.iter().enumerate() {
-                let back = facing.opposite();
-                if rock & (1 << dir_bit(back)) == 0 {
-                    continue;
-                }
-                let behind = p + back.delta();
-                candidates.extend(opened.iter().map(|&o| (ti as u8, behind - o)));
-            }
-        }
-        let mut best = Misfit::Centred;
-        if candidates.is_empty() {
+        // of the cavern with rock behind it, counted cell by cell and made
+        // only when drawn: on a 2048x2048 map one cavern's list would take
+        // hundreds of megabytes.
+        self.boundary(map, k);
+        let cells = self.boundaries[k].take().unwrap_or_default();
+        let candidates = Candidates::new(&cells, &turned, openings.len());
+        let found = self.embed_any(map, k, prefab, turns, candidates, rng);
+        self.boundaries[k] = Some(cells);
+        found
+    }
+
+    /// Draws `candidates` one at a time, so a cavern with a good wall costs a
+    /// few tries, and at most `EMBED_TRIES` of them: the first that fits, or
+    /// why none did.
+    fn embed_any(
+        &mut self,
+        map: &Map,
+        k: usize,
+        prefab: &Prefab,
+        turns: &[Transform],
+        mut candidates: Candidates<'_>,
+        rng: &mut Rng,
+    ) -> Result<Spot, Misfit> {
+        let region = self.list[k].region;
+        let len = candidates.len();
+        if len == 0 {
             return Err(Misfit::Shallow);
         }
-        // Drawn one at a time, so a cavern with a good wall costs a few tries,
-        // and at most `EMBED_TRIES` of them.
-        for n in 0..candidates.len().min(EMBED_TRIES) {
-            let j = n + rng.index(candidates.len() - n).unwrap_or(0);
+        let mut best = Misfit::Centred;
+        for n in 0..len.min(EMBED_TRIES) {
+            let j = n + rng.index(len - n).unwrap_or(0);
             candidates.swap(n, j);
-            let (ti, at) = candidates[n];
+            let Some((ti, at)) = candidates.get(n) else { break };
             let t = turns[ti as usize];
             match self.embedded_misfit(map, region, prefab, t, at) {
                 Ok(passages) => {
@@ -850,4 +860,66 @@ fn raise_walls(map: &mut Map, area: Rect, oriented: &Prefab, rect: Rect) {
 /// True when one of the 8 cells around `p` is walkable.
 fn touches_open(map: &Map, p: Point) -> bool {
     (-1..=1).any(|dy| (-1..=1).any(|dx| (dx, dy) != (0, 0) && map.is_walkable(p + Point::new(dx, dy))))
+}
+
+/// The places an embedded prefab may be tried at around one cavern, in the
+/// order a list of them would hold: for each boundary cell, each turn whose
+/// back faces its rock, each opening. Only the running count is kept, a
+/// number per boundary cell; a place is made from it when asked for, and the
+/// few swaps a partial shuffle makes are kept beside it.
+struct Candidates<'a> {
+    cells: &'a [(Point, u8)],
+    turned: &'a [(Dir, Vec<Point>)],
+    openings: usize,
+    /// For each boundary cell, the places before it and its own.
+    ends: Vec<usize>,
+    /// Places moved by [`Candidates::swap`]: (index, what is there now).
+    moved: Vec<(usize, usize)>,
+}
+
+impl<'a> Candidates<'a> {
+    fn new(cells: &'a [(Point, u8)], turned: &'a [(Dir, Vec<Point>)], openings: usize) -> Candidates<'a> {
+        let mut total = 0;
+        let ends = cells
+            .iter()
+            .map(|&(_, rock)| {
+                let turns = turned.iter().filter(|(facing, _)| rock & (1 << dir_bit(facing.opposite())) != 0).count();
+                total += turns * openings;
+                total
+            })
+            .collect();
+        Candidates { cells, turned, openings, ends, moved: Vec::new() }
+    }
+
+    fn len(&self) -> usize {
+        self.ends.last().copied().unwrap_or(0)
+    }
+
+    /// Which place of the unshuffled list stands at `i` now.
+    fn original(&self, i: usize) -> usize {
+        self.moved.iter().rev().find(|m| m.0 == i).map_or(i, |m| m.1)
+    }
+
+    fn swap(&mut self, i: usize, j: usize) {
+        let (a, b) = (self.original(i), self.original(j));
+        self.moved.push((i, b));
+        self.moved.push((j, a));
+    }
+
+    /// The place at `i`: a turn's index and the prefab's top-left corner
+    /// (`None` only past the end).
+    fn get(&self, i: usize) -> Option<(u8, Point)> {
+        let i = self.original(i);
+        let cell = self.ends.partition_point(|&end| end <= i);
+        let before = if cell == 0 { 0 } else { self.ends[cell - 1] };
+        let &(p, rock) = self.cells.get(cell)?;
+        let (nth_turn, opening) = ((i - before) / self.openings, (i - before) % self.openings);
+        let (ti, (facing, opened)) = self
+            .turned
+            .iter()
+            .enumerate()
+            .filter(|(_, (facing, _))| rock & (1 << dir_bit(facing.opposite())) != 0)
+            .nth(nth_turn)?;
+        Some((ti as u8, p + facing.opposite().delta() - *opened.get(opening)?))
+    }
 }

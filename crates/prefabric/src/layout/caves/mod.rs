@@ -540,7 +540,7 @@ impl<'p> Caves<'p> {
         }
         self.labels.fill(NONE);
         self.paint(&ground, |a| cavern_of[a as usize]);
-        let centres = self.centres(open, caverns as usize);
+        let centres = self.centres(&open, caverns as usize);
         // Each cavern takes the floor around its open ground, up to the walls:
         // `clearance - 1` steps out, each step's cells taking the cavern of
         // the first labelled cell around them.
@@ -660,25 +660,22 @@ impl<'p> Caves<'p> {
     }
 
     /// Each cavern's most central cell: where its open ground (`open`, labelled
-    /// in `labels`) lasts longest under erosion, the first such cell row by row.
-    fn centres(&self, mut open: Bits, caverns: usize) -> Vec<Option<Point>> {
-        let mut centres: Vec<Option<Point>> = vec![None; caverns];
-        loop {
-            let mut any = false;
-            let mut seen = vec![false; caverns];
-            for (x, y) in open.cells() {
-                any = true;
-                let label = self.labels[(y + 1) * self.stride + x + 1];
-                if label != NONE && !seen[label as usize] {
-                    seen[label as usize] = true;
-                    centres[label as usize] = Some(Point::new(x as i32, y as i32));
-                }
+    /// in `labels`) lasts longest under erosion, the first such cell row by
+    /// row. Found from each cell's depth, in two passes over the map whatever
+    /// the caverns' size.
+    fn centres(&self, open: &Bits, caverns: usize) -> Vec<Option<Point>> {
+        let mut deepest: Vec<Option<(u16, Point)>> = vec![None; caverns];
+        let depths = open.depths();
+        for (x, y) in open.cells() {
+            let label = self.labels[(y + 1) * self.stride + x + 1];
+            let depth = depths[y * self.width + x];
+            if let Some(best) = deepest.get_mut(label as usize)
+                && best.is_none_or(|(d, _)| depth > d)
+            {
+                *best = Some((depth, Point::new(x as i32, y as i32)));
             }
-            if !any {
-                return centres;
-            }
-            open = open.eroded();
         }
+        deepest.into_iter().map(|d| d.map(|(_, p)| p)).collect()
     }
 }
 

@@ -88,29 +88,36 @@ impl<'a> Furnisher<'a> {
     ) -> Result<(Rect, Transform, Push), [u32; 4]> {
         let mut places = std::mem::take(&mut self.places);
         places.clear();
-        for side in Dir::ALL {
+        let shapes = Dir::ALL.map(|side| {
             let turn = if rotate { facing(side) } else { Transform::IDENTITY };
             let (w, h) = turn.apply_size(size.0, size.1);
+            (turn, w, h)
+        });
+        for (side, &(_, w, h)) in Dir::ALL.into_iter().zip(&shapes) {
             if area.open {
                 // Anywhere on the cavern's floor with its back to the rock.
-                backed_places(map, area.inner, side, w, h, &mut |r| places.push((r, turn, side)));
+                backed_places(map, area.inner, side, w, h, &mut |r| places.push((Point::new(r.x, r.y), side)));
             } else {
-                edge_places(area.inner, side, w, h, &mut |r| places.push((r, turn, side)));
+                edge_places(area.inner, side, w, h, &mut |r| places.push((Point::new(r.x, r.y), side)));
             }
         }
-        let found = self.first_fit(map, area, &mut places, blocks, rng);
+        let found = self.first_fit(map, area, &mut places, &shapes, blocks, rng);
         self.places = places;
         found
     }
 
     /// Tries `places` in a random order (drawing each next one only when the last
     /// failed, so a hall's long edges cost no more draws than the places tried) and
-    /// places the first that fits, maybe pushed back against the wall.
+    /// places the first that fits, maybe pushed back against the wall. A place
+    /// is its top-left corner and the side it backs onto; `shapes` holds the
+    /// turn, width and height for each side, in the order of [`Dir::ALL`] (a
+    /// place is kept small: a cavern on a large map offers millions).
     fn first_fit(
         &mut self,
         map: &Map,
         area: &Area<'_>,
-        places: &mut [(Rect, Transform, Dir)],
+        places: &mut [Place],
+        shapes: &[(Transform, i32, i32); 4],
         blocks: bool,
         rng: &mut Rng,
     ) -> Result<(Rect, Transform, Push), [u32; 4]> {
@@ -118,7 +125,9 @@ impl<'a> Furnisher<'a> {
         for k in 0..places.len() {
             let j = k + rng.index(places.len() - k).unwrap_or(0);
             places.swap(k, j);
-            let (rect, turn, side) = places[k];
+            let (at, side) = places[k];
+            let (turn, w, h) = shapes[Dir::ALL.iter().position(|&d| d == side).unwrap_or(0)];
+            let rect = Rect::new(at.x, at.y, w, h);
             match self.misfit(map, rect, area.id, blocks) {
                 Some(m) => misfits[m as usize] += 1,
                 None => {
@@ -537,10 +546,10 @@ impl<'a> Furnisher<'a> {
             let b = area.inner;
             for y in b.y..=b.bottom() - h {
                 for x in b.x..=b.right() - w {
-                    places.push((Rect::new(x, y, w, h), turn, Dir::North));
+                    places.push((Point::new(x, y), Dir::North));
                 }
             }
-            match self.first_fit(map, area, &mut places, true, rng) {
+            match self.first_fit(map, area, &mut places, &[(turn, w, h); 4], true, rng) {
                 Ok((rect, turn, _)) => {
                     let cells = art_cells(&mut map.pools, prop, rect, turn);
                     self.place(map, machine(prop, cells, FurnishPart::Filler, area.id));
@@ -591,6 +600,9 @@ fn backed_places(map: &Map, inner: Rect, side: Dir, w: i32, h: i32, out: &mut dy
         }
     }
 }
+
+/// Where a machine may go: its top-left corner, and the side it backs onto.
+pub(super) type Place = (Point, Dir);
 
 /// What happened when a placement tried to push back against the wall.
 #[derive(Copy, Clone, Debug)]

@@ -39,7 +39,7 @@
 
 use crate::content::catalog::{Catalog, Item, Prop};
 use crate::content::furnishing::{Composition, Count, Furnishing};
-use crate::geom::{Dir, Moves, Point, Rect, RectSearch, Transform};
+use crate::geom::{Moves, Point, Rect, RectSearch};
 use crate::map::{Furnished, Map, Object, ObjectKind, RegionId, RegionKind, mask};
 use crate::rng::Rng;
 use crate::trace::{Note, Outcome};
@@ -116,7 +116,7 @@ struct Furnisher<'a> {
     seen: Vec<bool>,
     stack: Vec<Point>,
     /// Scratch for places along an inner rectangle's edge.
-    places: Vec<(Rect, Transform, Dir)>,
+    places: Vec<machines::Place>,
     /// Scratch for the filler's free rectangle: a narrow area's free cells and
     /// the cells near an object as bit rows; a wide one's objects counted over
     /// a window, and the sweep's buffers.
