@@ -132,6 +132,17 @@ pub(crate) fn read(
         let span = f.margin.as_ref().map_or(section, |v| v.span());
         let message = format!("[caves]: a margin of {} leaves no room on the {}x{} map", params.margin, size.0, size.1);
         r.invalid(span, message, Some("lower `margin` or use a bigger map".into()));
+    } else {
+        // Every attempt would fill in every area: none can be this large.
+        let ground = i64::from(size.0 - 2 * params.margin) * i64::from(size.1 - 2 * params.margin);
+        if i64::from(params.min_pocket) > ground {
+            let span = f.min_pocket.as_ref().map_or(section, |v| v.span());
+            let message = format!(
+                "[caves]: a min_pocket of {} is more than the {ground} cells inside the margin of the {}x{} map, so every open area would be filled in",
+                params.min_pocket, size.0, size.1
+            );
+            r.invalid(span, message, Some("lower `min_pocket` (the default is 24) or use a bigger map".into()));
+        }
     }
     params
 }

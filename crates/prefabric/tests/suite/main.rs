@@ -11,6 +11,7 @@ mod chain;
 mod columns;
 mod containment;
 mod definitions;
+mod doomed;
 mod encounters;
 mod fixtures;
 mod furnishing;
