@@ -388,9 +388,10 @@ pub fn catalog(data: &[u8]) {
 /// A map type with its encounter pool and furnishing tables: the input is a map
 /// type `fuzz` added to the fuzz pack, so it can name every prefab (of each
 /// generator), encounter style and catalog entry that pack has, on maps of at
-/// most 64 a side. Only it is generated.
+/// most 64 a side. It is the pack's only map type (the pack loads faster), and
+/// the one generated.
 pub fn map_type(data: &[u8]) {
-    match Pack::from_files("fuzz", with_file(fuzz_files(), "maps/fuzz.toml", data), small_limits()) {
+    match Pack::from_files("fuzz", only_map_type("fuzz", data), small_limits()) {
         Err(problems) => assert_located(&problems, "fuzz"),
         Ok(pack) => {
             let seed = seed_of(data);
@@ -448,12 +449,8 @@ pub fn generation_reaches(data: &[u8]) -> Reached {
     let names: Vec<&str> = fuzz_pack().map_types().map(|m| m.name.as_str()).collect();
     let name = names[usize::from(bytes.u8()) % names.len()];
     let path = format!("maps/{name}.toml");
-    let files = fuzz_files();
-    let original = files.iter().find(|f| f.path == path).expect("each map type has its file");
-    let mut table: toml::Table = std::str::from_utf8(&original.bytes)
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .expect("default map types are TOML");
+    let original = FUZZ_PACK.iter().find(|f| f.0 == path).expect("each map type has its file").1;
+    let mut table: toml::Table = original.parse().expect("the fuzz pack's map types are TOML");
     // Each side as written (features and barriers are placed for it), or any
     // from 16 up to the largest the limits allow.
     for side in ["width", "height"] {
@@ -470,12 +467,7 @@ pub fn generation_reaches(data: &[u8]) -> Reached {
             mutate_numbers(value, &mut bytes);
         }
     }
-    // Only this map type: the pack loads faster.
-    let mut files: Vec<SourceFile> = files.into_iter().filter(|f| !f.path.starts_with("maps/")).collect();
-    let manifest = format!("name = \"fuzz\"\ndefault_map_type = \"{name}\"\n");
-    files = with_file(files, "pack.toml", manifest.as_bytes());
-    files = with_file(files, &path, table.to_string().as_bytes());
-    let pack = match Pack::from_files("fuzz", files, small_limits()) {
+    let pack = match Pack::from_files("fuzz", only_map_type(name, table.to_string().as_bytes()), small_limits()) {
         Ok(pack) => pack,
         Err(problems) => {
             assert_located(&problems, "fuzz");
@@ -483,6 +475,14 @@ pub fn generation_reaches(data: &[u8]) -> Reached {
         }
     };
     generate_one(&pack, name, seed, depth)
+}
+
+/// The fuzz pack's files with `bytes` as its only map type, `name`, and the
+/// default: the pack loads faster without the others.
+fn only_map_type(name: &str, bytes: &[u8]) -> Vec<SourceFile> {
+    let files: Vec<SourceFile> = fuzz_files().into_iter().filter(|f| !f.path.starts_with("maps/")).collect();
+    let manifest = format!("name = \"fuzz\"\ndefault_map_type = \"{name}\"\n");
+    with_file(with_file(files, "pack.toml", manifest.as_bytes()), &format!("maps/{name}.toml"), bytes)
 }
 
 /// Gives some integers under `value` new values near, or far from, their own.
