@@ -8,9 +8,17 @@
 //! library, an error without a location in the file it came from, a written file
 //! that does not read back, or a generated map that breaks an invariant of
 //! design.md (checked with the integration tests' own checks, below as `checks`).
-//! Limits are lowered where that keeps one run fast (maps of at most 64 cells a
-//! side for the tiny pack, 200 for the default pack's, prefabs of 64), never
-//! raised.
+//! Limits are lowered where that keeps one run fast (maps and prefabs of at
+//! most 64 cells a side), never raised.
+//!
+//! Every error must carry a location in the file it came from; a parser's
+//! (TOML, JSON, XML, text prefab, definition, `.des`) at its line and column.
+//! `.xp` files are binary: their errors name the file alone.
+//!
+//! The generation-side targets (`map_type`, `generation`, `des_import`) work on
+//! `fuzz/pack/`, a small pack with one small map type of each generator
+//! (tunnelers, chain, pathways, caves), built in below, so that one input
+//! loads a pack and makes a map in milliseconds, not seconds.
 
 #![allow(dead_code)]
 
@@ -55,6 +63,43 @@ const TINY_PACK: [(&str, &str); 6] = [
     ("prefabs/entry.def", "# reference characters of the entry prefab\n"),
 ];
 
+/// The fuzz pack (`fuzz/pack/`), built in: a small map type of each generator
+/// and a few small prefabs.
+const FUZZ_PACK: [(&str, &str); 9] = [
+    ("pack.toml", include_str!("../pack/pack.toml")),
+    ("palette.toml", include_str!("../pack/palette.toml")),
+    ("catalog/things.toml", include_str!("../pack/catalog/things.toml")),
+    ("maps/tunnels.toml", include_str!("../pack/maps/tunnels.toml")),
+    ("maps/wing.toml", include_str!("../pack/maps/wing.toml")),
+    ("maps/crypt.toml", include_str!("../pack/maps/crypt.toml")),
+    ("maps/grotto.toml", include_str!("../pack/maps/grotto.toml")),
+    ("prefabs/rooms.txt", include_str!("../pack/prefabs/rooms.txt")),
+    ("prefabs/rooms.def", include_str!("../pack/prefabs/rooms.def")),
+];
+
+/// The most cells a side of any map the fuzz targets make.
+const MAX_SIDE: u32 = 64;
+
+fn fuzz_files() -> Vec<SourceFile> {
+    FUZZ_PACK
+        .iter()
+        .map(|(path, text)| SourceFile { path: path.to_string(), bytes: text.as_bytes().to_vec() })
+        .collect()
+}
+
+/// The fuzz pack, loaded once.
+pub fn fuzz_pack() -> &'static Pack {
+    static PACK: OnceLock<Pack> = OnceLock::new();
+    PACK.get_or_init(|| {
+        Pack::from_files("fuzz", fuzz_files(), small_limits()).unwrap_or_else(|p| panic!("the fuzz pack loads: {p}"))
+    })
+}
+
+/// The limits the pack targets load under: maps of at most [`MAX_SIDE`] a side.
+fn small_limits() -> Limits {
+    Limits { max_map_side: MAX_SIDE, ..Limits::default() }
+}
+
 fn default_pack() -> &'static Pack {
     static PACK: OnceLock<Pack> = OnceLock::new();
     PACK.get_or_init(|| Pack::embedded().expect("the embedded pack loads"))
@@ -77,12 +122,28 @@ fn seed_of(data: &[u8]) -> u64 {
     data.iter().fold(0xcbf2_9ce4_8422_2325, |h: u64, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
-/// Every problem names a file of the pack rooted at `root`.
+/// Every problem names a file of the pack rooted at `root`, and a parser's
+/// error (its kind `Syntax`) its line and column there.
 fn assert_located(problems: &Problems, root: &str) {
     assert!(!problems.is_empty(), "a pack that does not load says why");
     for e in problems.errors() {
         let located = e.location().is_some_and(|l| l.file.starts_with(&format!("{root}/")));
         assert!(located, "an error without a location in the pack: {e}");
+        assert_parser_error_placed(e);
+    }
+}
+
+/// A parser's error (`Syntax`: TOML, text prefab, definition, `.des`; the
+/// JSON and XML parsers' in a Tiled file) is at a line and column, never at a
+/// whole file. (A `Format` error otherwise concerns a whole file: binary data
+/// where text was expected, an `.xp` image that does not read.)
+fn assert_parser_error_placed(e: &prefabric::Error) {
+    let parser = matches!(e.kind(), prefabric::ErrorKind::Syntax)
+        || matches!(e.kind(), prefabric::ErrorKind::Format)
+            && (e.message().starts_with("not valid JSON") || e.message().starts_with("not well-formed XML"));
+    if parser {
+        let placed = e.location().is_some_and(|l| l.line > 0 && l.col > 0);
+        assert!(placed, "a parser error without a line and column: {e}");
     }
 }
 
@@ -102,8 +163,13 @@ fn assert_sound(map: &Map, pack: &Pack, generator: &Generator<'_>, seed: u64) {
 /// Generates map type `name` of `pack` at `seed` and `depth`: a map must be
 /// within the pack's limits and sound, a failure must be an error.
 fn generate_one(pack: &Pack, name: &str, seed: u64, depth: u32) -> Reached {
-    let Ok(generator) = Generator::new(pack, name) else { return Reached::Failed };
-    let generator = generator.depth(depth);
+    let generator = match Generator::new(pack, name) {
+        Ok(generator) => generator.depth(depth),
+        Err(e) => {
+            assert_generation_error_located(&e, name);
+            return Reached::Failed;
+        }
+    };
     match generator.generate(seed) {
         Ok(map) => {
             assert!(map.width() as u32 <= pack.limits().max_map_side);
@@ -111,8 +177,18 @@ fn generate_one(pack: &Pack, name: &str, seed: u64, depth: u32) -> Reached {
             assert_sound(&map, pack, &generator, seed);
             Reached::Generated
         }
-        Err(_) => Reached::Failed,
+        Err(e) => {
+            assert_generation_error_located(&e, name);
+            Reached::Failed
+        }
     }
+}
+
+/// A generation error names a file of the pack (the map type's, or the
+/// prefab's it could not place).
+fn assert_generation_error_located(e: &prefabric::Error, name: &str) {
+    assert!(e.location().is_some_and(|l| !l.file.is_empty()), "{name}: a generation error without a location: {e}");
+    assert_parser_error_placed(e);
 }
 
 /// Generates every map type of `pack` at a seed and depth taken from `data`.
@@ -152,7 +228,8 @@ pub fn text_prefab(data: &[u8]) {
     let source = String::from_utf8_lossy(data);
     let limits = Limits { max_prefab_side: 64, ..Limits::default() };
     let (raws, errors) = text::parse("fuzz.txt", &source, &limits);
-    assert!(errors.iter().all(|e| e.location().is_some_and(|l| l.line > 0)));
+    assert!(errors.iter().all(|e| e.location().is_some_and(|l| l.file == "fuzz.txt" && l.line > 0)));
+    errors.iter().for_each(assert_parser_error_placed);
     let palette = default_pack().palette();
     for raw in &raws {
         let Ok(prefab) = Prefab::from_text("fuzz.txt", raw, palette) else { continue };
@@ -226,6 +303,7 @@ pub fn tiled_prefab(data: &[u8]) {
             let located =
                 |e: &prefabric::Error| e.location().is_some_and(|l| l.file == "fuzz.tmx" || l.file == "prefab.tsx");
             assert!(errors.iter().all(located), "{errors:?}");
+            errors.iter().for_each(assert_parser_error_placed);
             return;
         }
     };
@@ -250,24 +328,28 @@ pub fn def_parse(data: &[u8]) {
     let (lines, errors) = def::parse("fuzz.def", &source, &limits);
     assert!(lines.len() <= 64);
     assert!(errors.iter().all(|e| e.location().is_some_and(|l| l.file == "fuzz.def" && l.line > 0)));
+    errors.iter().for_each(assert_parser_error_placed);
     for line in &lines {
         assert!(!line.picks.is_empty());
         assert!(line.chance <= 100 && line.keywords.iter().all(|k| k.chance <= 100));
     }
 }
 
-/// A DCSS `.des` file imported into the tiny pack: no panic or hang, every
+/// A DCSS `.des` file imported into the fuzz pack: no panic or hang, every
 /// unreadable line, loss and skip located in the file, and the pack the import
 /// writes loads (the importer promises to take out whatever `check` rejects).
 pub fn des_import(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
     let sources = [des::Source { name: "fuzz.des".into(), text }];
+    // The import writes map types of DCSS's own sizes (80x70): default limits.
     let options =
-        des::Options { pool: "dcss".into(), base: tiny_files(), limits: Limits::default(), moves: Moves::Diagonal };
+        des::Options { pool: "dcss".into(), base: fuzz_files(), limits: Limits::default(), moves: Moves::Diagonal };
     let imported = des::import(&sources, &options).unwrap_or_else(|p| panic!("the import failed: {p}"));
     let report = &imported.report;
     let in_file = |l: &Location| l.file == "fuzz.des" && l.line > 0;
     assert!(report.errors.iter().all(|e| e.location().is_some_and(in_file)), "{:?}", report.errors);
+    assert!(report.warnings.iter().all(|e| e.location().is_some_and(in_file)), "{:?}", report.warnings);
+    report.errors.iter().chain(&report.warnings).for_each(assert_parser_error_placed);
     for m in &report.maps {
         assert!(in_file(&m.at), "{m:?}");
         match &m.outcome {
@@ -276,7 +358,7 @@ pub fn des_import(data: &[u8]) {
         }
     }
     let mut files: Vec<SourceFile> =
-        tiny_files().into_iter().filter(|f| !imported.files.iter().any(|g| g.path == f.path)).collect();
+        fuzz_files().into_iter().filter(|f| !imported.files.iter().any(|g| g.path == f.path)).collect();
     files.extend(imported.files);
     if let Err(p) = Pack::from_files("fuzz", files, Limits::default()) {
         panic!("the imported pack does not load: {p}");
@@ -288,30 +370,28 @@ pub fn des_import(data: &[u8]) {
 pub fn pack_file(data: &[u8]) {
     let Some((&which, replacement)) = data.split_first() else { return };
     let path = TINY_PACK[usize::from(which) % TINY_PACK.len()].0;
-    let limits = Limits { max_map_side: 64, ..Limits::default() };
-    load_and_generate(with_file(tiny_files(), path, replacement), limits, replacement);
+    load_and_generate(with_file(tiny_files(), path, replacement), small_limits(), replacement);
 }
 
 /// The palette: the input is the tiny pack's `palette.toml`.
 pub fn palette(data: &[u8]) {
-    let limits = Limits { max_map_side: 64, ..Limits::default() };
-    load_and_generate(with_file(tiny_files(), "palette.toml", data), limits, data);
+    load_and_generate(with_file(tiny_files(), "palette.toml", data), small_limits(), data);
 }
 
 /// The catalog: the input is a catalog file added to the tiny pack's, so tags it
 /// repeats, categories it names and faulty variants it chains are checked
 /// against a catalog that loads.
 pub fn catalog(data: &[u8]) {
-    let limits = Limits { max_map_side: 64, ..Limits::default() };
-    load_and_generate(with_file(tiny_files(), "catalog/fuzz.toml", data), limits, data);
+    load_and_generate(with_file(tiny_files(), "catalog/fuzz.toml", data), small_limits(), data);
 }
 
 /// A map type with its encounter pool and furnishing tables: the input is a map
-/// type `fuzz` added to the default pack, so it can name every prefab, encounter
-/// style and catalog entry the default content has. Only it is generated.
+/// type `fuzz` added to the fuzz pack, so it can name every prefab (of each
+/// generator), encounter style and catalog entry that pack has, on maps of at
+/// most 64 a side. It is the pack's only map type (the pack loads faster), and
+/// the one generated.
 pub fn map_type(data: &[u8]) {
-    let limits = Limits { max_map_side: 200, ..Limits::default() };
-    match Pack::from_files("fuzz", with_file(Pack::embedded_files(), "maps/fuzz.toml", data), limits) {
+    match Pack::from_files("fuzz", only_map_type("fuzz", data), small_limits()) {
         Err(problems) => assert_located(&problems, "fuzz"),
         Ok(pack) => {
             let seed = seed_of(data);
@@ -341,8 +421,9 @@ impl Bytes<'_> {
     }
 }
 
-/// Generation itself, structured: the input picks a default map type, a map size
-/// (as written, or 16 up to it a side), a seed, a depth, and new values for any of its numeric
+/// Generation itself, structured: the input picks a map type of the fuzz pack
+/// (one per generator), a map size (as written, or 16 up to 64 a side), a seed,
+/// a depth, and new values for any of its numeric
 /// parameters (tunneler widths and chances, chain and pathways budgets, cave
 /// passes, encounter counts and depths, furnishing counts...). A map type that loads
 /// must generate a sound map or fail with an error.
@@ -365,21 +446,17 @@ pub enum Reached {
 /// that the target reaches generation at all.
 pub fn generation_reaches(data: &[u8]) -> Reached {
     let mut bytes = Bytes { data };
-    let names: Vec<&str> = default_pack().map_types().map(|m| m.name.as_str()).collect();
+    let names: Vec<&str> = fuzz_pack().map_types().map(|m| m.name.as_str()).collect();
     let name = names[usize::from(bytes.u8()) % names.len()];
     let path = format!("maps/{name}.toml");
-    let files = Pack::embedded_files();
-    let original = files.iter().find(|f| f.path == path).expect("each map type has its file");
-    let mut table: toml::Table = std::str::from_utf8(&original.bytes)
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .expect("default map types are TOML");
+    let original = FUZZ_PACK.iter().find(|f| f.0 == path).expect("each map type has its file").1;
+    let mut table: toml::Table = original.parse().expect("the fuzz pack's map types are TOML");
     // Each side as written (features and barriers are placed for it), or any
-    // from 16 up to it (at least 120).
+    // from 16 up to the largest the limits allow.
     for side in ["width", "height"] {
-        let written = table.get(side).and_then(toml::Value::as_integer).unwrap_or(80);
+        let written = table.get(side).and_then(toml::Value::as_integer).unwrap_or(40);
         let b = i64::from(bytes.u8());
-        let value = if b < 96 { written } else { 16 + b % (written.max(120) - 15) };
+        let value = if b < 96 { written } else { 16 + b % (i64::from(MAX_SIDE) - 15) };
         table.insert(side.into(), toml::Value::Integer(value));
     }
     // Seed and depth before the parameters, so short inputs vary them too.
@@ -390,13 +467,7 @@ pub fn generation_reaches(data: &[u8]) -> Reached {
             mutate_numbers(value, &mut bytes);
         }
     }
-    // Only this map type: the pack loads faster.
-    let mut files: Vec<SourceFile> = files.into_iter().filter(|f| !f.path.starts_with("maps/")).collect();
-    let manifest = format!("name = \"fuzz\"\ndefault_map_type = \"{name}\"\n");
-    files = with_file(files, "pack.toml", manifest.as_bytes());
-    files = with_file(files, &path, table.to_string().as_bytes());
-    let limits = Limits { max_map_side: 200, ..Limits::default() };
-    let pack = match Pack::from_files("fuzz", files, limits) {
+    let pack = match Pack::from_files("fuzz", only_map_type(name, table.to_string().as_bytes()), small_limits()) {
         Ok(pack) => pack,
         Err(problems) => {
             assert_located(&problems, "fuzz");
@@ -404,6 +475,14 @@ pub fn generation_reaches(data: &[u8]) -> Reached {
         }
     };
     generate_one(&pack, name, seed, depth)
+}
+
+/// The fuzz pack's files with `bytes` as its only map type, `name`, and the
+/// default: the pack loads faster without the others.
+fn only_map_type(name: &str, bytes: &[u8]) -> Vec<SourceFile> {
+    let files: Vec<SourceFile> = fuzz_files().into_iter().filter(|f| !f.path.starts_with("maps/")).collect();
+    let manifest = format!("name = \"fuzz\"\ndefault_map_type = \"{name}\"\n");
+    with_file(with_file(files, "pack.toml", manifest.as_bytes()), &format!("maps/{name}.toml"), bytes)
 }
 
 /// Gives some integers under `value` new values near, or far from, their own.

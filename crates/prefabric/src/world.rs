@@ -106,7 +106,8 @@ impl World {
             let message = e.to_string();
             let position = format!(" at line {} column {}", e.line(), e.column());
             let message = message.strip_suffix(&position).unwrap_or(&message).to_string();
-            Error::at(ErrorKind::Syntax, Location::at(file, e.line() as u32, e.column() as u32), message)
+            // Column 0 is serde_json's before a line's first character: column 1.
+            Error::at(ErrorKind::Syntax, Location::at(file, e.line() as u32, (e.column() as u32).max(1)), message)
         })?;
         if world.format != "prefabric-world" || world.version != WORLD_VERSION {
             return Err(Error::at(

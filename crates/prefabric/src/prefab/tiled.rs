@@ -644,7 +644,9 @@ fn json(file: &str, text: &str) -> Result<Value, Vec<Error>> {
         vec![
             Error::at(
                 ErrorKind::Format,
-                Location::at(file, e.line() as u32, e.column() as u32),
+                // serde_json says column 0 before a line's first character (a
+                // file that ends there): that is column 1.
+                Location::at(file, e.line() as u32, (e.column() as u32).max(1)),
                 format!("not valid JSON: {e}"),
             )
             .with_help("save the file again from Tiled"),

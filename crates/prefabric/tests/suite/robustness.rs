@@ -326,6 +326,16 @@ fn world_state_errors_give_their_position_once() {
     assert!(!text.contains(" at line "), "the position is given once: {text}");
 }
 
+/// serde_json places an error before a line's first character (a file that
+/// ends there) at column 0; a location's column 0 means "the line only".
+#[test]
+fn world_state_ending_at_a_line_start_is_located_at_column_1() {
+    for (text, line) in [("", 1), ("{\n", 2)] {
+        let e = prefabric::World::from_json("w.json", text).unwrap_err();
+        assert_eq!(e.location(), Some(&prefabric::Location::at("w.json", line, 1)), "{text:?}: {e}");
+    }
+}
+
 #[test]
 fn a_map_size_out_of_range_is_reported_once_without_follow_on_errors() {
     let map_type = "width = 12\nheight = 5000\n[[variants]]\n[[variants.barriers]]\nrect = [30, 0, 1, 12]\n";
