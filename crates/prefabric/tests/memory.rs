@@ -10,7 +10,8 @@
 //! loading it (so a parameter whose range grows is followed without editing this
 //! file). Each map, made or failed, must peak under [`BUDGET_MB`]: memory linear
 //! in the map, never a grid per search level or per tunneler. The time each map
-//! takes is printed (`--nocapture`), not asserted; docs/performance.md gives it.
+//! takes, on the clock and on a core, is printed (`--nocapture`), not
+//! asserted; docs/performance.md gives it.
 
 use prefabric::content::SourceFile;
 use prefabric::{Generator, Limits, Pack};
@@ -275,16 +276,26 @@ fn measure_case(spec: &str) {
     let pack = Trial::new(name).load(path, value).expect("a case that loaded in the parent loads here");
     let generator = Generator::new(&pack, name).expect("the map type").trace(false);
     std::fs::write("/proc/self/clear_refs", "5").expect("resetting the peak through /proc/self/clear_refs");
-    let start = Instant::now();
+    let (start, cpu_start) = (Instant::now(), cpu_seconds());
     let outcome = match generator.generate(1) {
         Ok(map) => format!("{} regions", map.regions().len()),
         Err(e) => format!("failed: {}", e.message()),
     };
-    let seconds = start.elapsed().as_secs_f64();
+    let (seconds, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu_start);
     let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
     let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM in /proc/self/status");
     let kib: u64 = line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("VmHWM in kB");
-    println!("{RESULT} {} {seconds:.2} {outcome}", kib / 1024);
+    // On its own line: the test harness prints the test's name before it.
+    println!("\n{RESULT} {} {seconds:.2} {cpu:.2} {outcome}", kib / 1024);
+}
+
+/// The time this thread has spent on a core, in seconds (Linux's
+/// `/proc/thread-self/schedstat`): what a map costs whatever else the
+/// machine is doing.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").expect("/proc/thread-self/schedstat");
+    let nanos: u64 = stat.split_whitespace().next().and_then(|n| n.parse().ok()).expect("nanoseconds on a core");
+    nanos as f64 / 1e9
 }
 
 /// Every map to measure: each generator's map type as written, then with each
@@ -363,9 +374,14 @@ fn every_generator_at_the_extremes_of_its_parameters_peaks_under_the_budget_at_2
             let mut fields = result.split_whitespace();
             let peak: u64 = fields.next().and_then(|n| n.parse().ok()).expect("peak in MB");
             let seconds = fields.next().expect("seconds");
+            let cpu = fields.next().expect("seconds on a core");
             let outcome: Vec<&str> = fields.collect();
-            let line =
-                format!("{:<10} {:<46} {peak:>4} MB {seconds:>6} s  {}", case.name, case.label(), outcome.join(" "));
+            let line = format!(
+                "{:<10} {:<46} {peak:>4} MB {seconds:>6} s ({cpu:>5} s on a core)  {}",
+                case.name,
+                case.label(),
+                outcome.join(" ")
+            );
             eprintln!("{line}");
             lines.push((peak, case.name, line));
         }
