@@ -18,7 +18,7 @@ use crate::{Failure, pack_or_fail};
 use prefabric::content::maptype::LayoutGenerator;
 use prefabric::content::room_sizes;
 use prefabric::stats::{MapTypeStats, Stats};
-use prefabric::{ErrorKind, Generator, MapType, Pack};
+use prefabric::{ErrorKind, Generator, MapType, Pack, Report};
 use rayon::prelude::*;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -70,7 +70,8 @@ pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
     drop(err);
     let count = |n: usize, what: &str| if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") };
     if !errors.is_empty() {
-        let mut text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        // A few of each shape, then how many more: the count below is of them all.
+        let mut text: Vec<String> = Report::of(&errors).lines().iter().map(|l| l.to_string()).collect();
         text.extend(failures.iter().cloned());
         return Err(Failure::Problems(format!("{}\n{} found", text.join("\n"), count(errors.len(), "problem"))));
     }

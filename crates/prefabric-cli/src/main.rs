@@ -289,8 +289,12 @@ fn load_pack(dir: Option<&Path>) -> Result<Pack, Problems> {
 fn pack_or_fail(dir: Option<&Path>) -> Result<Pack, Failure> {
     load_pack(dir).map_err(|problems| {
         let io_only = problems.errors().iter().all(|e| e.kind() == prefabric::ErrorKind::Io);
-        let text =
-            format!("{problems}\n{} problem{} in the pack", problems.len(), if problems.len() == 1 { "" } else { "s" });
+        let text = format!(
+            "{}\n{} problem{} in the pack",
+            problems.report(),
+            problems.len(),
+            if problems.len() == 1 { "" } else { "s" }
+        );
         if io_only { Failure::Usage(text) } else { Failure::Problems(text) }
     })
 }

@@ -16,7 +16,7 @@ use crate::check::{CheckReport, run_checks};
 use crate::generate::{Format, Rendering, map_bytes};
 use crate::{Failure, fresh_seed, load_pack, write_atomically};
 use notify::{EventKind, RecursiveMode, Watcher};
-use prefabric::{Generator, Map, Pack, render};
+use prefabric::{Generator, Map, Pack, Report, render};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -165,9 +165,15 @@ fn one_run(
         Ok(pack) => pack,
         Err(problems) => {
             // The viewer first: what the terminal says is then on the page too.
-            let lines: Vec<String> = problems.errors().iter().map(|e| e.to_string()).collect();
+            // A few of each shape, then how many more; the count is of them all.
+            let lines: Vec<String> = problems.report().lines().iter().map(|l| l.to_string()).collect();
             write_viewer(args, run, shown.as_ref(), &lines)?;
-            writeln!(out, "{problems}\n{} in the pack; fix and save", count(problems.len(), "problem", "problems"))?;
+            writeln!(
+                out,
+                "{}\n{} in the pack; fix and save",
+                lines.join("\n"),
+                count(problems.len(), "problem", "problems")
+            )?;
             out.flush()?;
             return Ok(());
         }
@@ -187,7 +193,8 @@ fn one_run(
         Err(Failure::ClosedPipe) => return Err(Failure::ClosedPipe),
     };
     let CheckReport { warnings, unused, errors, failures, retried: _, notes: _ } = report;
-    let mut problems: Vec<String> = errors.iter().map(|e| e.to_string()).chain(failures).collect();
+    let found = errors.len() + failures.len();
+    let mut problems: Vec<String> = Report::of(&errors).lines().iter().map(|l| l.to_string()).chain(failures).collect();
     for line in warnings.iter().map(|w| w.to_string()).chain(problems.iter().cloned()) {
         writeln!(out, "{line}")?;
     }
@@ -203,7 +210,7 @@ fn one_run(
     writeln!(
         out,
         "check: {}, {} in {} trial maps per map type{unused}",
-        count(problems.len(), "problem", "problems"),
+        count(found, "problem", "problems"),
         count(warnings.len(), "warning", "warnings"),
         args.check_seeds
     )?;

@@ -116,7 +116,7 @@ impl PyProblem {
 /// then how many), with every problem in `problems`.
 pub(crate) fn pack_error(py: Python<'_>, problems: &prefabric::Problems) -> PyErr {
     let n = problems.len();
-    let text = format!("{problems}\n{n} problem{} in the pack", if n == 1 { "" } else { "s" });
+    let text = format!("{}\n{n} problem{} in the pack", problems.report(), if n == 1 { "" } else { "s" });
     let error = PackError::new_err(text);
     let attach = || -> PyResult<()> {
         let list: Vec<Py<PyProblem>> =

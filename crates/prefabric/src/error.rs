@@ -3,8 +3,12 @@
 //! Every error prefabric reports carries an [`ErrorKind`] (what kind of fault), a
 //! message saying what is wrong, an optional hint saying how to fix it, and, where the
 //! fault is in a file, a [`Location`] (`file:line:col`). Loading a pack collects every
-//! problem it finds into [`Problems`] instead of stopping at the first one.
+//! problem it finds into [`Problems`] instead of stopping at the first one; a
+//! [`Report`] shows them to a person, at most [`SHOWN_PER_SHAPE`] of one shape
+//! followed by how many more are like them, so 100,000 misspelt names make a
+//! report of a screen, not of 200,000 lines, while [`Problems`] keeps them all.
 
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 /// The kind of fault behind an [`Error`].
@@ -239,6 +243,12 @@ impl Problems {
         });
     }
 
+    /// The problems as a person reads them: in order, but at most
+    /// [`SHOWN_PER_SHAPE`] of one shape (see [`Report`]).
+    pub fn report(&self) -> Report<'_> {
+        Report::of(&self.errors)
+    }
+
     /// `Ok(value)` when empty, else `Err(self)`.
     pub fn into_result<T>(self, value: T) -> Result<T, Problems> {
         if self.is_empty() { Ok(value) } else { Err(self) }
@@ -264,6 +274,154 @@ impl fmt::Display for Problems {
 }
 
 impl std::error::Error for Problems {}
+
+/// How many problems of one shape a [`Report`] shows before it sums up the rest.
+pub const SHOWN_PER_SHAPE: usize = 10;
+
+/// Problems as a person reads them: each as [`Error`] shows it, in the order
+/// given, except that after [`SHOWN_PER_SHAPE`] problems of one shape (the
+/// same kind and message but for the words in backquotes and the numbers) one
+/// line says how many more there are and where: "… and 99,990 more like it in
+/// maps/hotel.toml". The lines shown depend only on the problems, never on
+/// what else was loaded.
+#[derive(Clone, Copy, Debug)]
+pub struct Report<'a> {
+    errors: &'a [Error],
+    per_shape: usize,
+}
+
+/// One line of a [`Report`]: a problem, or how many more are like the one before.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReportLine<'a> {
+    /// A problem shown in full.
+    Problem(&'a Error),
+    /// How many problems of the shape just shown are not, and in how many files.
+    More {
+        /// How many are not shown.
+        count: usize,
+        /// The file they are all in, when they are in one.
+        file: Option<&'a str>,
+        /// How many files they are in.
+        files: usize,
+    },
+}
+
+impl<'a> Report<'a> {
+    /// A report of `errors`, showing [`SHOWN_PER_SHAPE`] of each shape.
+    pub fn of(errors: &'a [Error]) -> Report<'a> {
+        Report { errors, per_shape: SHOWN_PER_SHAPE }
+    }
+
+    /// The same report showing `n` problems of each shape (at least one).
+    pub fn per_shape(self, n: usize) -> Report<'a> {
+        Report { per_shape: n.max(1), ..self }
+    }
+
+    /// The report's lines, in order: each problem shown, and after the last one
+    /// shown of a shape with more, how many more.
+    pub fn lines(&self) -> Vec<ReportLine<'a>> {
+        // Each problem's shape, and per shape how many there are and which
+        // files those past the cap are in.
+        let mut shapes: HashMap<(&str, String), usize> = HashMap::new();
+        let mut of_shape = Vec::with_capacity(self.errors.len());
+        let mut seen: Vec<(usize, BTreeSet<&'a str>)> = Vec::new();
+        for error in self.errors {
+            let next = shapes.len();
+            let shape = *shapes.entry((error.kind.name(), shape_of(&error.message))).or_insert(next);
+            if shape == seen.len() {
+                seen.push((0, BTreeSet::new()));
+            }
+            let (count, files) = &mut seen[shape];
+            *count += 1;
+            if *count > self.per_shape {
+                files.insert(error.location.as_ref().map_or("", |l| l.file.as_str()));
+            }
+            of_shape.push(shape);
+        }
+        let mut shown = vec![0; seen.len()];
+        let mut lines = Vec::with_capacity(self.errors.len().min(seen.len() * (self.per_shape + 1)));
+        for (error, &shape) in self.errors.iter().zip(&of_shape) {
+            shown[shape] += 1;
+            if shown[shape] > self.per_shape {
+                continue;
+            }
+            lines.push(ReportLine::Problem(error));
+            let (count, files) = &seen[shape];
+            if shown[shape] == self.per_shape && *count > self.per_shape {
+                let file = if files.len() == 1 { files.first().copied().filter(|f| !f.is_empty()) } else { None };
+                lines.push(ReportLine::More { count: count - self.per_shape, file, files: files.len() });
+            }
+        }
+        lines
+    }
+}
+
+impl fmt::Display for ReportLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReportLine::Problem(error) => write!(f, "{error}"),
+            ReportLine::More { count, file, files } => {
+                write!(f, "… and {} more like it", with_thousands(*count))?;
+                match (file, files) {
+                    (Some(file), _) => write!(f, " in {file}"),
+                    (None, 0 | 1) => Ok(()),
+                    (None, n) => write!(f, " in {} files", with_thousands(*n)),
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, line) in self.lines().iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A message with the words in backquotes emptied and every run of digits
+/// made one `#`: "no prefab named `x` in this pack" and "no prefab named `y`
+/// in this pack" are one shape, as are "rating 12 must be 1-9" and "rating 0
+/// must be 1-9".
+fn shape_of(message: &str) -> String {
+    let mut shape = String::with_capacity(message.len());
+    let mut quoted = false;
+    let mut digits = false;
+    for c in message.chars() {
+        if c == '`' {
+            quoted = !quoted;
+            shape.push(c);
+        } else if quoted {
+            continue;
+        } else if c.is_ascii_digit() {
+            if !digits {
+                shape.push('#');
+            }
+        } else {
+            shape.push(c);
+        }
+        digits = c.is_ascii_digit() && !quoted;
+    }
+    shape
+}
+
+/// `n` with a comma between groups of three digits: 99,990.
+fn with_thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// Shorthand for results whose error is a single [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -316,5 +474,50 @@ mod tests {
         p.sort();
         let order: Vec<&str> = p.errors().iter().map(|e| e.message()).collect();
         assert_eq!(order, ["a2", "a9", "b", "late"]);
+    }
+
+    #[test]
+    fn a_report_shows_a_few_of_each_shape_then_how_many_more() {
+        let mut p = Problems::new();
+        let unknown = |file: &str, line: u32, name: &str| {
+            Error::at(ErrorKind::Invalid, Location::at(file, line, 1), format!("no prefab named `{name}` in this pack"))
+                .with_help("did you mean `x`?")
+        };
+        p.push(Error::at(ErrorKind::Syntax, Location::at("a.toml", 1, 1), "first"));
+        for line in 2..=13 {
+            p.push(unknown("a.toml", line, &format!("n{line}")));
+        }
+        p.push(Error::at(ErrorKind::Invalid, Location::at("a.toml", 14, 1), "rating 12 must be 1-9"));
+        p.push(unknown("b.toml", 1, "late"));
+        p.push(Error::at(ErrorKind::Invalid, Location::at("c.toml", 1, 1), "rating 0 must be 1-9"));
+        let text = p.report().per_shape(3).to_string();
+        let expected = [
+            "a.toml:1:1: syntax error: first",
+            "a.toml:2:1: invalid: no prefab named `n2` in this pack\n  help: did you mean `x`?",
+            "a.toml:3:1: invalid: no prefab named `n3` in this pack\n  help: did you mean `x`?",
+            "a.toml:4:1: invalid: no prefab named `n4` in this pack\n  help: did you mean `x`?",
+            "… and 10 more like it in 2 files",
+            "a.toml:14:1: invalid: rating 12 must be 1-9",
+            "c.toml:1:1: invalid: rating 0 must be 1-9",
+        ];
+        assert_eq!(text, expected.join("\n"));
+        // Few enough of every shape: the report is the list, line for line.
+        assert_eq!(p.report().per_shape(13).to_string(), p.to_string());
+        assert_eq!(p.report().to_string().lines().filter(|l| l.starts_with("…")).count(), 1);
+        let many: Vec<Error> = (1..=100_000).map(|line| unknown("maps/hotel.toml", line, "nope")).collect();
+        let lines = Report::of(&many).lines();
+        assert_eq!(lines.len(), SHOWN_PER_SHAPE + 1);
+        assert_eq!(lines[SHOWN_PER_SHAPE].to_string(), "… and 99,990 more like it in maps/hotel.toml");
+    }
+
+    #[test]
+    fn shapes_ignore_quoted_words_and_numbers() {
+        assert_eq!(shape_of("no prefab named `a_1` in this pack"), "no prefab named `` in this pack");
+        assert_eq!(shape_of("size [12, 0] must be 1-9"), "size [#, #] must be #-#");
+        assert_eq!(with_thousands(0), "0");
+        assert_eq!(with_thousands(999), "999");
+        assert_eq!(with_thousands(1_000), "1,000");
+        assert_eq!(with_thousands(99_990), "99,990");
+        assert_eq!(with_thousands(1_234_567), "1,234,567");
     }
 }

@@ -73,7 +73,7 @@ pub mod trace;
 pub mod world;
 
 pub use content::{Category, Composition, Encounter, EncounterPool, Furnishing, MapType, Pack, PackParts, WeightWords};
-pub use error::{Error, ErrorKind, Location, Problems};
+pub use error::{Error, ErrorKind, Location, Problems, Report, ReportLine, SHOWN_PER_SHAPE};
 pub use format::palette::Palette;
 pub use format::xp::{Rgb, XpCell, XpImage, XpLayer};
 pub use geom::{Dir, Moves, Point, Rect, Transform, TransformSet};

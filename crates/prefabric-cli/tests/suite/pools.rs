@@ -229,3 +229,29 @@ fn check_notes_a_stairs_count_some_trial_maps_miss_without_warning() {
     assert!(missed > 0 && missed * 2 < 200, "{note}");
     assert!(!err.contains("warning: stairs"), "{err}");
 }
+
+#[test]
+fn a_pool_of_many_unknown_names_is_reported_a_few_at_a_time_with_the_total() {
+    let dir = write_pack("unknown");
+    let pack = dir.to_str().expect("a UTF-8 path");
+    let map = dir.join("maps/crypt.toml");
+    let text = std::fs::read_to_string(&map).expect("the map type reads");
+    // 5,000 names no prefab has, and one close to `vault`, after them.
+    let mut names: String = (0..5_000).map(|i| format!("ghost_room_{i:04} = 1\n")).collect();
+    names.push_str("vualt_room = 1\n");
+    std::fs::write(&map, text.replace("[pathways.pool]\n", &format!("[pathways.pool]\n{names}"))).expect("it writes");
+    for command in ["check", "generate"] {
+        let out = prefabric(&[command, "--pack", pack]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        let shown = err.matches("invalid: no prefab named `ghost_room_").count();
+        assert_eq!(shown, prefabric::SHOWN_PER_SHAPE, "a few of them: {err}");
+        let file = format!("{pack}/maps/crypt.toml");
+        // The names are sorted by the pool's table, `vualt_room` last, so the
+        // summary stands after the tenth ghost and counts the close one too.
+        assert!(err.contains(&format!("… and 4,991 more like it in {file}\n")), "{err}");
+        assert!(err.ends_with("5001 problems in the pack\n"), "every problem is counted: {err}");
+        assert!(err.lines().count() < 40, "a screen, not thousands of lines: {err}");
+    }
+    std::fs::remove_dir_all(&dir).expect("the folder goes");
+}

@@ -9,7 +9,10 @@
 //! tags unique per kind) and reports every problem at its `file:line:col`. The
 //! [`Catalog`] answers what the objects stage asks: an entity of a class for a
 //! depth, an item of a category for a depth, what an entity carries, and whether
-//! a prop is a machine that blocks walkers ([`Prop::blocks`]).
+//! a prop is a machine that blocks walkers ([`Prop::blocks`]). Lookups by tag
+//! and per item or trap category go through an index made once when the
+//! catalog is read, so a catalog of 100,000 items answers as quickly as a
+//! small one.
 
 use super::keywords::{Allowed, GameKeywords};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
@@ -266,6 +269,102 @@ pub struct Catalog {
     pub(crate) glyph_sites: Vec<GlyphSite>,
     /// The game keywords declared in `[keywords.KIND]` tables.
     keywords: GameKeywords,
+    /// Lookups by tag and by category, made once the entries are read.
+    index: Index,
+}
+
+/// What the loaders and the stages look up in a catalog, made once when it is
+/// read: a lookup each instead of a pass over every entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Index {
+    /// Per kind, in [`Kind::ALL`] order: each tag and its first entry.
+    by_tag: [BTreeMap<Arc<str>, u32>; 5],
+    /// Each item category, with what is asked of it.
+    item_categories: BTreeMap<String, ItemCategory>,
+    /// The lowest rating of an item that may be chosen on its own.
+    lowest_item: Option<u32>,
+    /// Each trap category, with the lowest rating of its traps.
+    trap_categories: BTreeMap<String, u32>,
+    /// The lowest rating of a trap.
+    lowest_trap: Option<u32>,
+    /// Every entity tag some item names as its carrier.
+    carriers: BTreeSet<String>,
+    /// The items that may be chosen on their own, common ones first then
+    /// prototypes, each by rating (lowest first) then in file order: every
+    /// category's, and per category.
+    ranked: [Vec<u32>; 2],
+    /// The same per item category.
+    ranked_in: BTreeMap<String, [Vec<u32>; 2]>,
+}
+
+/// What is asked of an item category.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct ItemCategory {
+    /// The lowest rating of its items that may be chosen on their own.
+    lowest: Option<u32>,
+    /// True when one of its items is neither a prototype nor a faulty variant:
+    /// furnishing may stockpile or strew it.
+    stocked: bool,
+}
+
+impl Index {
+    /// The index of what `catalog` holds (its faulty variants known).
+    fn of(catalog: &Catalog) -> Index {
+        let mut index = Index::default();
+        fn tags<'a>(map: &mut BTreeMap<Arc<str>, u32>, tags: impl Iterator<Item = &'a Arc<str>>) {
+            for (i, tag) in (0u32..).zip(tags) {
+                // The first of a tag given twice (an error) is the one found.
+                map.entry(tag.clone()).or_insert(i);
+            }
+        }
+        let [entities, items, props, traps, debris] = &mut index.by_tag;
+        tags(entities, catalog.entities.iter().map(|e| &e.tag));
+        tags(items, catalog.items.iter().map(|e| &e.tag));
+        tags(props, catalog.props.iter().map(|e| &e.tag));
+        tags(traps, catalog.traps.iter().map(|e| &e.tag));
+        tags(debris, catalog.debris.iter().map(|e| &e.tag));
+        let lower = |lowest: &mut Option<u32>, rating: u32| *lowest = Some(lowest.map_or(rating, |r| r.min(rating)));
+        for (item, &faulty) in catalog.items.iter().zip(&catalog.is_faulty) {
+            let category = match index.item_categories.get_mut(&item.category) {
+                Some(category) => category,
+                None => index.item_categories.entry(item.category.clone()).or_default(),
+            };
+            if !faulty {
+                lower(&mut category.lowest, item.rating);
+                lower(&mut index.lowest_item, item.rating);
+                category.stocked |= !item.prototype;
+            }
+            for carrier in &item.carried_by {
+                if !index.carriers.contains(carrier) {
+                    index.carriers.insert(carrier.clone());
+                }
+            }
+        }
+        for (i, (item, &faulty)) in (0u32..).zip(catalog.items.iter().zip(&catalog.is_faulty)) {
+            if !faulty {
+                let prototype = usize::from(item.prototype);
+                index.ranked[prototype].push(i);
+                index.ranked_in.entry(item.category.clone()).or_default()[prototype].push(i);
+            }
+        }
+        let by_rating = |list: &mut Vec<u32>| list.sort_by_key(|&i| (catalog.items[i as usize].rating, i));
+        index.ranked.iter_mut().for_each(by_rating);
+        index.ranked_in.values_mut().flatten().for_each(by_rating);
+        for trap in &catalog.traps {
+            if let Some(category) = &trap.category {
+                let lowest = index.trap_categories.entry(category.clone()).or_insert(trap.rating);
+                *lowest = (*lowest).min(trap.rating);
+            }
+            lower(&mut index.lowest_trap, trap.rating);
+        }
+        index
+    }
+
+    /// The first entry of `kind` tagged `tag`, by its place among its kind.
+    fn find(&self, kind: Kind, tag: &str) -> Option<usize> {
+        let at = Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0);
+        self.by_tag[at].get(tag).map(|&i| i as usize)
+    }
 }
 
 impl Catalog {
@@ -286,7 +385,7 @@ impl Catalog {
     pub fn glyph_of(&self, kind: Kind, tag: &str) -> Option<char> {
         match kind {
             Kind::Item => self.item(tag).map(|i| i.glyph),
-            Kind::Debris => self.debris.iter().find(|d| d.tag.as_ref() == tag).map(|d| d.glyph),
+            Kind::Debris => self.index.find(Kind::Debris, tag).map(|i| self.debris[i].glyph),
             _ => None,
         }
     }
@@ -330,13 +429,7 @@ impl Catalog {
 
     /// True when an object of `kind` with `tag` exists.
     pub fn has(&self, kind: Kind, tag: &str) -> bool {
-        match kind {
-            Kind::Entity => self.entity(tag).is_some(),
-            Kind::Item => self.item(tag).is_some(),
-            Kind::Prop => self.props.iter().any(|p| p.tag.as_ref() == tag),
-            Kind::Trap => self.traps.iter().any(|t| t.tag.as_ref() == tag),
-            Kind::Debris => self.debris.iter().any(|d| d.tag.as_ref() == tag),
-        }
+        self.index.find(kind, tag).is_some()
     }
 
     /// Every tag of `kind`, for suggestions.
@@ -358,24 +451,24 @@ impl Catalog {
             ObjectKind::Entity => self.entity(tag).map(|e| e.name.as_str()),
             ObjectKind::Item => self.item(tag).map(|i| i.name.as_str()),
             ObjectKind::Prop | ObjectKind::Machine => self.prop(tag).map(|p| p.name.as_str()),
-            ObjectKind::Trap => self.traps().iter().find(|t| t.tag.as_ref() == tag).map(|t| t.name.as_str()),
-            ObjectKind::Debris => self.debris().iter().find(|d| d.tag.as_ref() == tag).map(|d| d.name.as_str()),
+            ObjectKind::Trap => self.index.find(Kind::Trap, tag).map(|i| self.traps[i].name.as_str()),
+            ObjectKind::Debris => self.index.find(Kind::Debris, tag).map(|i| self.debris[i].name.as_str()),
         }
     }
 
     /// The entity with this tag.
     pub fn entity(&self, tag: &str) -> Option<&Entity> {
-        self.entities.iter().find(|e| e.tag.as_ref() == tag)
+        self.index.find(Kind::Entity, tag).map(|i| &self.entities[i])
     }
 
     /// The item with this tag.
     pub fn item(&self, tag: &str) -> Option<&Item> {
-        self.items.iter().find(|e| e.tag.as_ref() == tag)
+        self.index.find(Kind::Item, tag).map(|i| &self.items[i])
     }
 
     /// The prop with this tag.
     pub fn prop(&self, tag: &str) -> Option<&Prop> {
-        self.props.iter().find(|p| p.tag.as_ref() == tag)
+        self.index.find(Kind::Prop, tag).map(|i| &self.props[i])
     }
 
     /// The interactive machines of `machine_type`, every tier, in file order.
@@ -395,12 +488,75 @@ impl Catalog {
 
     /// True when some item has `category`.
     pub fn has_item_category(&self, category: &str) -> bool {
-        self.items.iter().any(|i| i.category == category)
+        self.index.item_categories.contains_key(category)
     }
 
     /// True when some trap has `category`.
     pub fn has_trap_category(&self, category: &str) -> bool {
-        self.traps.iter().any(|t| t.category.as_deref() == Some(category))
+        self.index.trap_categories.contains_key(category)
+    }
+
+    /// Every item category, sorted, each once.
+    pub(crate) fn item_categories(&self) -> impl Iterator<Item = &str> {
+        self.index.item_categories.keys().map(String::as_str)
+    }
+
+    /// True when an item of `category` is neither a prototype nor a faulty
+    /// variant: one furnishing may stockpile or strew.
+    pub(crate) fn is_stocked_category(&self, category: &str) -> bool {
+        self.index.item_categories.get(category).is_some_and(|c| c.stocked)
+    }
+
+    /// True when some item names `carrier` among the entities that carry it.
+    pub(crate) fn is_carrier(&self, carrier: &str) -> bool {
+        self.index.carriers.contains(carrier)
+    }
+
+    /// The items that may be chosen on their own, of `category` (every
+    /// category's with `None`), prototypes or common ones, by rating (lowest
+    /// first) then in file order, as places in [`items`](Catalog::items).
+    pub(crate) fn ranked_items(&self, category: Option<&str>, prototype: bool) -> &[u32] {
+        let lists = match category {
+            None => Some(&self.index.ranked),
+            Some(c) => self.index.ranked_in.get(c),
+        };
+        lists.map_or(&[], |l| &l[usize::from(prototype)])
+    }
+
+    /// The items of `lists` (from [`ranked_items`](Catalog::ranked_items)) rated
+    /// within `ratings`, in file order.
+    pub(crate) fn items_rated(&self, lists: &[&[u32]], ratings: std::ops::RangeInclusive<u32>) -> Vec<&Item> {
+        let mut chosen: Vec<u32> = Vec::new();
+        for list in lists {
+            let from = list.partition_point(|&i| self.items[i as usize].rating < *ratings.start());
+            let to = list.partition_point(|&i| self.items[i as usize].rating <= *ratings.end());
+            chosen.extend_from_slice(&list[from..to.max(from)]);
+        }
+        chosen.sort_unstable();
+        chosen.dedup();
+        chosen.into_iter().map(|i| &self.items[i as usize]).collect()
+    }
+
+    /// The highest rating at or below `rating` among the items of `lists`.
+    pub(crate) fn best_rating_up_to(&self, lists: &[&[u32]], rating: u32) -> Option<u32> {
+        let rated = |i: u32| self.items[i as usize].rating;
+        lists.iter().filter_map(|l| l[..l.partition_point(|&i| rated(i) <= rating)].last().map(|&i| rated(i))).max()
+    }
+
+    /// The lowest rating among the items of `lists`.
+    pub(crate) fn lowest_rating(&self, lists: &[&[u32]]) -> Option<u32> {
+        lists.iter().filter_map(|l| l.first().map(|&i| self.items[i as usize].rating)).min()
+    }
+
+    /// The lowest of [`pickable_ratings`](Catalog::pickable_ratings).
+    pub(crate) fn lowest_pickable_rating(&self, kind: Kind, category: Option<&str>) -> Option<u32> {
+        match (kind, category) {
+            (Kind::Item, None) => self.index.lowest_item,
+            (Kind::Item, Some(c)) => self.index.item_categories.get(c).and_then(|c| c.lowest),
+            (Kind::Trap, None) => self.index.lowest_trap,
+            (Kind::Trap, Some(c)) => self.index.trap_categories.get(c).copied(),
+            _ => None,
+        }
     }
 
     /// The ratings of the objects of `kind` that `category:NAME` (or `any`, with
@@ -477,7 +633,7 @@ impl Catalog {
                 let rating = match kind {
                     Kind::Entity => self.entity(tag).map(|e| e.rating),
                     Kind::Item => self.item(tag).map(|i| i.rating),
-                    Kind::Trap => self.traps.iter().find(|t| t.tag.as_ref() == tag.as_str()).map(|t| t.rating),
+                    Kind::Trap => self.index.find(Kind::Trap, tag).map(|i| self.traps[i].rating),
                     _ => None,
                 };
                 vec![Candidate { tag, rating, faulty: None }]
@@ -521,22 +677,17 @@ impl Catalog {
     fn items_near(&self, category: Option<&str>, line: &DefLine, depth: u32) -> Vec<Candidate<'_>> {
         let target = depth.saturating_add(line.rating_bonus());
         let prototype = line.has("PROTOTYPE");
-        let pool_of = |prototypes: bool| -> Vec<&Item> {
-            self.standalone_items()
-                .filter(|i| category.is_none_or(|c| i.category == c))
-                .filter(|i| i.prototype == prototypes)
-                .filter(|i| i.rating <= target)
-                .collect()
-        };
-        let pool = match pool_of(prototype) {
-            pool if pool.is_empty() && prototype => pool_of(false),
-            pool => pool,
-        };
-        let Some(best) = pool.iter().map(|i| i.rating).max() else { return Vec::new() };
+        // The items rated at most the target, by rating: prototypes with
+        // PROTOTYPE when one is rated that low, else common ones.
+        let mut ranked = self.ranked_items(category, prototype);
+        if prototype && self.best_rating_up_to(&[ranked], target).is_none() {
+            ranked = self.ranked_items(category, false);
+        }
+        let Some(best) = self.best_rating_up_to(&[ranked], target) else { return Vec::new() };
         let floor = best.min(target.saturating_sub(ITEM_BAND));
         let may_be_faulty = !line.has("NEVERFAULTY");
-        pool.into_iter()
-            .filter(|i| i.rating >= floor)
+        self.items_rated(&[ranked], floor..=target)
+            .into_iter()
             .map(|i| Candidate {
                 tag: &i.tag,
                 rating: Some(i.rating),
@@ -1016,14 +1167,15 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             category_glyphs.push((c.clone(), glyph, at(category.span()), at(value.span())));
         }
     }
+    catalog.faulty_variants = catalog.items.iter().filter_map(|i| i.faulty.clone()).collect();
+    catalog.is_faulty = catalog.items.iter().map(|i| catalog.faulty_variants.contains(i.tag.as_ref())).collect();
+    catalog.index = Index::of(&catalog);
     // Item categories' glyphs, once every file is read: each names a category
     // some item has (unless a file did not parse), and draws that category's
     // items that have no glyph of their own.
     for (category, glyph, key_at, value_at) in category_glyphs {
-        if all_parsed && !catalog.items.iter().any(|i| i.category == category) {
-            let mut categories: Vec<&str> = catalog.items.iter().map(|i| i.category.as_str()).collect();
-            categories.sort_unstable();
-            categories.dedup();
+        if all_parsed && !catalog.has_item_category(&category) {
+            let categories: Vec<&str> = catalog.item_categories().collect();
             let help = crate::format::suggest(&category, categories.iter().copied()).map_or_else(
                 || format!("item categories are {}", categories.join(", ")),
                 |s| format!("did you mean `{s}`?"),
@@ -1097,8 +1249,6 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             }
         }
     }
-    catalog.faulty_variants = catalog.items.iter().filter_map(|i| i.faulty.clone()).collect();
-    catalog.is_faulty = catalog.items.iter().map(|i| catalog.faulty_variants.contains(i.tag.as_ref())).collect();
     for (i, entity) in (0u32..).zip(&catalog.entities) {
         for class in &entity.classes {
             let members = catalog.entities_by_class.entry(class.clone()).or_default();

@@ -621,7 +621,7 @@ impl LineCheck<'_> {
                 }
                 (Pick::Any, Kind::Item | Kind::Trap) => self.picks_at_depths(col, kind, None, depths),
                 (Pick::CarriedBy(carrier), Kind::Item) => {
-                    if !catalog.items().iter().any(|i| i.carried_by.iter().any(|c| c == carrier)) {
+                    if !catalog.is_carrier(carrier) {
                         self.invalid(col, format!("no item is carried by `{carrier}`"), None);
                     }
                 }
@@ -662,7 +662,7 @@ impl LineCheck<'_> {
     fn picks_at_depths(&mut self, col: u32, kind: Kind, category: Option<&str>, depths: &BTreeSet<u32>) {
         let Some(catalog) = self.catalog else { return };
         let bonus = self.line.rating_bonus();
-        let Some(lowest) = catalog.pickable_ratings(kind, category).into_iter().min() else { return };
+        let Some(lowest) = catalog.lowest_pickable_rating(kind, category) else { return };
         if let Some(&d) = depths.iter().find(|&&d| d.saturating_add(bonus) < lowest) {
             let what = match category {
                 Some(c) => format!("no {} of category `{c}`", kind.name()),

@@ -361,27 +361,18 @@ impl SectionReader<'_> {
     }
 
     fn categories(&mut self, list: &[Spanned<String>], catalog: &Catalog) -> Vec<String> {
-        let known: Vec<&str> = {
-            let mut v: Vec<&str> = catalog.items().iter().map(|i| i.category.as_str()).collect();
-            v.sort_unstable();
-            v.dedup();
-            v
-        };
         let mut out = Vec::new();
         for c in list {
-            let usable = catalog
-                .items()
-                .iter()
-                .any(|i| i.category == *c.get_ref() && !i.prototype && !catalog.is_faulty_variant(&i.tag));
-            if usable {
+            if catalog.is_stocked_category(c.get_ref()) {
                 out.push(c.get_ref().clone());
-            } else if known.contains(&c.get_ref().as_str()) {
+            } else if catalog.has_item_category(c.get_ref()) {
                 let message = format!(
                     "item category `{}` has only prototypes and faulty variants, which are never stockpiled or strewn",
                     c.get_ref()
                 );
                 self.invalid(c.span(), message, None);
             } else {
+                let known: Vec<&str> = catalog.item_categories().collect();
                 let help = match suggest(c.get_ref(), known.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!("the catalog's item categories are {}", known.join(", ")),

@@ -8,10 +8,12 @@
 //! resolves to nothing — or none at all when the name is that of a prefab whose own
 //! file is broken. That file's problems are already reported; a second error, with
 //! a "did you mean" pointing at some other prefab, would send the designer the
-//! wrong way.
+//! wrong way. The "did you mean" searches over names and tags are indexed once,
+//! when first asked, so a pool of many unknown names costs little per name.
 
-use crate::format::suggest;
+use crate::format::Suggester;
 use crate::prefab::{Declared, Prefab};
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
 /// Prefabs by name and tag, and the prefabs that were declared but did not load.
@@ -19,12 +21,16 @@ pub(crate) struct PrefabIndex<'p> {
     prefabs: &'p [Prefab],
     by_name: &'p BTreeMap<String, usize>,
     unread: &'p [Declared],
+    /// The names, for suggestions, made when first needed.
+    names: OnceCell<Suggester<'p>>,
+    /// Every tag once, sorted, for suggestions, made when first needed.
+    tags: OnceCell<Suggester<'p>>,
 }
 
 impl<'p> PrefabIndex<'p> {
     /// An index over `prefabs` (`by_name` maps a name to its position there).
     pub fn new(prefabs: &'p [Prefab], by_name: &'p BTreeMap<String, usize>, unread: &'p [Declared]) -> Self {
-        PrefabIndex { prefabs, by_name, unread }
+        PrefabIndex { prefabs, by_name, unread, names: OnceCell::new(), tags: OnceCell::new() }
     }
 
     /// Every prefab that loaded, in file order.
@@ -49,7 +55,9 @@ impl<'p> PrefabIndex<'p> {
         if self.unread.iter().any(|d| d.name == name) {
             return None;
         }
-        let help = match suggest(name, self.by_name.keys().map(String::as_str)) {
+        let by_name: &'p BTreeMap<String, usize> = self.by_name;
+        let names = self.names.get_or_init(|| Suggester::new(by_name.keys().map(String::as_str)));
+        let help = match names.suggest(name) {
             Some(s) => format!("did you mean `{s}`?"),
             None => help.to_string(),
         };
@@ -63,10 +71,14 @@ impl<'p> PrefabIndex<'p> {
         if self.unread.iter().any(|d| d.tags.iter().any(|t| t == tag)) {
             return None;
         }
-        let mut tags: Vec<&str> = self.prefabs.iter().flat_map(|p| p.tags().iter().map(String::as_str)).collect();
-        tags.sort_unstable();
-        tags.dedup();
-        let help = match suggest(tag, tags.iter().copied()) {
+        let tags = self.tags.get_or_init(|| {
+            let prefabs = self.prefabs;
+            let mut tags: Vec<&'p str> = prefabs.iter().flat_map(|p| p.tags().iter().map(String::as_str)).collect();
+            tags.sort_unstable();
+            tags.dedup();
+            Suggester::new(tags)
+        });
+        let help = match tags.suggest(tag) {
             Some(s) => format!("did you mean `{prefix}{s}`?"),
             None => "tags are listed on a prefab's `tags:` line".to_string(),
         };

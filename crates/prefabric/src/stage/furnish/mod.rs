@@ -641,18 +641,20 @@ fn item_object(map: &mut Map, item: &Item, p: Point, furnished: Furnished) -> Ob
 /// `categories` (all when empty), rated within two below the depth; failing that,
 /// those of the highest rating at or below it; failing that, the weakest.
 fn item_pool<'c>(catalog: &'c Catalog, depth: u32, categories: &[String]) -> Vec<&'c Item> {
-    let usable: Vec<&Item> = catalog
-        .standalone_items()
-        .filter(|i| !i.prototype)
-        .filter(|i| categories.is_empty() || categories.contains(&i.category))
-        .collect();
-    let near: Vec<&Item> = usable.iter().copied().filter(|i| i.rating <= depth && i.rating + 2 >= depth).collect();
+    // The catalog's lists of common items by rating, one per category named
+    // (each once), or every category's: a lookup, not a pass over every item.
+    let lists: Vec<&[u32]> = if categories.is_empty() {
+        vec![catalog.ranked_items(None, false)]
+    } else {
+        let named: std::collections::BTreeSet<&str> = categories.iter().map(String::as_str).collect();
+        named.into_iter().map(|c| catalog.ranked_items(Some(c), false)).collect()
+    };
+    let near = catalog.items_rated(&lists, depth.saturating_sub(2)..=depth);
     if !near.is_empty() {
         return near;
     }
-    let rating =
-        usable.iter().map(|i| i.rating).filter(|&r| r <= depth).max().or_else(|| usable.iter().map(|i| i.rating).min());
-    usable.into_iter().filter(|i| Some(i.rating) == rating).collect()
+    let rating = catalog.best_rating_up_to(&lists, depth).or_else(|| catalog.lowest_rating(&lists));
+    rating.map_or_else(Vec::new, |r| catalog.items_rated(&lists, r..=r))
 }
 
 #[cfg(test)]
