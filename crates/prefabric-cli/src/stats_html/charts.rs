@@ -8,8 +8,7 @@
 //! written to 0.1 px and every text is HTML-escaped, so the same figures give
 //! the same bytes and no name from the pack becomes markup.
 
-use super::percent;
-use crate::html_page::escape;
+use crate::html_page::{escape, percent};
 use prefabric::stats::{EncounterStats, MapTypeStats, TimeStats};
 use std::fmt::Write as _;
 

@@ -12,7 +12,7 @@
 
 mod charts;
 
-use crate::html_page::escape;
+use crate::html_page::{escape, percent};
 use crate::{stats_depth_html, stats_examples_html};
 use charts::{encounter_chart, time_histogram};
 use prefabric::stats::{DefinitionStats, MapTypeStats, Seen, Stats, describe};
@@ -435,10 +435,6 @@ fn counted(n: u64, word: &str) -> String {
 
 fn share(k: u64, n: u64) -> f64 {
     if n == 0 { 0.0 } else { k as f64 / n as f64 }
-}
-
-fn percent(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
 }
 
 fn example(seen: &Seen) -> String {
