@@ -13,7 +13,7 @@ use super::tileset::*;
 use crate::content::Pack;
 use crate::map::Map;
 
-/// How [`map_tmj`] and [`map_tmx`] write a map.
+/// How [`map_tmj`](crate::render::map_tmj) and [`map_tmx`](crate::render::map_tmx) write a map.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TiledOptions {
     /// Where the tileset is.

@@ -105,9 +105,11 @@ impl TiledTileset {
 
     /// The tiles a prefab drawn in Tiled needs: one per terrain it holds (with
     /// `glyph`, `role` and `variant`, its text glyph shown) and one per glyph of
-    /// its other layers (`glyph` only), as [`prefab_tmx`] and [`prefab_tmj`] draw
-    /// it; a cell a variation line names gets a tile of its terrain showing the
-    /// glyph drawn there. Fails when a glyph of its layers cannot be drawn.
+    /// its other layers (`glyph` only), as
+    /// [`prefab_tmx`](crate::render::prefab_tmx) and
+    /// [`prefab_tmj`](crate::render::prefab_tmj) draw it; a cell a variation
+    /// line names gets a tile of its terrain showing the glyph drawn there.
+    /// Fails when a glyph of its layers cannot be drawn.
     pub fn of_prefab(prefab: &Prefab, palette: &Palette) -> Result<TiledTileset, Error> {
         let terrain = prefab_terrain(prefab);
         let mut tiles: Vec<Art> = terrain.cells().iter().flatten().copied().collect();
