@@ -8,7 +8,13 @@
 //! reported; a definition line shared by map types is dead only when none used it.
 
 use super::finish::most_seen;
-use super::*;
+use super::{DEAD_BELOW, DefinitionStats, MapTypeStats, Stats};
+use crate::content::MapType;
+use crate::content::Pack;
+use crate::error::Error;
+use crate::error::ErrorKind;
+use crate::format::def::Pick;
+use std::collections::BTreeMap;
 
 impl Stats {
     /// Warnings for content these maps never used (the statistics must be

@@ -6,7 +6,8 @@
 //! the counts alone, so finishing twice, or after a merge, gives the same
 //! figures.
 
-use super::*;
+use super::{DefinitionLineStats, MapTypeStats, PrefabStats, Seen, Unused, depth};
+use std::collections::BTreeMap;
 
 impl MapTypeStats {
     /// Works out the derived figures from the counts.

@@ -5,7 +5,8 @@
 //! statistics of disjoint seed ranges, merged, equal those of the union — every
 //! example seed kept is the smallest seen, heat maps add cell by cell.
 
-use super::*;
+use super::{EncounterStats, FAILURES_KEPT, Heat, MapTypeStats, PrefabStats, Seen, VariantStats, depth};
+use std::collections::BTreeMap;
 
 /// Adds `other`'s occurrences into `map`.
 pub(super) fn merge_seen(map: &mut BTreeMap<String, Seen>, other: &BTreeMap<String, Seen>) {

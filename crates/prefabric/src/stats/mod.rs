@@ -12,10 +12,7 @@
 //! seen most, with an example seed. Generation times are the one thing that
 //! differs from run to run.
 
-use crate::content::{MapType, Pack};
-use crate::error::{Error, ErrorKind};
-use crate::format::def::Pick;
-use crate::map::Map;
+use crate::content::Pack;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -7,8 +7,16 @@
 //! at zero, so what is never used shows; the example seed kept for anything
 //! seen is the smallest, so recording in any order gives the same counts.
 
-use super::*;
+use super::{
+    AlternativeStats, DefinitionLineStats, DefinitionStats, EncounterStats, FAILURES_KEPT, FailedSeed, HeatShape,
+    MapTypeStats, PrefabStats, Seen, VariantStats, depth, pools, stairs,
+};
 use crate::content::MapType;
+use crate::content::Pack;
+use crate::error::Error;
+use crate::map::Map;
+use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// Adds one occurrence under `key`.
 pub(super) fn note(map: &mut BTreeMap<String, Seen>, key: &str, seed: u64, depth: u32) {

@@ -7,8 +7,8 @@
 //! its place in the file. Guarantees: an entry with a problem is reported,
 //! never half read; a name close to a known one gets a "did you mean".
 
-use super::checks::*;
-use super::pool::*;
+use super::checks::{check_cave_prefab, check_prefab, style_help};
+use super::pool::{DoorChange, DoorLimit, Encounter, EncounterFile, EncounterObject, PoolContext};
 use crate::content::catalog::{Catalog, MAX_RATING};
 use crate::content::defs;
 use crate::error::{Error, ErrorKind, Location};

@@ -31,8 +31,8 @@ pub(crate) use pool::{PoolContext, PoolFile, SharedPoolFile, SharedPools};
 
 pub(crate) use checks::check_cave_prefab;
 
-use entries::*;
-use pool::*;
+use entries::read_entries;
+use pool::{CountFile, MAX_COUNT};
 
 /// Reads and checks a map type's pool: its included shared pools, then its own
 /// entries, an own entry replacing an included one of its id. `at` turns a span

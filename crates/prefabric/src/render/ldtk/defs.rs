@@ -6,8 +6,8 @@
 //! project's `defs`. Guarantees: the same pack gives the same definitions and
 //! `uid`s; every field LDtk's schema requires is written.
 
-use super::fields::*;
-use super::ids::*;
+use super::fields::{EntitySpec, FieldDef};
+use super::ids::{LDTK_GRID_SIZE, Uids, role_value};
 use crate::content::Pack;
 use crate::map::{Role, Terrain};
 use crate::render::colour::terrain_colour;

@@ -6,9 +6,9 @@
 //! level as LDtk's schema writes it. Guarantees: the same map at the same place
 //! gives the same level, `iid`s included.
 
-use super::defs::*;
-use super::fields::*;
-use super::ids::*;
+use super::defs::Defs;
+use super::fields::{ENTITIES, FieldInstance, LEVEL_FIELDS, OBJECT, PREFAB, REGION, Value, field_instances};
+use super::ids::{LDTK_GRID_SIZE, iid, px, role_value};
 use crate::content::Pack;
 use crate::map::Map;
 use crate::render::colour::BACKGROUND;

@@ -31,10 +31,10 @@ use serde::Serialize;
 
 pub use ids::LDTK_GRID_SIZE;
 
-use defs::*;
-use fields::*;
-use ids::*;
-use levels::*;
+use defs::{Defs, ENTITIES_DOC, EntityDef, LayerDef, TERRAIN_DOC, int_grid_values};
+use fields::{ENTITIES, FieldDef, LEVEL_FIELDS};
+use ids::{Uids, iid, px};
+use levels::{Level, Within};
 
 /// The LDtk file format version the project follows (its `jsonVersion`).
 pub const LDTK_VERSION: &str = "1.5.3";

@@ -7,9 +7,11 @@
 //! the command that makes it again; the same map and options give the same
 //! document.
 
-use super::objects::*;
-use super::schema::*;
-use super::tileset::*;
+use super::objects::{
+    ObjectIds, door_objects, link_objects, mark_objects, object_objects, prefab_objects, region_objects,
+};
+use super::schema::{ObjectJson, Property};
+use super::tileset::{Art, TiledTileset, TilesetPlacement};
 use crate::content::Pack;
 use crate::map::Map;
 

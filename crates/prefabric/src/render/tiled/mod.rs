@@ -33,11 +33,11 @@ use crate::content::Pack;
 use crate::error::Error;
 use crate::map::Map;
 use crate::prefab::{LayerKind, Prefab};
-use document::*;
-use schema::*;
+use document::{Document, Layer, document};
+use schema::{Property, to_json_line};
 use serde::Serialize;
-use tileset::*;
-use write::*;
+use tileset::{Art, prefab_marks, prefab_terrain};
+use write::{write_tmj, write_tmx};
 
 /// The map as a `.tmj` file (Tiled's JSON map format), one line and a newline.
 pub fn map_tmj(map: &Map, pack: &Pack, tileset: &TiledTileset, options: &TiledOptions) -> String {

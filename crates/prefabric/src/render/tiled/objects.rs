@@ -5,8 +5,8 @@
 //! in layer order. Guarantees: every object has its class and properties; the
 //! same map gives the same objects and ids.
 
-use super::schema::*;
-use super::tileset::*;
+use super::schema::{ObjectJson, Property};
+use super::tileset::TILED_TILE_SIZE;
 use crate::content::Pack;
 use crate::content::catalog::Catalog;
 use crate::geom::{Point, Rect};

@@ -10,7 +10,7 @@
 //! built-in maps show is drawn; the same maps give the same tiles in the same
 //! order.
 
-use super::schema::*;
+use super::schema::{Property, TILED_VERSION, TileJson, TilesetJson, to_json_line, write_xml_properties, xml_escape};
 use crate::content::Pack;
 use crate::error::Error;
 use crate::format::palette::Palette;

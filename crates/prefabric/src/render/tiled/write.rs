@@ -6,9 +6,11 @@
 //! hold the same layers, objects and properties; the same document gives the
 //! same bytes.
 
-use super::document::*;
-use super::schema::*;
-use super::tileset::*;
+use super::document::{Document, Layer, TiledOptions};
+use super::schema::{
+    LayerJson, MapJson, MapTilesetJson, TILED_VERSION, to_json_line, write_xml_properties, xml_escape,
+};
+use super::tileset::{TILED_TILE_SIZE, TiledTileset, TilesetPlacement};
 use std::fmt::Write as _;
 
 pub(super) fn write_tmj(doc: &Document, tileset: &TiledTileset, options: &TiledOptions) -> String {

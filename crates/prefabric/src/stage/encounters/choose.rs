@@ -9,7 +9,7 @@
 //! machine, and a cubby's front wall can be removed; the map is not changed
 //! here.
 
-use super::rooms::*;
+use super::rooms::{Doorway, FITS, Fit, NO_FIT, Room, UNKNOWN, side_cells};
 use crate::content::Pack;
 use crate::content::encounters::{DoorChange, Encounter};
 use crate::geom::{Dir, Point, Rect, Transform};

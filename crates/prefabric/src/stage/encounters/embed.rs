@@ -9,8 +9,8 @@
 //! onto corridors and junctions, and room floor the prefab cuts off from the
 //! door is filled in.
 
-use super::choose::*;
-use super::rooms::*;
+use super::choose::{front_cells, outside_may_open};
+use super::rooms::{Doorway, Fit, Room};
 use crate::content::encounters::{DoorChange, Encounter};
 use crate::geom::{Point, Rect, Transform};
 use crate::map::{Door, EncounterTag, FloorKind, Map, NO_REGION, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};

@@ -39,9 +39,9 @@ use crate::rng::{Race, Rng};
 use crate::trace::Outcome;
 use crate::world::World;
 
-use choose::*;
-use embed::*;
-use rooms::*;
+use choose::choose_fit;
+use embed::embed;
+use rooms::{FitMemo, Room, UNKNOWN, find_rooms};
 
 /// Runs the stage.
 pub(crate) fn run(

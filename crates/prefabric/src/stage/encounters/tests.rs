@@ -1,6 +1,7 @@
 //! Unit tests of the encounters stage's choice of room: a fit is drawn evenly
 //! among the rooms that fit, and only among them.
 
+use super::choose::{Candidate, fits};
 use super::*;
 use crate::Generator;
 
