@@ -16,7 +16,8 @@ use crate::map::Terrain;
 
 impl Prover<'_> {
     /// True when a step from cell `i` lands on the prefab's rim: off its edge,
-    /// or on a `?` cell that is neither floor nor closed (see [`Subject::parted`](super::Subject::parted)).
+    /// or on a `?` cell that is neither floor nor closed (see
+    /// [`Subject::parted`](super::Subject::parted)).
     pub(super) fn meets_rim(&self, i: usize) -> bool {
         meets_rim(self.s.cells, i, self.s.dont_care_is_floor || self.s.parted, self.s.moves)
     }
