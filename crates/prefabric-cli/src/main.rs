@@ -8,6 +8,7 @@
 
 mod check;
 mod generate;
+mod html_page;
 mod import_des;
 mod init;
 mod neighbours;

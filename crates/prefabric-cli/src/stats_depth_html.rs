@@ -9,7 +9,7 @@
 //! map is an inline SVG at the map's size (one pixel per cell), one path per
 //! shade tracing the runs of blocks of that shade; every name is HTML-escaped.
 
-use crate::stats_html::escape;
+use crate::html_page::escape;
 use prefabric::stats::{DepthCount, Heat, HeatShape, MapTypeStats};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -8,7 +8,7 @@
 //! each once with what it shows, and `prefabric generate ... --format html
 //! --out FILE` to copy. At most [`EXAMPLES_SHOWN`] rows, smallest seeds first.
 
-use crate::stats_html::escape;
+use crate::html_page::escape;
 use prefabric::stats::MapTypeStats;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

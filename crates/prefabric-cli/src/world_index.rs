@@ -6,7 +6,7 @@
 //! script, no network) with a table of the levels, each row linking its page.
 //! Every name from the pack is HTML-escaped; the same levels give the same bytes.
 
-use crate::stats_html::escape;
+use crate::html_page::escape;
 use std::fmt::Write as _;
 
 /// One level of the world, as the index lists it.

@@ -12,7 +12,7 @@
 
 use crate::args;
 use crate::errors::generation_error;
-use crate::map::PyMap;
+use crate::map::{PyMap, trace_text};
 use crate::pack::PyPack;
 use prefabric::SharedGenerator;
 use pyo3::exceptions::PyValueError;
@@ -199,15 +199,6 @@ impl PyGenerator {
         let size = size.filter(|s| !s.is_none()).map(args::size).transpose()?;
         PyGenerator::build(pack, map_type, args::depth(depth)?, size, trace)
     }
-}
-
-/// A traced map's decisions, one line each, as `--explain` prints them.
-pub(crate) fn trace_text(map: &prefabric::Map) -> String {
-    let mut text = String::new();
-    for event in map.trace().events() {
-        let _ = writeln!(text, "{event}");
-    }
-    text
 }
 
 /// Every attempt's decisions and failure, as `--explain` prints them for a

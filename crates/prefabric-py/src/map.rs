@@ -19,12 +19,12 @@
 //! under the stable ABI, and NumPy is imported only when an array is asked for.
 
 use crate::errors::os_error;
-use crate::generator::trace_text;
 use prefabric::{Point, Rect, Role, SharedGenerator, render};
 use pyo3::exceptions::{PyImportError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyTuple};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -690,4 +690,13 @@ impl PyStaircase {
             self.cells.len()
         )
     }
+}
+
+/// A traced map's decisions, one line each, as `--explain` prints them.
+pub(crate) fn trace_text(map: &prefabric::Map) -> String {
+    let mut text = String::new();
+    for event in map.trace().events() {
+        let _ = writeln!(text, "{event}");
+    }
+    text
 }

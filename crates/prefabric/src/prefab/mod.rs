@@ -18,19 +18,20 @@
 
 pub mod art;
 mod assemble;
+mod marks;
 mod text;
 pub mod tiled;
+mod variants;
 mod vary;
 pub mod xp;
 
 use crate::error::{Error, Location};
 use crate::format::palette::Palette;
 use crate::format::text::RawPrefab;
-use crate::geom::{Dir, Moves, Point, Rect, Transform, TransformSet};
+use crate::geom::{Dir, Moves, Point, Transform, TransformSet};
 use crate::grid::Grid;
 pub use crate::map::Style;
 use crate::map::{LinkKind, Object, ObjectKind, Role, Terrain};
-use std::borrow::Cow;
 use std::sync::Arc;
 use vary::Variation;
 
@@ -38,6 +39,10 @@ pub use vary::KEYS as VARIATION_KEYS;
 
 pub(crate) use text::read_file_declaring;
 pub use text::{EMPTY, read_file};
+
+pub use marks::{CellMark, LayerKind, LinkMark, Machine, RefMark, nearest_edge, outline_facing};
+pub(crate) use marks::{link_can_pass, link_ground, sorted_marks};
+use marks::{sorted_machines, sorted_refs};
 
 /// What a prefab that did not load declared in its header.
 #[derive(Clone, Debug)]
@@ -58,122 +63,6 @@ impl Declared {
             tags: tags.map(|t| t.split_whitespace().map(str::to_string).collect()).unwrap_or_default(),
             defs: defs.map(str::trim).filter(|d| !d.is_empty()).unwrap_or(name).to_string(),
         }
-    }
-}
-
-/// A link mark: where a tunneler starts or a connector sits, and which way it leads.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct LinkMark {
-    /// The mark's cell, in prefab coordinates.
-    pub at: Point,
-    /// The way out of the prefab.
-    pub dir: Dir,
-    /// Tunnel start or connector.
-    pub kind: LinkKind,
-}
-
-impl LinkMark {
-    /// The cells from the mark to the prefab's edge in its direction, mark first.
-    /// These are the only cells of a placed prefab a link may change.
-    pub fn path(&self, width: i32, height: i32) -> impl Iterator<Item = Point> + use<> {
-        let steps = match self.dir {
-            Dir::North => self.at.y,
-            Dir::South => height - 1 - self.at.y,
-            Dir::West => self.at.x,
-            Dir::East => width - 1 - self.at.x,
-        };
-        let (at, delta) = (self.at, self.dir.delta());
-        (0..=steps.max(0)).map(move |k| at + delta * k)
-    }
-}
-
-/// The ground a link's tunnel needs just outside its placed prefab (`prefab`,
-/// the prefab's bounds; `mark`, the link's cell in map coordinates): `width + 1`
-/// rows (room for a junction and the wall after it), as the whole area with one
-/// margin cell on each side, and as the tunnel's body alone.
-pub(crate) fn link_ground(mark: Point, dir: Dir, kind: LinkKind, prefab: Rect) -> (Rect, Rect) {
-    let width = i32::from(kind.width());
-    let mut edge = mark;
-    while prefab.contains(edge + dir.delta()) {
-        edge = edge + dir.delta();
-    }
-    let across = dir.right().delta();
-    let left = -(width - 1) / 2;
-    let (first, last) = (edge + dir.delta(), edge + dir.delta() * (width + 1));
-    let body = Rect::spanning(first + across * left, last + across * (left + width - 1));
-    let area = Rect::spanning(first + across * (left - 1), last + across * (left + width));
-    (area, body)
-}
-
-/// A machine drawn on the machine layer: one 4-connected group of glyph cells that
-/// the game treats as a single prop (Cogmind's hand-drawn gray machines), named
-/// after a catalog prop when a `machine` line's reference is drawn over it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Machine {
-    /// Its cells and their glyphs, in reading order; never empty.
-    cells: Vec<(Point, char)>,
-}
-
-impl Machine {
-    /// Its cells and their glyphs, in reading order (row by row, west to east).
-    pub fn cells(&self) -> &[(Point, char)] {
-        &self.cells
-    }
-
-    /// The first cell in reading order: where the machine is said to be.
-    pub fn anchor(&self) -> Point {
-        self.cells[0].0
-    }
-}
-
-/// A reference character on the reference layer: an object a definition file names.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct RefMark {
-    /// The cell, in prefab coordinates.
-    pub at: Point,
-    /// The character, as drawn.
-    pub glyph: char,
-}
-
-/// A cell mark: a name the game reads for one cell of a prefab (`no_monster_gen`,
-/// say), given by a `legend` line's `mark` words to the cells holding its glyph.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CellMark {
-    /// The cell, in prefab coordinates.
-    pub at: Point,
-    /// The mark's name.
-    pub name: String,
-}
-
-/// The layers of a prefab, in the order REXPaint stacks them (layer 1 first): the
-/// four of a Cogmind prefab, and the mask of a prefab with variation transforms.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum LayerKind {
-    /// Terrain: walls, floors, doors, earth, don't-care.
-    Terrain,
-    /// Link marks: tunneler widths, connectors and their arrows.
-    Links,
-    /// Machines drawn as line art.
-    Machines,
-    /// Reference characters for the definition file.
-    Refs,
-    /// Cells protected from variation transforms.
-    Mask,
-}
-
-impl LayerKind {
-    /// All five, bottom layer first.
-    pub const ALL: [LayerKind; 5] =
-        [LayerKind::Terrain, LayerKind::Links, LayerKind::Machines, LayerKind::Refs, LayerKind::Mask];
-
-    /// The name of its layer line in text prefabs.
-    pub const fn name(self) -> &'static str {
-        crate::format::text::LAYER_NAMES[self as usize]
-    }
-
-    /// Its 1-based layer number in a REXPaint image.
-    pub const fn xp_layer(self) -> usize {
-        self as usize + 1
     }
 }
 
@@ -496,182 +385,6 @@ impl Prefab {
         }
     }
 
-    /// True when it has variation lines: each placement draws an outcome
-    /// ([`Prefab::variant`]). Its own cells and references are then those of its
-    /// first outcome: every rule's first choice, `nsubst` dealing in reading
-    /// order, nothing shuffled.
-    pub fn varies(&self) -> bool {
-        self.variation.is_some()
-    }
-
-    /// The outcome of its variation that `seed` draws (itself when it has none):
-    /// the terrain and references rewritten, links and machines as drawn, no
-    /// variation left. The same seed always gives the same outcome; a placed
-    /// prefab records its seed (`PlacedPrefab::variant`).
-    pub fn variant(&self, seed: u32) -> Cow<'_, Prefab> {
-        match &self.variation {
-            None => Cow::Borrowed(self),
-            Some(v) => {
-                let mut cells = self.cells.clone();
-                let mut refs = v.drawn_refs.clone();
-                let mut marks = Vec::new();
-                v.variation.outcome(seed, &mut cells, &mut refs, &mut marks);
-                Cow::Owned(self.with_layers(cells, refs, marks))
-            }
-        }
-    }
-
-    /// The prefab where every cell that varies takes its most closed choice
-    /// (solid over walkable): what checks that more floor can only help (a way
-    /// in, an open edge) run on. Itself when it does not vary.
-    pub(crate) fn most_closed(&self) -> &Prefab {
-        self.variation.as_ref().map_or(self, |v| &v.closed)
-    }
-
-    /// The prefab where every cell that varies takes its most open choice: what
-    /// checks that more floor can only break (a closed outline, floor off the
-    /// map's edge) run on. Itself when it does not vary.
-    pub(crate) fn most_open(&self) -> &Prefab {
-        self.variation.as_ref().map_or(self, |v| &v.open)
-    }
-
-    /// The drawings a placement check must pass for every outcome to pass it: the
-    /// prefab as it reads, and for a prefab that varies its most closed and most
-    /// open drawings. A condition on walkable cells that only grows (or only
-    /// shrinks) with more floor holds in every outcome once it holds in both
-    /// extremes. Whether the floor is one area is no such condition, and the
-    /// extremes need not be outcomes (an `nsubst` that keeps one door of three
-    /// never closes all three); but the variation's proof shows the floor has the
-    /// same areas in every outcome, so a check that counts `?` as floor exactly
-    /// when `dont_care_is_floor` (as the proof did, from the prefab's style) asks
-    /// it of the prefab as it reads only ([`View::whole`]). The proof of a prefab
-    /// drawn `centered` shows instead that each area of every outcome leads out
-    /// (its floor may be parted), so a check asking for one area asks it of its
-    /// extremes too.
-    pub(crate) fn views(&self, dont_care_is_floor: bool) -> Vec<View<'_>> {
-        let first = View { prefab: self, when: "", whole: true };
-        match &self.variation {
-            None => vec![first],
-            Some(v) => {
-                // A centered prefab's proof shows each area of every outcome
-                // leads out, not that the areas stay as they read.
-                let whole = dont_care_is_floor != self.style.dont_care_is_floor() || self.style == Style::Centered;
-                vec![
-                    first,
-                    View { prefab: &v.closed, when: " (when every varied cell takes its most closed choice)", whole },
-                    View { prefab: &v.open, when: " (when every varied cell takes its most open choice)", whole },
-                ]
-            }
-        }
-    }
-
-    /// True when the terrain at `p` is not the same in every outcome.
-    pub(crate) fn varies_at(&self, p: Point) -> bool {
-        self.variation.as_ref().is_some_and(|v| v.proven.varies.get(p).copied().unwrap_or(false))
-    }
-
-    /// Every reference character some outcome may hold, with its cell and each
-    /// terrain it may stand on there: the ones drawn on the refs layer, and those
-    /// the legend gives the glyphs a cell may end up with. For a prefab that does
-    /// not vary, its references and the cells under them.
-    pub fn possible_refs(&self) -> Vec<(RefMark, Option<Terrain>)> {
-        match &self.variation {
-            None => self.refs.iter().map(|&r| (r, self.cells[r.at])).collect(),
-            Some(v) => v.proven.possible_refs.clone(),
-        }
-    }
-
-    /// The references drawn on its refs layer: [`Prefab::refs`] without those a
-    /// varying prefab's legend gives its first outcome.
-    pub fn drawn_refs(&self) -> &[RefMark] {
-        self.variation.as_ref().map_or(&self.refs, |v| &v.drawn_refs)
-    }
-
-    /// The glyph drawn in the terrain layer at `p` when a variation line names it
-    /// (the glyph text and `.xp` prefabs write back), and whether the mask
-    /// protects the cell.
-    pub fn variation_glyph(&self, p: Point) -> Option<(char, bool)> {
-        let v = &self.variation.as_ref()?.variation;
-        Some((v.glyphs.get(p).copied().flatten()?, v.mask.get(p).copied().unwrap_or(false)))
-    }
-
-    /// True when its variation has a mask protecting some cell.
-    pub fn has_mask(&self) -> bool {
-        self.variation.as_ref().is_some_and(|v| v.variation.mask.cells().iter().any(|&m| m))
-    }
-
-    /// The mask layer as glyphs (`x` on protected cells), when it has one.
-    pub fn mask_glyphs(&self) -> Option<Grid<Option<char>>> {
-        let v = &self.variation.as_ref().filter(|_| self.has_mask())?.variation;
-        let cells = v.mask.cells().iter().map(|&m| m.then_some('x')).collect();
-        Grid::from_cells(self.width(), self.height(), cells)
-    }
-
-    /// The problems a varying prefab's floor would have in some outcome if
-    /// `blockers` (the cells machine footprints may cover) blocked walkers too,
-    /// and the cells holding `machine_glyphs` (glyphs whose legend reference a
-    /// definition file may make a one-cell machine: always, or by some draw);
-    /// empty for a prefab that does not vary. `context` goes into each
-    /// problem's message after its reason.
-    pub(crate) fn floor_problems_with(
-        &self,
-        blockers: &[Point],
-        machine_glyphs: &[(char, bool)],
-        context: &str,
-    ) -> Vec<Error> {
-        let Some(v) = &self.variation else { return Vec::new() };
-        vary::proof::prove_floor(&v.variation, &self.subject(v, machine_glyphs), &v.proven.envelope, blockers, context)
-    }
-
-    /// For a prefab that varies, the cells walkable in every outcome with no
-    /// machine on them, counting those `machine_glyphs` may bring.
-    pub(crate) fn sure_floor(&self, machine_glyphs: &[(char, bool)]) -> Option<Grid<bool>> {
-        let v = self.variation.as_ref()?;
-        Some(vary::proof::sure_floor(&v.variation, &self.subject(v, machine_glyphs), &v.proven.envelope))
-    }
-
-    /// The cells drawn with one of `glyphs` that every outcome keeps: masked,
-    /// or holding a glyph no rule rewrites.
-    pub(crate) fn kept_glyph_cells(&self, glyphs: &[char]) -> Vec<Point> {
-        let Some(v) = &self.variation else { return Vec::new() };
-        let v = &v.variation;
-        v.glyphs
-            .bounds()
-            .points()
-            .filter(|&q| {
-                v.glyphs[q]
-                    .is_some_and(|g| glyphs.contains(&g) && (v.mask[q] || !v.steps.iter().any(|s| s.rule.takes(g))))
-            })
-            .collect()
-    }
-
-    /// Where its legend first gives reference character `reference`, if it does.
-    pub(crate) fn legend_line_of(&self, reference: char) -> Option<Location> {
-        let v = self.variation.as_ref()?;
-        v.variation.legend.iter().find(|l| l.reference == Some(reference)).map(|l| l.at.clone())
-    }
-
-    /// The glyphs its legend gives reference character `reference`.
-    pub(crate) fn legend_glyphs(&self, reference: char) -> Vec<char> {
-        let Some(v) = &self.variation else { return Vec::new() };
-        v.variation.legend.iter().filter(|l| l.reference == Some(reference)).map(|l| l.glyph).collect()
-    }
-
-    /// What the proof reasons about: the prefab as its first outcome reads.
-    fn subject<'a>(&'a self, v: &'a Varying, machine_glyphs: &'a [(char, bool)]) -> vary::proof::Subject<'a> {
-        vary::proof::Subject {
-            cells: &self.cells,
-            links: &self.links,
-            machines: &self.machines,
-            drawn_refs: &v.drawn_refs,
-            dont_care_is_floor: self.style.dont_care_is_floor(),
-            parted: self.style == Style::Centered,
-            moves: self.moves,
-            machine_glyphs,
-            origin: &self.about.origin,
-        }
-    }
-
     /// The same prefab with other terrain and references and no variation.
     fn with_layers(&self, cells: Grid<Option<Terrain>>, refs: Vec<RefMark>, marks: Vec<CellMark>) -> Prefab {
         Prefab {
@@ -770,31 +483,6 @@ impl Prefab {
     }
 }
 
-impl Machine {
-    /// A machine of these cells, put in reading order.
-    fn new(mut cells: Vec<(Point, char)>) -> Machine {
-        cells.sort_by_key(|(p, _)| (p.y, p.x));
-        Machine { cells }
-    }
-}
-
-fn sorted_machines(mut machines: Vec<Machine>) -> Vec<Machine> {
-    machines.sort_by_key(|m| (m.anchor().y, m.anchor().x));
-    machines
-}
-
-/// Marks in reading order, each name once a cell.
-pub(crate) fn sorted_marks(mut marks: Vec<CellMark>) -> Vec<CellMark> {
-    marks.sort_by(|a, b| (a.at.y, a.at.x, &a.name).cmp(&(b.at.y, b.at.x, &b.name)));
-    marks.dedup();
-    marks
-}
-
-fn sorted_refs(mut refs: Vec<RefMark>) -> Vec<RefMark> {
-    refs.sort_by_key(|r| (r.at.y, r.at.x));
-    refs
-}
-
 /// Checks a prefab name: letters, digits, `_`, `-` and `.`, at most 64, not
 /// starting with `.` (a `.xp` file of that name would be hidden). The error is a
 /// message and a hint.
@@ -828,206 +516,5 @@ pub(crate) fn check_tag(tag: &str) -> Result<(), String> {
     }
 }
 
-/// True when a link's way out may cross a cell of this terrain.
-pub(crate) fn link_can_pass(cell: Option<Terrain>) -> bool {
-    match cell {
-        None => true,
-        Some(t) => matches!(t.role(), Role::Earth | Role::Floor(_) | Role::Door | Role::SecretDoor),
-    }
-}
-
-/// The edge of a `w × h` rectangle nearest to `p` — the way a link mark without
-/// an arrow leads — or the two edges tied for nearest.
-pub fn nearest_edge(p: Point, w: i32, h: i32) -> Result<Dir, (Dir, Dir)> {
-    let mut by_distance = [(p.y, Dir::North), (w - 1 - p.x, Dir::East), (h - 1 - p.y, Dir::South), (p.x, Dir::West)];
-    by_distance.sort_by_key(|(d, _)| *d);
-    if by_distance[0].0 == by_distance[1].0 { Err((by_distance[0].1, by_distance[1].1)) } else { Ok(by_distance[0].1) }
-}
-
-/// The side a connector at `p` faces out of a prefab's outline: the one side
-/// whose neighbour lies past the grid or is `?` while the opposite neighbour is
-/// walkable. Fails with the sides that qualify when that is not exactly one (none:
-/// the connector is not on the edge; several: it needs an arrow).
-pub fn outline_facing(p: Point, cells: &Grid<Option<Terrain>>) -> Result<Dir, Vec<Dir>> {
-    let outside = |q: Point| cells.get(q).is_none_or(|c| c.is_none());
-    let floor = |q: Point| cells.get(q).is_some_and(|c| c.is_some_and(|t| t.is_walkable()));
-    let sides: Vec<Dir> = Dir::ALL.into_iter().filter(|d| outside(p + d.delta()) && floor(p - d.delta())).collect();
-    match sides.as_slice() {
-        [one] => Ok(*one),
-        _ => Err(sides),
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::format::text;
-    use crate::limits::Limits;
-
-    const PALETTE: &str = "[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"+\" = \"door\"\n\":\" = \"earth\"\n";
-
-    fn build(src: &str) -> Result<Prefab, Vec<String>> {
-        let palette = Palette::parse("palette.toml", PALETTE).unwrap();
-        let (raws, errors) = text::parse("p.txt", src, &Limits::default());
-        assert!(errors.is_empty(), "{errors:?}");
-        Prefab::from_text("p.txt", &raws[0], &palette).map_err(|es| es.iter().map(|e| e.to_string()).collect())
-    }
-
-    #[test]
-    fn reads_header_grid_and_links() {
-        let p = build("prefab room\ntags: a b\ntransforms: r0 flip\nstyle: enclosed\nterrain:\n#####\n#.?.#\n##+##\nlinks:\n.....\n.....\n..3..\n").unwrap();
-        assert_eq!((p.name(), p.width(), p.height()), ("room", 5, 3));
-        assert_eq!(p.tags(), ["a", "b"]);
-        assert_eq!(p.transforms().len(), 2);
-        assert_eq!(p.style(), Style::Enclosed);
-        assert_eq!(p.cells()[Point::new(2, 1)], None);
-        assert_eq!(
-            p.links(),
-            [LinkMark { at: Point::new(2, 2), dir: Dir::South, kind: LinkKind::Tunnel { width: 3 } }]
-        );
-        assert!(p.is_link_path(Point::new(2, 2)));
-        assert!(!p.is_link_path(Point::new(2, 1)));
-    }
-
-    #[test]
-    fn arrows_steer_marks_and_paths_run_to_the_edge() {
-        let p = build("prefab a\nterrain:\n#####\n#....\n#####\nlinks:\n.....\n.2>..\n.....\n").unwrap();
-        assert_eq!(p.links()[0].dir, Dir::East);
-        let err = build("prefab a\nterrain:\n#####\n#....\n#####\nlinks:\n.....\n.<2..\n.....\n").unwrap_err();
-        assert!(
-            err[0].contains("8:3: invalid: the way west from this mark to the prefab's edge is blocked by wall at 4:1"),
-            "{err:?}"
-        );
-    }
-
-    #[test]
-    fn transformed_prefabs_move_links_with_cells() {
-        let p = build("prefab a\nterrain:\n###\n#.#\n#.#\n#+#\nlinks:\n...\n...\n...\n.1.\n").unwrap();
-        for t in Transform::ALL {
-            let q = p.transformed(t);
-            assert_eq!((q.width(), q.height()), t.apply_size(3, 4));
-            let link = q.links()[0];
-            assert_eq!(link.dir, t.apply_dir(Dir::South));
-            assert_eq!(q.cells()[link.at], Some(Terrain::new(Role::Door)));
-            // The transformed link still leads straight out of the prefab.
-            let out = link.at + link.dir.delta();
-            assert!(!q.cells().contains(out), "{t}");
-            assert_eq!(q.transformed(t.inverse()), p);
-        }
-    }
-
-    #[test]
-    fn grid_problems_are_all_reported_with_places() {
-        let err = build("prefab a\nsize: 3\nterrain:\n#Z#\n#.\n###\n").unwrap_err();
-        assert_eq!(err.len(), 3, "{err:?}");
-        assert!(err[0].starts_with("p.txt:2:1: invalid: unknown header key `size`"), "{err:?}");
-        assert!(err[1].starts_with("p.txt:4:2: invalid: unknown glyph `Z`"), "{err:?}");
-        assert!(err[2].starts_with("p.txt:5:3: invalid: row is 2 cells wide but the first row"), "{err:?}");
-    }
-
-    #[test]
-    fn ambiguous_and_orphan_marks_are_errors() {
-        let err = build("prefab a\nterrain:\n...\n...\n...\nlinks:\n...\n.1.\n..<\n").unwrap_err();
-        assert_eq!(err.len(), 2, "{err:?}");
-        assert!(err[0].contains("8:2: invalid: the mark is as close to the north edge as to the east edge"), "{err:?}");
-        assert!(err[1].contains("9:3: invalid: arrow `<` is not beside a link mark"), "{err:?}");
-    }
-
-    #[test]
-    fn machine_objects_turned_in_place_are_those_of_the_turned_prefab() {
-        let p = build("prefab m\nterrain:\n########\n#......#\n#......#\n#......#\n#......#\n###+####\nmachines:\n........\n.┌┐.....\n...│....\n.....═╗.\n........\n........\n").unwrap();
-        let at = Point::new(7, 4);
-        for t in Transform::ALL {
-            let turned = p.transformed(t).machine_objects(Transform::IDENTITY, at, 3);
-            assert_eq!(p.machine_objects(t, at, 3), turned, "{t}");
-            assert_eq!(turned.len(), 3, "{t}");
-        }
-    }
-
-    #[test]
-    fn machines_and_references_are_read_and_checked_in_place() {
-        // A room with floor all round the machines: they block walkers, so they
-        // may not cut its floor in two.
-        let p = build("prefab m\nterrain:\n######\n#....#\n#....#\n#....#\n##+###\nmachines:\n......\n.┌┐...\n...│..\n......\n......\nrefs:\n......\n...a..\n.1....\n......\n......\n").unwrap();
-        let cells: Vec<Vec<(Point, char)>> = p.machines().iter().map(|m| m.cells().to_vec()).collect();
-        assert_eq!(
-            cells,
-            [vec![(Point::new(1, 1), '┌'), (Point::new(2, 1), '┐')], vec![(Point::new(3, 2), '│')]],
-            "diagonal neighbours are two machines"
-        );
-        assert_eq!(
-            p.refs(),
-            [RefMark { at: Point::new(3, 1), glyph: 'a' }, RefMark { at: Point::new(1, 2), glyph: '1' }]
-        );
-        // Turned, the line art turns with it.
-        let q = p.transformed(Transform::parse("r90").unwrap());
-        assert_eq!(q.machines()[0].cells(), [(Point::new(3, 1), '┐'), (Point::new(3, 2), '┘')]);
-        assert_eq!(q.machines()[1].cells(), [(Point::new(2, 3), '─')]);
-
-        let err = build("prefab m\nterrain:\n#####\n#...#\n##+##\nmachines:\nX....\n.. ..\n.....\nrefs:\n.....\n.....\n..r..\nlinks:\n.....\n.....\n..1..\n").unwrap_err();
-        assert_eq!(err.len(), 3, "{err:?}");
-        assert!(err[0].starts_with("p.txt:7:1: invalid: a machine stands on wall"), "{err:?}");
-        assert!(err[1].starts_with("p.txt:8:3: invalid: ` ` is not a glyph"), "{err:?}");
-        assert!(err[2].starts_with("p.txt:13:3: invalid: reference `r` stands on a link's way out"), "{err:?}");
-    }
-
-    #[test]
-    fn connectors_in_the_terrain_face_out_of_the_outline() {
-        // A diamond: its side connectors lie inside the bounding box, `?` before them.
-        let p = build("prefab d\nterrain:\n??#*#??\n?#...#?\n*.....*\n?#...#?\n??#*#??\n").unwrap();
-        let found: Vec<(Point, Dir)> = p.links().iter().map(|l| (l.at, l.dir)).collect();
-        assert_eq!(
-            found,
-            [
-                (Point::new(3, 0), Dir::North),
-                (Point::new(0, 2), Dir::West),
-                (Point::new(6, 2), Dir::East),
-                (Point::new(3, 4), Dir::South)
-            ]
-        );
-        assert!(p.links().iter().all(|l| l.kind == LinkKind::Connector));
-        assert!(p.links().iter().all(|l| p.cells()[l.at] == Some(Terrain::new(Role::Door))));
-        // Written back, the connectors stay in the terrain and read back equal.
-        let palette = Palette::parse("palette.toml", PALETTE).unwrap();
-        let text = crate::render::prefab_text(&p, &palette).unwrap();
-        assert!(text.contains("??#*#??\n") && !text.contains("links:"), "{text}");
-        assert_eq!(build(&text).unwrap(), p);
-        for t in Transform::ALL {
-            let q = p.transformed(t);
-            assert_eq!(q.terrain_connectors(), vec![true; 4], "{t}");
-        }
-    }
-
-    #[test]
-    fn unclear_connectors_are_reported_with_a_fix() {
-        // A connector on a cut corner faces both north and west; one in the middle
-        // of the floor and one in a square corner face nowhere.
-        let err = build("prefab c\nterrain:\n??###\n?*..#\n#.*.#\n*####\n").unwrap_err();
-        assert_eq!(err.len(), 3, "{err:?}");
-        assert!(
-            err[0].contains("p.txt:4:2: invalid: connector `*` faces out of the prefab both north and west"),
-            "{err:?}"
-        );
-        assert!(err[0].contains("help: put an arrow"), "{err:?}");
-        assert!(err[1].contains("p.txt:5:3: invalid: connector `*` is not on the prefab's edge"), "{err:?}");
-        assert!(err[2].contains("p.txt:6:1: invalid: connector `*` is not on the prefab's edge"), "{err:?}");
-        // An arrow in the links layer settles the cut corner.
-        let p = build("prefab c\nterrain:\n??###\n?*..#\n#...#\n#####\nlinks:\n.^...\n.....\n.....\n.....\n").unwrap();
-        assert_eq!(p.links()[0].dir, Dir::North);
-        let palette = Palette::parse("palette.toml", PALETTE).unwrap();
-        let text = crate::render::prefab_text(&p, &palette).unwrap();
-        assert_eq!(build(&text).unwrap(), p, "{text}");
-        let ok = build("prefab c\nterrain:\n?*?\n#.#\n###\nlinks:\n>..\n...\n...\n").unwrap();
-        assert_eq!(ok.links()[0].dir, Dir::East);
-        let err = build("prefab c\nterrain:\n#*#\n#.#\n###\nlinks:\n.2.\n...\n...\n").unwrap_err();
-        assert!(err[0].contains("tunnel mark `2` lies on a connector drawn in the terrain"), "{err:?}");
-    }
-
-    #[test]
-    fn tags_are_single_words() {
-        let p = build("prefab t\ntags: a, b c\nterrain:\n.\n").unwrap();
-        assert_eq!(p.tags(), ["a", "b", "c"]);
-        let err = build("prefab t\ntags: ok bad\u{1}tag\nterrain:\n.\n").unwrap_err();
-        assert!(err[0].starts_with("p.txt:2:10: invalid: tag \"bad\\u{1}tag\" is not a single word"), "{err:?}");
-    }
-}
+mod tests;
