@@ -131,13 +131,6 @@ pub(crate) fn read(
         defs.insert(name.clone(), Definitions { name, file: file.clone(), lines: checked });
     }
     errors.extend(check_references(&defs, prefabs, &broken));
-    if let Some(catalog) = catalog {
-        for d in defs.values() {
-            for p in prefabs.prefabs().iter().filter(|p| p.defs_name() == d.name && !p.possible_refs().is_empty()) {
-                errors.extend(super::footprints::check(d, p, catalog));
-            }
-        }
-    }
     (defs, errors)
 }
 

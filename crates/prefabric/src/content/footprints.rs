@@ -20,11 +20,13 @@
 
 use super::catalog::Catalog;
 use super::defs::{Definition, Definitions};
+use super::index::PrefabIndex;
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::Pick;
 use crate::geom::{Moves, Point, Rect, TransformSet};
 use crate::grid::Grid;
 use crate::prefab::{Prefab, RefMark};
+use std::collections::BTreeMap;
 
 /// One footprint a line may place on a reference cell.
 struct Footprint<'d> {
@@ -55,6 +57,22 @@ impl Unit<'_> {
     }
 }
 
+/// Every problem the machines of each definition file make in the prefabs
+/// that use it (those with reference marks): [`check`] for each.
+pub(crate) fn check_all(
+    defs: &BTreeMap<String, Definitions>,
+    prefabs: &PrefabIndex<'_>,
+    catalog: &Catalog,
+) -> Vec<Error> {
+    let mut errors = Vec::new();
+    for d in defs.values() {
+        for p in prefabs.prefabs().iter().filter(|p| p.defs_name() == d.name && !p.possible_refs().is_empty()) {
+            errors.extend(check(d, p, catalog));
+        }
+    }
+    errors
+}
+
 /// Every problem the machines `d` places make in prefab `p`.
 ///
 /// A prefab with variation lines is checked on its most closed drawing, with its
@@ -65,7 +83,7 @@ impl Unit<'_> {
 /// (always, or by some draw). Then the variation's proof shows that the floor
 /// keeps its areas in every outcome with every footprint and every such machine
 /// blocking.
-pub(crate) fn check(d: &Definitions, p: &Prefab, catalog: &Catalog) -> Vec<Error> {
+fn check(d: &Definitions, p: &Prefab, catalog: &Catalog) -> Vec<Error> {
     let mut errors = Vec::new();
     let machine_glyphs = if p.varies() { legend_machines(d, p, &mut errors) } else { Vec::new() };
     let view = p.most_closed();

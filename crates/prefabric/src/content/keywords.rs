@@ -19,7 +19,7 @@
 //! `a|b`, both ends of `lo..hi` and `v~d`). Kinds without a table are not
 //! checked, so a pack that declares nothing loads as before.
 
-use super::catalog::Kind;
+use super::kind::Kind;
 use crate::format::def::{BUILT_IN_KEYWORDS, Keyword, Value};
 use std::collections::BTreeMap;
 

@@ -14,6 +14,7 @@ use super::catalog::{self, Catalog};
 use super::defs::{self, Definitions};
 use super::encounters::{self, PoolContext, SharedPools};
 use super::files::{self, IgnoredFile};
+use super::footprints;
 use super::glyphs::{art_lint, catalog_lint, palette_lint};
 use super::index::PrefabIndex;
 use super::values::WeightWords;
@@ -128,6 +129,9 @@ impl Loaded {
             .collect();
         let (definitions, def_errors) = defs::read(&def_files, checked_catalog, &index, depths.as_ref(), limits);
         problems.extend(def_errors);
+        if let Some(catalog) = checked_catalog {
+            problems.extend(footprints::check_all(&definitions, &index, catalog));
+        }
         let mut warnings = defs::lint(&definitions);
         if let Some(catalog) = checked_catalog {
             warnings.extend(defs::lint_keywords(&definitions, catalog));

@@ -35,6 +35,7 @@ pub mod furnishing;
 mod glyphs;
 mod index;
 pub mod keywords;
+mod kind;
 mod load;
 pub mod maptype;
 pub mod pathways;
