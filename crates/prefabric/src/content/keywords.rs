@@ -152,7 +152,7 @@ mod tests {
 
     fn keyword(text: &str) -> Keyword {
         let line = format!("a prop x {text}\n");
-        let (lines, errors) = crate::format::def::parse("d.def", &line, &crate::Limits::default());
+        let (lines, errors) = crate::format::def::parse("d.def", &line, &crate::limits::Limits::default());
         assert!(errors.is_empty(), "{errors:?}");
         lines[0].keywords[0].clone()
     }

@@ -110,8 +110,8 @@ fn misfit(pack: &Pack, e: &Encounter, rooms: &[(i32, i32, &'static str)]) -> Opt
     if !e.objects.is_empty() || !matches!(e.style, Style::Enclosed | Style::Cubby | Style::Accessible) {
         return None;
     }
-    let prefabs: Vec<&crate::Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
-    let fits = |p: &crate::Prefab| {
+    let prefabs: Vec<&crate::prefab::Prefab> = e.prefabs.iter().filter_map(|n| pack.prefab(n)).collect();
+    let fits = |p: &crate::prefab::Prefab| {
         p.transforms().iter().any(|t| {
             let (w, h) = t.apply_size(p.width(), p.height());
             rooms.iter().any(|&(rw, rh, _)| w <= rw && h <= rh)
