@@ -16,8 +16,8 @@
 //! holds them, through [`caverns`](super::caverns), with the same rules for
 //! required and optional ones.
 
-use super::Forced;
 use super::caverns::{self, Caverns};
+use super::preview::Forced;
 use crate::content::Pack;
 use crate::content::maptype::{Anchor, FeatureVariant, MapType, PrefabPlacement, START_EDGE_GAP, StartSpec};
 use crate::error::{Error, ErrorKind};

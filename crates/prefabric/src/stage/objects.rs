@@ -58,7 +58,7 @@ pub(crate) fn run(map: &mut Map, pack: &Pack, seed: u64) {
     }
     for index in 0..map.prefabs.len() {
         let placed = &map.prefabs[index];
-        let Some(prefab) = super::placed_prefab(pack, placed) else { continue };
+        let Some(prefab) = super::placed::placed_prefab(pack, placed) else { continue };
         let prefab = prefab.as_ref();
         if prefab.refs().is_empty() {
             continue;

@@ -8,7 +8,7 @@
 //! twice. [`SharedGenerator`] is `Send + Sync + 'static` and cheap to clone;
 //! clones share the prepared layout and recycled memory.
 
-use super::Generator;
+use super::generator::Generator;
 use crate::content::{MapType, Pack};
 use crate::error::Error;
 use crate::layout;

@@ -34,7 +34,7 @@ pub(crate) fn run(map: &Map, pack: &Pack) -> Result<(), Error> {
     objects(map)?;
     doors(map)?;
     for placed in &map.prefabs {
-        let Some(prefab) = super::placed_prefab(pack, placed) else { continue };
+        let Some(prefab) = super::placed::placed_prefab(pack, placed) else { continue };
         // Each placed cell read back from the prefab as drawn, without turning a
         // copy of it: the inverse transform finds the cell it came from.
         let back = placed.transform.inverse();

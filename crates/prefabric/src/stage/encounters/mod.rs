@@ -27,8 +27,8 @@ mod choose;
 mod embed;
 mod rooms;
 
-use super::Forced;
 use super::caverns::{self, Caverns};
+use super::preview::Forced;
 use crate::content::Pack;
 use crate::content::encounters::{Encounter, EncounterPool};
 use crate::error::{Error, ErrorKind};
