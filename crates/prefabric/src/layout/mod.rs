@@ -14,7 +14,6 @@
 
 mod caves;
 mod chain;
-mod columns;
 mod pathways;
 mod shapes;
 mod tunnelers;

@@ -19,8 +19,11 @@
 //! `k` cells forward; cell `j` of a row is `j` cells to the right of its left end,
 //! so `j = -1` and `j = width` are the corridor's side margins.
 
-use super::{Carver, Cell, LayoutStats, Start, columns};
-use crate::content::maptype::{IntRange, RoomSize, TunnelerParams};
+mod columns;
+
+use super::{Carver, Cell, LayoutStats, Start};
+use crate::content::IntRange;
+use crate::content::tunnelers::{RoomSize, TunnelerParams};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
 use crate::map::{FloorKind, Map, RegionId, RegionKind, Role, Terrain};
