@@ -24,7 +24,7 @@ mod extra;
 mod join;
 
 use super::shapes::{self, Entry, Part, Pool, Shape};
-use super::{Carver, DIGGABLE, OPEN, SOLID};
+use super::{Carver, DIGGABLE, Input, OPEN, SOLID};
 use crate::content::Pack;
 use crate::content::chain::ChainParams;
 use crate::error::{Error, ErrorKind};
@@ -133,7 +133,13 @@ impl Prepared {
 }
 
 /// Builds the chain layout of `map`.
-pub(super) fn build(map: &mut Map, prepared: &Prepared, params: &ChainParams, seed: u64) -> Result<LayoutStats, Error> {
+pub(super) fn build(
+    map: &mut Map,
+    prepared: &Prepared,
+    params: &ChainParams,
+    input: &Input<'_>,
+) -> Result<LayoutStats, Error> {
+    let seed = input.seed;
     debug_assert_eq!(prepared.width, map.width(), "shapes are laid out for the map's width");
     let mut pool_rng = Rng::stream(seed, "layout/chain", "auto-rooms");
     let auto = shapes::auto_rooms(&params.auto_rooms, map.width(), &mut pool_rng);

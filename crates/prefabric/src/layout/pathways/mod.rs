@@ -23,8 +23,8 @@
 mod commit;
 mod search;
 
-use super::Carver;
 use super::shapes::{self, Entry, Part, Pool, Shape};
+use super::{Carver, Input};
 use crate::content::Pack;
 use crate::content::pathways::PathwaysParams;
 use crate::error::{Error, ErrorKind};
@@ -257,8 +257,9 @@ pub(super) fn build(
     map: &mut Map,
     prepared: &Prepared,
     params: &PathwaysParams,
-    seed: u64,
+    input: &Input<'_>,
 ) -> Result<LayoutStats, Error> {
+    let seed = input.seed;
     debug_assert_eq!(prepared.width, map.width(), "shapes are laid out for the map's width");
     let mut pool_rng = Rng::stream(seed, "layout/pathways", "auto-rooms");
     let mut auto = shapes::auto_rooms(&params.auto_rooms, map.width(), &mut pool_rng);

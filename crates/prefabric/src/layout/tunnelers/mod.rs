@@ -21,13 +21,14 @@
 
 mod columns;
 
-use super::{Carver, Cell, LayoutStats, Start};
+use super::{Carver, Cell, Input, LayoutStats, Start};
 use crate::content::IntRange;
 use crate::content::tunnelers::{RoomSize, TunnelerParams};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
 use crate::map::{FloorKind, Map, RegionId, RegionKind, Role, Terrain};
 use crate::rng::Rng;
+use crate::trace::Outcome;
 use std::collections::VecDeque;
 
 /// The shortest side of a hall a last-chance tunneler opens.
@@ -101,8 +102,42 @@ struct Digger<'c, 'm> {
     cap: u32,
 }
 
+/// Digs the whole layout and notes in the trace what the tunnelers did.
+pub(super) fn build(
+    map: &mut Map,
+    _prepared: &(),
+    params: &TunnelerParams,
+    input: &Input<'_>,
+) -> Result<LayoutStats, Error> {
+    let stats = dig(map, params, input.starts, input.seed)?;
+    let cells = map.width() as i64 * map.height() as i64;
+    map.trace.push_with("layout", Outcome::Note, None, || {
+        format!(
+            "{} tunnelers took {} steps ({} died of age, {} boxed in, {} joined open space); {} last-chance halls; {} anterooms; {} rooms and corridors grown to share a wall; {} fallback corridors; {} of {} cells open",
+            stats.tunnelers,
+            stats.steps,
+            stats.died_of_age,
+            stats.boxed_in,
+            stats.joins,
+            stats.last_chance_halls,
+            stats.anterooms,
+            stats.rooms_grown,
+            stats.fallback_paths,
+            stats.open_cells,
+            cells
+        )
+    });
+    if params.columns.0 > 0 {
+        let (columns, colonnades) = (stats.columns, stats.colonnades);
+        map.trace.push_with("layout", Outcome::Note, None, || {
+            format!("{columns} columns stand in {colonnades} corridors at least 5 wide")
+        });
+    }
+    Ok(stats)
+}
+
 /// Digs the whole layout.
-pub(super) fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed: u64) -> Result<LayoutStats, Error> {
+fn dig(map: &mut Map, params: &TunnelerParams, starts: &[Start], seed: u64) -> Result<LayoutStats, Error> {
     let mut carver = Carver::new(map);
     let room_weights = params.rooms.iter().map(|r| r.weight).collect();
     // A small map keeps a smaller margin: at most an eighth of its shorter side.
