@@ -13,6 +13,7 @@
 //! raises walls.
 
 mod caves;
+mod cells;
 mod chain;
 mod pathways;
 mod shapes;

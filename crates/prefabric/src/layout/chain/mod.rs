@@ -23,6 +23,7 @@
 mod extra;
 mod join;
 
+use super::cells::Cells;
 use super::shapes::{self, Entry, Part, Pool, Shape};
 use super::{Carver, DIGGABLE, Input, OPEN, SOLID};
 use crate::content::Pack;
@@ -99,7 +100,7 @@ struct Chain<'c, 'm> {
     /// Where walkable cells may lie: one cell further in, so walls stay inside the
     /// margin too.
     floor_area: Rect,
-    claims: Vec<u8>,
+    claims: Cells,
     width: i32,
     pieces: Vec<Piece>,
     /// Pieces that still have open connectors.
@@ -229,7 +230,7 @@ impl<'c, 'm> Chain<'c, 'm> {
             .collect();
         let margin = params.margin;
         let area = c.map.bounds().expand(-margin);
-        let mut claims = claims;
+        let mut claims = Cells::new(claims, width, claim::BLOCKED);
         reserve_ways_out(c.map, &mut claims);
         Chain {
             area,
@@ -248,11 +249,11 @@ impl<'c, 'm> Chain<'c, 'm> {
     }
 
     fn index(&self, p: Point) -> usize {
-        (p.y * self.width + p.x) as usize
+        self.claims.index(p)
     }
 
     fn claim(&self, p: Point) -> u8 {
-        if self.c.map.bounds().contains(p) { self.claims[self.index(p)] } else { claim::BLOCKED }
+        self.claims.get(p)
     }
 
     /// Places the start prefab (or, without one, a pool entry drawn by weight) at

@@ -23,6 +23,7 @@
 mod commit;
 mod search;
 
+use super::cells::Cells;
 use super::shapes::{self, Entry, Part, Pool, Shape};
 use super::{Carver, Input};
 use crate::content::Pack;
@@ -171,7 +172,7 @@ struct Dug {
 struct Pathways<'c, 'm, 'e> {
     c: &'c mut Carver<'m>,
     params: &'c PathwaysParams,
-    states: Vec<u8>,
+    states: Cells,
     wander: Vec<u8>,
     width: i32,
     /// Where rooms may lie.
@@ -404,6 +405,7 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
             };
             states.push(state);
         }
+        let mut states = Cells::new(states, w, cell::BLOCKED);
         reserve_ways_out(c.map, &mut states);
         let scratch = KEPT.with(|k| std::mem::take(&mut *k.borrow_mut()));
         let mut wander_rng = Rng::stream(seed, "layout/pathways", "wander");
@@ -442,11 +444,11 @@ impl<'c, 'm, 'e> Pathways<'c, 'm, 'e> {
     }
 
     fn index(&self, p: Point) -> usize {
-        (p.y * self.width + p.x) as usize
+        self.states.index(p)
     }
 
     fn state(&self, p: Point) -> u8 {
-        if self.c.map.bounds().contains(p) { self.states[self.index(p)] } else { cell::BLOCKED }
+        self.states.get(p)
     }
 
     /// Changes a cell's state, remembering the old one for a rollback.
