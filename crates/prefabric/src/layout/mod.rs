@@ -14,6 +14,8 @@
 
 mod caves;
 mod cells;
+
+pub(crate) use caves::prefabs as cave_prefabs;
 mod chain;
 mod pathways;
 mod shapes;

@@ -32,6 +32,7 @@
 //! so are joined under either rule.
 
 mod join;
+pub(crate) mod prefabs;
 
 use super::{Carver, Input};
 use crate::bits::{Areas, Bits};
