@@ -2,7 +2,7 @@
 //! tunnelers (after DungeonMaker), with their room size classes.
 //!
 //! In: the section as written (serde reads it; every field has a default).
-//! Out: [`TunnelerParams`], and through [`problems`] the numbers out of range
+//! Out: [`TunnelerParams`], and through `problems` the numbers out of range
 //! or contradicting each other, which the map type reports at the section's
 //! `file:line:col`.
 
