@@ -42,6 +42,7 @@ pub mod pathways;
 pub mod room_sizes;
 mod section;
 pub mod theme;
+pub mod tunnelers;
 mod values;
 
 use crate::error::{Error, ErrorKind, Location, Problems};

@@ -13,8 +13,10 @@
 //! raises walls.
 
 mod caves;
+mod cells;
+
+pub(crate) use caves::prefabs as cave_prefabs;
 mod chain;
-mod columns;
 mod pathways;
 mod shapes;
 mod tunnelers;
@@ -41,33 +43,45 @@ pub struct Start {
 }
 
 /// What a map type's generators need that stays the same from map to map (the
-/// chain's prefabs in every orientation), built once per [`Generator`](crate::Generator).
+/// chain's and pathways' prefabs in every orientation), built once per
+/// [`Generator`](crate::Generator).
 pub(crate) struct Prepared {
-    /// For each generator of the map type, in order: its chain pool, if it is one.
-    chains: Vec<Option<chain::Prepared>>,
-    /// For each generator of the map type, in order: its rooms, if it is pathways.
-    pathways: Vec<Option<pathways::Prepared>>,
+    /// For each generator of the map type, in order: what it builds from.
+    ready: Vec<Ready>,
+}
+
+/// What one generator builds from, prepared once: its registration in the
+/// layout (each variant names the generator's folder).
+enum Ready {
+    Tunnelers,
+    Chain(chain::Prepared),
+    Pathways(pathways::Prepared),
+    Caves,
 }
 
 impl Prepared {
     /// Prepares every generator of a map type `width` cells wide.
     pub fn new(pack: &Pack, generators: &[WeightedGenerator], width: i32) -> Prepared {
-        let chains = generators
+        let ready = generators
             .iter()
             .map(|g| match &g.generator {
-                LayoutGenerator::Chain(params) => Some(chain::Prepared::new(params, pack, width)),
-                _ => None,
+                LayoutGenerator::Tunnelers(_) => Ready::Tunnelers,
+                LayoutGenerator::Chain(params) => Ready::Chain(chain::Prepared::new(params, pack, width)),
+                LayoutGenerator::Pathways(params) => Ready::Pathways(pathways::Prepared::new(params, pack, width)),
+                LayoutGenerator::Caves(_) => Ready::Caves,
             })
             .collect();
-        let pathways = generators
-            .iter()
-            .map(|g| match &g.generator {
-                LayoutGenerator::Pathways(params) => Some(pathways::Prepared::new(params, pack, width)),
-                _ => None,
-            })
-            .collect();
-        Prepared { chains, pathways }
+        Prepared { ready }
     }
+}
+
+/// What every generator's `build` digs from besides the map, what was prepared
+/// for it and its parameters.
+pub(crate) struct Input<'a> {
+    /// The map type's tunneler starts, resolved (only the tunnelers use them).
+    pub starts: &'a [Start],
+    /// Feeds the generator's own random streams.
+    pub seed: u64,
 }
 
 /// Lays out `map` with one of the map type's generators, chosen by weight. `seed`
@@ -91,53 +105,22 @@ pub(crate) fn run(
             format!("generator `{}` (weight {} of {total})", generator.name(), weights[chosen])
         });
     }
-    let stats = match generator {
-        LayoutGenerator::Tunnelers(params) => {
-            let stats = tunnelers::dig(map, params, starts, seed)?;
-            let cells = map.width() as i64 * map.height() as i64;
-            map.trace.push_with("layout", Outcome::Note, None, || {
-                format!(
-                    "{} tunnelers took {} steps ({} died of age, {} boxed in, {} joined open space); {} last-chance halls; {} anterooms; {} rooms and corridors grown to share a wall; {} fallback corridors; {} of {} cells open",
-                    stats.tunnelers,
-                    stats.steps,
-                    stats.died_of_age,
-                    stats.boxed_in,
-                    stats.joins,
-                    stats.last_chance_halls,
-                    stats.anterooms,
-                    stats.rooms_grown,
-                    stats.fallback_paths,
-                    stats.open_cells,
-                    cells
-                )
-            });
-            if params.columns.0 > 0 {
-                let (columns, colonnades) = (stats.columns, stats.colonnades);
-                map.trace.push_with("layout", Outcome::Note, None, || {
-                    format!("{columns} columns stand in {colonnades} corridors at least 5 wide")
-                });
-            }
-            stats
+    let input = Input { starts, seed };
+    // Every generator answers the same call; this is the one place that tells
+    // them apart.
+    let stats = match (generator, prepared.ready.get(chosen)) {
+        (LayoutGenerator::Tunnelers(params), Some(Ready::Tunnelers)) => tunnelers::build(map, &(), params, &input)?,
+        (LayoutGenerator::Chain(params), Some(Ready::Chain(ready))) => chain::build(map, ready, params, &input)?,
+        (LayoutGenerator::Pathways(params), Some(Ready::Pathways(ready))) => {
+            pathways::build(map, ready, params, &input)?
         }
-        LayoutGenerator::Chain(params) => match prepared.chains.get(chosen) {
-            Some(Some(ready)) => chain::build(map, ready, params, seed)?,
-            _ => {
-                return Err(Error::new(
-                    ErrorKind::Generation,
-                    "the chain generator was not prepared for this map type",
-                ));
-            }
-        },
-        LayoutGenerator::Caves(params) => caves::build(map, params, seed)?,
-        LayoutGenerator::Pathways(params) => match prepared.pathways.get(chosen) {
-            Some(Some(ready)) => pathways::build(map, ready, params, seed)?,
-            _ => {
-                return Err(Error::new(
-                    ErrorKind::Generation,
-                    "the pathways generator was not prepared for this map type",
-                ));
-            }
-        },
+        (LayoutGenerator::Caves(params), Some(Ready::Caves)) => caves::build(map, &(), params, &input)?,
+        _ => {
+            return Err(Error::new(
+                ErrorKind::Generation,
+                format!("the {} generator was not prepared for this map type", generator.name()),
+            ));
+        }
     };
     map.layout = stats.clone();
     Ok(stats)

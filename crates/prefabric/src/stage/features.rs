@@ -13,16 +13,16 @@
 //!
 //! Placements that go into a cavern (`cavern = "centered"` or `"embedded"`)
 //! wait for the layout: [`after_layout`] puts them into the largest cavern that
-//! holds them, through [`caverns`](super::caverns), with the same rules for
+//! holds them, through [`caverns`](crate::layout::cave_prefabs), with the same rules for
 //! required and optional ones.
 
-use super::caverns::{self, Caverns};
 use super::preview::Forced;
 use crate::content::Pack;
 use crate::content::maptype::{Anchor, FeatureVariant, MapType, PrefabPlacement, START_EDGE_GAP, StartSpec};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::layout::Start;
+use crate::layout::cave_prefabs::{self as caverns, Caverns};
 use crate::map::{Door, FeatureSkip, Map, PlacedLink, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};
 use crate::prefab::{Prefab, Style, link_ground};
 use crate::rng::Rng;

@@ -9,7 +9,7 @@
 //! attempt fail; the generator then retries with a seed derived from the first, up
 //! to [`ATTEMPTS`] times, and records each retry in the trace.
 
-pub(crate) mod caverns;
+// Cave prefab placement lives with the caves (`layout/caves/prefabs/`).
 pub(crate) mod encounters;
 pub(crate) mod features;
 pub(crate) mod furnish;

@@ -32,8 +32,9 @@
 //! so are joined under either rule.
 
 mod join;
+pub(crate) mod prefabs;
 
-use super::Carver;
+use super::{Carver, Input};
 use crate::bits::{Areas, Bits};
 use crate::content::caves::CavesParams;
 use crate::error::{Error, ErrorKind};
@@ -114,7 +115,13 @@ const SPREAD: [u64; 256] = {
 };
 
 /// Builds the cave layout of `map`.
-pub(super) fn build(map: &mut Map, params: &CavesParams, seed: u64) -> Result<LayoutStats, Error> {
+pub(super) fn build(
+    map: &mut Map,
+    _prepared: &(),
+    params: &CavesParams,
+    input: &Input<'_>,
+) -> Result<LayoutStats, Error> {
+    let seed = input.seed;
     let mut caves = Caves::new(map, params);
     caves.grow(&mut Rng::stream(seed, "layout/caves", "fill"));
     let mut stats = CaveStats::default();

@@ -23,8 +23,9 @@
 mod extra;
 mod join;
 
+use super::cells::Cells;
 use super::shapes::{self, Entry, Part, Pool, Shape};
-use super::{Carver, DIGGABLE, OPEN, SOLID};
+use super::{Carver, DIGGABLE, Input, OPEN, SOLID};
 use crate::content::Pack;
 use crate::content::chain::ChainParams;
 use crate::error::{Error, ErrorKind};
@@ -99,7 +100,7 @@ struct Chain<'c, 'm> {
     /// Where walkable cells may lie: one cell further in, so walls stay inside the
     /// margin too.
     floor_area: Rect,
-    claims: Vec<u8>,
+    claims: Cells,
     width: i32,
     pieces: Vec<Piece>,
     /// Pieces that still have open connectors.
@@ -133,7 +134,13 @@ impl Prepared {
 }
 
 /// Builds the chain layout of `map`.
-pub(super) fn build(map: &mut Map, prepared: &Prepared, params: &ChainParams, seed: u64) -> Result<LayoutStats, Error> {
+pub(super) fn build(
+    map: &mut Map,
+    prepared: &Prepared,
+    params: &ChainParams,
+    input: &Input<'_>,
+) -> Result<LayoutStats, Error> {
+    let seed = input.seed;
     debug_assert_eq!(prepared.width, map.width(), "shapes are laid out for the map's width");
     let mut pool_rng = Rng::stream(seed, "layout/chain", "auto-rooms");
     let auto = shapes::auto_rooms(&params.auto_rooms, map.width(), &mut pool_rng);
@@ -223,7 +230,7 @@ impl<'c, 'm> Chain<'c, 'm> {
             .collect();
         let margin = params.margin;
         let area = c.map.bounds().expand(-margin);
-        let mut claims = claims;
+        let mut claims = Cells::new(claims, width, claim::BLOCKED);
         reserve_ways_out(c.map, &mut claims);
         Chain {
             area,
@@ -242,11 +249,11 @@ impl<'c, 'm> Chain<'c, 'm> {
     }
 
     fn index(&self, p: Point) -> usize {
-        (p.y * self.width + p.x) as usize
+        self.claims.index(p)
     }
 
     fn claim(&self, p: Point) -> u8 {
-        if self.c.map.bounds().contains(p) { self.claims[self.index(p)] } else { claim::BLOCKED }
+        self.claims.get(p)
     }
 
     /// Places the start prefab (or, without one, a pool entry drawn by weight) at

@@ -6,7 +6,7 @@
 //! terrain around it, so rooms from any layout generator qualify (a hall, with
 //! its several ways through, takes the styles placed anywhere inside); so does every cavern (a
 //! [`RegionKind::Cave`] region with a centre) for the centered and embedded
-//! styles, which [`caverns`](super::caverns) places. Selection is
+//! styles, which [`caverns`](crate::layout::cave_prefabs) places. Selection is
 //! encounter-first: an eligible encounter is drawn by weight, then a free room
 //! with the right door count (or a cavern of the right size) where one of its
 //! alternative prefabs fits in an allowed orientation. Enclosed and cubby
@@ -27,12 +27,12 @@ mod choose;
 mod embed;
 mod rooms;
 
-use super::caverns::{self, Caverns};
 use super::preview::Forced;
 use crate::content::Pack;
 use crate::content::encounters::{Encounter, EncounterPool};
 use crate::error::{Error, ErrorKind};
 use crate::geom::Dir;
+use crate::layout::cave_prefabs::{self as caverns, Caverns};
 use crate::map::{EncounterSkip, EncounterTag, Map, RegionId, SkipReason, Stage};
 use crate::prefab::{Prefab, Style};
 use crate::rng::{Race, Rng};

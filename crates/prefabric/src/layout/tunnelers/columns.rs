@@ -13,8 +13,8 @@
 //! columns stand in runs of two or more, never alone. With open floor all round each one,
 //! columns cannot cut any way through the map.
 
-use super::{Carver, Cell};
 use crate::geom::{Point, Rect};
+use crate::layout::{Carver, Cell};
 use crate::map::{RegionId, RegionKind};
 use crate::rng::Rng;
 

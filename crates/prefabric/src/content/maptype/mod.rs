@@ -8,189 +8,30 @@
 //! a [`MapType`] whose every name, size and reference has been checked, or every
 //! problem found, located in the file.
 
+mod placement;
+
 use super::catalog::Catalog;
 use super::caves::{self, CavesFile, CavesParams};
 use super::chain::{self, ChainFile, ChainParams, PieceContext};
-use super::encounters::{self, EncounterPool, PoolContext, PoolFile, SharedPools, check_cave_prefab};
+use super::encounters::{self, EncounterPool, PoolContext, PoolFile, SharedPools};
 use super::furnishing::{self, Furnishing, FurnishingFile};
 use super::index::PrefabIndex;
 use super::pathways::{self, PathwaysFile, PathwaysParams};
 use super::theme::{self, Theme, ThemeFile};
+use super::tunnelers;
+pub use super::tunnelers::{RoomSize, TunnelerParams};
 use super::values::WeightWords;
 pub use super::values::{Anchor, IntRange, Percent};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
-use crate::format::{article_before_number, parse_toml, suggest};
-use crate::geom::{Dir, Moves, Point, Rect, Transform, TransformSet};
+use crate::format::{parse_toml, suggest};
+use crate::geom::{Dir, Point, Rect, TransformSet};
 use crate::limits::Limits;
-use crate::prefab::{Prefab, Style};
+use crate::prefab::Style;
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use toml::Spanned;
-
-/// A class of room sizes the tunnelers dig, with its weight.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RoomSize {
-    /// Interior cells along the corridor.
-    pub width: IntRange,
-    /// Interior cells away from the corridor.
-    pub depth: IntRange,
-    /// Relative frequency.
-    #[serde(default = "one")]
-    pub weight: u32,
-    /// Most rooms of this class in one map (none: no limit). Once it is reached
-    /// the class is no longer drawn.
-    #[serde(default)]
-    pub quota: Option<u32>,
-}
-
-fn one() -> u32 {
-    1
-}
-
-/// Parameters of the tunneler layout (after DungeonMaker, as Cogmind uses it).
-/// Chances are percentages; spans are `[lo, hi]` cell counts.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct TunnelerParams {
-    /// Width of tunnels from the map type's starts.
-    pub width: u8,
-    /// Narrowest a tunnel may shrink to.
-    pub min_width: u8,
-    /// Widest a tunnel may grow to.
-    pub max_width: u8,
-    /// Cells dug per step.
-    pub step: IntRange,
-    /// Chance per step to turn left or right.
-    pub turn_chance: Percent,
-    /// Chance per step to grow or shrink by two cells.
-    pub width_change_chance: Percent,
-    /// Chance per step to branch a child tunneler through a junction.
-    pub branch_chance: Percent,
-    /// Chance at a turn to also send a child the other way.
-    pub branch_at_turn_chance: Percent,
-    /// Chance that a child is two cells wider or narrower than its parent.
-    pub child_width_change_chance: Percent,
-    /// How many generations of children may be born.
-    pub max_generations: u8,
-    /// Steps a tunneler lives.
-    pub max_age: IntRange,
-    /// Chance per step and side to dig a room beside the tunnel.
-    pub room_chance: Percent,
-    /// Percentage points added to `turn_chance` per generation (children of
-    /// children turn more, or less when negative).
-    pub turn_drift: i8,
-    /// Percentage points added to `room_chance` per generation.
-    pub room_drift: i8,
-    /// Room size classes.
-    pub rooms: Vec<RoomSize>,
-    /// Chance per step to open a hall (a large room the tunnel runs through).
-    pub hall_chance: Percent,
-    /// Hall interior across the tunnel.
-    pub hall_width: IntRange,
-    /// Hall interior along the tunnel.
-    pub hall_depth: IntRange,
-    /// Fewest halls in a map: last-chance tunnelers open halls until there are
-    /// this many (as far as there is room).
-    pub min_halls: u32,
-    /// Chance that a room of the largest size class is entered through a small
-    /// anteroom rather than straight from the tunnel.
-    pub anteroom_chance: Percent,
-    /// Cells that corridors and halls keep from the map's outer edge, unless they
-    /// head straight away from it (rooms may use them); a small map keeps at
-    /// most an eighth of its shorter side.
-    pub edge_margin: u8,
-    /// Rooms grow by a row where that makes them share a wall with the space
-    /// beside them rather than stand behind a wall two cells thick.
-    pub share_walls: bool,
-    /// Chance to dig into open space of the same network when meeting it.
-    pub join_chance: Percent,
-    /// Most rows of rock a tunneler digs through to join its own network by
-    /// chance (DungeonMaker's join distance); 0 for no limit. Other networks
-    /// are always joined, however far.
-    pub join_distance: u8,
-    /// Chance that a straight corridor at least 5 cells wide gets columns
-    /// (DungeonMaker's columns in wide tunnels): lone wall cells in a line down
-    /// its middle, or one cell in from each side when it is 7 or wider.
-    pub columns: Percent,
-    /// Cells from one column to the next along a corridor.
-    pub column_spacing: u8,
-    /// Chance that a room's door is secret.
-    pub secret_door_chance: Percent,
-    /// Keep starting tunnelers from existing corridors until this share of the map
-    /// is open.
-    pub fill_target: Percent,
-    /// Reject the map (and retry) if less than this share ends up open.
-    pub min_open: Percent,
-    /// Last-chance tunnelers open a hall in the largest untouched rectangle while
-    /// it covers more than this share of the map.
-    pub max_empty: Percent,
-    /// Most last-chance halls in one map.
-    pub last_chance: u32,
-    /// Most tunnelers in one map, children and fillers included; `None` (the
-    /// default) scales with the map: [`TunnelerParams::tunneler_cap`].
-    pub max_tunnelers: Option<u32>,
-}
-
-impl TunnelerParams {
-    /// Tunnelers the default cap allows on a map of 40,000 cells (200x200) or
-    /// fewer.
-    pub const BASE_TUNNELERS: u32 = 400;
-
-    /// Most tunnelers on a map whose interior holds `area` cells: the map
-    /// type's `max_tunnelers`, else one per 100 cells or
-    /// [`BASE_TUNNELERS`](Self::BASE_TUNNELERS), whichever is more, so a larger
-    /// map is dug as fully as a small one (a 2048x2048 map: about 41,800).
-    pub fn tunneler_cap(&self, area: i64) -> u32 {
-        let scaled = u32::try_from(area.max(0) / 100).unwrap_or(u32::MAX);
-        self.max_tunnelers.unwrap_or(scaled.max(Self::BASE_TUNNELERS))
-    }
-}
-
-impl Default for TunnelerParams {
-    fn default() -> TunnelerParams {
-        TunnelerParams {
-            width: 3,
-            min_width: 1,
-            max_width: 5,
-            step: IntRange::new(4, 9),
-            turn_chance: Percent(22),
-            width_change_chance: Percent(8),
-            branch_chance: Percent(14),
-            branch_at_turn_chance: Percent(40),
-            child_width_change_chance: Percent(30),
-            max_generations: 6,
-            max_age: IntRange::new(18, 40),
-            room_chance: Percent(40),
-            rooms: vec![
-                RoomSize { width: IntRange::new(4, 6), depth: IntRange::new(3, 5), weight: 4, quota: None },
-                RoomSize { width: IntRange::new(6, 10), depth: IntRange::new(5, 7), weight: 4, quota: None },
-                RoomSize { width: IntRange::new(9, 14), depth: IntRange::new(7, 10), weight: 2, quota: None },
-            ],
-            turn_drift: 0,
-            room_drift: 0,
-            min_halls: 0,
-            anteroom_chance: Percent(0),
-            edge_margin: 4,
-            share_walls: true,
-            max_empty: Percent(8),
-            last_chance: 6,
-            hall_chance: Percent(4),
-            hall_width: IntRange::new(11, 19),
-            hall_depth: IntRange::new(9, 15),
-            join_chance: Percent(35),
-            join_distance: 0,
-            columns: Percent(0),
-            column_spacing: 3,
-            secret_door_chance: Percent(0),
-            fill_target: Percent(32),
-            min_open: Percent(15),
-            max_tunnelers: None,
-        }
-    }
-}
 
 /// A tunneler the map type starts at a fixed place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -465,6 +306,10 @@ struct PlacementFile {
 
 /// Largest offset a placement or start may shift by, either way.
 const MAX_OFFSET: u32 = 4096;
+
+fn one() -> u32 {
+    1
+}
 
 fn one_i32() -> i32 {
     1
@@ -757,31 +602,9 @@ impl Checker<'_> {
     }
 
     fn check_params(&mut self, p: &Spanned<TunnelerParams>) {
-        let span = p.span();
-        let v = p.get_ref();
-        let mut bad = |ok: bool, msg: &str| {
-            if !ok {
-                self.invalid(span.clone(), format!("[tunnelers]: {msg}"), None);
-            }
-        };
-        bad((1..=9).contains(&v.min_width), "min_width must be 1-9");
-        bad((1..=9).contains(&v.max_width), "max_width must be 1-9");
-        bad(v.min_width <= v.max_width, "min_width is larger than max_width");
-        bad((v.min_width..=v.max_width).contains(&v.width), "width must lie between min_width and max_width");
-        bad(
-            !v.rooms.is_empty() && v.rooms.iter().any(|r| r.weight > 0),
-            "rooms needs at least one size with a weight above 0",
-        );
-        bad(v.max_tunnelers.is_none_or(|n| (1..=100_000).contains(&n)), "max_tunnelers must be 1-100000");
-        bad(v.min_open <= v.fill_target, "min_open is larger than fill_target");
-        bad(v.edge_margin <= 20, "edge_margin must be 0-20");
-        bad(v.join_distance <= 50, "join_distance must be 0-50 (0: no limit)");
-        bad((2..=9).contains(&v.column_spacing), "column_spacing must be 2-9");
-        bad(v.min_halls <= 100, "min_halls must be 0-100");
-        bad(v.last_chance <= 100, "last_chance must be 0-100");
-        bad((-50..=50).contains(&v.turn_drift), "turn_drift must be -50 to 50");
-        bad((-50..=50).contains(&v.room_drift), "room_drift must be -50 to 50");
-        bad(v.rooms.iter().all(|r| r.width.lo >= 1 && r.depth.lo >= 1), "room sizes must be at least 1");
+        for msg in tunnelers::problems(p.get_ref()) {
+            self.invalid(p.span(), format!("[tunnelers]: {msg}"), None);
+        }
     }
 
     fn start(&mut self, s: &Spanned<StartFile>, size: (i32, i32), default_width: u8) -> StartSpec {
@@ -930,326 +753,6 @@ impl Checker<'_> {
         }
         chances
     }
-
-    fn placement(
-        &mut self,
-        p: &Spanned<PlacementFile>,
-        size: (i32, i32),
-        barriers: &[Rect],
-        prefabs: &PrefabIndex<'_>,
-    ) -> Option<PrefabPlacement> {
-        let raw = p.get_ref();
-        let location = self.loc(p.span());
-        let transforms = match &raw.transforms {
-            None => TransformSet::ALL,
-            Some(t) => match TransformSet::parse(t.get_ref()) {
-                Ok(set) if !set.is_empty() => set,
-                Ok(_) => {
-                    self.invalid(t.span(), "`transforms` lists no orientation".into(), None);
-                    return None;
-                }
-                Err(word) => {
-                    self.invalid(t.span(), format!("unknown transform `{word}`"), Some(Transform::HELP.into()));
-                    return None;
-                }
-            },
-        };
-        let choices: Vec<(String, u32)> = match raw.prefab.get_ref() {
-            PrefabChoice::One(name) => vec![(name.clone(), 1)],
-            PrefabChoice::Weighted(map) => map.iter().map(|(k, v)| (k.clone(), *v)).collect(),
-        };
-        let span = raw.prefab.span();
-        if choices.is_empty() || choices.iter().all(|(_, w)| *w == 0) {
-            self.invalid(span, "`prefab` names no prefab with a weight above 0".into(), None);
-            return None;
-        }
-        self.check_offset(p.span(), raw.offset);
-        if !(0..=64).contains(&raw.margin) {
-            self.invalid(p.span(), format!("margin {} must be 0-64", raw.margin), None);
-            return None;
-        }
-        let cavern = match (&raw.at, &raw.cavern) {
-            (Some(_), None) => None,
-            (None, None) => {
-                self.invalid(
-                    span,
-                    "a feature placement needs `at` (where it goes) or `cavern` (how it joins a cave)".into(),
-                    Some(
-                        "write at = \"north\" (or another anchor, or { x = 4, y = 9 }), or cavern = \"centered\""
-                            .into(),
-                    ),
-                );
-                return None;
-            }
-            (Some(at), Some(_)) => {
-                self.invalid(
-                    at.span(),
-                    "give `at` or `cavern`, not both: a cavern placement goes wherever a cavern has room".into(),
-                    None,
-                );
-                return None;
-            }
-            (None, Some(c)) => match Style::parse(c.get_ref()).filter(|s| s.joins_caverns()) {
-                Some(style) => {
-                    if raw.offset != [0, 0] || raw.jitter != [0, 0] || raw.margin != 1 {
-                        self.invalid(
-                            c.span(),
-                            "`offset`, `jitter` and `margin` move a prefab from its anchor, but a cavern placement has none".into(),
-                            Some("remove them: the prefab goes to the centre of a cavern, or into its wall".into()),
-                        );
-                    }
-                    Some(style)
-                }
-                None => {
-                    self.invalid(
-                        c.span(),
-                        format!("unknown cavern placement `{}`", c.get_ref()),
-                        Some("write \"centered\" (at the most central point of the largest cavern that holds it) or \"embedded\" (sunk into the rock beside a cavern)".into()),
-                    );
-                    return None;
-                }
-            },
-        };
-        let anchor = raw.at.as_ref().map_or(Anchor::Centre, |a| *a.get_ref());
-        let mut ok = true;
-        for (name, _) in &choices {
-            let Some(prefab) = prefabs.get(name) else {
-                let help = "check the prefab's `prefab NAME` line under prefabs/";
-                if let Some((message, help)) = prefabs.unknown_name(name, help) {
-                    self.invalid(span.clone(), message, Some(help));
-                }
-                ok = false;
-                continue;
-            };
-            let allowed = prefab.transforms().intersect(transforms);
-            if allowed.is_empty() {
-                self.invalid(
-                    span.clone(),
-                    format!(
-                        "prefab `{name}` allows {} but this placement asks for {}; no orientation is left",
-                        prefab.transforms().describe(),
-                        transforms.describe()
-                    ),
-                    None,
-                );
-                ok = false;
-                continue;
-            }
-            if let Some(style) = cavern {
-                if let Err((message, when)) = check_cave_prefab(prefab, style) {
-                    // The drawing is what to fix: the error is the prefab's,
-                    // with the placement that uses it in the hint.
-                    let used = self.loc(span.clone());
-                    let error = Error::at(ErrorKind::Invalid, prefab.origin().clone(), format!("prefab `{name}` {message}{when}"))
-                        .with_help(format!("a {style} feature is joined to the cave through its own open cells and link marks, as {style} encounters are (the feature placement at {used} uses it)"));
-                    self.errors.push(error);
-                    ok = false;
-                }
-                // Its ring (centered) or the rock around it (embedded) must
-                // fit inside the map's outer ring too.
-                let fits = allowed.iter().any(|t| {
-                    let (w, h) = t.apply_size(prefab.width(), prefab.height());
-                    w + 4 <= size.0 && h + 4 <= size.1
-                });
-                if !fits {
-                    self.invalid(
-                        span.clone(),
-                        format!(
-                            "prefab `{name}` ({}x{}) is too large for any cavern of the {}x{} map: with the cave around it, it needs 4 cells more each way",
-                            prefab.width(),
-                            prefab.height(),
-                            size.0,
-                            size.1
-                        ),
-                        Some("use a smaller prefab or a bigger map".into()),
-                    );
-                    ok = false;
-                }
-                continue;
-            }
-            // The layout joins an anchored prefab at one of its ways in and
-            // counts on its floor leading to the others; a cell cut off from
-            // that floor (under orthogonal moves, a door DCSS enters
-            // diagonally, say) would be left unreachable on the map.
-            let apart = prefab
-                .views(false)
-                .into_iter()
-                .find_map(|v| if v.whole { chain::floor_apart(v.prefab).map(|q| (q, v.when)) } else { None });
-            if let Some((q, when)) = apart {
-                self.invalid(
-                    span.clone(),
-                    format!("prefab `{name}` has walkable cells in more than one area: x={} y={} cannot be reached from the rest of its floor{when}", q.x, q.y),
-                    Some(format!("an anchored prefab's floor, doors and stairs must form one area{}: open a way through, wall the cell, or make it two prefabs", match prefab.moves() {
-                        Moves::Orthogonal => " (diagonal steps do not join while the palette's `moves` is orthogonal)",
-                        Moves::Diagonal => "",
-                    })),
-                );
-                ok = false;
-                continue;
-            }
-            let m = raw.margin;
-            let fits = allowed.iter().any(|t| {
-                let (w, h) = t.apply_size(prefab.width(), prefab.height());
-                w <= size.0 - 2 * m && h <= size.1 - 2 * m
-            });
-            if !fits {
-                self.invalid(
-                    span.clone(),
-                    format!(
-                        "prefab `{name}` ({}x{}) cannot fit {} {}x{} map with a margin of {m} in any allowed orientation",
-                        prefab.width(),
-                        prefab.height(),
-                        article_before_number(size.0.max(0) as usize),
-                        size.0,
-                        size.1,
-                    ),
-                    Some("use a smaller prefab, a bigger map, or a smaller margin".into()),
-                );
-                ok = false;
-                continue;
-            }
-            if let Anchor::At(at) = anchor
-                && Rect::new(0, 0, size.0, size.1).contains(at)
-            {
-                let placeable = allowed.iter().any(|t| {
-                    let (w, h) = t.apply_size(prefab.width(), prefab.height());
-                    Rect::new(0, 0, size.0, size.1).expand(-m).contains_rect(&Rect::new(at.x, at.y, w, h))
-                });
-                if !placeable {
-                    self.invalid(
-                        raw.at.as_ref().map_or(span.clone(), |a| a.span()),
-                        format!(
-                            "prefab `{name}` at {at} comes closer than its margin ({m}) to the edge of the {}x{} map in every allowed orientation",
-                            size.0, size.1
-                        ),
-                        Some("move it, or lower `margin` (0 lets it touch the edge)".into()),
-                    );
-                    ok = false;
-                    continue;
-                }
-            }
-            let spots = Spots {
-                anchor,
-                offset: Point::new(raw.offset[0], raw.offset[1]),
-                jitter: Point::new(i32::from(raw.jitter[0]), i32::from(raw.jitter[1])),
-                margin: m,
-                size,
-            };
-            if let Some(why) = never_fits(prefab, allowed, &spots, barriers) {
-                self.invalid(
-                    span.clone(),
-                    format!(
-                        "prefab `{name}` at {anchor} can never be placed on the {}x{} map: in every allowed orientation, at every spot its jitter reaches, {why}",
-                        size.0, size.1
-                    ),
-                    Some("a link needs `width + 1` clear rows outside the prefab, off barriers and inside the map's outer ring, and open cells must stay off that ring: move the anchor inward (`offset`), raise `margin`, widen `jitter`, or allow another orientation".into()),
-                );
-                ok = false;
-            }
-        }
-        if let (Anchor::At(at), Some(written)) = (anchor, &raw.at)
-            && !Rect::new(0, 0, size.0, size.1).contains(at)
-        {
-            self.invalid(written.span(), format!("position {at} is outside the {}x{} map", size.0, size.1), None);
-            ok = false;
-        }
-        ok.then(|| PrefabPlacement {
-            choices,
-            anchor,
-            cavern,
-            offset: Point::new(raw.offset[0], raw.offset[1]),
-            jitter: Point::new(i32::from(raw.jitter[0]), i32::from(raw.jitter[1])),
-            transforms,
-            margin: raw.margin.clamp(0, 64),
-            spawn_block: raw.spawn_block,
-            required: raw.required,
-            location,
-        })
-    }
-}
-
-/// The spots a placement may put a prefab at: its anchor, moved by its offset
-/// and any jitter, kept `margin` cells inside the map.
-struct Spots {
-    anchor: Anchor,
-    offset: Point,
-    jitter: Point,
-    margin: i32,
-    size: (i32, i32),
-}
-
-impl Spots {
-    /// Every top-left corner for a prefab of `w` x `h`: the anchored corner
-    /// moved by every jitter, clamped to the margin as the features stage
-    /// clamps it (a contiguous range, as clamping keeps order).
-    fn corners(&self, w: i32, h: i32) -> impl Iterator<Item = Point> + use<> {
-        let (size, m) = (self.size, self.margin);
-        // Saturating: an offset far out of range is reported on its own.
-        let anchored = self.anchor.place(size, (w, h), m);
-        let base = Point::new(anchored.x.saturating_add(self.offset.x), anchored.y.saturating_add(self.offset.y));
-        let clamp_x = |x: i32| x.clamp(m, (size.0 - w - m).max(m));
-        let clamp_y = |y: i32| y.clamp(m, (size.1 - h - m).max(m));
-        let xs = clamp_x(base.x.saturating_sub(self.jitter.x))..=clamp_x(base.x.saturating_add(self.jitter.x));
-        let ys = clamp_y(base.y.saturating_sub(self.jitter.y))..=clamp_y(base.y.saturating_add(self.jitter.y));
-        ys.flat_map(move |y| xs.clone().map(move |x| Point::new(x, y)))
-    }
-}
-
-/// When a prefab fits at none of a placement's spots, in any allowed
-/// orientation, on a map holding nothing but the variant's barriers: the rule
-/// that turned the spots away most. The rules are the features stage's, less
-/// those about other prefabs, which no map type can break on its own.
-fn never_fits(prefab: &Prefab, allowed: TransformSet, spots: &Spots, barriers: &[Rect]) -> Option<&'static str> {
-    const OFF_MAP: &str = "it would leave the map";
-    const ON_BARRIER: &str = "it would lie on a barrier";
-    const OPEN_ON_EDGE: &str = "an open cell would lie on the map's outer ring";
-    const GROUND_OFF_MAP: &str = "a link's clear ground would fall off the map or on its outer ring";
-    const GROUND_BLOCKED: &str = "a link's clear ground would lie on a barrier";
-    let map = Rect::new(0, 0, spots.size.0, spots.size.1);
-    let inner = map.expand(-1);
-    let on_barrier = |r: &Rect| barriers.iter().any(|b| b.intersects(r));
-    let mut tally: Vec<(&'static str, u32)> = Vec::new();
-    // Open cells must keep off the map's edge in every outcome: its most open.
-    let prefab = prefab.most_open();
-    for t in allowed.iter() {
-        let oriented = prefab.transformed(t);
-        let (w, h) = (oriented.width(), oriented.height());
-        for at in spots.corners(w, h) {
-            let bounds = Rect::new(at.x, at.y, w, h);
-            let cell_rule = |local: Point| match oriented.cells()[local] {
-                Some(_) if on_barrier(&Rect::new(at.x + local.x, at.y + local.y, 1, 1)) => Some(ON_BARRIER),
-                Some(c) if c.is_walkable() && !inner.contains(at + local) => Some(OPEN_ON_EDGE),
-                None if oriented.is_link_path(local)
-                    && on_barrier(&Rect::new(at.x + local.x, at.y + local.y, 1, 1)) =>
-                {
-                    Some(ON_BARRIER)
-                }
-                _ => None,
-            };
-            let broken = if !map.contains_rect(&bounds) {
-                Some(OFF_MAP)
-            } else if let Some(rule) = oriented.cells().bounds().points().find_map(cell_rule) {
-                Some(rule)
-            } else {
-                oriented.links().iter().find_map(|link| {
-                    let (area, body) = crate::prefab::link_ground(at + link.at, link.dir, link.kind, bounds);
-                    if !map.contains_rect(&area) || !inner.contains_rect(&body) {
-                        Some(GROUND_OFF_MAP)
-                    } else {
-                        on_barrier(&body).then_some(GROUND_BLOCKED)
-                    }
-                })
-            };
-            match broken {
-                None => return None,
-                Some(rule) => match tally.iter_mut().find(|(r, _)| *r == rule) {
-                    Some((_, n)) => *n += 1,
-                    None => tally.push((rule, 1)),
-                },
-            }
-        }
-    }
-    tally.iter().max_by_key(|(_, n)| *n).map(|(rule, _)| *rule)
 }
 
 #[cfg(test)]
