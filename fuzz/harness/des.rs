@@ -5,6 +5,9 @@
 //! `fuzz/regressions/des_import/` through it. It uses `mod.rs`'s helpers, so
 //! whoever includes this file includes that one as `harness` beside it.
 
+// The fuzz binary calls the check alone; the test suite reads `TARGETS`.
+#![allow(dead_code)]
+
 use crate::harness::{assert_parser_error_placed, fuzz_files};
 use prefabric::content::SourceFile;
 use prefabric::{Limits, Location, Moves, Pack};
