@@ -2,7 +2,9 @@
 //! bytes. The cargo-fuzz binaries in `fuzz_targets/` call these, and
 //! `crates/prefabric/tests/suite/fuzz_regressions.rs` replays every file kept under
 //! `fuzz/regressions/<target>/` through the same function in `cargo test`, so an
-//! input that once failed keeps being checked without a nightly toolchain.
+//! input that once failed keeps being checked without a nightly toolchain. The
+//! importer's target is in `des.rs` beside this file, replayed by the tests of
+//! the crate it checks (`crates/prefabric-des`).
 //!
 //! A function panics only when prefabric breaks a promise: a panic inside the
 //! library, an error without a location in the file it came from, a written file
@@ -29,8 +31,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use prefabric::content::SourceFile;
 use prefabric::format::{def, text, xp};
-use prefabric::import::des;
-use prefabric::{Generator, Header, Limits, Location, Map, Moves, Pack, Prefab, Problems, render};
+use prefabric::{Generator, Header, Limits, Location, Map, Pack, Prefab, Problems, render};
 use std::io::Write;
 use std::sync::OnceLock;
 
@@ -49,8 +50,12 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("catalog", catalog),
     ("map_type", map_type),
     ("generation", generation),
-    ("des_import", des_import),
 ];
+
+/// Targets whose checks need a crate built on the library, each in a file of
+/// its own beside this one and replayed by that crate's tests, not the
+/// library's: `des_import` (`des.rs`, replayed by `crates/prefabric-des`).
+pub const ELSEWHERE: &[&str] = &["des_import"];
 
 /// The repository's tiny test pack, built in: small enough to load thousands of
 /// times a second.
@@ -80,7 +85,7 @@ const FUZZ_PACK: [(&str, &str); 9] = [
 /// The most cells a side of any map the fuzz targets make.
 const MAX_SIDE: u32 = 64;
 
-fn fuzz_files() -> Vec<SourceFile> {
+pub fn fuzz_files() -> Vec<SourceFile> {
     FUZZ_PACK
         .iter()
         .map(|(path, text)| SourceFile { path: path.to_string(), bytes: text.as_bytes().to_vec() })
@@ -137,7 +142,7 @@ fn assert_located(problems: &Problems, root: &str) {
 /// JSON and XML parsers' in a Tiled file) is at a line and column, never at a
 /// whole file. (A `Format` error otherwise concerns a whole file: binary data
 /// where text was expected, an `.xp` image that does not read.)
-fn assert_parser_error_placed(e: &prefabric::Error) {
+pub fn assert_parser_error_placed(e: &prefabric::Error) {
     let parser = matches!(e.kind(), prefabric::ErrorKind::Syntax)
         || matches!(e.kind(), prefabric::ErrorKind::Format)
             && (e.message().starts_with("not valid JSON") || e.message().starts_with("not well-formed XML"));
@@ -332,36 +337,6 @@ pub fn def_parse(data: &[u8]) {
     for line in &lines {
         assert!(!line.picks.is_empty());
         assert!(line.chance <= 100 && line.keywords.iter().all(|k| k.chance <= 100));
-    }
-}
-
-/// A DCSS `.des` file imported into the fuzz pack: no panic or hang, every
-/// unreadable line, loss and skip located in the file, and the pack the import
-/// writes loads (the importer promises to take out whatever `check` rejects).
-pub fn des_import(data: &[u8]) {
-    let text = String::from_utf8_lossy(data).into_owned();
-    let sources = [des::Source { name: "fuzz.des".into(), text }];
-    // The import writes map types of DCSS's own sizes (80x70): default limits.
-    let options =
-        des::Options { pool: "dcss".into(), base: fuzz_files(), limits: Limits::default(), moves: Moves::Diagonal };
-    let imported = des::import(&sources, &options).unwrap_or_else(|p| panic!("the import failed: {p}"));
-    let report = &imported.report;
-    let in_file = |l: &Location| l.file == "fuzz.des" && l.line > 0;
-    assert!(report.errors.iter().all(|e| e.location().is_some_and(in_file)), "{:?}", report.errors);
-    assert!(report.warnings.iter().all(|e| e.location().is_some_and(in_file)), "{:?}", report.warnings);
-    report.errors.iter().chain(&report.warnings).for_each(assert_parser_error_placed);
-    for m in &report.maps {
-        assert!(in_file(&m.at), "{m:?}");
-        match &m.outcome {
-            des::Outcome::Imported { losses, .. } => assert!(losses.iter().all(|l| in_file(&l.at)), "{m:?}"),
-            des::Outcome::Skipped(s) => assert!(in_file(&s.at), "{m:?}"),
-        }
-    }
-    let mut files: Vec<SourceFile> =
-        fuzz_files().into_iter().filter(|f| !imported.files.iter().any(|g| g.path == f.path)).collect();
-    files.extend(imported.files);
-    if let Err(p) = Pack::from_files("fuzz", files, Limits::default()) {
-        panic!("the imported pack does not load: {p}");
     }
 }
 

@@ -2,16 +2,17 @@
 //!
 //! Reads the `.des` files given (folders are searched for them), imports them
 //! into a copy of the base pack (the built-in one unless `--base`) with the
-//! library's importer, writes the pack to `--out`, and prints what became of
-//! the maps: read, imported whole, imported with losses, skipped by reason.
+//! importer (the `prefabric-des` crate), writes the pack to `--out`, and
+//! prints what became of the maps: read, imported whole, imported with losses,
+//! skipped by reason.
 //! Every loss and skip, with its file and line, goes to `IMPORT-REPORT.txt` in
 //! the pack; headers with a key DCSS does not know are warned about on standard
 //! error. When no map was imported it says why and exits 1.
 
 use crate::{Failure, read_text};
 use prefabric::content::SourceFile;
-use prefabric::import::des::{self, Outcome, Report};
 use prefabric::{Limits, Moves, Pack};
+use prefabric_des::{self as des, Outcome, Report};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

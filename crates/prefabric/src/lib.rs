@@ -29,10 +29,11 @@
 //! with any set of features.
 //!
 //! Cargo features, all on by default but `serde`: `png` (`render::map_png`),
-//! `html` (the viewer, `render::map_html`), `xp` (`render::map_xp`), `des` (the
-//! Dungeon Crawl importer, `import::des`) and `serde` (Serialize and Deserialize
+//! `html` (the viewer, `render::map_html`), `xp` (`render::map_xp`), `tiled`
+//! (`render::map_tmj`, `render::map_tmx`) and `serde` (Serialize and Deserialize
 //! on the map's types). Without them the library still loads every pack,
-//! generates every map type and writes text, ANSI and JSON.
+//! generates every map type and writes text, ANSI and JSON. The Dungeon Crawl
+//! importer is a crate of its own, `prefabric-des`.
 //!
 //! ```
 //! use prefabric::{Pack, generate, render};
@@ -58,8 +59,6 @@ pub mod error;
 pub mod format;
 pub mod geom;
 pub mod grid;
-#[cfg(feature = "des")]
-pub mod import;
 pub mod layout;
 pub mod limits;
 pub mod map;

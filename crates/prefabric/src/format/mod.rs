@@ -83,9 +83,15 @@ pub(crate) fn article_before_word(word: &str) -> &'static str {
 
 /// The closest of `candidates` to `word` by edit distance, if it is close enough to
 /// be a likely typo: within a third of the word's length (at least one edit),
-/// the first of the closest in the order given. A caller that asks about many
-/// words keeps a [`Suggester`] instead.
-pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+/// the first of the closest in the order given: the "did you mean" of every
+/// error message prefabric writes, for tools that want theirs to agree. (Inside
+/// the crate, a caller that asks about many words keeps a `Suggester` instead.)
+///
+/// ```
+/// assert_eq!(prefabric::format::suggest("SHUFLE", ["SUBST", "NSUBST", "SHUFFLE"]), Some("SHUFFLE"));
+/// assert_eq!(prefabric::format::suggest("LUA", ["SUBST", "NSUBST"]), None);
+/// ```
+pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     Suggester::new(candidates).suggest(word)
 }
 

@@ -507,8 +507,10 @@ pub fn check_name(text: &str) -> Result<(), (String, Option<String>)> {
 }
 
 /// Checks a tag: a single word, with no space or comma (the text header splits on
-/// them), no `#` (it starts a comment) and no control character.
-pub(crate) fn check_tag(tag: &str) -> Result<(), String> {
+/// them), no `#` (it starts a comment) and no control character. The error says
+/// what is wrong with it; a tool that writes prefabs (such as an importer) keeps
+/// only the tags this accepts, so what it writes loads.
+pub fn check_tag(tag: &str) -> Result<(), String> {
     if tag.is_empty() || tag.contains(|c: char| c.is_whitespace() || c.is_control() || c == ',' || c == '#') {
         Err(format!("tag {tag:?} is not a single word; tags hold no spaces, commas, `#` or control characters"))
     } else {

@@ -19,7 +19,6 @@ mod fuzz_regressions;
 mod glyphs;
 mod golden;
 mod hostile;
-mod import_des;
 mod json;
 mod large_files;
 mod ldtk;

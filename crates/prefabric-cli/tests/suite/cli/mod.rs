@@ -307,7 +307,7 @@ fn the_dcss_vault_folder_imports_into_a_pack_that_checks() {
 fn import_des_writes_a_pack_that_checks_and_generates_and_reports_every_map() {
     let dir = std::env::temp_dir().join(format!("prefabric-import-des-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let des = "crates/prefabric/tests/fixtures/des/every_directive.des";
+    let des = "crates/prefabric-des/tests/fixtures/every_directive.des";
     let out = prefabric(&["import-des", des, "--out", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);

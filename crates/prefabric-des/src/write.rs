@@ -9,9 +9,10 @@
 //! row, as prefabric draws such prefabs, and its allowed orientations turned
 //! with it.
 
-use super::objects::Alt;
+use super::glyphs::walkable;
+use super::picks::{common_keywords, group_picks, weighted_picks};
 use super::vault::{Line, Vault};
-use crate::geom::{Dir, Point, Transform, TransformSet};
+use prefabric::geom::{Dir, Point, Transform, TransformSet};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -40,24 +41,6 @@ impl Placed {
             Placed::Feature | Placed::Level => "feature",
         }
     }
-}
-
-/// True when cells of this terrain are walkable.
-pub fn walkable(terrain: &str) -> bool {
-    let role = terrain.split(':').next().unwrap_or(terrain);
-    matches!(
-        role,
-        "room"
-            | "hall"
-            | "corridor"
-            | "junction"
-            | "cave"
-            | "door"
-            | "secret_door"
-            | "stairs_up"
-            | "stairs_down"
-            | "stairs"
-    )
 }
 
 /// What a cell of the drawing may be in the vault's outcomes.
@@ -193,7 +176,7 @@ pub fn prefab(v: &Vault, placed: Placed, open: Dir, name: &str, defs: &str, sour
     let _ = writeln!(out, "# DCSS vault `{}`, {source}", v.dcss_name);
     let _ = writeln!(out, "prefab {name}");
     let mut tags = vec!["dcss".to_string()];
-    tags.extend(v.tags.iter().filter(|t| super::super::valid_tag(t)).cloned());
+    tags.extend(v.tags.iter().filter(|t| prefabric::prefab::check_tag(t).is_ok()).cloned());
     let _ = writeln!(out, "tags: {}", tags.join(" "));
     let _ = writeln!(out, "transforms: {}", transforms.describe());
     let _ = writeln!(out, "style: {}", placed.style());
@@ -371,75 +354,12 @@ fn write_line(out: &mut String, line: &Line, stacked: usize) {
         }
         return;
     }
-    let picks = weighted_picks(&with_nothing(line));
+    let picks = weighted_picks(&line.with_nothing());
     let unique = if picks.len() > 1 { " UNIQUE" } else { "" };
     let _ = writeln!(out, "{chance}{} {kind} {}{unique}{kw}", line.reference, picks.join("|"));
-}
-
-/// A line's alternatives, with `nothing` at its weight when the line keeps
-/// one (see [`Line::nothing`]).
-pub fn with_nothing(line: &Line) -> Vec<Alt> {
-    let mut alts = line.alts.clone();
-    if line.nothing > 0 {
-        alts.push(Alt { tag: "nothing".into(), name: "nothing".into(), weight: line.nothing, keywords: Vec::new() });
-    }
-    alts
 }
 
 /// A group name for a reference character.
 fn group_name(r: char) -> String {
     if r.is_ascii_alphanumeric() { r.to_string() } else { format!("u{:x}", r as u32) }
-}
-
-/// Alternatives as picks: `tag`, or `tag*w` when the weights differ (divided by
-/// their greatest common divisor; above 1000, scaled down to fit).
-pub fn weighted_picks(alts: &[Alt]) -> Vec<String> {
-    let gcd = alts.iter().map(|a| a.weight).fold(0, gcd_of).max(1);
-    let same = alts.iter().all(|a| a.weight == alts[0].weight);
-    let top = alts.iter().map(|a| a.weight / gcd).max().unwrap_or(1);
-    alts.iter()
-        .map(|a| {
-            if same {
-                return a.tag.clone();
-            }
-            let w = a.weight / gcd;
-            let w = if top > 1000 { (u64::from(w) * 1000 / u64::from(top)).max(1) as u32 } else { w };
-            format!("{}*{w}", a.tag)
-        })
-        .collect()
-}
-
-/// The most lines a group may repeat alternatives over to weigh them.
-const MOST_GROUP_LINES: u32 = 24;
-
-/// Alternatives drawn once for every cell, as a group's lines: each repeated
-/// by its weight (divided by their greatest common divisor), or once each when
-/// that would take more than [`MOST_GROUP_LINES`] lines.
-fn group_picks(alts: &[Alt]) -> Vec<String> {
-    let gcd = alts.iter().map(|a| a.weight).fold(0, gcd_of).max(1);
-    let total: u32 = alts.iter().map(|a| a.weight / gcd).sum();
-    let repeat = |a: &Alt| if total <= MOST_GROUP_LINES { (a.weight / gcd).max(1) } else { 1 };
-    alts.iter().flat_map(|a| std::iter::repeat_n(a.tag.clone(), repeat(a) as usize)).collect()
-}
-
-/// True when the written picks keep the alternatives' weights exactly: one
-/// line's weights up to 1000, a group's repeated lines up to [`MOST_GROUP_LINES`].
-pub fn weights_kept(alts: &[Alt], once: bool) -> bool {
-    let gcd = alts.iter().map(|a| a.weight).fold(0, gcd_of).max(1);
-    let same = alts.iter().all(|a| a.weight == alts[0].weight);
-    if once {
-        same || alts.iter().map(|a| a.weight / gcd).sum::<u32>() <= MOST_GROUP_LINES
-    } else {
-        alts.iter().all(|a| a.weight / gcd <= 1000)
-    }
-}
-
-/// The keywords every alternative has, in the first's order.
-pub fn common_keywords(alts: &[Alt]) -> Vec<String> {
-    let Some(first) = alts.first() else { return Vec::new() };
-    first.keywords.iter().filter(|k| alts.iter().all(|a| a.keywords.contains(k))).cloned().collect()
-}
-
-fn gcd_of(a: u32, b: u32) -> u32 {
-    if b == 0 { a } else { gcd_of(b, a % b) }
 }

@@ -2,7 +2,10 @@
 //!
 //! In: the text of `.des` files (the user's own copy; prefabric ships none) and
 //! the files of the pack to add them to. Out ([`import`]): the files the import
-//! adds to or changes in that pack, and a [`Report`] on every map read.
+//! adds to or changes in that pack, and a [`Report`] on every map read — each
+//! loss and skip with its reason and place. The importer never writes a file
+//! itself (`prefabric import-des` does), and what it returns always loads.
+//! It is built on the `prefabric` library's public API alone.
 //!
 //! Each map is read (module `read`), translated (`vault`) and written (`write`,
 //! `pack`):
@@ -38,20 +41,27 @@
 //! problem is traced to is taken out (a skip, with the problem as its reason),
 //! until the pack loads clean.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+// No unwrap, expect or panic! outside tests: what a public function is given
+// must never bring the program down.
+#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
 mod depth;
 mod glyphs;
 mod objects;
 mod pack;
+mod picks;
 mod read;
 mod rules;
 mod vault;
 mod write;
 
-use crate::content::{Pack, SourceFile};
-use crate::error::{Error, ErrorKind, Location, Problems};
-use crate::geom::Moves;
-use crate::limits::Limits;
 pub use depth::BRANCHES;
+use prefabric::content::{Pack, SourceFile};
+use prefabric::error::{Error, ErrorKind, Location, Problems};
+use prefabric::geom::Moves;
+use prefabric::limits::Limits;
 use std::collections::{BTreeMap, BTreeSet};
 pub use vault::{Loss, Skip};
 
@@ -431,7 +441,7 @@ fn dedupe_names(vaults: &mut [(vault::Vault, String, String)], base: &Pack) {
 
 /// Every catalog tag of the base pack.
 fn base_tags(base: &Pack) -> BTreeSet<String> {
-    use crate::content::catalog::Kind;
+    use prefabric::content::catalog::Kind;
     let c = base.catalog();
     [Kind::Entity, Kind::Item, Kind::Prop, Kind::Trap, Kind::Debris]
         .into_iter()

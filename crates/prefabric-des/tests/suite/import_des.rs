@@ -8,11 +8,11 @@
 use crate::common;
 
 use prefabric::content::SourceFile;
-use prefabric::import::des::{self, Outcome};
 use prefabric::{Generator, Limits, Moves, Pack};
+use prefabric_des::{self as des, Outcome};
 use std::collections::BTreeMap;
 
-const EVERY_DIRECTIVE: &str = include_str!("../fixtures/des/every_directive.des");
+const EVERY_DIRECTIVE: &str = include_str!("../fixtures/every_directive.des");
 
 fn import(text: &str) -> des::Imported {
     import_with(text, &des::Options::default())

@@ -14,10 +14,11 @@
 use super::depth::{self, Depths};
 use super::glyphs::{self, Meaning, Thing, tag_of};
 use super::objects::{self, Alt, Kind};
+use super::picks;
 use super::read::{DesMap, Header};
 use super::rules::{self, Rule};
-use crate::error::Location;
-use crate::geom::{Moves, Point, Transform, TransformSet};
+use prefabric::error::Location;
+use prefabric::geom::{Moves, Point, Transform, TransformSet};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Something of a map that could not be kept, and where it is written.
@@ -58,6 +59,23 @@ pub struct Line {
     pub nothing: u32,
     /// One draw for every cell (`:`), rather than one per cell.
     pub once: bool,
+}
+
+impl Line {
+    /// Its alternatives, with `nothing` at its weight when it keeps one (see
+    /// [`Line::nothing`]).
+    pub fn with_nothing(&self) -> Vec<Alt> {
+        let mut alts = self.alts.clone();
+        if self.nothing > 0 {
+            alts.push(Alt {
+                tag: "nothing".into(),
+                name: "nothing".into(),
+                weight: self.nothing,
+                keywords: Vec::new(),
+            });
+        }
+        alts
+    }
 }
 
 /// A translated map.
@@ -432,7 +450,7 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
             let chance = if nothing > 0 { 100 } else { (share + total / 2) / total };
             // Objects stand on walkable ground: a monster DCSS puts in deep
             // water stands in shallow water here.
-            if !super::write::walkable(&terrain) {
+            if !glyphs::walkable(&terrain) {
                 let ground = if terrain.starts_with("liquid") { "room:4" } else { "room" };
                 losses.push(Loss {
                     what: format!("`{dcss}`: an object on {terrain}, which prefabric keeps walkable ({ground})"),
@@ -458,13 +476,13 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
     rules.extend(extra_rules);
     for line in &lines {
         let tags: Vec<&str> = line.alts.iter().map(|a| a.tag.as_str()).collect();
-        if !super::write::weights_kept(&super::write::with_nothing(line), line.once) {
+        if !picks::weights_kept(&line.with_nothing(), line.once) {
             losses.push(Loss {
                 what: format!("weights of `{}` not kept (too many to repeat)", tags.join("|")),
                 at: map.at.clone(),
             });
         }
-        let common = super::write::common_keywords(&line.alts);
+        let common = picks::common_keywords(&line.alts);
         if line.alts.iter().any(|a| a.keywords.len() != common.len()) {
             losses.push(Loss {
                 what: format!("modifiers of only some of `{}` not kept", tags.join("|")),
@@ -598,10 +616,10 @@ fn wall_corner_doors(
 ) -> Vec<Point> {
     let finals = |g: char| super::rules::glyph_sets(g, rules);
     let terrain = |g: char| legend.get(&g).map(|(t, _)| t.as_str());
-    let may_walk = |g: char| finals(g).iter().any(|&f| terrain(f).is_some_and(super::write::walkable));
+    let may_walk = |g: char| finals(g).iter().any(|&f| terrain(f).is_some_and(glyphs::walkable));
     let fixed = |g: char| rules.iter().all(|r| !r.from().contains(&g));
     let is_door = |g: char| fixed(g) && terrain(g).is_some_and(|t| t.split(':').next() == Some("door"));
-    let is_wall = |g: char| fixed(g) && terrain(g).is_some_and(|t| !super::write::walkable(t) && t.starts_with("wall"));
+    let is_wall = |g: char| fixed(g) && terrain(g).is_some_and(|t| !glyphs::walkable(t) && t.starts_with("wall"));
     let (h, w) = (grid.len() as i32, grid.first().map_or(0, Vec::len) as i32);
     let glyph =
         |grid: &[Vec<char>], x: i32, y: i32| (x >= 0 && y >= 0 && x < w && y < h).then(|| grid[y as usize][x as usize]);
@@ -849,7 +867,7 @@ fn cells(grid: &[Vec<char>]) -> impl Iterator<Item = (Point, char)> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::des::read::read;
+    use crate::read::read;
 
     fn one(text: &str) -> Result<Vault, Skip> {
         let f = read("t.des", text);

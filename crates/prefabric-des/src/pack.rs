@@ -14,11 +14,11 @@ use super::glyphs::NEW_TERRAINS;
 use super::objects::{Kind, item_category};
 use super::vault::{Orient, Vault};
 use super::write::{self, Placed};
-use crate::content::SourceFile;
-use crate::content::catalog::Kind as CatalogKind;
-use crate::content::keywords::GameKeywords;
-use crate::format::def::BUILT_IN_KEYWORDS;
-use crate::geom::Moves;
+use prefabric::content::SourceFile;
+use prefabric::content::catalog::Kind as CatalogKind;
+use prefabric::content::keywords::GameKeywords;
+use prefabric::format::def::BUILT_IN_KEYWORDS;
+use prefabric::geom::Moves;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -240,7 +240,7 @@ pub fn assemble(
             written.prefabs.push(name.to_string());
         };
         let w = &mut written[i];
-        let south = crate::geom::Dir::South;
+        let south = prefabric::geom::Dir::South;
         match v.orient {
             Orient::Encompass => {
                 add_prefab(write::prefab(&v, Placed::Level, south, &v.name, &v.name, &e.source), &v.name, Part::All, w);

@@ -21,7 +21,7 @@
 //! `validate {{`) are Lua; `default-depth:` between maps sets the depth of the
 //! maps after it.
 
-use crate::error::{Error, ErrorKind, Location};
+use prefabric::error::{Error, ErrorKind, Location};
 
 /// The longest side of a grid the reader accepts (DCSS levels are 80x70).
 pub const MAX_SIDE: usize = 200;
@@ -383,7 +383,7 @@ fn finish(out: &mut DesFile, default_depth: &mut Option<Header>, header: Header)
 /// The warning for a header whose key is no directive DCSS knows.
 fn unknown_directive(header: &Header) -> Error {
     let error = Error::at(ErrorKind::Lint, header.at.clone(), format!("unknown directive `{}:`", header.key));
-    match crate::format::suggest(&header.key, DIRECTIVES) {
+    match prefabric::format::suggest(&header.key, DIRECTIVES) {
         Some(known) => error.with_help(format!("did you mean `{known}:`? (the map is read without this line)")),
         None => error.with_help(format!(
             "DCSS's directives are {}; the map is read without this line",

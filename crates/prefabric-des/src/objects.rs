@@ -14,7 +14,7 @@
 //! as a keyword. A game that has those monsters and items reads the tags.
 
 use super::glyphs::tag_of;
-use crate::format::def::BUILT_IN_KEYWORDS;
+use prefabric::format::def::BUILT_IN_KEYWORDS;
 
 /// The kind of a catalog entry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

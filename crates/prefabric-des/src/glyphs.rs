@@ -179,6 +179,24 @@ pub fn tag_of(name: &str) -> String {
     if tag.is_empty() { "unnamed".into() } else { tag }
 }
 
+/// True when cells of this terrain are walkable.
+pub fn walkable(terrain: &str) -> bool {
+    let role = terrain.split(':').next().unwrap_or(terrain);
+    matches!(
+        role,
+        "room"
+            | "hall"
+            | "corridor"
+            | "junction"
+            | "cave"
+            | "door"
+            | "secret_door"
+            | "stairs_up"
+            | "stairs_down"
+            | "stairs"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
