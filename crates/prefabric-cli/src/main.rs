@@ -420,10 +420,10 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     let mut world = match &args.world {
         Some(path) => {
             let text = read_text(path, pack.limits())?;
-            prefabric::World::from_json(&path.display().to_string(), &text)
+            prefabric::WorldState::from_json(&path.display().to_string(), &text)
                 .map_err(|e| Failure::Problems(e.to_string()))?
         }
-        None => prefabric::World::new(),
+        None => prefabric::WorldState::new(),
     };
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)

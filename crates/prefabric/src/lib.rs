@@ -69,7 +69,7 @@ pub mod rng;
 pub mod stage;
 pub mod stats;
 pub mod trace;
-pub mod world;
+pub mod world_state;
 
 pub use content::{Category, Composition, Encounter, EncounterPool, Furnishing, MapType, Pack, PackParts, WeightWords};
 pub use error::{Error, ErrorKind, Location, Problems, Report, ReportLine, SHOWN_PER_SHAPE};
@@ -87,7 +87,7 @@ pub use prefab::{CellMark, Header, LayerKind, LinkMark, Machine, Prefab, RefMark
 pub use rng::Rng;
 pub use stage::{Generation, Generator, Preview, SharedGenerator, generate};
 pub use trace::{Event, Outcome, Trace};
-pub use world::World;
+pub use world_state::WorldState;
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

@@ -1089,7 +1089,7 @@ pub struct Map {
     pub(crate) skipped: Vec<EncounterSkip>,
     pub(crate) object_encounters: Vec<ObjectEncounter>,
     /// The world group of each encounter placed that has one, once a placement
-    /// (what [`crate::World::after`] counts).
+    /// (what [`crate::WorldState::after`] counts).
     pub(crate) world_groups: Vec<String>,
     /// For each encounter placed, every one of its prefabs that fitted where it
     /// went (the one drawn among them), so `check` can tell an alternative that

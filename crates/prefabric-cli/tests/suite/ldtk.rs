@@ -79,7 +79,7 @@ fn world_format_ldtk_writes_one_project_of_every_level() {
         assert_eq!(level["identifier"], format!("Level_{}", n + 1));
     }
     let saved = std::fs::read_to_string(dir.join("world.json")).unwrap();
-    assert_eq!(prefabric::World::from_json("world.json", &saved).unwrap().levels(), 3);
+    assert_eq!(prefabric::WorldState::from_json("world.json", &saved).unwrap().levels(), 3);
 
     // The project counts as an earlier run: refused, then replaced with --force.
     let again = world(&[]);

@@ -7,7 +7,7 @@ use crate::content::{MapType, Pack};
 use crate::error::Error;
 use crate::layout::{self, LayoutStats, Start};
 use crate::map::Map;
-use crate::world::World;
+use crate::world_state::WorldState;
 use std::sync::Arc;
 
 /// One map under construction, advanced stage by stage.
@@ -20,7 +20,7 @@ pub struct Generation<'p> {
     pub(super) map: Map,
     pub(super) starts: Vec<Start>,
     pub(super) stream_seed: u64,
-    pub(super) world: World,
+    pub(super) world: WorldState,
 }
 
 impl std::fmt::Debug for Generation<'_> {

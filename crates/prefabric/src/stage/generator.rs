@@ -12,7 +12,7 @@ use crate::layout;
 use crate::map::{Map, Spare};
 use crate::rng::Rng;
 use crate::trace::{Outcome, Trace};
-use crate::world::World;
+use crate::world_state::WorldState;
 use std::sync::{Arc, Mutex};
 
 /// How many attempts a generation gets before it reports failure.
@@ -145,13 +145,13 @@ impl<'p> Generator<'p> {
     /// Generates the map for `seed` as the first level of a new world, retrying
     /// with derived seeds when an attempt fails.
     pub fn generate(&self, seed: u64) -> Result<Map, Error> {
-        self.generate_in(seed, &World::new()).map(|(map, _)| map)
+        self.generate_in(seed, &WorldState::new()).map(|(map, _)| map)
     }
 
     /// Generates the map for `seed` as the next level of `world`: encounters limited
     /// per world count what earlier levels placed. Returns the map and the world
     /// after it.
-    pub fn generate_in(&self, seed: u64, world: &World) -> Result<(Map, World), Error> {
+    pub fn generate_in(&self, seed: u64, world: &WorldState) -> Result<(Map, WorldState), Error> {
         if let Some(error) = self.forced_ineligible(world) {
             return Err(error);
         }
@@ -205,7 +205,7 @@ impl<'p> Generator<'p> {
     pub fn attempts(&self, seed: u64) -> Vec<(Trace, Option<Error>)> {
         let mut out = Vec::new();
         // A forced encounter not eligible fails every attempt the same way.
-        let attempts = if self.forced_ineligible(&World::new()).is_some() { 1 } else { ATTEMPTS };
+        let attempts = if self.forced_ineligible(&WorldState::new()).is_some() { 1 } else { ATTEMPTS };
         for attempt in 0..attempts {
             let mut g = self.start(seed, attempt);
             g.map.trace = Trace::default();
@@ -222,7 +222,7 @@ impl<'p> Generator<'p> {
 
     /// Why the encounter a preview forces cannot be placed at this depth in
     /// `world` (its weight, its depths, its world limit), if it cannot.
-    fn forced_ineligible(&self, world: &World) -> Option<Error> {
+    fn forced_ineligible(&self, world: &WorldState) -> Option<Error> {
         let e = self.map_type.encounters.as_ref()?.pool.get(self.forced.encounter?)?;
         encounters::forced_ineligible(e, self.depth, world)
     }
@@ -264,11 +264,11 @@ impl<'p> Generator<'p> {
     /// A generation for `seed` ready to run stage by stage. Attempt 0 draws from the
     /// seed itself; later attempts from seeds derived from it.
     pub fn start(&self, seed: u64, attempt: u32) -> Generation<'p> {
-        self.start_in(seed, attempt, &World::new())
+        self.start_in(seed, attempt, &WorldState::new())
     }
 
     /// Like [`Generator::start`], for the next level of `world`.
-    pub fn start_in(&self, seed: u64, attempt: u32, world: &World) -> Generation<'p> {
+    pub fn start_in(&self, seed: u64, attempt: u32, world: &WorldState) -> Generation<'p> {
         let stream_seed =
             if attempt == 0 { seed } else { Rng::stream_n(seed, "generate/attempt", u64::from(attempt)).next_u64() };
         let (w, h) = (self.map_type.width, self.map_type.height);

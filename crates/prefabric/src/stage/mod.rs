@@ -1,5 +1,5 @@
 //! The pipeline: features, layout, encounters, furnishing, objects, theme, link, validate — one map from a pack, a map
-//! type and a seed (and, for a run of levels, the [`World`](crate::world::World) so far).
+//! type and a seed (and, for a run of levels, the [`WorldState`](crate::world_state::WorldState) so far).
 //!
 //! [`Generator`] holds a pack and a map type and generates maps for seeds; each
 //! [`Generation`] runs the stages in order on one map under construction. Every

@@ -13,7 +13,7 @@ use crate::content::{MapType, Pack};
 use crate::error::Error;
 use crate::layout;
 use crate::map::{Map, Spare};
-use crate::world::World;
+use crate::world_state::WorldState;
 use std::sync::{Arc, Mutex};
 
 /// A [`Generator`] that owns a share of its pack.
@@ -124,7 +124,7 @@ impl SharedGenerator {
 
     /// Generates the map for `seed` as the next level of `world`; see
     /// [`Generator::generate_in`].
-    pub fn generate_in(&self, seed: u64, world: &World) -> Result<(Map, World), Error> {
+    pub fn generate_in(&self, seed: u64, world: &WorldState) -> Result<(Map, WorldState), Error> {
         self.generator().generate_in(seed, world)
     }
 

@@ -318,9 +318,11 @@ fn a_defs_line_naming_a_missing_file_is_an_error_even_without_references() {
 
 #[test]
 fn world_state_errors_give_their_position_once() {
-    let e =
-        prefabric::World::from_json("w.json", "{\"format\": \"prefabric-world\", \"version\": 1, \"levels\": \"x\"}")
-            .unwrap_err();
+    let e = prefabric::WorldState::from_json(
+        "w.json",
+        "{\"format\": \"prefabric-world\", \"version\": 1, \"levels\": \"x\"}",
+    )
+    .unwrap_err();
     let text = e.to_string();
     assert!(text.starts_with("w.json:1:"), "{text}");
     assert!(!text.contains(" at line "), "the position is given once: {text}");
@@ -331,7 +333,7 @@ fn world_state_errors_give_their_position_once() {
 #[test]
 fn world_state_ending_at_a_line_start_is_located_at_column_1() {
     for (text, line) in [("", 1), ("{\n", 2)] {
-        let e = prefabric::World::from_json("w.json", text).unwrap_err();
+        let e = prefabric::WorldState::from_json("w.json", text).unwrap_err();
         assert_eq!(e.location(), Some(&prefabric::Location::at("w.json", line, 1)), "{text:?}: {e}");
     }
 }

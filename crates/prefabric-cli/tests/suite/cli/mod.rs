@@ -141,7 +141,7 @@ fn world_writes_levels_and_the_world_state() {
     let text = stdout(&out);
     assert!(text.contains("level 01  depth 1  seed ") && text.contains("level 03  depth 3"), "{text}");
     let world = std::fs::read_to_string(dir.join("world.json")).unwrap();
-    let world = prefabric::World::from_json("world.json", &world).unwrap();
+    let world = prefabric::WorldState::from_json("world.json", &world).unwrap();
     assert_eq!(world.levels(), 3);
     // Each level file is a map whose encounters the world counted.
     let mut counted = 0;

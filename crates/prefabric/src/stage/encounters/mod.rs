@@ -37,7 +37,7 @@ use crate::map::{EncounterSkip, EncounterTag, Map, RegionId, SkipReason, Stage};
 use crate::prefab::{Prefab, Style};
 use crate::rng::{Race, Rng};
 use crate::trace::Outcome;
-use crate::world::World;
+use crate::world_state::WorldState;
 
 use choose::choose_fit;
 use embed::embed;
@@ -49,7 +49,7 @@ pub(crate) fn run(
     pack: &Pack,
     pool: &EncounterPool,
     forced: &Forced,
-    world: &World,
+    world: &WorldState,
     seed: u64,
 ) -> Result<(), Error> {
     let mut rooms = find_rooms(map);
@@ -221,7 +221,7 @@ fn skip(map: &mut Map, id: &str, why: SkipReason, reason: &str) {
 /// Why an encounter can never be placed in this map, if it cannot.
 /// The error of a preview forcing encounter `e` where it is not eligible at
 /// `depth` in `world`: no map can hold it, so no attempt is worth making.
-pub(crate) fn forced_ineligible(e: &Encounter, depth: u32, world: &World) -> Option<Error> {
+pub(crate) fn forced_ineligible(e: &Encounter, depth: u32, world: &WorldState) -> Option<Error> {
     let reason = never_eligible(e, depth, world)?;
     let help = if e.weight == 0 {
         "give it a weight above 0 in its pool".to_string()
@@ -236,7 +236,7 @@ pub(crate) fn forced_ineligible(e: &Encounter, depth: u32, world: &World) -> Opt
     )
 }
 
-fn never_eligible(e: &Encounter, depth: u32, world: &World) -> Option<String> {
+fn never_eligible(e: &Encounter, depth: u32, world: &WorldState) -> Option<String> {
     if e.weight == 0 {
         return Some(format!("weight `{}` is 0", e.weight_word));
     }
@@ -263,7 +263,7 @@ fn retire_after_placing(
     pool: &EncounterPool,
     i: usize,
     placed: &[u32],
-    world: &World,
+    world: &WorldState,
     alive: &mut [bool],
 ) {
     let e = &pool.pool[i];

@@ -11,7 +11,7 @@ mod stairs;
 use crate::common;
 
 use prefabric::content::SourceFile;
-use prefabric::{Dir, Generator, Limits, Map, Pack, Point, Rect, SkipReason, Style, World};
+use prefabric::{Dir, Generator, Limits, Map, Pack, Point, Rect, SkipReason, Style, WorldState};
 use std::collections::BTreeMap;
 
 const PALETTE: &str = "[glyphs]\n\"#\" = \"wall\"\n\".\" = \"room\"\n\"+\" = \"door\"\n\":\" = \"earth\"\n";
@@ -292,7 +292,8 @@ fn every_limit_holds_over_many_seeds_and_depths() {
     for seed in 0..240u64 {
         let depth = 1 + (seed % 6) as u32;
         let map = Generator::new(&pack, "limits").unwrap().depth(depth).generate(seed).unwrap();
-        check_pool_limits(&pack, "limits", &map, depth, &World::new()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        check_pool_limits(&pack, "limits", &map, depth, &WorldState::new())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         common::connected(&map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         common::prefabs_intact(&map, &pack).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         common::machines_placed(&map, &pack).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
@@ -387,7 +388,7 @@ fn every_limit_holds_over_many_seeds_and_depths() {
 #[test]
 fn per_world_limits_hold_across_25_levels() {
     let pack = pack();
-    let mut world = World::new();
+    let mut world = WorldState::new();
     let mut totals: BTreeMap<String, u32> = BTreeMap::new();
     for level in 1..=25u32 {
         let generator = Generator::new(&pack, "limits").unwrap().depth(level);
@@ -406,9 +407,9 @@ fn per_world_limits_hold_across_25_levels() {
         assert_eq!(world.placed(id), *n, "{id}");
     }
     // The world survives being saved and read back.
-    let again = World::from_json("world.json", &world.to_json()).unwrap();
+    let again = WorldState::from_json("world.json", &world.to_json()).unwrap();
     assert_eq!(again, world);
-    let err = World::from_json("w.json", "{\"format\": \"x\"").unwrap_err().to_string();
+    let err = WorldState::from_json("w.json", "{\"format\": \"x\"").unwrap_err().to_string();
     assert!(err.starts_with("w.json:1:"), "{err}");
 }
 
@@ -456,7 +457,7 @@ fn generation_is_deterministic_with_encounters() {
 
 /// Every limit of every encounter in `map_type`'s pool holds in `map` (at `depth`,
 /// after `world`): per map, per world, depth ranges, exclusion groups, and doors.
-fn check_pool_limits(pack: &Pack, map_type: &str, map: &Map, depth: u32, world: &World) -> Result<(), String> {
+fn check_pool_limits(pack: &Pack, map_type: &str, map: &Map, depth: u32, world: &WorldState) -> Result<(), String> {
     openings_lead_to_corridors(pack, map_type, map, depth)?;
     let pool = pack.map_type(map_type).unwrap().encounters.as_ref().unwrap();
     let placed = encounters(map);
@@ -564,7 +565,7 @@ fn the_default_pool_keeps_its_limits_at_every_depth() {
     for seed in 0..400u64 {
         let depth = 1 + (seed % 10) as u32;
         let map = Generator::new(&pack, "materials").unwrap().depth(depth).generate(seed).unwrap();
-        check_pool_limits(&pack, "materials", &map, depth, &World::new())
+        check_pool_limits(&pack, "materials", &map, depth, &WorldState::new())
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         common::walled(&map).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         placed_ids.extend(encounters(&map).into_iter().map(|(id, _)| id.to_string()));
@@ -587,7 +588,7 @@ fn the_default_pool_keeps_its_limits_at_every_depth() {
 #[test]
 fn a_default_world_of_25_levels_keeps_unique_encounters_unique() {
     let pack = Pack::embedded().unwrap();
-    let mut world = World::new();
+    let mut world = WorldState::new();
     for level in 1..=25u32 {
         let depth = 1 + (level - 1) % 10;
         let generator = Generator::new(&pack, "materials").unwrap().depth(depth);

@@ -130,7 +130,7 @@ fn object_only_encounters_are_deterministic_and_counted_per_world() {
     let b = generator.generate(11).unwrap();
     assert_eq!(a.object_encounters(), b.object_encounters());
     assert_eq!(a.objects(), b.objects());
-    let (_, world) = generator.generate_in(11, &World::new()).unwrap();
+    let (_, world) = generator.generate_in(11, &WorldState::new()).unwrap();
     for placed in a.object_encounters() {
         assert!(world.placed(&placed.id) >= 1, "`{}` is not counted in the world", placed.id);
     }

@@ -1,12 +1,12 @@
 //! World state: what must persist from one level to the next.
 //!
-//! A [`World`] counts how often each encounter has been placed in the levels
+//! A [`WorldState`] counts how often each encounter has been placed in the levels
 //! generated so far, so an encounter limited to one per world (a unique NPC, a
 //! named vault) appears once in a whole run, and how often each world group
 //! (encounters counted together, such as three drawings of one unique vault)
 //! has been placed. [`Generator::generate_in`] takes a
-//! world and returns the world after the new level; [`World::to_json`] and
-//! [`World::from_json`] keep it between runs. Counts are kept in a sorted map, so
+//! world and returns the world after the new level; [`WorldState::to_json`] and
+//! [`WorldState::from_json`] keep it between runs. Counts are kept in a sorted map, so
 //! the same levels give the same bytes.
 //!
 //! [`Generator::generate_in`]: crate::Generator::generate_in
@@ -22,7 +22,7 @@ const WORLD_VERSION: u32 = 1;
 /// What persists between the levels of one world.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct World {
+pub struct WorldState {
     format: String,
     version: u32,
     /// Levels generated so far.
@@ -35,16 +35,16 @@ pub struct World {
     world_groups: BTreeMap<String, u32>,
 }
 
-impl Default for World {
-    fn default() -> World {
-        World::new()
+impl Default for WorldState {
+    fn default() -> WorldState {
+        WorldState::new()
     }
 }
 
-impl World {
+impl WorldState {
     /// A world where nothing has happened yet.
-    pub fn new() -> World {
-        World {
+    pub fn new() -> WorldState {
+        WorldState {
             format: "prefabric-world".into(),
             version: WORLD_VERSION,
             levels: 0,
@@ -74,7 +74,7 @@ impl World {
     }
 
     /// The world after `map` has been added to it as its next level.
-    pub fn after(&self, map: &Map) -> World {
+    pub fn after(&self, map: &Map) -> WorldState {
         let mut next = self.clone();
         // Saturating: a world read from a file may already hold huge counts, and a
         // count that wrapped to 0 would let a unique encounter appear again.
@@ -99,9 +99,9 @@ impl World {
         out
     }
 
-    /// Reads a world written by [`World::to_json`]; `file` names it in errors.
-    pub fn from_json(file: &str, text: &str) -> Result<World, Error> {
-        let world: World = serde_json::from_str(text).map_err(|e| {
+    /// Reads a world written by [`WorldState::to_json`]; `file` names it in errors.
+    pub fn from_json(file: &str, text: &str) -> Result<WorldState, Error> {
+        let world: WorldState = serde_json::from_str(text).map_err(|e| {
             // serde_json ends its message with the position the location already gives.
             let message = e.to_string();
             let position = format!(" at line {} column {}", e.line(), e.column());
