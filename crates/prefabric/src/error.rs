@@ -151,6 +151,13 @@ impl Error {
         self
     }
 
+    /// The same error with `prefix` put before its message (saying which
+    /// part of a larger job it comes from).
+    pub fn prefixed(mut self, prefix: &str) -> Error {
+        self.message.insert_str(0, prefix);
+        self
+    }
+
     /// Sets the location if none is set yet.
     pub fn or_at(mut self, location: Location) -> Error {
         if self.location.is_none() {

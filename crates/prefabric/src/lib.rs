@@ -69,6 +69,7 @@ pub mod rng;
 pub mod stage;
 pub mod stats;
 pub mod trace;
+pub mod world;
 pub mod world_state;
 
 pub use content::{Category, Composition, Encounter, EncounterPool, Furnishing, MapType, Pack, PackParts, WeightWords};
@@ -79,7 +80,7 @@ pub use geom::{Dir, Moves, Point, Rect, Transform, TransformSet};
 pub use grid::Grid;
 pub use limits::Limits;
 pub use map::{
-    DefinitionUse, Door, EncounterSkip, EncounterTag, FeatureSkip, FloorKind, FurnishPart, Furnished,
+    DefinitionUse, Door, EncounterSkip, EncounterTag, Exit, ExitWay, FeatureSkip, FloorKind, FurnishPart, Furnished,
     FurnishingSummary, LinkKind, Map, Object, ObjectEncounter, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionId,
     RegionKind, Role, SkipReason, Stage, Staircase, Terrain,
 };
@@ -87,6 +88,7 @@ pub use prefab::{CellMark, Header, LayerKind, LinkMark, Machine, Prefab, RefMark
 pub use rng::Rng;
 pub use stage::{Generation, Generator, Preview, SharedGenerator, generate};
 pub use trace::{Event, Outcome, Trace};
+pub use world::World;
 pub use world_state::WorldState;
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.

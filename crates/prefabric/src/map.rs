@@ -13,6 +13,9 @@ use crate::trace::Trace;
 use std::fmt;
 use std::sync::Arc;
 
+pub use exits::{Exit, ExitWay};
+
+mod exits;
 mod graph;
 #[cfg(feature = "serde")]
 mod serde_map;
@@ -1097,6 +1100,9 @@ pub struct Map {
     pub(crate) alternatives_fit: Vec<String>,
     pub(crate) feature_skips: Vec<FeatureSkip>,
     pub(crate) furnishing: FurnishingSummary,
+    /// Where its staircases lead, in a world of levels (empty otherwise).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub(crate) exits: Vec<Exit>,
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) trace: Trace,
     pub(crate) attempt: u32,
@@ -1228,6 +1234,7 @@ impl Map {
             alternatives_fit: Vec::new(),
             feature_skips: Vec::new(),
             furnishing: FurnishingSummary::default(),
+            exits: Vec::new(),
             trace: Trace::default(),
             attempt: 0,
             stream_seed: seed,
@@ -1494,6 +1501,12 @@ impl Map {
     /// The optional feature placements skipped for this map.
     pub fn feature_skips(&self) -> &[FeatureSkip] {
         &self.feature_skips
+    }
+
+    /// Where its staircases lead, for a level of a world ([`crate::World`]);
+    /// empty for a map made on its own.
+    pub fn exits(&self) -> &[Exit] {
+        &self.exits
     }
 
     /// The compositions the furnishing stage drew and the limits it hit.

@@ -37,9 +37,15 @@ fn check_verbose_lists_the_files_a_pack_does_not_read() {
     assert_eq!(listed.len(), 4, "{text}");
     for (path, why) in [
         ("maps/ideas.txt", "not a file a pack reads: maps/ holds map types, .toml files"),
-        ("notes.pdf", "not a file a pack reads: at the top of a pack only pack.toml and palette.toml are read"),
+        (
+            "notes.pdf",
+            "not a file a pack reads: at the top of a pack only pack.toml, palette.toml and world.toml are read",
+        ),
         ("prefabs/map.png", "not a file a pack reads: prefabs/ holds .txt, .xp"),
-        ("renders/seed1.png", "not a file a pack reads: a pack reads pack.toml, palette.toml and the folders"),
+        (
+            "renders/seed1.png",
+            "not a file a pack reads: a pack reads pack.toml, palette.toml, world.toml and the folders",
+        ),
     ] {
         let line = format!("{pack}/{path}: not read: {why}");
         assert!(text.contains(&line), "{line}\nin\n{text}");

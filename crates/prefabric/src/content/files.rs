@@ -10,7 +10,7 @@
 //! UTF-8.
 //!
 //! ```text
-//! pack.toml, palette.toml          at the top of the pack
+//! pack.toml, palette.toml, world.toml   at the top of the pack
 //! prefabs/**  .txt .def .xp .tmx .tmj .toml .tsx .tsj
 //! maps/*.toml, encounters/*.toml   directly in the folder
 //! catalog/**/*.toml
@@ -52,8 +52,8 @@ pub fn ignored_because(path: &str) -> Option<String> {
     let why = |what: &str| Some(format!("not a file a pack reads: {what}"));
     let Some((folder, rest)) = path.split_once('/') else {
         return match path {
-            "pack.toml" | "palette.toml" => None,
-            _ => why("at the top of a pack only pack.toml and palette.toml are read"),
+            "pack.toml" | "palette.toml" | "world.toml" => None,
+            _ => why("at the top of a pack only pack.toml, palette.toml and world.toml are read"),
         };
     };
     let toml = extension == Some("toml");
@@ -75,7 +75,9 @@ pub fn ignored_because(path: &str) -> Option<String> {
         }
         "catalog" if toml => None,
         "catalog" => why("catalog/ holds .toml files"),
-        _ => why("a pack reads pack.toml, palette.toml and the folders prefabs/, maps/, encounters/ and catalog/"),
+        _ => why(
+            "a pack reads pack.toml, palette.toml, world.toml and the folders prefabs/, maps/, encounters/ and catalog/",
+        ),
     }
 }
 

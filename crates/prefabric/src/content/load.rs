@@ -1,5 +1,5 @@
 //! Reading a pack's files into its parts: `pack.toml`, the palette, prefabs, the
-//! catalog, map types and definition files, in that order, each checked against
+//! catalog, map types, the world and definition files, in that order, each checked against
 //! the parts before it.
 //!
 //! Goes in: the pack's files in memory. Comes out: every part that loaded, and
@@ -18,6 +18,7 @@ use super::footprints;
 use super::glyphs::{art_lint, catalog_lint, palette_lint};
 use super::index::PrefabIndex;
 use super::values::WeightWords;
+use super::world::{self, WorldSpec};
 use super::{MapType, SourceFile, furnishing, maptype};
 use crate::error::{Error, ErrorKind, Location, Problems};
 use crate::format::palette::Palette;
@@ -47,6 +48,8 @@ pub(super) struct Loaded {
     pub prefabs: Vec<Prefab>,
     pub prefab_index: BTreeMap<String, usize>,
     pub map_types: BTreeMap<String, MapType>,
+    /// The pack's `world.toml`, when it has one that loaded.
+    pub world: Option<WorldSpec>,
     pub weight_words: WeightWords,
     pub catalog: Catalog,
     pub definitions: BTreeMap<String, Definitions>,
@@ -118,6 +121,10 @@ impl Loaded {
         let shared = read_shared_pools(&texts, limits, &index, &weight_words, checked_catalog, &mut problems);
         let parts = maptype::Parts { prefabs: &index, words: &weight_words, catalog: checked_catalog, shared: &shared };
         let (map_types, map_files, all_maps_read) = read_map_types(&texts, limits, &parts, &mut problems);
+        let world = find("world.toml").and_then(|f| {
+            let parts = world::WorldParts { map_files: &map_files, map_types: &map_types, prefabs: &index };
+            world::read(&f.label, f.text, &parts).map_err(|e| problems.extend(e)).ok()
+        });
 
         // Definition files, checked at every depth their prefabs can appear at — as
         // far as the map types that place them loaded.
@@ -159,6 +166,7 @@ impl Loaded {
             prefabs,
             prefab_index,
             map_types,
+            world,
             weight_words,
             catalog,
             definitions,

@@ -44,6 +44,7 @@ mod section;
 pub mod theme;
 pub mod tunnelers;
 mod values;
+pub mod world;
 
 use crate::error::{Error, ErrorKind, Location, Problems};
 use crate::format::palette::Palette;
@@ -75,6 +76,7 @@ pub struct Pack {
     prefabs: Vec<Prefab>,
     prefab_index: BTreeMap<String, usize>,
     map_types: BTreeMap<String, MapType>,
+    world: Option<world::WorldSpec>,
     weight_words: WeightWords,
     catalog: Catalog,
     definitions: BTreeMap<String, Definitions>,
@@ -176,6 +178,7 @@ impl Pack {
                 prefabs: loaded.prefabs,
                 prefab_index: loaded.prefab_index,
                 map_types: loaded.map_types,
+                world: loaded.world,
                 weight_words: loaded.weight_words,
                 catalog: loaded.catalog,
                 definitions: loaded.definitions,
@@ -268,6 +271,11 @@ impl Pack {
     /// Every map type, by name.
     pub fn map_types(&self) -> impl Iterator<Item = &MapType> {
         self.map_types.values()
+    }
+
+    /// The pack's world of levels (`world.toml`), when it has one.
+    pub fn world(&self) -> Option<&world::WorldSpec> {
+        self.world.as_ref()
     }
 
     /// The map type with this name.

@@ -8,8 +8,8 @@
 //! error, never a panic later.
 
 use super::{
-    EncounterSkip, FeatureSkip, FurnishingSummary, LayoutStats, Map, NO_REGION, Object, ObjectEncounter, PlacedLink,
-    PlacedPrefab, Pools, Region, Terrain,
+    EncounterSkip, Exit, FeatureSkip, FurnishingSummary, LayoutStats, Map, NO_REGION, Object, ObjectEncounter,
+    PlacedLink, PlacedPrefab, Pools, Region, Terrain,
 };
 use crate::geom::{Moves, Point, Rect};
 use crate::grid::Grid;
@@ -39,6 +39,8 @@ pub(crate) struct MapData {
     alternatives_fit: Vec<String>,
     feature_skips: Vec<FeatureSkip>,
     furnishing: FurnishingSummary,
+    #[serde(default)]
+    exits: Vec<Exit>,
     attempt: u32,
     stream_seed: u64,
 }
@@ -69,6 +71,7 @@ impl TryFrom<MapData> for Map {
             alternatives_fit,
             feature_skips,
             furnishing,
+            exits,
             attempt,
             stream_seed,
         } = data;
@@ -93,6 +96,7 @@ impl TryFrom<MapData> for Map {
             alternatives_fit,
             feature_skips,
             furnishing,
+            exits,
             trace: Trace::default(),
             attempt,
             stream_seed,
@@ -181,6 +185,9 @@ fn check(data: &MapData) -> Result<(), String> {
         if let Some(region) = prefab.region {
             index(&format!("prefab `{}`", prefab.name), region as usize, regions)?;
         }
+    }
+    for exit in &data.exits {
+        inside(&format!("an exit {}", exit.way.name()), exit.at)?;
     }
     for link in &data.links {
         inside("a link", link.at)?;

@@ -16,6 +16,7 @@
 //! holds them, through [`caverns`](crate::layout::cave_prefabs), with the same rules for
 //! required and optional ones.
 
+use super::links::{LevelLinks, WorldPlaced};
 use super::preview::Forced;
 use crate::content::Pack;
 use crate::content::maptype::{Anchor, FeatureVariant, MapType, PrefabPlacement, START_EDGE_GAP, StartSpec};
@@ -29,18 +30,25 @@ use crate::rng::Rng;
 use crate::trace::Outcome;
 
 /// Tries per placement before giving up.
-const PLACEMENT_ATTEMPTS: u32 = 64;
+pub(super) const PLACEMENT_ATTEMPTS: u32 = 64;
 /// Tries per start before skipping it.
 const START_ATTEMPTS: u32 = 32;
 
-/// Runs the stage; returns the tunneler starts for the layout.
+/// Runs the stage; returns the tunneler starts for the layout. In a world,
+/// the level's arrivals go down first and its branch entrances after the
+/// variant ([`super::links`]).
 pub(crate) fn run(
     map: &mut Map,
     pack: &Pack,
     map_type: &MapType,
     forced: &Forced,
     seed: u64,
+    world: Option<(&LevelLinks, &mut WorldPlaced)>,
 ) -> Result<Vec<Start>, Error> {
+    let mut world = world;
+    if let Some((links, placed)) = world.as_mut() {
+        super::links::place_arrivals(map, pack, links, seed, placed);
+    }
     let mut specs: Vec<(&str, &StartSpec)> = map_type.starts.iter().map(|s| ("map", s)).collect();
     if !map_type.variants.is_empty() {
         let mut rng = Rng::stream(seed, "features", "variant");
@@ -59,6 +67,9 @@ pub(crate) fn run(
         });
         place_variant(map, pack, variant, forced, seed)?;
         specs.extend(variant.starts.iter().map(|s| (variant.name.as_str(), s)));
+    }
+    if let Some((links, placed)) = world {
+        super::links::place_entrances(map, pack, links, seed, placed)?;
     }
     let mut keys = StreamKeys::default();
     let mut starts: Vec<Start> = Vec::new();
@@ -110,8 +121,11 @@ fn place_variant(
             });
         }
         if raised {
+            // A world's arrival, stamped before the variant, stays open.
             for p in barrier.points() {
-                map.terrain.set(p, Terrain::new(Role::Blocked));
+                if !map.is_protected(p) {
+                    map.terrain.set(p, Terrain::new(Role::Blocked));
+                }
             }
         }
     }
@@ -251,7 +265,7 @@ fn cavern_spot<'p>(
 
 /// Tries to place one of a placement's prefabs; when none finds a spot in
 /// [`PLACEMENT_ATTEMPTS`] tries, how many each rule turned away, most first.
-fn place_one(
+pub(super) fn place_one(
     map: &mut Map,
     pack: &Pack,
     placement: &PrefabPlacement,
@@ -302,7 +316,7 @@ fn place_one(
 
 /// A placement's failed tries in words: every rule that turned tries away, and
 /// the one that turned away most (a stable key for statistics).
-fn no_spot(map: &Map, rejects: &[(Reject, u32)]) -> (String, String) {
+pub(super) fn no_spot(map: &Map, rejects: &[(Reject, u32)]) -> (String, String) {
     let why: Vec<String> = rejects.iter().map(|&(r, n)| format!("{n} {}", r.describe(map))).collect();
     let full = format!("no free spot in {PLACEMENT_ATTEMPTS} tries: {}", why.join(", "));
     let most = rejects.first().map_or("no prefab to try".to_string(), |&(r, _)| r.describe(map));
@@ -312,7 +326,7 @@ fn no_spot(map: &Map, rejects: &[(Reject, u32)]) -> (String, String) {
 /// Why an oriented prefab cannot go at a spot, for the message of a placement
 /// that found none.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Reject {
+pub(super) enum Reject {
     /// Part of it falls off the map.
     OffMap,
     /// It overlaps the placed prefab with this index.
@@ -349,7 +363,7 @@ impl Reject {
 /// prefabs and barriers, open cells off the map's edge, every link of it with room
 /// to start digging, and no earlier link's way out covered; the first rule it
 /// breaks when not.
-fn fits(map: &Map, prefab: &Prefab, at: Point) -> Result<(), Reject> {
+pub(super) fn fits(map: &Map, prefab: &Prefab, at: Point) -> Result<(), Reject> {
     let bounds = Rect::new(at.x, at.y, prefab.width(), prefab.height());
     if !map.bounds().contains_rect(&bounds) {
         return Err(Reject::OffMap);
@@ -388,7 +402,13 @@ fn fits(map: &Map, prefab: &Prefab, at: Point) -> Result<(), Reject> {
 }
 
 /// Places `prefab` (oriented by `transform`, the outcome of `variant`) at `at`.
-fn place(map: &mut Map, prefab: &Prefab, at: Point, (transform, variant): (Transform, Option<u32>), spawn_block: bool) {
+pub(super) fn place(
+    map: &mut Map,
+    prefab: &Prefab,
+    at: Point,
+    (transform, variant): (Transform, Option<u32>),
+    spawn_block: bool,
+) {
     let index = map.prefabs.len();
     let bounds = Rect::new(at.x, at.y, prefab.width(), prefab.height());
     let has_open = prefab.cells().cells().iter().any(|c| c.is_some_and(|t| t.is_walkable()));

@@ -1,6 +1,7 @@
 //! [`Generation`]: one map under construction, advanced stage by stage:
 //! features, layout, encounters, furnishing, objects, theme, link, validate.
 
+use super::links::{self, LevelLinks, WorldPlaced};
 use super::preview::Forced;
 use super::{encounters, features, furnish, marks, objects, stairs, theme, validate};
 use crate::content::{MapType, Pack};
@@ -21,6 +22,9 @@ pub struct Generation<'p> {
     pub(super) starts: Vec<Start>,
     pub(super) stream_seed: u64,
     pub(super) world: WorldState,
+    /// What a world asks of this level, when it is one.
+    pub(super) links: Option<Arc<LevelLinks>>,
+    pub(super) world_placed: WorldPlaced,
 }
 
 impl std::fmt::Debug for Generation<'_> {
@@ -33,7 +37,8 @@ impl Generation<'_> {
     /// Stage 1: places the chosen feature variant's barriers and prefabs and
     /// resolves tunneler starts.
     pub fn features(&mut self) -> Result<(), Error> {
-        self.starts = features::run(&mut self.map, self.pack, self.map_type, &self.forced, self.stream_seed)?;
+        let world = self.links.as_deref().map(|links| (links, &mut self.world_placed));
+        self.starts = features::run(&mut self.map, self.pack, self.map_type, &self.forced, self.stream_seed, world)?;
         Ok(())
     }
 
@@ -48,12 +53,15 @@ impl Generation<'_> {
 
     /// Stage 3: embeds the map type's encounters into the layout's rooms, then
     /// turns general stairs into stairs up, down or floor to meet the map
-    /// type's `stairs` count.
+    /// type's `stairs` count; in a world, trims the stairs to the level's exits.
     pub fn encounters(&mut self) -> Result<(), Error> {
         if let Some(pool) = &self.map_type.encounters {
             encounters::run(&mut self.map, self.pack, pool, &self.forced, &self.world, self.stream_seed)?;
         }
         stairs::run(&mut self.map, self.map_type.stairs, self.stream_seed);
+        if let Some(links) = &self.links {
+            links::resolve_exits(&mut self.map, links, &self.world_placed, self.stream_seed)?;
+        }
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 
 use super::encounters;
 use super::generation::Generation;
+use super::links::{LevelLinks, WorldPlaced};
 use super::preview::{Forced, Preview, layout_forcing, layout_pools};
 use crate::content::{MapType, Pack};
 use crate::error::{Error, ErrorKind};
@@ -32,6 +33,8 @@ pub struct Generator<'p> {
     /// Memory of maps handed back ([`Generator::recycle`]) and of failed
     /// attempts, for the next maps; shared by the generator's clones.
     pub(super) spares: Arc<Mutex<Vec<Spare>>>,
+    /// What a world asks of the level, when it makes one.
+    pub(super) links: Option<Arc<LevelLinks>>,
 }
 
 /// The most maps' memory a generator keeps for reuse: one per thread that
@@ -54,7 +57,16 @@ impl<'p> Generator<'p> {
     /// [`Pack::map_type_sized`] gives it at another size (or as the pack has it).
     pub fn with_map_type(pack: &'p Pack, map_type: &'p MapType) -> Generator<'p> {
         let prepared = Arc::new(layout::Prepared::new(pack, &map_type.generators, map_type.width));
-        Generator { pack, map_type, depth: 1, forced: Forced::default(), trace: true, prepared, spares: Arc::default() }
+        Generator {
+            pack,
+            map_type,
+            depth: 1,
+            forced: Forced::default(),
+            trace: true,
+            prepared,
+            spares: Arc::default(),
+            links: None,
+        }
     }
 
     /// Forces the pieces `preview` names into every map; an error, with the
@@ -126,6 +138,12 @@ impl<'p> Generator<'p> {
     /// Sets the depth maps are generated for (default 1).
     pub fn depth(mut self, depth: u32) -> Generator<'p> {
         self.depth = depth;
+        self
+    }
+
+    /// The generator of one level of a world: what the world asks of it.
+    pub(crate) fn links(mut self, links: LevelLinks) -> Generator<'p> {
+        self.links = Some(Arc::new(links));
         self
     }
 
@@ -288,6 +306,8 @@ impl<'p> Generator<'p> {
             starts: Vec::new(),
             stream_seed,
             world: world.clone(),
+            links: self.links.clone(),
+            world_placed: WorldPlaced::default(),
         }
     }
 }

@@ -15,6 +15,7 @@ pub(crate) mod features;
 pub(crate) mod furnish;
 mod generation;
 mod generator;
+pub(crate) mod links;
 pub(crate) mod marks;
 pub(crate) mod objects;
 mod placed;

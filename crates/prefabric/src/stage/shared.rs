@@ -114,6 +114,7 @@ impl SharedGenerator {
             trace: self.trace,
             prepared: Arc::clone(&self.prepared),
             spares: Arc::clone(&self.spares),
+            links: None,
         }
     }
 

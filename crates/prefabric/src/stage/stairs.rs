@@ -81,7 +81,7 @@ fn set(map: &mut Map, cells: &[Point], terrain: Terrain) {
 }
 
 /// The floor a general staircase not needed becomes: that of the region it is in.
-fn floor_kind(map: &Map, p: Point) -> FloorKind {
+pub(super) fn floor_kind(map: &Map, p: Point) -> FloorKind {
     match map.region_at(p).map(|r| r.laid_out_as) {
         Some(RegionKind::Cave | RegionKind::Passage) => FloorKind::Cave,
         Some(RegionKind::Corridor) => FloorKind::Corridor,

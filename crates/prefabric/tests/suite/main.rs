@@ -40,5 +40,6 @@ mod tiled;
 mod tiled_prefabs;
 mod transforms;
 mod variation;
+mod world;
 mod xp_files;
 mod xp_prefabs;
