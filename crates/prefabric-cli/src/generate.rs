@@ -117,6 +117,20 @@ enum HighlightBy {
 }
 
 impl Format {
+    /// The extension of a file in this format (`txt` for text and ANSI).
+    pub(crate) fn extension(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Xp => "xp",
+            Format::Png => "png",
+            Format::Html => "html",
+            Format::Tmj => "tmj",
+            Format::Tmx => "tmx",
+            Format::Ldtk => "ldtk",
+            Format::Ascii | Format::Ansi => "txt",
+        }
+    }
+
     /// The Tiled map format it is, if it is one.
     pub(crate) fn tiled(self) -> Option<TiledFormat> {
         match self {

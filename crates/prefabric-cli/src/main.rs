@@ -20,6 +20,7 @@ mod stats_examples_html;
 mod stats_html;
 mod tiled_files;
 mod watch;
+mod world_graph;
 mod world_index;
 
 use clap::{Parser, Subcommand};
@@ -92,10 +93,15 @@ enum Command {
         prefabric convert vaults.txt tiled_out/ --to tmx          every prefab, as tiled_out/NAME.tmx"
     )]
     Convert(prefab_files::ConvertArgs),
-    /// Generate a run of levels at increasing depth that share one world (encounters
-    /// limited per world appear at most that often across all of them).
+    /// Generate a world of levels: the pack's world.toml (a main line and its
+    /// branches, with stairs that lead into each other), or with --levels a run of
+    /// one map type at increasing depth. Encounters limited per world appear at
+    /// most that often across all the levels.
     #[command(after_help = "Examples:\n  \
-        prefabric world --levels 10 --seed 7                  what each level holds\n  \
+        prefabric world --seed 7                              the built-in world: each level and where its stairs lead\n  \
+        prefabric world --seed 7 --format html --out w/       w/index.html draws the world; w/materials-01.html ...\n  \
+        prefabric world --seed 7 --level mines:2 --format ascii   one level, as the whole world makes it\n  \
+        prefabric world --levels 10 --seed 7                  a run of the default map type: what each level holds\n  \
         prefabric world --levels 20 --seed 7 --out run/       run/level-01.json ... and run/world.json\n  \
         prefabric world --levels 5 --seed 7 --format tmj --out run/   Tiled maps, their tileset and run/world.world\n  \
         prefabric world --levels 5 --seed 7 --format ldtk --out run/   run/world.ldtk: every level in one LDtk project\n  \
@@ -157,9 +163,14 @@ enum Command {
 
 #[derive(clap::Args)]
 struct WorldArgs {
-    /// How many levels to generate (1 or more).
+    /// A run of N levels of one map type (1 or more). Without it, the pack's
+    /// world.toml: its main line and branches.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    levels: u32,
+    levels: Option<u32>,
+    /// With the pack's world.toml: make only this level (e.g. `mines:2`), as the
+    /// whole world would, and print it in --format.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["levels", "out"])]
+    level: Option<String>,
     /// Seed of the whole run; each level's seed is derived from it (default: a random one, printed).
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::parse_seed)]
     seed: Option<u64>,
@@ -199,14 +210,15 @@ struct WorldArgs {
 
 /// Refuses a folder holding an earlier `world` run (its levels would lie beside
 /// the new ones), or with `force` removes that run's files — and only those.
-fn clear_earlier_run(dir: &Path, force: bool) -> Result<(), Failure> {
+fn clear_earlier_run(dir: &Path, force: bool, prefixes: &[String]) -> Result<(), Failure> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| Failure::Usage(format!("error: cannot read {}: {e}", dir.display())))?;
     let earlier: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            let level = name.strip_prefix("level-").and_then(|rest| rest.split_once('.'));
+            let level =
+                prefixes.iter().find_map(|p| name.strip_prefix(p.as_str())).and_then(|rest| rest.split_once('.'));
             ["world.json", "world.ldtk", "world.world", "tiles.png", "tiles.tsj", "tiles.tsx", "index.html"]
                 .contains(&name)
                 || level.is_some_and(|(n, ext)| {
@@ -410,6 +422,21 @@ fn counted_encounters(ids: &[&str]) -> String {
 
 fn world(args: WorldArgs) -> Result<(), Failure> {
     let pack = pack_or_fail(args.pack.as_deref())?;
+    let Some(levels) = args.levels else {
+        if pack.world().is_none() {
+            return Err(Failure::Usage(format!(
+                "error: pack `{}` has no world.toml: give --levels N for a run of one map type, or describe a world (docs/worlds.md)",
+                pack.name()
+            )));
+        }
+        if args.tileset.is_some() && args.format.tiled().is_none() {
+            return Err(Failure::Usage(
+                "error: --tileset places the levels' Tiled tileset; add --format tmj or tmx".into(),
+            ));
+        }
+        let seed = args.seed.unwrap_or_else(fresh_seed);
+        return world_graph::run(&args, &pack, seed);
+    };
     let map_type = args.map_type.unwrap_or_else(|| pack.default_map_type().to_string());
     let seed = args.seed.unwrap_or_else(fresh_seed);
     if args.tileset.is_some() && args.format.tiled().is_none() {
@@ -428,25 +455,25 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::Usage(format!("error: cannot create {}: {e}", dir.display())))?;
-        clear_earlier_run(dir, args.force)?;
+        clear_earlier_run(dir, args.force, &["level-".to_string()])?;
     }
-    let width = args.levels.to_string().len().max(2);
+    let width = levels.to_string().len().max(2);
     let world_command = format!(
         "prefabric world --levels {} --seed {seed}{}{} --map-type {map_type} --depth {}",
-        args.levels,
+        levels,
         args.pack.as_ref().map(|p| format!(" --pack {}", p.display())).unwrap_or_default(),
         args.world.as_ref().map(|p| format!(" --world {}", p.display())).unwrap_or_default(),
         args.depth
     );
     let mut out = io::stdout().lock();
-    writeln!(out, "# world of {} levels of {map_type}, seed {seed}", args.levels)?;
+    writeln!(out, "# world of {levels} levels of {map_type}, seed {seed}")?;
     // Tiled levels share one tileset of every level's tiles: written after the last.
     let mut tiled_levels = Vec::new();
     // With --format ldtk the levels go into one project, written after the last.
     let mut ldtk_levels = Vec::new();
     // With --format html an index page links the levels' pages.
     let mut index = Vec::new();
-    for level in 1..=args.levels {
+    for level in 1..=levels {
         let depth = args.depth.saturating_add(level - 1);
         let level_seed = prefabric::Rng::stream_n(seed, "world/level", u64::from(world.levels()) + 1).next_u64();
         let generator = Generator::new(&pack, &map_type).map_err(|e| Failure::Usage(e.to_string()))?.depth(depth);
@@ -455,16 +482,7 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
         world = next;
         writeln!(out, "level {level:0width$}  depth {depth}  seed {level_seed}  {}", encounters_placed(&map))?;
         if let Some(dir) = &args.out {
-            let extension = match args.format {
-                Format::Json => "json",
-                Format::Xp => "xp",
-                Format::Png => "png",
-                Format::Html => "html",
-                Format::Tmj => "tmj",
-                Format::Tmx => "tmx",
-                Format::Ldtk => "ldtk",
-                Format::Ascii | Format::Ansi => "txt",
-            };
+            let extension = args.format.extension();
             let command = format!("{world_command} (level {level})");
             if args.format.tiled().is_some() {
                 tiled_levels.push((format!("level-{level:0width$}.{extension}"), map, command));
@@ -488,7 +506,7 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
             let format = if args.format == Format::Ansi { Format::Ascii } else { args.format };
             let mut html = generate::page_options(args.editor_url.clone());
             if args.format == Format::Html {
-                html.links = level_links(level, args.levels, width);
+                html.links = level_links(level, levels, width);
             }
             let rendering = generate::Rendering { png: render::PngOptions::default(), trace: false, command };
             let bytes = generate::page_or_map_bytes(&map, &pack, format, &rendering, &html)?;
@@ -519,9 +537,9 @@ fn world(args: WorldArgs) -> Result<(), Failure> {
         if args.format == Format::Ldtk {
             let project = dir.join("world.ldtk");
             write_atomically(&project, render::world_ldtk(&ldtk_levels, &pack).as_bytes())?;
-            writeln!(out, "wrote {} levels in {} and {}", args.levels, project.display(), path.display())?;
+            writeln!(out, "wrote {levels} levels in {} and {}", project.display(), path.display())?;
         } else {
-            writeln!(out, "wrote {} level files{tiled_files_written} and {}", args.levels, path.display())?;
+            writeln!(out, "wrote {levels} level files{tiled_files_written} and {}", path.display())?;
         }
     }
     out.flush()?;
