@@ -96,6 +96,11 @@ pub use world_state::WorldState;
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
 
+/// The Rust examples of the manual's `docs/worlds.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/worlds.md")]
+pub struct WorldsDoctests;
+
 /// The Rust examples of the manual's `docs/README.md`, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/README.md")]

@@ -57,6 +57,7 @@ const MINIMUM: &[(&str, usize)] = &[
     ("docs/prefabs.md", 1),
     ("docs/tiled-and-ldtk.md", 3),
     ("docs/viewer.md", 1),
+    ("docs/worlds.md", 2),
 ];
 
 fn repo() -> PathBuf {

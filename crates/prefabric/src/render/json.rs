@@ -20,6 +20,17 @@ use serde::Serialize;
 /// Version of the JSON schema; bumped when a field changes meaning or goes away.
 const SCHEMA_VERSION: u32 = 1;
 
+/// One exit of a level in a world: its way, its first cell, the level it leads
+/// to (`null`: out of the world) and the arrival cell there.
+#[derive(Serialize)]
+struct ExitJson<'a> {
+    way: &'static str,
+    x: i32,
+    y: i32,
+    to: Option<&'a str>,
+    arrival: Option<[i32; 2]>,
+}
+
 #[derive(Serialize)]
 struct MapJson<'a> {
     format: &'static str,
@@ -54,6 +65,9 @@ struct MapJson<'a> {
     objects: Vec<ObjectJson<'a>>,
     /// Object-only encounters: which, where, and their objects (indices into `objects`).
     object_encounters: Vec<ObjectEncounterJson<'a>>,
+    /// A level of a world: where each of its staircases leads; absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    exits: Vec<ExitJson<'a>>,
     /// The trace, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     trace: Option<Vec<EventJson<'a>>>,
@@ -274,6 +288,17 @@ fn document(map: &Map, pack: &Pack, trace: Option<&Trace>) -> String {
                 category: e.category.name(),
                 region: e.region,
                 objects: &e.objects,
+            })
+            .collect(),
+        exits: map
+            .exits()
+            .iter()
+            .map(|e| ExitJson {
+                way: e.way.name(),
+                x: e.at.x,
+                y: e.at.y,
+                to: e.to.as_deref(),
+                arrival: e.arrival.map(|p| [p.x, p.y]),
             })
             .collect(),
         trace: trace.map(|t| {

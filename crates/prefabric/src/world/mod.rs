@@ -118,6 +118,29 @@ impl<'p> World<'p> {
         Ok(&self.maps[index])
     }
 
+    /// Where the staircase at `at` on level `from` leads: the level and the
+    /// arrival cell there, making both levels (and those before them) if they
+    /// are not made yet. What a game calls when the player takes the stairs.
+    pub fn follow(&mut self, from: &str, at: Point) -> Result<(String, Point), Error> {
+        self.level(from)?;
+        let i = self.plan.index(from).unwrap_or_default();
+        let Some(e) = self.maps[i].exits().iter().position(|e| e.at == at) else {
+            let listed: Vec<String> =
+                self.maps[i].exits().iter().map(|e| format!("{} {}", e.way.name(), e.at)).collect();
+            return Err(Error::new(ErrorKind::Invalid, format!("level `{from}` has no staircase at {at}"))
+                .with_help(format!("its staircases (by their first cell): {}", listed.join(", "))));
+        };
+        let Some(to) = self.maps[i].exits()[e].to.clone() else {
+            return Err(Error::new(
+                ErrorKind::Invalid,
+                format!("the stairs at {at} on `{from}` lead out of the world"),
+            ));
+        };
+        self.level(&to)?;
+        let arrival = self.maps[i].exits()[e].arrival;
+        arrival.map(|p| (to, p)).ok_or_else(|| self.broken(i, &format!("has an exit at {at} with no arrival")))
+    }
+
     /// Makes every level of the world.
     pub fn make_all(&mut self) -> Result<(), Error> {
         while self.maps.len() < self.plan.levels.len() {
