@@ -18,6 +18,7 @@ mod stats;
 mod stats_depth_html;
 mod stats_examples_html;
 mod stats_html;
+mod stats_world;
 mod tiled_files;
 mod watch;
 mod world_graph;

@@ -45,6 +45,10 @@ pub(crate) struct StatsArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Make the pack's world (world.toml) for each seed instead: how often each
+    /// branch appears and where, and each level's failure rate.
+    #[arg(long, conflicts_with_all = ["map_type", "html"])]
+    world: bool,
 }
 
 #[derive(clap::Subcommand)]
@@ -114,6 +118,9 @@ pub(crate) fn stats(args: StatsArgs) -> Result<(), Failure> {
         return merge(&files, json, html.as_deref());
     }
     let pack = pack_or_fail(args.pack.as_deref())?;
+    if args.world {
+        return crate::stats_world::run(&pack, [args.seeds.first, args.seeds.end], args.threads, args.json);
+    }
     let names: Vec<String> = if args.map_type.is_empty() {
         pack.map_types().map(|m| m.name.clone()).collect()
     } else {

@@ -162,11 +162,18 @@ impl<'p> World<'p> {
                 g
             }
         };
-        let (map, state) = generator
-            .depth(planned.depth)
-            .links(links)
-            .generate_in(planned.seed, &self.state)
-            .map_err(|e| e.prefixed(&format!("level `{}` (world seed {}): ", planned.name, self.seed)))?;
+        let generator = generator.depth(planned.depth);
+        let aligned = !links.aligned.is_empty();
+        let unaligned = LevelLinks { aligned: Vec::new(), arrival_prefab: None, ..links.clone() };
+        let made = match generator.clone().links(links).generate_in(planned.seed, &self.state) {
+            // Arrivals stamped where the level above put its stairs may leave a
+            // required feature no room in any attempt: the level is made again
+            // with its ways in arriving on its own stairs up.
+            Err(_) if aligned => generator.links(unaligned).generate_in(planned.seed, &self.state),
+            made => made,
+        };
+        let (map, state) =
+            made.map_err(|e| e.prefixed(&format!("level `{}` (world seed {}): ", planned.name, self.seed)))?;
         self.state = state;
         self.maps.push(map);
         self.link_arrivals(i)
