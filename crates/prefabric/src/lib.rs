@@ -69,9 +69,13 @@ pub mod rng;
 pub mod stage;
 pub mod stats;
 pub mod trace;
+pub mod vocab;
 pub mod world;
 
-pub use content::{Category, Composition, Encounter, EncounterPool, Furnishing, MapType, Pack, PackParts, WeightWords};
+pub use content::encounters::{Encounter, EncounterPool};
+pub use content::furnishing::Furnishing;
+pub use content::maptype::MapType;
+pub use content::{Pack, PackParts, WeightWords};
 pub use error::{Error, ErrorKind, Location, Problems, Report, ReportLine, SHOWN_PER_SHAPE};
 pub use format::palette::Palette;
 pub use format::xp::{Rgb, XpCell, XpImage, XpLayer};
@@ -83,10 +87,11 @@ pub use map::{
     FurnishingSummary, LinkKind, Map, Object, ObjectEncounter, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionId,
     RegionKind, Role, SkipReason, Stage, Staircase, Terrain,
 };
-pub use prefab::{CellMark, Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, VariationLine};
+pub use prefab::{CellMark, Header, LayerKind, LinkMark, Machine, Prefab, RefMark, VariationLine};
 pub use rng::Rng;
 pub use stage::{Generation, Generator, Preview, SharedGenerator, generate};
 pub use trace::{Event, Outcome, Trace};
+pub use vocab::{Category, Composition, Style};
 pub use world::World;
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.

@@ -26,8 +26,7 @@ use crate::content::Pack;
 use crate::content::maptype::{LayoutGenerator, WeightedGenerator};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect, largest_empty_rect};
-pub use crate::map::{CaveStats, ChainStats, LayoutStats, PathwaysStats};
-use crate::map::{Door, FloorKind, Map, NO_REGION, RegionId, RegionKind, Role, Terrain, mask};
+use crate::map::{Door, FloorKind, LayoutStats, Map, NO_REGION, RegionId, RegionKind, Role, Terrain, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
 

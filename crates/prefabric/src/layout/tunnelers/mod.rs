@@ -26,11 +26,12 @@
 mod columns;
 mod rooms;
 
-use super::{Carver, Cell, Input, LayoutStats, Start};
+use super::{Carver, Cell, Input, Start};
 use crate::content::IntRange;
 use crate::content::tunnelers::{RoomSize, TunnelerParams};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
+use crate::map::LayoutStats;
 use crate::map::{FloorKind, Map, RegionId, RegionKind, Terrain};
 use crate::rng::Rng;
 use crate::trace::Outcome;
