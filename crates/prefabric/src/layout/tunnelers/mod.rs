@@ -108,10 +108,13 @@ struct Digger<'c, 'm> {
     cap: u32,
 }
 
+/// The tunnelers prepare nothing once per map type.
+pub(super) type Prepared = ();
+
 /// Digs the whole layout and notes in the trace what the tunnelers did.
 pub(super) fn build(
     map: &mut Map,
-    _prepared: &(),
+    _prepared: &Prepared,
     params: &TunnelerParams,
     input: &Input<'_>,
 ) -> Result<LayoutStats, Error> {
