@@ -160,8 +160,9 @@ fn generator_name<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<&
     })
 }
 
-#[cfg(all(test, feature = "serde"))]
+#[cfg(test)]
 mod tests {
+    #[cfg(feature = "serde")]
     #[test]
     fn the_generator_names_are_the_layouts() {
         assert_eq!(super::GENERATOR_NAMES, crate::content::maptype::LayoutGenerator::NAMES);
