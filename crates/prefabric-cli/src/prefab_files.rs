@@ -546,7 +546,8 @@ fn references_legend(prefab: &prefabric::Prefab, pack: &PackParts, depth: u32) -
     };
     let mut text = format!("# references at depth {depth}, through {}:\n", defs.file);
     for glyph in glyphs {
-        let lines: Vec<&prefabric::content::Definition> = defs.lines.iter().filter(|d| d.line.glyph == glyph).collect();
+        let lines: Vec<&prefabric::content::defs::Definition> =
+            defs.lines.iter().filter(|d| d.line.glyph == glyph).collect();
         if lines.is_empty() {
             text.push_str(&format!("#   {glyph}  not defined in {}\n", defs.file));
         }
@@ -559,8 +560,8 @@ fn references_legend(prefab: &prefabric::Prefab, pack: &PackParts, depth: u32) -
 
 /// One definition line as [`references_legend`] shows it.
 fn definition_legend(
-    d: &prefabric::content::Definition,
-    defs: &prefabric::content::Definitions,
+    d: &prefabric::content::defs::Definition,
+    defs: &prefabric::content::defs::Definitions,
     pack: &PackParts,
     depth: u32,
 ) -> String {

@@ -69,10 +69,14 @@ pub mod rng;
 pub mod stage;
 pub mod stats;
 pub mod trace;
+pub mod vocab;
 pub mod world;
 pub mod world_state;
 
-pub use content::{Category, Composition, Encounter, EncounterPool, Furnishing, MapType, Pack, PackParts, WeightWords};
+pub use content::encounters::{Encounter, EncounterPool};
+pub use content::furnishing::Furnishing;
+pub use content::maptype::MapType;
+pub use content::{Pack, PackParts, WeightWords};
 pub use error::{Error, ErrorKind, Location, Problems, Report, ReportLine, SHOWN_PER_SHAPE};
 pub use format::palette::Palette;
 pub use format::xp::{Rgb, XpCell, XpImage, XpLayer};
@@ -84,10 +88,11 @@ pub use map::{
     FurnishingSummary, LinkKind, Map, Object, ObjectEncounter, ObjectKind, PlacedLink, PlacedPrefab, Region, RegionId,
     RegionKind, Role, SkipReason, Stage, Staircase, Terrain,
 };
-pub use prefab::{CellMark, Header, LayerKind, LinkMark, Machine, Prefab, RefMark, Style, VariationLine};
+pub use prefab::{CellMark, Header, LayerKind, LinkMark, Machine, Prefab, RefMark, VariationLine};
 pub use rng::Rng;
 pub use stage::{Generation, Generator, Preview, SharedGenerator, generate};
 pub use trace::{Event, Outcome, Trace};
+pub use vocab::{Category, Composition, Style};
 pub use world::World;
 pub use world_state::WorldState;
 

@@ -17,7 +17,7 @@ use super::section::{SectionReader, Span};
 use super::values::{WeightFile, WeightWords};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::suggest;
-pub use crate::map::Composition;
+use crate::vocab::Composition;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;

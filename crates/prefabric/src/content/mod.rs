@@ -51,16 +51,15 @@ use crate::format::palette::Palette;
 use crate::geom::Point;
 use crate::limits::Limits;
 use crate::prefab::{self, Prefab};
-pub use catalog::Catalog;
-pub use defs::{Definition, Definitions};
-pub use encounters::{Category, Encounter, EncounterPool, WeightWords};
+pub(crate) use catalog::Catalog;
+pub(crate) use defs::Definitions;
+pub(crate) use encounters::Encounter;
 pub use files::{IgnoredFile, ignored_because};
-pub use furnishing::{Composition, Furnishing};
 use load::Loaded;
-pub use maptype::MapType;
+pub(crate) use maptype::MapType;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-pub use values::{DepthRanges, IntRange};
+pub use values::{Anchor, DEFAULT_WEIGHT_WORDS, DepthRanges, IntRange, Percent, WeightWords};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded_pack.rs"));

@@ -17,7 +17,7 @@
 use super::maptype::LayoutGenerator;
 use super::{Encounter, MapType, Pack};
 use crate::error::{Error, ErrorKind, Location};
-use crate::map::Style;
+use crate::vocab::Style;
 use std::collections::BTreeMap;
 
 /// The largest room floors (width, height) a map type's layouts can make,

@@ -26,8 +26,7 @@ use crate::content::Pack;
 use crate::content::maptype::{LayoutGenerator, WeightedGenerator};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect, largest_empty_rect};
-pub use crate::map::{CaveStats, ChainStats, LayoutStats, PathwaysStats};
-use crate::map::{Door, FloorKind, Map, NO_REGION, RegionId, RegionKind, Role, Terrain, mask};
+use crate::map::{Door, FloorKind, LayoutStats, Map, NO_REGION, RegionId, RegionKind, Role, Terrain, mask};
 use crate::rng::Rng;
 use crate::trace::Outcome;
 
@@ -50,29 +49,72 @@ pub(crate) struct Prepared {
     ready: Vec<Ready>,
 }
 
-/// What one generator builds from, prepared once: its registration in the
-/// layout (each variant names the generator's folder).
-enum Ready {
-    Tunnelers,
-    Chain(chain::Prepared),
-    Pathways(pathways::Prepared),
-    Caves,
-}
-
 impl Prepared {
     /// Prepares every generator of a map type `width` cells wide.
     pub fn new(pack: &Pack, generators: &[WeightedGenerator], width: i32) -> Prepared {
-        let ready = generators
-            .iter()
-            .map(|g| match &g.generator {
-                LayoutGenerator::Tunnelers(_) => Ready::Tunnelers,
-                LayoutGenerator::Chain(params) => Ready::Chain(chain::Prepared::new(params, pack, width)),
-                LayoutGenerator::Pathways(params) => Ready::Pathways(pathways::Prepared::new(params, pack, width)),
-                LayoutGenerator::Caves(_) => Ready::Caves,
-            })
-            .collect();
-        Prepared { ready }
+        Prepared { ready: generators.iter().map(|g| Ready::new(&g.generator, pack, width)).collect() }
     }
+}
+
+/// What a generator builds from that stays the same from map to map, made
+/// once per map type from its parameters and the pack; `()` for a generator
+/// that needs nothing.
+trait Prepare<P> {
+    /// Prepares for maps `map_width` cells wide.
+    fn prepare(params: &P, pack: &Pack, map_width: i32) -> Self;
+}
+
+impl<P> Prepare<P> for () {
+    fn prepare(_: &P, _: &Pack, _: i32) {}
+}
+
+/// Writes, from the table below, the `Ready` enum (what one generator builds
+/// from, prepared once) and the two matches that tell generators apart:
+/// preparing one and building with it. Each line pairs a `LayoutGenerator`
+/// variant with its folder under `layout/`, which holds `Prepared` (a type
+/// implementing [`Prepare`] for the generator's parameters) and `build`. The
+/// calls are static: one enum, matched once per map, no trait objects.
+macro_rules! generators {
+    ($($variant:ident => $folder:ident),+ $(,)?) => {
+        /// What one generator builds from, prepared once.
+        enum Ready {
+            $($variant($folder::Prepared),)+
+        }
+
+        impl Ready {
+            /// Prepares `generator` for maps `width` cells wide.
+            fn new(generator: &LayoutGenerator, pack: &Pack, width: i32) -> Ready {
+                match generator {
+                    $(LayoutGenerator::$variant(params) => {
+                        Ready::$variant(<$folder::Prepared as Prepare<_>>::prepare(params, pack, width))
+                    })+
+                }
+            }
+
+            /// Builds with `generator`, if this was prepared for it.
+            fn build(
+                &self,
+                map: &mut Map,
+                generator: &LayoutGenerator,
+                input: &Input<'_>,
+            ) -> Option<Result<LayoutStats, Error>> {
+                match (generator, self) {
+                    $((LayoutGenerator::$variant(params), Ready::$variant(ready)) => {
+                        Some($folder::build(map, ready, params, input))
+                    })+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+// The generators: adding one is a `mod` line above and a line here.
+generators! {
+    Tunnelers => tunnelers,
+    Chain => chain,
+    Pathways => pathways,
+    Caves => caves,
 }
 
 /// What every generator's `build` digs from besides the map, what was prepared
@@ -106,22 +148,14 @@ pub(crate) fn run(
         });
     }
     let input = Input { starts, seed };
-    // Every generator answers the same call; this is the one place that tells
-    // them apart.
-    let stats = match (generator, prepared.ready.get(chosen)) {
-        (LayoutGenerator::Tunnelers(params), Some(Ready::Tunnelers)) => tunnelers::build(map, &(), params, &input)?,
-        (LayoutGenerator::Chain(params), Some(Ready::Chain(ready))) => chain::build(map, ready, params, &input)?,
-        (LayoutGenerator::Pathways(params), Some(Ready::Pathways(ready))) => {
-            pathways::build(map, ready, params, &input)?
-        }
-        (LayoutGenerator::Caves(params), Some(Ready::Caves)) => caves::build(map, &(), params, &input)?,
-        _ => {
-            return Err(Error::new(
-                ErrorKind::Generation,
-                format!("the {} generator was not prepared for this map type", generator.name()),
-            ));
-        }
+    // Every generator answers the same call (see `generators!`).
+    let Some(built) = prepared.ready.get(chosen).and_then(|ready| ready.build(map, generator, &input)) else {
+        return Err(Error::new(
+            ErrorKind::Generation,
+            format!("the {} generator was not prepared for this map type", generator.name()),
+        ));
     };
+    let stats = built?;
     map.layout = stats.clone();
     Ok(stats)
 }

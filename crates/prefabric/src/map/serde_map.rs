@@ -105,41 +105,6 @@ impl TryFrom<MapData> for Map {
     }
 }
 
-/// The layout generators' names, as [`LayoutStats::generator`] holds them
-/// (`LayoutGenerator::NAMES`, which this floor cannot see; a test keeps them equal).
-const GENERATOR_NAMES: [&str; 4] = ["tunnelers", "chain", "pathways", "caves"];
-
-/// Reads [`LayoutStats::generator`]: one of the generators' names, or none.
-pub(crate) fn generator_name<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<&'static str, D::Error> {
-    let name = <String as serde::Deserialize>::deserialize(deserializer)?;
-    if name.is_empty() {
-        return Ok("");
-    }
-    GENERATOR_NAMES.into_iter().find(|known| *known == name).ok_or_else(|| {
-        serde::de::Error::custom(format!("`{name}` is not a layout generator: one of {}", GENERATOR_NAMES.join(", ")))
-    })
-}
-
-/// The per-map furnishing limits `stage/furnish` records in
-/// [`FurnishingSummary::limits_hit`].
-const LIMIT_NAMES: [&str; 2] = ["max_interactive", "max_stockpiles"];
-
-/// Reads [`FurnishingSummary::limits_hit`]: names of per-map limits.
-pub(crate) fn limit_names<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<&'static str>, D::Error> {
-    let names = <Vec<String> as serde::Deserialize>::deserialize(deserializer)?;
-    names
-        .iter()
-        .map(|name| {
-            LIMIT_NAMES.into_iter().find(|known| known == name).ok_or_else(|| {
-                serde::de::Error::custom(format!(
-                    "`{name}` is not a furnishing limit: one of {}",
-                    LIMIT_NAMES.join(", ")
-                ))
-            })
-        })
-        .collect()
-}
-
 /// The first thing that does not hold together, said.
 fn check(data: &MapData) -> Result<(), String> {
     let bounds = data.terrain.bounds();
@@ -258,10 +223,5 @@ mod tests {
         assert!(error.contains("variant 12 is not 0-9"), "{error}");
         let error = refused(&|v| v["layout"]["generator"] = serde_json::json!("tunneler"));
         assert!(error.contains("`tunneler` is not a layout generator"), "{error}");
-    }
-
-    #[test]
-    fn the_generator_names_are_the_layouts() {
-        assert_eq!(GENERATOR_NAMES, crate::content::maptype::LayoutGenerator::NAMES);
     }
 }

@@ -30,8 +30,8 @@ use crate::format::palette::Palette;
 use crate::format::text::RawPrefab;
 use crate::geom::{Dir, Moves, Point, Transform, TransformSet};
 use crate::grid::Grid;
-pub use crate::map::Style;
 use crate::map::{LinkKind, Object, ObjectKind, Role, Terrain};
+use crate::vocab::Style;
 use std::sync::Arc;
 use vary::Variation;
 

@@ -7,7 +7,7 @@
 
 use super::assemble::{Drawn, Place, assemble};
 use super::vary::{self, parse::Named};
-use super::{Declared, Header, LayerKind, Prefab, Style, VARIATION_KEYS, VariationLine, check_name, check_tag};
+use super::{Declared, Header, LayerKind, Prefab, VARIATION_KEYS, VariationLine, check_name, check_tag};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::palette::{CONNECTOR, DONT_CARE, Palette};
 use crate::format::suggest;
@@ -16,6 +16,7 @@ use crate::geom::{Point, Transform, TransformSet};
 use crate::grid::Grid;
 use crate::limits::Limits;
 use crate::map::{Role, Terrain};
+use crate::vocab::Style;
 
 /// Header keys a prefab may have, each once.
 const KEYS: [&str; 4] = ["tags", "transforms", "style", "defs"];

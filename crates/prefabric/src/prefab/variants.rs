@@ -13,7 +13,8 @@ use super::{Prefab, RefMark, Varying, View, vary};
 use crate::error::{Error, Location};
 use crate::geom::Point;
 use crate::grid::Grid;
-use crate::map::{Style, Terrain};
+use crate::map::Terrain;
+use crate::vocab::Style;
 use std::borrow::Cow;
 
 impl Prefab {

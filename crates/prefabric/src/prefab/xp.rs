@@ -19,7 +19,7 @@
 //! [`Prefab::to_xp`] writes an image that reads back to an equal prefab.
 
 use super::assemble::{Drawn, Place, assemble};
-use super::{Header, LayerKind, Prefab, Style, VARIATION_KEYS, VariationLine, check_name, check_tag, vary};
+use super::{Header, LayerKind, Prefab, VARIATION_KEYS, VariationLine, check_name, check_tag, vary};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
 use crate::format::cp437;
 use crate::format::palette::{ColourChannel, Palette};
@@ -29,6 +29,7 @@ use crate::geom::{Dir, Point, TransformSet};
 use crate::grid::Grid;
 use crate::limits::Limits;
 use crate::map::{Role, Terrain};
+use crate::vocab::Style;
 use serde::Deserialize;
 
 /// Most bad cells reported per layer before the rest are summarised.

@@ -13,8 +13,8 @@ use super::colour::terrain_colour;
 use crate::content::Pack;
 use crate::geom::{Point, Rect};
 use crate::map::{LinkKind, Map, Object, Terrain};
-use crate::prefab::Style;
 use crate::trace::Trace;
+use crate::vocab::Style;
 use serde::Serialize;
 
 /// Version of the JSON schema; bumped when a field changes meaning or goes away.

@@ -10,12 +10,12 @@
 //! before anything is allocated.
 
 use super::colour::{BACKGROUND, object_colour, stage_colour, terrain_colour};
-use crate::content::Category;
 use crate::error::{Error, ErrorKind};
 use crate::format::palette::Palette;
 use crate::format::xp::Rgb;
 use crate::geom::Rect;
 use crate::map::{Map, ObjectKind, PlacedPrefab, Stage, Terrain};
+use crate::vocab::Category;
 use font8x8::UnicodeFonts;
 
 /// The largest scale: a cell of 32x32 pixels.

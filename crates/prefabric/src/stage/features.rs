@@ -18,16 +18,18 @@
 
 use super::links::{LevelLinks, WorldPlaced};
 use super::preview::Forced;
+use crate::content::Anchor;
 use crate::content::Pack;
-use crate::content::maptype::{Anchor, FeatureVariant, MapType, PrefabPlacement, START_EDGE_GAP, StartSpec};
+use crate::content::maptype::{FeatureVariant, MapType, PrefabPlacement, START_EDGE_GAP, StartSpec};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::layout::Start;
 use crate::layout::cave_prefabs::{self as caverns, Caverns};
 use crate::map::{Door, FeatureSkip, Map, PlacedLink, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};
-use crate::prefab::{Prefab, Style, link_ground};
+use crate::prefab::{Prefab, link_ground};
 use crate::rng::Rng;
 use crate::trace::Outcome;
+use crate::vocab::Style;
 
 /// Tries per placement before giving up.
 pub(super) const PLACEMENT_ATTEMPTS: u32 = 64;

@@ -17,8 +17,9 @@
 use super::features::{self, PLACEMENT_ATTEMPTS};
 use super::preview::Forced;
 use super::stairs::floor_kind;
+use crate::content::Anchor;
 use crate::content::Pack;
-use crate::content::maptype::{Anchor, PrefabPlacement};
+use crate::content::maptype::PrefabPlacement;
 use crate::error::{Error, ErrorKind, Location};
 use crate::geom::{Point, Rect, TransformSet};
 use crate::map::{Exit, ExitWay, Map, Role, Terrain};

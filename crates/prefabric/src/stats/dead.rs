@@ -172,10 +172,10 @@ impl MapTypeStats {
                     let why = match most_seen(&st.not_placed) {
                         Some((reason, seen)) => {
                             let words = match (reason, e.style) {
-                                ("no-place", crate::prefab::Style::Embedded) => {
+                                ("no-place", crate::vocab::Style::Embedded) => {
                                     "no cavern had rock beside it deep and whole enough to sink one of its prefabs into"
                                 }
-                                ("no-place", crate::prefab::Style::Centered) => {
+                                ("no-place", crate::vocab::Style::Centered) => {
                                     "no cavern had room around its centre, or every centre was taken"
                                 }
                                 _ => &st.why(reason, seen),

@@ -127,9 +127,9 @@ fn drawn(map: &Map, glyph: char) -> Vec<(Point, String)> {
 }
 
 /// The definition file of the pack written here.
-fn pack_defs() -> prefabric::content::Definitions {
+fn pack_defs() -> prefabric::content::defs::Definitions {
     thread_local! {
-        static DEFS: prefabric::content::Definitions = pack().definitions("hall").unwrap().clone();
+        static DEFS: prefabric::content::defs::Definitions = pack().definitions("hall").unwrap().clone();
     }
     DEFS.with(|d| d.clone())
 }

@@ -10,7 +10,8 @@
 
 use crate::geom::Point;
 use crate::grid::Grid;
-use crate::prefab::{Prefab, Style};
+use crate::prefab::Prefab;
+use crate::vocab::Style;
 
 pub(super) fn style_help(style: Style) -> &'static str {
     match style {

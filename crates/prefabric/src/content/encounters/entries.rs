@@ -13,8 +13,8 @@ use crate::content::catalog::{Catalog, MAX_RATING};
 use crate::content::defs;
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::def::{self};
-use crate::map::Category;
-use crate::prefab::{Prefab, Style};
+use crate::prefab::Prefab;
+use crate::vocab::{Category, Style};
 use std::collections::BTreeSet;
 use toml::Spanned;
 

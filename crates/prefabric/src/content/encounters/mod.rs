@@ -21,10 +21,8 @@ mod checks;
 mod entries;
 mod pool;
 
-pub use super::values::{DEFAULT_WEIGHT_WORDS, WeightWords};
 use crate::error::{Error, ErrorKind, Location};
 use crate::format::suggest;
-pub use crate::map::Category;
 
 pub use pool::{DoorChange, DoorLimit, Encounter, EncounterObject, EncounterPool};
 pub(crate) use pool::{PoolContext, PoolFile, SharedPoolFile, SharedPools};

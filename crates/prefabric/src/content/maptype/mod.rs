@@ -18,15 +18,13 @@ use super::furnishing::{self, Furnishing, FurnishingFile};
 use super::index::PrefabIndex;
 use super::pathways::{self, PathwaysFile, PathwaysParams};
 use super::theme::{self, Theme, ThemeFile};
-use super::tunnelers;
-pub use super::tunnelers::{RoomSize, TunnelerParams};
-use super::values::WeightWords;
-pub use super::values::{Anchor, IntRange, Percent};
+use super::tunnelers::{self, TunnelerParams};
+use super::values::{Anchor, WeightWords};
 use crate::error::{Error, ErrorKind, LineIndex, Location};
 use crate::format::{parse_toml, suggest};
 use crate::geom::{Dir, Point, Rect, TransformSet};
 use crate::limits::Limits;
-use crate::prefab::Style;
+use crate::vocab::Style;
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use std::collections::BTreeMap;
@@ -758,6 +756,7 @@ impl Checker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::content::values::{IntRange, Percent};
 
     #[test]
     fn anchors_place_rectangles_against_edges() {

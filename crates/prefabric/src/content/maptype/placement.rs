@@ -6,14 +6,16 @@
 //! In: one `[[variants.prefabs]]` table as written. Out: a
 //! [`PrefabPlacement`], or its problems pushed at their `file:line:col`.
 
-use super::{Anchor, Checker, PlacementFile, PrefabChoice, PrefabPlacement};
+use super::{Checker, PlacementFile, PrefabChoice, PrefabPlacement};
 use crate::content::chain;
 use crate::content::encounters::check_cave_prefab;
 use crate::content::index::PrefabIndex;
+use crate::content::values::Anchor;
 use crate::error::{Error, ErrorKind};
 use crate::format::article_before_number;
 use crate::geom::{Moves, Point, Rect, Transform, TransformSet};
-use crate::prefab::{Prefab, Style};
+use crate::prefab::Prefab;
+use crate::vocab::Style;
 use toml::Spanned;
 
 impl Checker<'_> {

@@ -114,10 +114,13 @@ const SPREAD: [u64; 256] = {
     table
 };
 
+/// The caves prepare nothing once per map type.
+pub(super) type Prepared = ();
+
 /// Builds the cave layout of `map`.
 pub(super) fn build(
     map: &mut Map,
-    _prepared: &(),
+    _prepared: &Prepared,
     params: &CavesParams,
     input: &Input<'_>,
 ) -> Result<LayoutStats, Error> {

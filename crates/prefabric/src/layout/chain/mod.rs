@@ -122,9 +122,9 @@ pub(crate) struct Prepared {
     width: i32,
 }
 
-impl Prepared {
+impl super::Prepare<ChainParams> for Prepared {
     /// The pool and start of `params` as shapes for maps `map_width` cells wide.
-    pub fn new(params: &ChainParams, pack: &Pack, map_width: i32) -> Prepared {
+    fn prepare(params: &ChainParams, pack: &Pack, map_width: i32) -> Prepared {
         Prepared {
             pool: shapes::hand_made(&params.pool, pack, map_width),
             start: shapes::start(params.start.as_deref(), pack, map_width),

@@ -90,9 +90,9 @@ pub(crate) struct Prepared {
     width: i32,
 }
 
-impl Prepared {
+impl super::Prepare<PathwaysParams> for Prepared {
     /// The rooms and hallway prefabs of `params` for maps `map_width` cells wide.
-    pub fn new(params: &PathwaysParams, pack: &Pack, map_width: i32) -> Prepared {
+    fn prepare(params: &PathwaysParams, pack: &Pack, map_width: i32) -> Prepared {
         let mut pool = shapes::hand_made(&params.pool, pack, map_width);
         let mut start = shapes::start(params.start.as_deref(), pack, map_width);
         for e in pool.iter_mut().chain(start.as_mut()) {

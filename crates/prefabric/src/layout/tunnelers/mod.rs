@@ -26,11 +26,12 @@
 mod columns;
 mod rooms;
 
-use super::{Carver, Cell, Input, LayoutStats, Start};
+use super::{Carver, Cell, Input, Start};
 use crate::content::IntRange;
 use crate::content::tunnelers::{RoomSize, TunnelerParams};
 use crate::error::{Error, ErrorKind};
 use crate::geom::{Dir, Point, Rect};
+use crate::map::LayoutStats;
 use crate::map::{FloorKind, Map, RegionId, RegionKind, Terrain};
 use crate::rng::Rng;
 use crate::trace::Outcome;
@@ -107,10 +108,13 @@ struct Digger<'c, 'm> {
     cap: u32,
 }
 
+/// The tunnelers prepare nothing once per map type.
+pub(super) type Prepared = ();
+
 /// Digs the whole layout and notes in the trace what the tunnelers did.
 pub(super) fn build(
     map: &mut Map,
-    _prepared: &(),
+    _prepared: &Prepared,
     params: &TunnelerParams,
     input: &Input<'_>,
 ) -> Result<LayoutStats, Error> {

@@ -30,8 +30,9 @@ use super::{CellMark, Header, Prefab, RefMark, Varying, sorted_refs};
 use crate::error::{Error, Location};
 use crate::format::palette::Palette;
 use crate::grid::Grid;
-use crate::map::{Style, Terrain};
+use crate::map::Terrain;
 use crate::rng::Rng;
+use crate::vocab::Style;
 use std::sync::Arc;
 
 pub use parse::KEYS;

@@ -14,8 +14,9 @@ use crate::content::Pack;
 use crate::content::encounters::{DoorChange, Encounter};
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::map::{Map, RegionKind, Role, SkipReason};
-use crate::prefab::{Prefab, Style};
+use crate::prefab::Prefab;
 use crate::rng::Rng;
+use crate::vocab::Style;
 
 /// Picks a free room and a way to embed `e` there, or says why there is none.
 pub(super) fn choose_fit<'p>(

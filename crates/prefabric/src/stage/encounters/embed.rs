@@ -14,9 +14,10 @@ use super::rooms::{Doorway, Fit, Room};
 use crate::content::encounters::{DoorChange, Encounter};
 use crate::geom::{Point, Rect, Transform};
 use crate::map::{Door, EncounterTag, FloorKind, Map, NO_REGION, PlacedPrefab, RegionKind, Role, Stage, Terrain, mask};
-use crate::prefab::{Prefab, Style};
+use crate::prefab::Prefab;
 use crate::rng::Rng;
 use crate::trace::Outcome;
+use crate::vocab::Style;
 use std::borrow::Cow;
 use std::cell::OnceCell;
 

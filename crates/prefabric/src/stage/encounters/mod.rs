@@ -34,9 +34,10 @@ use crate::error::{Error, ErrorKind};
 use crate::geom::Dir;
 use crate::layout::cave_prefabs::{self as caverns, Caverns};
 use crate::map::{EncounterSkip, EncounterTag, Map, RegionId, SkipReason, Stage};
-use crate::prefab::{Prefab, Style};
+use crate::prefab::Prefab;
 use crate::rng::{Race, Rng};
 use crate::trace::Outcome;
+use crate::vocab::Style;
 use crate::world_state::WorldState;
 
 use choose::choose_fit;

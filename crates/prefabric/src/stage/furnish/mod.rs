@@ -38,11 +38,12 @@
 //! measures how far a cell is from the corridors.
 
 use crate::content::catalog::{Catalog, Item, Prop};
-use crate::content::furnishing::{Composition, Count, Furnishing};
+use crate::content::furnishing::{Count, Furnishing};
 use crate::geom::{Moves, Point, Rect, RectSearch};
 use crate::map::{Furnished, Map, Object, ObjectKind, RegionId, RegionKind, mask};
 use crate::rng::Rng;
 use crate::trace::{Note, Outcome};
+use crate::vocab::Composition;
 
 mod machines;
 mod seclusion;

@@ -329,9 +329,9 @@ fn ways_in(map: &Map, id: RegionId, neighbours: &mut Vec<u32>) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::Furnishing;
     use crate::content::catalog::Catalog;
     use crate::content::furnishing::Count;
+    use crate::content::furnishing::Furnishing;
     use crate::map::{FloorKind, Terrain};
 
     /// A crossing of four one-cell corridors in a junction of `size`x`size`

@@ -45,8 +45,9 @@ mod carve;
 
 use crate::geom::{Dir, Point, Rect, Transform, TransformSet};
 use crate::map::{Door, EncounterTag, Map, PlacedLink, PlacedPrefab, RegionId, RegionKind, Role, Stage, mask};
-use crate::prefab::{Prefab, Style};
+use crate::prefab::Prefab;
 use crate::rng::Rng;
+use crate::vocab::Style;
 use carve::{
     Candidates, SummedArea, carve, drawn_open, fill_unreached, front_line, front_openings, on_edge, opens, raise_walls,
     side_of, stamp,
