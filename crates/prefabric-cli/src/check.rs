@@ -94,9 +94,14 @@ pub(crate) fn check(args: CheckArgs) -> Result<(), Failure> {
     if unread > 0 && !args.verbose {
         noted.push_str(&format!("; {} in the folder not read (--verbose lists them)", count(unread, "file")));
     }
+    // A world.toml, read and checked with the rest: its lines and their levels.
+    let world = pack.world().map_or(String::new(), |w| {
+        let levels: u32 = w.lines.iter().map(|l| l.levels()).sum();
+        format!(" and a world of {} ({})", count(w.lines.len(), "line"), count(levels as usize, "level"))
+    });
     writeln!(
         io::stdout().lock(),
-        "ok: pack `{}` ({label}): {} prefabs, {}, {} trial maps each generated ({}){noted}",
+        "ok: pack `{}` ({label}): {} prefabs, {}{world}, {} trial maps each generated ({}){noted}",
         pack.name(),
         pack.prefabs().len(),
         count(map_types, "map type"),
