@@ -94,12 +94,14 @@ impl Bits {
     }
 
     /// Clears every cell.
+    #[cfg(test)]
     pub fn clear(&mut self) {
         self.data.fill(0);
         self.seal();
     }
 
     /// Sets the cells set in `other` too.
+    #[cfg(test)]
     pub fn or_with(&mut self, other: &Bits) {
         self.data.iter_mut().zip(&other.data).for_each(|(a, &b)| *a |= b);
     }
@@ -108,6 +110,7 @@ impl Bits {
     /// of `through` not in `reached` beside a cell set here (of 4). Returns
     /// false when there are none. Every grid must be this one's size and read
     /// clear off the grid.
+    #[cfg(test)]
     pub fn spread_into(&self, through: &Bits, reached: &Bits, next: &mut Bits) -> bool {
         let words = self.words;
         let mut any = 0;
@@ -263,6 +266,7 @@ impl Bits {
     }
 
     /// Every cell set here and not in `other`, row by row from the north-west.
+    #[cfg(test)]
     pub fn cells_not_in<'a>(&'a self, other: &'a Bits) -> impl Iterator<Item = (usize, usize)> + 'a {
         self.cells_by_word(|i, word| word & !other.data[i])
     }

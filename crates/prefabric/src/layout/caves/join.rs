@@ -1,6 +1,6 @@
 //! Joining the caves' open areas into one: a breadth-first search through
-//! rock, grown out from one area a whole level at a time on [`Bits`] grids,
-//! each cell's level kept in one grid of numbers to find the way back.
+//! rock, grown out from one area a level at a time, cell by cell from a
+//! queue, each cell's level kept in one grid of numbers to find the way back.
 //!
 //! In: the rock the search may cross, the open areas (as [`Areas`] runs), which
 //! of them to join, and the area to start from. Out: the passages to dig, in
@@ -13,9 +13,10 @@
 //! level are taken in scan order, and a way back steps north, east, south, then
 //! west, the first that holds.
 //!
-//! Written by hand as a level-set search: one level of a search over a
-//! 200-cell-wide map is a few hundred word operations, where a cell-by-cell
-//! queue pays a branch for each of four sides of every cell.
+//! The search visits each cell it reaches once, so a search that runs
+//! thousands of levels through a winding map costs what it reaches, not a pass
+//! over the map per level; its memory is the grid of levels, the rock it may
+//! cross and two queues of cells, whatever the distances.
 
 use crate::bits::{Areas, Bits};
 
@@ -25,60 +26,67 @@ const BACK: [(isize, isize); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
 /// A cell the search has not reached.
 const UNREACHED: u32 = u32::MAX;
 
-/// The grids of a search, kept from map to map: the level each cell was
+/// The memory of a search, kept from map to map: the level each cell was
 /// reached at (its distance in steps from what was joined when it was
-/// reached), the cells reached, and the last level and the next. Four grids
-/// whatever the distances, so memory grows with the map's area alone.
+/// reached), the cells of the last level and of the next (as indices
+/// `y * width + x`), and the cells of the next level that are not rock.
+#[derive(Default)]
 pub(super) struct Levels {
     level_of: Vec<u32>,
-    reached: Bits,
-    last: Bits,
-    next: Bits,
-}
-
-impl Default for Levels {
-    fn default() -> Levels {
-        Levels {
-            level_of: Vec::new(),
-            reached: Bits::new(0, 0, false),
-            last: Bits::new(0, 0, false),
-            next: Bits::new(0, 0, false),
-        }
-    }
+    last: Vec<u32>,
+    next: Vec<u32>,
+    met: Vec<u32>,
 }
 
 impl Levels {
-    /// Clears every grid for a `width x height` search.
-    fn prepare(&mut self, width: usize, height: usize) {
+    /// Clears everything for a search over `cells` cells.
+    fn prepare(&mut self, cells: usize) {
         self.level_of.clear();
-        self.level_of.resize(width * height, UNREACHED);
-        for grid in [&mut self.reached, &mut self.last, &mut self.next] {
-            if grid.width != width || grid.height != height {
-                *grid = Bits::new(width, height, false);
-            } else {
-                grid.clear();
+        self.level_of.resize(cells, UNREACHED);
+        self.last.clear();
+        self.next.clear();
+        self.met.clear();
+    }
+
+    /// Adds the cells of area `area` not reached yet to the next level, as
+    /// reached at `level`.
+    fn add_area(&mut self, runs_of: &RunsByArea, areas: &Areas, width: usize, area: usize, level: u32) {
+        let (from, to) = (runs_of.start[area] as usize, runs_of.start[area + 1] as usize);
+        for &r in &runs_of.order[from..to] {
+            let run = areas.runs[r as usize];
+            let row = run.y as usize * width;
+            for i in row + run.x0 as usize..row + run.x1 as usize {
+                if self.level_of[i] == UNREACHED {
+                    self.level_of[i] = level;
+                    self.next.push(i as u32);
+                }
             }
         }
     }
 
-    /// Marks every cell set in `next` as reached at `level`.
-    fn record_next(&mut self, level: u32) {
-        let width = self.next.width;
-        for (x, y) in self.next.cells() {
-            self.level_of[y * width + x] = level;
+    /// Fills the next level, `level`: every cell of `through` not reached yet
+    /// beside a cell of the last (of 4); those not in `rock` are also listed
+    /// in `met`. Returns false when there are none.
+    fn spread(&mut self, through: &Bits, rock: &Bits, level: u32) -> bool {
+        let (width, height) = (through.width, through.height);
+        self.next.clear();
+        self.met.clear();
+        for &i in &self.last {
+            let (x, y) = (i as usize % width, i as usize / width);
+            for (dx, dy) in BACK {
+                let (Some(qx), Some(qy)) = (x.checked_add_signed(dx), y.checked_add_signed(dy)) else { continue };
+                let q = qy * width + qx;
+                if qx >= width || qy >= height || self.level_of[q] != UNREACHED || !through.get(qx, qy) {
+                    continue;
+                }
+                self.level_of[q] = level;
+                self.next.push(q as u32);
+                if !rock.get(qx, qy) {
+                    self.met.push(q as u32);
+                }
+            }
         }
-    }
-
-    /// Adds area `area` to the next level, as reached at `level`.
-    fn add_area(&mut self, runs_of: &RunsByArea, areas: &Areas, area: usize, level: u32) {
-        let width = self.next.width;
-        let (from, to) = (runs_of.start[area] as usize, runs_of.start[area + 1] as usize);
-        for &r in &runs_of.order[from..to] {
-            let run = areas.runs[r as usize];
-            let (y, x0, x1) = (run.y as usize, run.x0 as usize, run.x1 as usize);
-            self.next.set_run(y, x0, x1);
-            self.level_of[y * width + x0..y * width + x1].fill(level);
-        }
+        !self.next.is_empty()
     }
 }
 
@@ -91,7 +99,7 @@ pub(super) fn join_areas(
     main: usize,
     levels: &mut Levels,
 ) -> Vec<Vec<(usize, usize)>> {
-    let (width, height) = (rock.width, rock.height);
+    let width = rock.width;
     let runs_of = runs_by_area(areas);
     let mut joined: Vec<bool> = wanted.iter().map(|&w| !w).collect();
     joined[main] = true;
@@ -103,21 +111,21 @@ pub(super) fn join_areas(
             through.set_run(run.y as usize, run.x0 as usize, run.x1 as usize);
         }
     }
-    levels.prepare(width, height);
-    levels.add_area(&runs_of, areas, main, 0);
-    levels.reached.or_with(&levels.next);
+    levels.prepare(width * rock.height);
+    levels.add_area(&runs_of, areas, width, main, 0);
     std::mem::swap(&mut levels.last, &mut levels.next);
     let mut passages = Vec::new();
     let mut level = 0;
     while apart > 0 {
         level += 1;
-        levels.next.clear();
-        if !levels.last.spread_into(&through, &levels.reached, &mut levels.next) {
+        if !levels.spread(&through, rock, level) {
             break;
         }
-        levels.record_next(level);
-        let met: Vec<(usize, usize)> = levels.next.cells_not_in(rock).collect();
-        for (x, y) in met {
+        // Scan order, as a pass over the map would meet them.
+        let mut met = std::mem::take(&mut levels.met);
+        met.sort_unstable();
+        for &i in &met {
+            let (x, y) = (i as usize % width, i as usize / width);
             let area = area_at(areas, x, y);
             if joined[area] {
                 continue;
@@ -125,9 +133,9 @@ pub(super) fn join_areas(
             joined[area] = true;
             apart -= 1;
             passages.push(way_back(rock, &levels.level_of, x, y, level));
-            levels.add_area(&runs_of, areas, area, level);
+            levels.add_area(&runs_of, areas, width, area, level);
         }
-        levels.reached.or_with(&levels.next);
+        levels.met = met;
         std::mem::swap(&mut levels.last, &mut levels.next);
     }
     passages
@@ -246,6 +254,97 @@ mod tests {
         // Wanted, it is joined, and through it the east area.
         let passages = join_areas(&rock, &areas, &[true; 3], 0, &mut Levels::default());
         assert_eq!(passages.iter().map(Vec::len).collect::<Vec<_>>(), vec![1, 1]);
+    }
+
+    /// The search this module made before it kept a queue: one pass over
+    /// the whole map per level on bit grids, `reached`, `last` and `next`.
+    /// Kept as the reference the queue must agree with, passage for passage.
+    fn level_set_join(rock: &Bits, areas: &Areas, wanted: &[bool], main: usize) -> Vec<Vec<(usize, usize)>> {
+        let (width, height) = (rock.width, rock.height);
+        let runs_of = runs_by_area(areas);
+        let mut joined: Vec<bool> = wanted.iter().map(|&w| !w).collect();
+        joined[main] = true;
+        let mut apart = joined.iter().filter(|&&j| !j).count();
+        let mut through = rock.clone();
+        for (run, &area) in areas.runs.iter().zip(&areas.area) {
+            if !joined[area as usize] {
+                through.set_run(run.y as usize, run.x0 as usize, run.x1 as usize);
+            }
+        }
+        let mut level_of = vec![UNREACHED; width * height];
+        let (mut reached, mut last, mut next) =
+            (Bits::new(width, height, false), Bits::new(width, height, false), Bits::new(width, height, false));
+        let add_area = |next: &mut Bits, level_of: &mut [u32], area: usize, level: u32| {
+            for &r in &runs_of.order[runs_of.start[area] as usize..runs_of.start[area + 1] as usize] {
+                let run = areas.runs[r as usize];
+                let (y, x0, x1) = (run.y as usize, run.x0 as usize, run.x1 as usize);
+                next.set_run(y, x0, x1);
+                level_of[y * width + x0..y * width + x1].fill(level);
+            }
+        };
+        add_area(&mut next, &mut level_of, main, 0);
+        reached.or_with(&next);
+        std::mem::swap(&mut last, &mut next);
+        let mut passages = Vec::new();
+        let mut level = 0;
+        while apart > 0 {
+            level += 1;
+            next.clear();
+            if !last.spread_into(&through, &reached, &mut next) {
+                break;
+            }
+            for (x, y) in next.cells() {
+                level_of[y * width + x] = level;
+            }
+            let met: Vec<(usize, usize)> = next.cells_not_in(rock).collect();
+            for (x, y) in met {
+                let area = area_at(areas, x, y);
+                if joined[area] {
+                    continue;
+                }
+                joined[area] = true;
+                apart -= 1;
+                passages.push(way_back(rock, &level_of, x, y, level));
+                add_area(&mut next, &mut level_of, area, level);
+            }
+            reached.or_with(&next);
+            std::mem::swap(&mut last, &mut next);
+        }
+        passages
+    }
+
+    /// Over random grids, with fixed ground, areas left out and any area to
+    /// start from: the queue gives the passages the level-set search gave,
+    /// in the same order (so the maps built on them stay as they were).
+    #[test]
+    fn the_queue_finds_the_passages_the_level_set_search_found() {
+        let mut rng = crate::rng::Rng::stream(11, "test", "join-reference");
+        let mut levels = Levels::default();
+        let mut compared = 0;
+        for round in 0..400 {
+            let (width, height) = (1 + rng.below(90) as usize, 1 + rng.below(60) as usize);
+            let (rock_percent, fixed_percent) = (20 + rng.below(60), [0, 3, 15][round % 3]);
+            let (mut rock, mut open) = (Bits::new(width, height, false), Bits::new(width, height, false));
+            for y in 0..height {
+                for x in 0..width {
+                    if rng.percent(fixed_percent) {
+                        continue;
+                    }
+                    if rng.percent(rock_percent) { rock.set(x, y) } else { open.set(x, y) }
+                }
+            }
+            let areas = Areas::of(&open, Moves::Orthogonal);
+            if areas.sizes.is_empty() {
+                continue;
+            }
+            let wanted: Vec<bool> = areas.sizes.iter().map(|_| !rng.percent(10)).collect();
+            let main = rng.below(areas.sizes.len() as u32) as usize;
+            let expected = level_set_join(&rock, &areas, &wanted, main);
+            let passages = join_areas(&rock, &areas, &wanted, main, &mut levels);
+            assert_eq!(passages, expected, "round {round}: {width}x{height}, {rock_percent}% rock");
+            compared += passages.len();
+        }
+        assert!(compared > 1000, "only {compared} passages compared");
     }
 
     /// Over random grids: once the passages are dug, every area is one.

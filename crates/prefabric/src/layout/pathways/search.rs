@@ -14,6 +14,13 @@
 //! platform. The buffers live in [`Search`] and are reused from search to search:
 //! a search allocates nothing once the first one has grown them (a stamp per node
 //! says which search last wrote it, so nothing is cleared between searches).
+//!
+//! A search that cannot succeed is cheap: two plain floods, one from each end,
+//! first look for a proof that no path joins them (a mouth closed in by rooms'
+//! padding is the usual case), which A* would only give after searching
+//! everything it can reach. And A* has an attempt budget, a few expansions per
+//! node of the map, which no search that succeeds needs; past it the search
+//! fails as it does when the goal cannot be reached.
 
 use super::cell;
 use crate::content::pathways::Hallways;
@@ -55,6 +62,20 @@ pub(super) struct Search {
     open: Buckets,
     /// Nodes expanded by the last search, for statistics.
     pub expanded: u32,
+    /// The two floods of [`Search::cut_off`]: which flood last reached each
+    /// cell (a stamp per side), the stamp of the current pair, and their queues.
+    seen: Vec<u32>,
+    flood: u32,
+    queues: [Vec<u32>; 2],
+    /// Searches [`Search::cut_off`] ended before A*, for statistics.
+    pub cut_off: u32,
+    /// The most nodes one search expands when set, in place of
+    /// [`EXPANSIONS_PER_NODE`] times the map's nodes (tests set it small).
+    #[cfg(test)]
+    budget: Option<u32>,
+    /// Whether A* runs without the floods first (tests compare the two).
+    #[cfg(test)]
+    no_floods: bool,
 }
 
 /// What the search reads of the pathways.
@@ -85,8 +106,20 @@ impl Search {
         path: &mut Vec<Point>,
     ) -> bool {
         path.clear();
+        self.expanded = 0;
+        #[cfg(test)]
+        let floods = !self.no_floods;
+        #[cfg(not(test))]
+        let floods = true;
+        if floods && self.cut_off(g, from, to, allow) {
+            self.cut_off += 1;
+            return false;
+        }
         let w = g.width;
         let nodes = g.states.len() * 2;
+        let budget = u32::try_from(nodes).unwrap_or(u32::MAX).saturating_mul(EXPANSIONS_PER_NODE);
+        #[cfg(test)]
+        let budget = self.budget.unwrap_or(budget);
         if self.cost.len() < nodes {
             self.cost.resize(nodes, 0);
             self.came.resize(nodes, 0);
@@ -99,7 +132,6 @@ impl Search {
             self.now = 1;
         }
         self.open.clear();
-        self.expanded = 0;
         let index = |p: Point| (p.y * w + p.x) as usize;
         let goal = index(to);
         let estimate = |p: Point| HEURISTIC * ((p.x - to.x).unsigned_abs() + (p.y - to.y).unsigned_abs());
@@ -119,6 +151,9 @@ impl Search {
             if i == goal {
                 self.trace_back(node, w, path);
                 return true;
+            }
+            if self.expanded >= budget {
+                return false;
             }
             self.expanded += 1;
             let along = node as usize % 2;
@@ -145,6 +180,81 @@ impl Search {
             }
         }
         false
+    }
+
+    /// Whether `to` is cut off from `from`, proved cheaply: two floods, one
+    /// from each end, take a cell in turn over every cell a path might use
+    /// (what [`Search::step_cost`] lets a search step on, in either direction,
+    /// gates whatever their facing, `avoid` ignored: more than a search may
+    /// cross, never less). When one runs out of cells before it meets the
+    /// other, no path joins them and A*, which would visit every node it can
+    /// reach before giving up, need not run. False when the floods meet or
+    /// together pass [`FLOOD_BUDGET`] cells: then only A* can tell.
+    ///
+    /// The cost is at most twice the smaller of the two ends' surroundings, up
+    /// to the budget; it answers for a mouth closed in by padding and rooms at
+    /// once, where A* would search the rest of the map first.
+    fn cut_off(&mut self, g: &Ground<'_>, from: Point, to: Point, allow: Allow) -> bool {
+        let (w, cells) = (g.width, g.states.len());
+        let index = |p: Point| (p.y * w + p.x) as usize;
+        let (start, goal) = (index(from), index(to));
+        if start == goal {
+            return false;
+        }
+        if self.seen.len() < cells {
+            self.seen.resize(cells, 0);
+        }
+        self.flood = self.flood.wrapping_add(2);
+        if self.flood < 2 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.flood = 2;
+        }
+        let stamps = [self.flood, self.flood + 1];
+        let may_cross = |j: usize| {
+            j == start
+                || j == goal
+                || match g.states[j] {
+                    cell::FREE | cell::RESERVED | cell::HALL | cell::STEP | cell::PIECE | cell::GATE => true,
+                    cell::EDGE => allow.edge,
+                    _ => false,
+                }
+        };
+        let mut queues = std::mem::take(&mut self.queues);
+        let mut heads = [0usize; 2];
+        for (side, at) in [start, goal].into_iter().enumerate() {
+            queues[side].clear();
+            queues[side].push(at as u32);
+            self.seen[at] = stamps[side];
+        }
+        let mut visited = 2;
+        let answer = 'floods: loop {
+            for side in 0..2 {
+                let Some(&i) = queues[side].get(heads[side]) else { break 'floods true };
+                heads[side] += 1;
+                let p = Point::new(i as i32 % w, i as i32 / w);
+                for d in Dir::ALL {
+                    let q = p + d.delta();
+                    if q.x < 0 || q.y < 0 || q.x >= w {
+                        continue;
+                    }
+                    let j = index(q);
+                    if j >= cells || self.seen[j] == stamps[side] || !may_cross(j) {
+                        continue;
+                    }
+                    if self.seen[j] == stamps[1 - side] {
+                        break 'floods false;
+                    }
+                    self.seen[j] = stamps[side];
+                    queues[side].push(j as u32);
+                    visited += 1;
+                }
+            }
+            if visited > FLOOD_BUDGET {
+                break false;
+            }
+        };
+        self.queues = queues;
+        answer
     }
 
     /// What stepping from cell `i` onto cell `j` heading `dir` costs, or `None`
@@ -210,6 +320,18 @@ struct Buckets {
     len: usize,
 }
 
+/// The most cells the two floods of [`Search::cut_off`] visit together before
+/// they leave the question to A*: enough to close a pocket a few rooms wide,
+/// little beside a search across a large map.
+const FLOOD_BUDGET: usize = 1 << 14;
+
+/// The attempt budget of one A* search, in expansions per node of the map
+/// (a cell entered along either axis). A node is expanded again only when it
+/// is reached more cheaply than before, which the estimate makes rare; a
+/// search needing more than this many has gone wrong, and stops as if the goal
+/// could not be reached.
+const EXPANSIONS_PER_NODE: u32 = 4;
+
 /// Slots in the ring (see [`Buckets`]).
 const SLOTS: u32 = 8192;
 
@@ -256,5 +378,127 @@ impl Buckets {
             }
             self.low += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    const COSTS: Hallways = Hallways { width: 1, turn_cost: 5, beside_cost: 3, wander: 0 };
+
+    /// A map of cell states with the facing of each gate.
+    struct Grid {
+        states: Vec<u8>,
+        gates: Vec<Option<Dir>>,
+        wander: Vec<u8>,
+        width: i32,
+    }
+
+    impl Grid {
+        fn free(width: i32, height: i32) -> Grid {
+            let n = (width * height) as usize;
+            Grid { states: vec![cell::FREE; n], gates: vec![None; n], wander: vec![0; n], width }
+        }
+
+        fn set(&mut self, p: Point, state: u8) {
+            self.states[(p.y * self.width + p.x) as usize] = state;
+        }
+
+        fn find(&self, search: &mut Search, from: Point, to: Point, allow: Allow) -> Option<Vec<Point>> {
+            let gate_dir = |i: usize| self.gates[i];
+            let ground = Ground {
+                states: &self.states,
+                width: self.width,
+                wander: &self.wander,
+                costs: &COSTS,
+                gate_dir: &gate_dir,
+                avoid: None,
+            };
+            let mut path = Vec::new();
+            let found = search.find(&ground, from, Dir::East, to, allow, &mut path);
+            assert_eq!(found, !path.is_empty(), "a path exactly when the search says so");
+            found.then_some(path)
+        }
+    }
+
+    /// A goal whose mouth padding closes in: the floods prove it before A*
+    /// expands a node, where A* alone searches the whole map.
+    #[test]
+    fn a_mouth_closed_in_fails_before_a_star_searches() {
+        let mut grid = Grid::free(60, 40);
+        let to = Point::new(45, 20);
+        for y in 17..=23 {
+            for x in 42..=48 {
+                if (x - to.x).abs() == 3 || (y - to.y).abs() == 3 {
+                    grid.set(Point::new(x, y), cell::PAD);
+                }
+            }
+        }
+        let from = Point::new(5, 5);
+        let mut search = Search::default();
+        assert_eq!(grid.find(&mut search, from, to, Allow::default()), None);
+        assert_eq!((search.expanded, search.cut_off), (0, 1));
+        // From inside the pocket, the same.
+        assert_eq!(grid.find(&mut search, to, from, Allow::default()), None);
+        assert_eq!((search.expanded, search.cut_off), (0, 2));
+        let mut plain = Search { no_floods: true, ..Search::default() };
+        assert_eq!(grid.find(&mut plain, from, to, Allow::default()), None);
+        assert!(plain.expanded > 2000, "A* alone expanded only {}", plain.expanded);
+    }
+
+    /// Over random maps of every kind of cell, gates facing every way and the
+    /// margin allowed or not: the floods never turn away a path A* finds, and
+    /// where they let A* run its answer is the one it gives alone.
+    #[test]
+    fn the_floods_never_refuse_a_path_a_star_finds() {
+        let mut rng = Rng::stream(5, "test", "pathways-floods");
+        let blocking = [cell::PAD, cell::ROOM, cell::BLOCKED];
+        let other = [cell::HALL, cell::STEP, cell::PIECE, cell::GATE, cell::EDGE, cell::RESERVED];
+        let (mut with, mut without) = (Search::default(), Search { no_floods: true, ..Search::default() });
+        let (mut found, mut refused) = (0, 0);
+        for round in 0..600 {
+            let (width, height) = (2 + rng.below(40) as i32, 2 + rng.below(30) as i32);
+            let mut grid = Grid::free(width, height);
+            let walls = 20 + rng.below(40);
+            for i in 0..grid.states.len() {
+                grid.states[i] = if rng.percent(walls) {
+                    blocking[rng.below(3) as usize]
+                } else if rng.percent(30) {
+                    other[rng.below(6) as usize]
+                } else {
+                    cell::FREE
+                };
+                grid.gates[i] = (grid.states[i] == cell::GATE).then(|| Dir::ALL[rng.below(4) as usize]);
+                grid.wander[i] = rng.below(4) as u8;
+            }
+            let at = |rng: &mut Rng| Point::new(rng.below(width as u32) as i32, rng.below(height as u32) as i32);
+            let (from, to) = (at(&mut rng), at(&mut rng));
+            let allow = Allow { edge: rng.percent(50) };
+            let plain = grid.find(&mut without, from, to, allow);
+            let checked = grid.find(&mut with, from, to, allow);
+            assert_eq!(checked, plain, "round {round}: {width}x{height} from {from:?} to {to:?}");
+            found += usize::from(plain.is_some());
+            refused += usize::from(with.expanded == 0 && plain.is_none());
+        }
+        assert!(found > 100 && refused > 100, "{found} paths found, {refused} refused by the floods");
+    }
+
+    /// A search that needs more expansions than its budget fails as one that
+    /// cannot reach its goal: no path, nothing half written.
+    #[test]
+    fn a_search_past_its_budget_fails_cleanly() {
+        let grid = Grid::free(30, 20);
+        let (from, to) = (Point::new(2, 3), Point::new(25, 16));
+        let mut search = Search::default();
+        let path = grid.find(&mut search, from, to, Allow::default()).expect("an open map has a path");
+        let needed = search.expanded;
+        assert!(needed > 20, "{needed}");
+        search.budget = Some(needed - 1);
+        assert_eq!(grid.find(&mut search, from, to, Allow::default()), None);
+        assert_eq!(search.expanded, needed - 1);
+        search.budget = Some(needed);
+        assert_eq!(grid.find(&mut search, from, to, Allow::default()), Some(path));
     }
 }

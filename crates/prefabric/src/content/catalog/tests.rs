@@ -1,0 +1,230 @@
+//! The catalog's tests: reading files, every check with its location, and
+//! the lookups the stages make.
+
+use super::read::*;
+use super::*;
+use crate::content::keywords::Allowed;
+
+const GOOD: &str = r#"
+[[entity]]
+tag = "w1"
+classes = ["worker"]
+rating = 1
+[[entity]]
+tag = "w3"
+classes = ["worker"]
+categories = ["civilian"]
+rating = 3
+[[entity]]
+tag = "w3b"
+classes = ["worker", "hauler"]
+rating = 3
+[[entity]]
+tag = "w6"
+classes = ["worker"]
+rating = 6
+[[item]]
+tag = "drill"
+category = "utility"
+rating = 2
+prototype = true
+faulty = "drill_faulty"
+carried_by = ["w3"]
+[[item]]
+tag = "drill_faulty"
+category = "utility"
+rating = 2
+[[prop]]
+tag = "press"
+size = [2, 3]
+interactive = true
+[[trap]]
+tag = "mine"
+rating = 4
+[[debris]]
+tag = "rubble"
+"#;
+
+#[test]
+fn classes_resolve_by_depth_with_fallback() {
+    let c = read(&[("c.toml", GOOD)]).unwrap();
+    let tags = |v: Vec<&Entity>| v.into_iter().map(|e| e.tag.to_string()).collect::<Vec<String>>();
+    assert_eq!(tags(c.class_members("worker", None, 1, false)), ["w1"]);
+    assert_eq!(tags(c.class_members("worker", None, 5, false)), ["w3", "w3b"]);
+    assert_eq!(tags(c.class_members("worker", Some("civilian"), 5, false)), ["w3"]);
+    assert_eq!(tags(c.class_members("worker", None, 20, false)), ["w6"]);
+    // Nothing of the class at or below depth 2: only FALLBACK gives the weakest.
+    assert!(c.class_members("hauler", None, 2, false).is_empty());
+    assert_eq!(tags(c.class_members("hauler", None, 2, true)), ["w3b"]);
+    assert!(c.has(Kind::Prop, "press") && c.has(Kind::Debris, "rubble") && !c.has(Kind::Trap, "rubble"));
+    assert_eq!(c.item("drill").unwrap().faulty.as_deref(), Some("drill_faulty"));
+}
+
+#[test]
+fn glyphs_come_from_the_item_then_its_category_then_the_fallback() {
+    let glyphs = r#"
+[item_glyphs]
+utility = "("
+[[item]]
+tag = "probe"
+category = "utility"
+rating = 1
+glyph = "¢"
+[[item]]
+tag = "cell"
+category = "power"
+rating = 1
+[[debris]]
+tag = "slick"
+glyph = "~"
+"#;
+    // The category's glyph is declared in a file after its items'.
+    let c = read(&[("a.toml", GOOD), ("b.toml", glyphs)]).unwrap();
+    assert_eq!(c.item("drill").unwrap().glyph, '(');
+    assert_eq!(c.item("drill_faulty").unwrap().glyph, '(');
+    assert_eq!(c.item("probe").unwrap().glyph, '¢');
+    assert_eq!(c.item("cell").unwrap().glyph, ITEM_GLYPH);
+    assert_eq!(c.category_glyph("utility"), Some('('));
+    assert_eq!(c.category_glyph("power"), None);
+    assert_eq!(c.glyph_of(Kind::Debris, "rubble"), Some(DEBRIS_GLYPH));
+    assert_eq!(c.glyph_of(Kind::Debris, "slick"), Some('~'));
+    assert_eq!(c.glyph_of(Kind::Entity, "w1"), None);
+    // Where each glyph comes from, for the lint: written ones at their value,
+    // fallbacks at the first entry drawn with them.
+    let sites: Vec<String> =
+        c.glyph_sites.iter().map(|s| format!("{} `{}` {} {}", s.what, s.glyph, s.at, s.fallback)).collect();
+    assert_eq!(
+        sites,
+        [
+            "item `probe` `¢` b.toml:8:9 false",
+            "debris `slick` `~` b.toml:15:9 false",
+            "items of category `utility` `(` b.toml:3:11 false",
+            "debris without a glyph of its own (`rubble` first) `,` a.toml:38:7 true",
+            "items of category `power` with no glyph of their own (`cell` first) `*` b.toml:10:7 true",
+        ]
+    );
+}
+
+#[test]
+fn bad_glyphs_are_located() {
+    let bad = r#"
+[item_glyphs]
+utilty = "("
+power = "ab"
+[[item]]
+tag = "probe"
+category = "utility"
+rating = 1
+glyph = " "
+[[item]]
+tag = "cell"
+category = "power"
+rating = 1
+[[debris]]
+tag = "slick"
+glyph = "€"
+"#;
+    let all = read(&[("a.toml", bad), ("b.toml", "[item_glyphs]\nutilty = \")\"\n")])
+        .unwrap_err()
+        .iter()
+        .map(|e| e.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+    for expected in [
+        "a.toml:3:1: invalid: `[item_glyphs]` names category `utilty`, which no item has\n  help: did you mean `utility`?",
+        "a.toml:4:9: invalid: the glyph of item category `power` must be one character, not `ab`",
+        "a.toml:9:9: invalid: the glyph of item `probe` is blank; maps would not show it",
+        "a.toml:16:9: invalid: the glyph of debris `slick` is `€`, which code page 437 lacks, so maps could not be written as .xp",
+        "b.toml:2:1: invalid: a second glyph for item category `utilty` (the first is at a.toml:3:1)",
+    ] {
+        assert!(all.contains(expected), "missing {expected:?} in\n{all}");
+    }
+}
+
+#[test]
+fn keyword_declarations_are_read_and_checked() {
+    let good = "[keywords.prop]\nLIT = \"yes|no\"\nLIGHT = \"1..9\"\n";
+    let c = read(&[("a.toml", good)]).unwrap();
+    assert!(c.keywords().declares(Kind::Prop) && !c.keywords().declares(Kind::Trap));
+    assert_eq!(c.keywords().allowed(Kind::Prop, "LIGHT"), Some(&Allowed::Numbers(1, 9)));
+    let bad = "[keywords.machine]\nX = \"\"\n[keywords.trap]\nlit = \"yes\"\nSHIFT = \"*\"\nFUSE = \"9..1\"\n";
+    let twice = "[keywords.prop]\nLIT = \"*\"\n";
+    let all: Vec<String> = read(&[("a.toml", good), ("b.toml", bad), ("c.toml", twice)])
+        .unwrap_err()
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    let expected = [
+        "b.toml:1:11: invalid: `[keywords.machine]` is not a kind",
+        "b.toml:4:1: invalid: `lit` cannot be declared",
+        "b.toml:5:1: invalid: `SHIFT` cannot be declared",
+        "b.toml:6:8: invalid: `9..1` is not what a keyword takes",
+        "c.toml:2:1: invalid: prop keyword `LIT` is declared twice (the first is at a.toml:2:1)",
+    ];
+    assert_eq!(all.len(), expected.len(), "{all:?}");
+    for e in expected {
+        assert!(all.iter().any(|a| a.starts_with(e)), "missing {e:?} in {all:?}");
+    }
+}
+
+#[test]
+fn every_problem_is_located() {
+    let bad = r#"
+[[entity]]
+tag = "a b"
+classes = []
+rating = 0
+[[entity]]
+tag = "x"
+classes = ["c"]
+rating = 2
+[[item]]
+tag = "gun"
+category = "weapon"
+rating = 3
+faulty = "nothing"
+carried_by = ["y"]
+[[prop]]
+tag = "big"
+size = [12, 1]
+tier = 9
+"#;
+    let more = "[[entity]]\ntag = \"x\"\nclasses = [\"c\"]\nrating = 1\n";
+    let all_of = |files: &[(&str, &str)]| -> String {
+        read(files).unwrap_err().iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
+    };
+    let all = all_of(&[("a.toml", bad), ("b.toml", more)]);
+    let cross_references = [
+        "a.toml:11:7: invalid: item `gun` names faulty variant `nothing`, which is not an item",
+        "a.toml:15:15: invalid: no entity tagged `y` carries `gun`",
+    ];
+    let own = [
+        "a.toml:3:7: invalid: tag `a b` may only use letters",
+        "a.toml:4:11: invalid: entity `a b` has no class",
+        "a.toml:5:10: invalid: rating 0 must be 1-20",
+        "a.toml:18:8: invalid: size [12, 1] must be 1-9 on each side",
+        "a.toml:19:8: invalid: tier 9 must be 1-5",
+    ];
+    for expected in own.iter().chain(&cross_references) {
+        assert!(all.contains(expected), "missing {expected:?} in\n{all}");
+    }
+    // With a file that does not parse, what it held is unknown: references
+    // across files are not checked, each file's own problems still are.
+    let all = all_of(&[("a.toml", bad), ("b.toml", &format!("{more}[[thing]]\n"))]);
+    assert!(all.contains("b.toml:5:3: syntax error: unknown field `thing`"), "{all}");
+    for expected in own {
+        assert!(all.contains(expected), "missing {expected:?} in\n{all}");
+    }
+    for unexpected in cross_references {
+        assert!(!all.contains(unexpected), "{unexpected:?} reported against a broken catalog:\n{all}");
+    }
+    // The duplicate is found across files.
+    let errors =
+        read(&[("a.toml", GOOD), ("b.toml", "[[entity]]\ntag = \"w1\"\nclasses = [\"c\"]\nrating = 1\n")]).unwrap_err();
+    assert!(
+        errors[0]
+            .to_string()
+            .starts_with("b.toml:2:7: invalid: a second entity tagged `w1` (the first is at a.toml:3:7)"),
+        "{errors:?}"
+    );
+}
