@@ -19,8 +19,10 @@
 //!
 //! The generation-side targets (`map_type`, `generation`, `des_import`) work on
 //! `fuzz/pack/`, a small pack with one small map type of each generator
-//! (tunnelers, chain, pathways, caves), built in below, so that one input
-//! loads a pack and makes a map in milliseconds, not seconds.
+//! (tunnelers, chain, pathways, caves), built in below. `map_type` and
+//! `generation` load it once a process and read each input's map type against
+//! it (`Pack::read_map_type`), so an input costs reading one map type and
+//! making a map, not loading a pack.
 
 #![allow(dead_code)]
 
@@ -56,6 +58,29 @@ pub const TARGETS: &[(&str, Check)] = &[
 /// its own beside this one and replayed by that crate's tests, not the
 /// library's: `des_import` (`des.rs`, replayed by `crates/prefabric-des`).
 pub const ELSEWHERE: &[&str] = &["des_import"];
+
+/// Replays every file kept under `regressions/<target>/` through its target's
+/// check, in name order, and returns how many it replayed: how `cargo test`
+/// keeps checking inputs that once failed. Panics naming every file that fails
+/// again. A target without a folder has no inputs kept.
+pub fn replay(regressions: &std::path::Path, targets: &[(&str, Check)]) -> usize {
+    let mut replayed = 0;
+    let mut failed = Vec::new();
+    for &(target, check) in targets {
+        let Ok(entries) = std::fs::read_dir(regressions.join(target)) else { continue };
+        let mut files: Vec<_> = entries.map(|e| e.expect("a readable folder").path()).collect();
+        files.sort();
+        for file in files {
+            let data = std::fs::read(&file).expect("a readable regression file");
+            if std::panic::catch_unwind(|| check(&data)).is_err() {
+                failed.push(format!("{target}: {}", file.display()));
+            }
+            replayed += 1;
+        }
+    }
+    assert!(failed.is_empty(), "inputs that fail their target's checks again:\n{}", failed.join("\n"));
+    replayed
+}
 
 /// The repository's tiny test pack, built in: small enough to load thousands of
 /// times a second.
@@ -168,18 +193,24 @@ fn assert_sound(map: &Map, pack: &Pack, generator: &Generator<'_>, seed: u64) {
 /// Generates map type `name` of `pack` at `seed` and `depth`: a map must be
 /// within the pack's limits and sound, a failure must be an error.
 fn generate_one(pack: &Pack, name: &str, seed: u64, depth: u32) -> Reached {
-    let generator = match Generator::new(pack, name) {
-        Ok(generator) => generator.depth(depth),
+    match Generator::new(pack, name) {
+        Ok(generator) => generate_with(pack, &generator.depth(depth), seed),
         Err(e) => {
             assert_generation_error_located(&e, name);
-            return Reached::Failed;
+            Reached::Failed
         }
-    };
+    }
+}
+
+/// Generates with `generator` (of `pack`) at `seed`: a map must be within the
+/// pack's limits and sound, a failure must be an error.
+fn generate_with(pack: &Pack, generator: &Generator<'_>, seed: u64) -> Reached {
+    let name = generator.map_type().name.as_str();
     match generator.generate(seed) {
         Ok(map) => {
             assert!(map.width() as u32 <= pack.limits().max_map_side);
             assert!(map.height() as u32 <= pack.limits().max_map_side);
-            assert_sound(&map, pack, &generator, seed);
+            assert_sound(&map, pack, generator, seed);
             Reached::Generated
         }
         Err(e) => {
@@ -361,16 +392,31 @@ pub fn catalog(data: &[u8]) {
 }
 
 /// A map type with its encounter pool and furnishing tables: the input is a map
-/// type `fuzz` added to the fuzz pack, so it can name every prefab (of each
-/// generator), encounter style and catalog entry that pack has, on maps of at
-/// most 64 a side. It is the pack's only map type (the pack loads faster), and
-/// the one generated.
+/// type `fuzz` read against the fuzz pack (`Pack::read_map_type`, checked as
+/// loading the pack with it would check it), so it can name every prefab (of
+/// each generator), encounter style and catalog entry that pack has, on maps of
+/// at most 64 a side; then generated. The pack is loaded once, not once an
+/// input: its palette, catalog and prefabs are the same for every input.
+/// Input that is not UTF-8 is refused before the TOML parser (the pack targets
+/// check that refusal).
 pub fn map_type(data: &[u8]) {
-    match Pack::from_files("fuzz", only_map_type("fuzz", data), small_limits()) {
-        Err(problems) => assert_located(&problems, "fuzz"),
-        Ok(pack) => {
-            let seed = seed_of(data);
-            generate_one(&pack, "fuzz", seed, 1 + (seed % 12) as u32);
+    let Ok(source) = std::str::from_utf8(data) else { return };
+    read_and_generate("fuzz", source, seed_of(data), None);
+}
+
+/// Reads `source` as map type `name` of the fuzz pack and generates it at
+/// `seed` and `depth` (from the seed when `None`): problems must be located in
+/// the map type's file, a map must be sound.
+fn read_and_generate(name: &str, source: &str, seed: u64, depth: Option<u32>) -> Reached {
+    let pack = fuzz_pack();
+    match pack.read_map_type(&format!("fuzz/maps/{name}.toml"), name, source) {
+        Err(problems) => {
+            assert_located(&problems, "fuzz");
+            Reached::Refused
+        }
+        Ok(map_type) => {
+            let depth = depth.unwrap_or(1 + (seed % 12) as u32);
+            generate_with(pack, &Generator::with_map_type(pack, &map_type).depth(depth), seed)
         }
     }
 }
@@ -400,8 +446,9 @@ impl Bytes<'_> {
 /// (one per generator), a map size (as written, or 16 up to 64 a side), a seed,
 /// a depth, and new values for any of its numeric
 /// parameters (tunneler widths and chances, chain and pathways budgets, cave
-/// passes, encounter counts and depths, furnishing counts...). A map type that loads
-/// must generate a sound map or fail with an error.
+/// passes, encounter counts and depths, furnishing counts...), read against the
+/// fuzz pack as `map_type` reads its input. A map type that loads must
+/// generate a sound map or fail with an error.
 pub fn generation(data: &[u8]) {
     generation_reaches(data);
 }
@@ -442,22 +489,7 @@ pub fn generation_reaches(data: &[u8]) -> Reached {
             mutate_numbers(value, &mut bytes);
         }
     }
-    let pack = match Pack::from_files("fuzz", only_map_type(name, table.to_string().as_bytes()), small_limits()) {
-        Ok(pack) => pack,
-        Err(problems) => {
-            assert_located(&problems, "fuzz");
-            return Reached::Refused;
-        }
-    };
-    generate_one(&pack, name, seed, depth)
-}
-
-/// The fuzz pack's files with `bytes` as its only map type, `name`, and the
-/// default: the pack loads faster without the others.
-fn only_map_type(name: &str, bytes: &[u8]) -> Vec<SourceFile> {
-    let files: Vec<SourceFile> = fuzz_files().into_iter().filter(|f| !f.path.starts_with("maps/")).collect();
-    let manifest = format!("name = \"fuzz\"\ndefault_map_type = \"{name}\"\n");
-    with_file(with_file(files, "pack.toml", manifest.as_bytes()), &format!("maps/{name}.toml"), bytes)
+    read_and_generate(name, &table.to_string(), seed, Some(depth))
 }
 
 /// Gives some integers under `value` new values near, or far from, their own.

@@ -13,22 +13,7 @@ fn repository() -> PathBuf {
 
 #[test]
 fn every_kept_input_passes_its_targets_checks() {
-    let mut replayed = 0;
-    let mut failed = Vec::new();
-    for &(target, check) in des_harness::TARGETS {
-        let dir = repository().join("fuzz/regressions").join(target);
-        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        let mut files: Vec<_> = entries.map(|e| e.expect("a readable folder").path()).collect();
-        files.sort();
-        for file in files {
-            let data = std::fs::read(&file).expect("a readable regression file");
-            if std::panic::catch_unwind(|| check(&data)).is_err() {
-                failed.push(format!("{target}: {}", file.display()));
-            }
-            replayed += 1;
-        }
-    }
-    assert!(failed.is_empty(), "inputs that fail their target's checks again:\n{}", failed.join("\n"));
+    let replayed = harness::replay(&repository().join("fuzz/regressions"), des_harness::TARGETS);
     assert!(replayed > 0, "fuzz/regressions/des_import holds inputs");
 }
 

@@ -211,6 +211,20 @@ pub(crate) fn check_line(
     Some(kind)
 }
 
+/// The problems of the lines of `defs` picking at `depths` (each line's picks
+/// checked as [`read`] checks them): for a pack that loaded, checked at its own
+/// depths already, and a map type read later ([`Pack::read_map_type`](super::Pack::read_map_type))
+/// that places the file's prefabs at other depths.
+pub(crate) fn picks_at(defs: &Definitions, catalog: &Catalog, depths: &BTreeSet<u32>) -> Vec<Error> {
+    let mut errors = Vec::new();
+    for d in &defs.lines {
+        let mut c =
+            LineCheck { file: &defs.file, line: &d.line, catalog: Some(catalog), errors: &mut errors, in_prefab: true };
+        c.picks(d.kind, depths);
+    }
+    errors
+}
+
 /// Warnings for lines whose character breaks seed 000's convention: lower case for
 /// entities, digits for items, upper case for props and traps, punctuation for
 /// debris.

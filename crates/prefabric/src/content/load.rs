@@ -128,7 +128,7 @@ impl Loaded {
 
         // Definition files, checked at every depth their prefabs can appear at — as
         // far as the map types that place them loaded.
-        let depths = all_maps_read.then(|| prefab_depths(&map_types));
+        let depths = all_maps_read.then(|| prefab_depths(map_types.values()));
         let def_files: Vec<(&str, String, &str)> = texts
             .iter()
             .filter(|t| t.path.starts_with("prefabs/") && t.path.ends_with(".def"))
@@ -525,10 +525,10 @@ fn read_map_types<'f>(
 
 /// The depths each prefab placed only by encounters can appear at; a prefab
 /// also placed as a feature can appear at any depth, and is left out.
-fn prefab_depths(map_types: &BTreeMap<String, MapType>) -> BTreeMap<String, Vec<u32>> {
+pub(super) fn prefab_depths<'m>(map_types: impl IntoIterator<Item = &'m MapType>) -> BTreeMap<String, Vec<u32>> {
     let mut depths: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     let mut featured: BTreeSet<&str> = BTreeSet::new();
-    for m in map_types.values() {
+    for m in map_types {
         for v in &m.variants {
             featured.extend(v.prefabs.iter().flat_map(|p| p.choices.iter().map(|(n, _)| n.as_str())));
         }

@@ -57,7 +57,7 @@ pub(crate) use encounters::Encounter;
 pub use files::{IgnoredFile, ignored_because};
 use load::Loaded;
 pub(crate) use maptype::MapType;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 pub use values::{Anchor, DEFAULT_WEIGHT_WORDS, DepthRanges, IntRange, Percent, WeightWords};
 
@@ -317,17 +317,9 @@ impl Pack {
     /// ```
     pub fn map_type_sized(&self, name: &str, width: u32, height: u32) -> Result<MapType, Error> {
         let map_type = self.map_type_named(name)?;
-        let unread = Vec::new();
-        let index = index::PrefabIndex::new(&self.prefabs, &self.prefab_index, &unread);
-        let parts = maptype::Parts {
-            prefabs: &index,
-            words: &self.weight_words,
-            catalog: Some(&self.catalog),
-            shared: &self.shared_pools,
-        };
         let size = (i64::from(width), i64::from(height));
         let file = &map_type.file;
-        maptype::read(file, name, &map_type.source, &self.limits, &parts, Some(size)).map_err(|errors| {
+        self.read_against(file, name, &map_type.source, Some(size)).map_err(|errors| {
             let more = errors.len().saturating_sub(1);
             let Some(first) = errors.into_iter().next() else {
                 return Error::new(ErrorKind::Invalid, format!("map type `{name}` cannot be {width}x{height}"));
@@ -351,6 +343,81 @@ impl Pack {
                 None => written,
             })
         })
+    }
+
+    /// Reads `source` as one more map type of this pack, named `name` (the
+    /// stem of its file, `maps/NAME.toml`), `file` naming it in errors: checked
+    /// as loading the pack with that file among its map types would check it —
+    /// its prefabs, encounter pools, catalog names and weight words against the
+    /// pack's, its size against the pack's limits, and the definition files of
+    /// the prefabs it places at every depth it places them that the pack's own
+    /// map types do not. The pack is not changed; give the map type to
+    /// [`Generator::with_map_type`](crate::Generator::with_map_type). One pack
+    /// loaded once, then many map types read against it, is what a tool that
+    /// tries map types (or a fuzzer) needs: loading the whole pack again for
+    /// each reads and proves every prefab again.
+    ///
+    /// ```
+    /// let pack = prefabric::Pack::embedded().expect("the embedded pack is valid");
+    /// let small = "width = 40\nheight = 30\ngenerator = \"caves\"\n";
+    /// let caves = pack.read_map_type("my/maps/small.toml", "small", small).expect("a valid map type");
+    /// let map = prefabric::Generator::with_map_type(&pack, &caves).generate(1).expect("generates");
+    /// assert_eq!((map.width(), map.height()), (40, 30));
+    ///
+    /// let wrong = pack.read_map_type("my/maps/wrong.toml", "wrong", "width = 40\n").expect_err("no generator");
+    /// assert!(wrong.errors().iter().all(|e| e.location().is_some_and(|l| l.file == "my/maps/wrong.toml")));
+    /// ```
+    pub fn read_map_type(&self, file: &str, name: &str, source: &str) -> Result<MapType, Problems> {
+        let mut problems = Problems::new();
+        let map_type = match self.read_against(file, name, source, None) {
+            Ok(m) => m,
+            Err(errors) => {
+                problems.extend(errors);
+                return Err(problems);
+            }
+        };
+        // Definition files are checked at the depths their prefabs appear at
+        // (load::prefab_depths): those this map type adds are checked here.
+        let depths_of = |depths: &BTreeMap<String, Vec<u32>>, defs: &str| -> BTreeSet<u32> {
+            let users = self.prefabs.iter().filter(|p| p.defs_name() == defs);
+            users
+                .flat_map(|p| depths.get(p.name()).cloned().unwrap_or_else(|| (1..=catalog::MAX_RATING).collect()))
+                .collect()
+        };
+        let before = load::prefab_depths(self.map_types.values());
+        let after = load::prefab_depths(self.map_types.values().chain([&map_type]));
+        if before != after {
+            for defs in self.definitions.values() {
+                let added: BTreeSet<u32> =
+                    depths_of(&after, &defs.name).difference(&depths_of(&before, &defs.name)).copied().collect();
+                if !added.is_empty() {
+                    problems.extend(defs::picks_at(defs, &self.catalog, &added));
+                }
+            }
+        }
+        problems.sort();
+        if problems.is_empty() { Ok(map_type) } else { Err(problems) }
+    }
+
+    /// Reads map type `name` from `source` (the file `file`) against this
+    /// pack's prefabs, weight words, catalog and shared pools, at `size` when
+    /// given instead of its own.
+    fn read_against(
+        &self,
+        file: &str,
+        name: &str,
+        source: &str,
+        size: Option<(i64, i64)>,
+    ) -> Result<MapType, Vec<Error>> {
+        let unread = Vec::new();
+        let index = index::PrefabIndex::new(&self.prefabs, &self.prefab_index, &unread);
+        let parts = maptype::Parts {
+            prefabs: &index,
+            words: &self.weight_words,
+            catalog: Some(&self.catalog),
+            shared: &self.shared_pools,
+        };
+        maptype::read(file, name, source, &self.limits, &parts, size)
     }
 
     /// The limits the pack was loaded with.

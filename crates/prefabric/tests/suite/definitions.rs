@@ -84,6 +84,29 @@ fn classes_are_checked_at_every_depth_the_prefabs_can_appear() {
 }
 
 #[test]
+fn a_map_type_read_later_checks_the_definitions_at_its_own_depths() {
+    // Loaded with its encounter kept to depths 4-6, the guard line passes...
+    let pack = pack("g entity class:guard\n1 item cell\n", "depth = [4, 6]").unwrap();
+    let map = |depth: &str| {
+        format!(
+            "width = 40\nheight = 30\n[[starts]]\nat = \"centre\"\n[encounters]\ncount = 1\n[[encounters.pool]]\nid = \"posts\"\nweight = \"common\"\ncategory = \"danger\"\nprefabs = [\"post_a\"]\n{depth}\n"
+        )
+    };
+    let same = pack.read_map_type("d/maps/n.toml", "n", &map("depth = [5, 6]")).expect("depths the pack checked");
+    assert_eq!((same.name.as_str(), same.width), ("n", 40));
+    // ...but a map type placing the posts from depth 1 is refused as loading
+    // the pack with it would refuse it: the guard class has no member there.
+    let err = pack.read_map_type("d/maps/n.toml", "n", &map("")).unwrap_err().to_string();
+    assert!(err.contains("posts.def:1:10: invalid: class `guard` has no member at or below depth 1"), "{err}");
+    // Its own problems are located in the file it is given as.
+    let err = pack.read_map_type("d/maps/n.toml", "n", "width = 40\nheight = 30\nmargin = [\n").unwrap_err();
+    assert!(
+        err.errors().iter().all(|e| e.location().is_some_and(|l| l.file == "d/maps/n.toml" && l.line > 0)),
+        "{err}"
+    );
+}
+
+#[test]
 fn drawn_and_defined_characters_must_match() {
     let err = pack("g entity drone\nx item cell\n", "").unwrap_err();
     assert!(

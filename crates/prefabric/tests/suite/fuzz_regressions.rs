@@ -19,23 +19,7 @@ fn regressions() -> std::path::PathBuf {
 
 #[test]
 fn every_kept_input_passes_its_targets_checks() {
-    let mut replayed = 0;
-    let mut failed = Vec::new();
-    for &(target, check) in harness::TARGETS {
-        let dir = regressions().join(target);
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        let mut files: Vec<_> = entries.map(|e| e.expect("a readable folder").path()).collect();
-        files.sort();
-        for file in files {
-            let data = std::fs::read(&file).expect("a readable regression file");
-            if std::panic::catch_unwind(|| check(&data)).is_err() {
-                failed.push(format!("{target}: {}", file.display()));
-            }
-            replayed += 1;
-        }
-    }
-    assert!(failed.is_empty(), "inputs that fail their target's checks again:\n{}", failed.join("\n"));
-    assert!(replayed > 0, "fuzz/regressions holds inputs");
+    assert!(harness::replay(&regressions(), harness::TARGETS) > 0, "fuzz/regressions holds inputs");
 }
 
 /// Each folder is a target replayed here or one of the targets of crates built
