@@ -233,6 +233,7 @@ fn appears(shown: &[String], printed: &[String]) -> bool {
 fn documented_status(shown: &[String]) -> i32 {
     let failure = |l: &String| {
         l.starts_with("generation failed")
+            || l.contains(": generation failed: ")
             || (l.ends_with(" in the pack") && l.split_whitespace().next().is_some_and(|n| n.parse::<u32>().is_ok()))
     };
     if shown.iter().any(|l| l.starts_with("error: ")) {
@@ -521,6 +522,7 @@ fn shown_lines_match_with_gaps_wildcards_and_durations() {
     assert!(!same_line("12 encounters", "13 encounters"));
     assert_eq!(documented_status(&["2 problems in the pack".to_string()]), 1);
     assert_eq!(documented_status(&["generation failed: …".to_string()]), 1);
+    assert_eq!(documented_status(&["…/maps/m.toml:7:1: generation failed: …".to_string()]), 1);
     assert_eq!(documented_status(&["wrote map.xp".to_string()]), 0);
     assert_eq!(documented_status(&["error: big_pack is not empty: …".to_string()]), 2);
     assert_eq!(written(&["convert", "a.txt", "b.xp", "--name", "x"]), ["b.xp"]);

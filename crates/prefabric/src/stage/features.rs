@@ -148,7 +148,8 @@ fn place_variant(
                 placement.location
             );
             if placement.required || forced.holds(placement) {
-                return Err(Error::new(ErrorKind::Generation, format!("{what}: {reason}"))
+                let at = format!("prefab `{}` at {}", names.join("` or `"), placement.anchor);
+                return Err(Error::at(ErrorKind::Generation, placement.location.clone(), format!("{at}: {reason}"))
                     .with_help("other features, barriers or the map's edge leave no room: widen its jitter, move its anchor, or mark it `required = false`"));
             }
             map.trace.push_with("features", Outcome::Skipped, None, || format!("{what}: {reason}"));

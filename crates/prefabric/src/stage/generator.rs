@@ -7,7 +7,7 @@ use super::generation::Generation;
 use super::links::{LevelLinks, WorldPlaced};
 use super::preview::{Forced, Preview, layout_forcing, layout_pools};
 use crate::content::{MapType, Pack};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Location};
 use crate::format::suggest;
 use crate::layout;
 use crate::map::{Map, Spare};
@@ -193,6 +193,12 @@ impl<'p> Generator<'p> {
             }
         }
         let last = failures.pop();
+        // Where the last failure was, or at least the map type's file: every
+        // error names the file it comes from.
+        let location = last
+            .as_ref()
+            .and_then(|e| e.location().cloned())
+            .unwrap_or_else(|| Location::file(self.map_type.file.clone()));
         // The last failure's own hint says what to change, when it has one.
         let help = last
             .as_ref()
@@ -213,7 +219,8 @@ impl<'p> Generator<'p> {
                 self.map_type.name
             ),
         )
-        .with_help(help))
+        .with_help(help)
+        .or_at(location))
     }
 
     /// The trace of every attempt at `seed` up to the first that succeeds,
