@@ -30,6 +30,18 @@ pub(crate) fn run(args: &WorldArgs, pack: &Pack, seed: u64) -> Result<(), Failur
     }
     let mut world = World::new(pack, seed).map_err(|e| Failure::Usage(e.to_string()))?;
     if let Some(name) = &args.level {
+        // The levels its stairs lead to as well: an exit's arrival is known
+        // once its destination is made, so the level prints as the whole world has it.
+        let exits: Vec<String> = world
+            .level(name)
+            .map_err(|e| Failure::Problems(e.to_string()))?
+            .exits()
+            .iter()
+            .filter_map(|e| e.to.clone())
+            .collect();
+        for to in exits {
+            world.level(&to).map_err(|e| Failure::Problems(e.to_string()))?;
+        }
         let map = world.level(name).map_err(|e| Failure::Problems(e.to_string()))?.clone();
         let rendering = generate::Rendering {
             png: render::PngOptions::default(),

@@ -101,7 +101,9 @@ impl<'p> World<'p> {
     }
 
     /// The map of the level named `name` (`main:3`), making it — and every
-    /// level before it in the plan — if it is not made yet.
+    /// level before it in the plan — if it is not made yet. Its exits name the
+    /// levels they lead to; the arrival cell of a way down or into a branch is
+    /// filled in once that level is made ([`World::follow`] makes it).
     pub fn level(&mut self, name: &str) -> Result<&Map, Error> {
         let Some(index) = self.plan.index(name) else {
             let names: Vec<&str> = self.plan.levels.iter().map(|l| l.name.as_str()).collect();
