@@ -382,7 +382,10 @@ void prefabric_string_free(char *text);
 
 /**
  * Loads the pack built into prefabric (what the `prefabric` command uses
- * without --pack) into `*out`. Free it with `prefabric_pack_free`.
+ * without --pack) into `*out`. Free it with `prefabric_pack_free`. Each call
+ * loads it anew (tens of milliseconds): load it once, and make every
+ * generator from that handle. Nothing of it is kept after the last handle
+ * (pack, generator or map) that needs it is freed.
  *
  * # Safety
  * `out` is NULL or points at a writable `PrefabricPack *`.

@@ -424,16 +424,16 @@ pub unsafe extern "C" fn prefabric_string_free(text: *mut c_char) {
 // ---------------------------------------------------------------------------
 // Packs.
 
-/// The built-in pack, loaded on first use and shared from then on.
-static BUILTIN: OnceLock<Arc<prefabric::Pack>> = OnceLock::new();
-
 fn pack_handle(pack: Arc<prefabric::Pack>) -> *mut PrefabricPack {
     let map_type_names = pack.map_types().map(|m| c_string(&m.name)).collect();
     Box::into_raw(Box::new(PrefabricPack { pack, map_type_names }))
 }
 
 /// Loads the pack built into prefabric (what the `prefabric` command uses
-/// without --pack) into `*out`. Free it with `prefabric_pack_free`.
+/// without --pack) into `*out`. Free it with `prefabric_pack_free`. Each call
+/// loads it anew (tens of milliseconds): load it once, and make every
+/// generator from that handle. Nothing of it is kept after the last handle
+/// (pack, generator or map) that needs it is freed.
 ///
 /// # Safety
 /// `out` is NULL or points at a writable `PrefabricPack *`.
@@ -442,15 +442,9 @@ pub unsafe extern "C" fn prefabric_pack_embedded(out: *mut *mut PrefabricPack) -
     let f = "prefabric_pack_embedded";
     status(|| {
         out_checked(out, f)?;
-        let pack = match BUILTIN.get() {
-            Some(pack) => Arc::clone(pack),
-            None => {
-                let loaded = prefabric::Pack::embedded().map_err(|p| Failure::pack(&p))?;
-                Arc::clone(BUILTIN.get_or_init(|| Arc::new(loaded)))
-            }
-        };
+        let loaded = prefabric::Pack::embedded().map_err(|p| Failure::pack(&p))?;
         // SAFETY (inside write): `out` checked above.
-        unsafe { write(out, pack_handle(pack), f) }
+        unsafe { write(out, pack_handle(Arc::new(loaded)), f) }
     })
 }
 
