@@ -7,7 +7,8 @@
 //! `generate.c` makes every map type of the built-in pack and compares each
 //! map's JSON with the library's `render::json` for the same seed (the bytes
 //! `prefabric generate --format json` writes), written here beforehand;
-//! `bad_input.c` checks the status codes and messages of bad input.
+//! `bad_input.c` checks the status codes and messages of bad input; the C
+//! example of the README's "From C" section is compiled and run as it stands.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -41,20 +42,26 @@ fn system_libraries() -> &'static [&'static str] {
 /// Compiles `tests/c/<name>.c` into the test's scratch folder; the program's path.
 fn compile(name: &str) -> PathBuf {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    compile_source(name, &crate_dir.join("tests/c").join(format!("{name}.c")))
+}
+
+/// Compiles the C file `source` into the test's scratch folder as `c-<name>`; the program's path.
+fn compile_source(name: &str, source: &Path) -> PathBuf {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("c-{name}"));
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
     let status = Command::new(&cc)
         .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-g", "-O1"])
         .arg("-I")
         .arg(crate_dir.join("include"))
-        .arg(crate_dir.join("tests/c").join(format!("{name}.c")))
+        .arg(source)
         .arg(static_library())
         .args(system_libraries())
         .arg("-o")
         .arg(&out)
         .status()
         .unwrap_or_else(|e| panic!("cannot run the C compiler `{cc}` (set CC to another): {e}"));
-    assert!(status.success(), "{name}.c does not compile");
+    assert!(status.success(), "{} does not compile", source.display());
     out
 }
 
@@ -133,4 +140,17 @@ fn c_bad_input_gets_codes_and_messages() {
     let program = compile("bad_input");
     let stdout = run(&program, &[&broken, &missing]);
     assert!(stdout.contains("0 failures"), "{stdout}");
+}
+
+#[test]
+fn the_readme_c_example_compiles_and_runs() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+        .expect("the README reads");
+    let section = readme.split("\n## From C").nth(1).expect("the README has a section \"From C\"");
+    let block = section.split("```c\n").nth(1).and_then(|b| b.split("\n```").next()).expect("a ```c block");
+    let source = scratch("c-readme-source").join("readme.c");
+    std::fs::write(&source, block).expect("the example is written");
+    let program = compile_source("readme", &source);
+    let stdout = run(&program, &[]);
+    assert!(stdout.contains("start at ("), "{stdout}");
 }
