@@ -57,6 +57,8 @@ pub struct PrefabricPack {
 /// Makes maps of one map type of a pack at one depth. Opaque; free with
 /// `prefabric_generator_free`.
 pub struct PrefabricGenerator {
+    /// The library's generator, without traces (a game has no use for them;
+    /// the maps, and their JSON, are the same either way).
     generator: SharedGenerator,
 }
 
@@ -557,7 +559,7 @@ pub unsafe extern "C" fn prefabric_generator_new(
             }
             generator = generator.size(size.width, size.height).map_err(invalid)?;
         }
-        let handle = Box::into_raw(Box::new(PrefabricGenerator { generator: generator.depth(depth) }));
+        let handle = Box::into_raw(Box::new(PrefabricGenerator { generator: generator.depth(depth).trace(false) }));
         // SAFETY (inside write): `out` checked above.
         unsafe { write(out, handle, f) }
     })
