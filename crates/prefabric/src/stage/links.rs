@@ -14,7 +14,7 @@
 //! the level's own `world/exits` stream. A level asked for a way down (or up)
 //! that draws no staircase for it fails the attempt, with the reason.
 
-use super::features::{self, PLACEMENT_ATTEMPTS};
+use super::placing::{self, PLACEMENT_ATTEMPTS};
 use super::preview::Forced;
 use super::stairs::floor_kind;
 use crate::content::Anchor;
@@ -87,11 +87,11 @@ pub(crate) fn place_arrivals(map: &mut Map, pack: &Pack, links: &LevelLinks, see
                 .points()
                 .find(|&p| oriented.cells()[p].is_some_and(|c| c.is(Role::StairsUp)))?;
             let at = cell - stairs;
-            features::fits(map, &oriented, at).is_ok().then_some((oriented, at, t))
+            placing::fits(map, &oriented, at).is_ok().then_some((oriented, at, t))
         });
         match spot {
             Some((oriented, at, t)) => {
-                features::place(map, &oriented, at, (t, None), false);
+                placing::place(map, &oriented, at, (t, None), false);
                 placed.arrivals.push((map.prefabs.len() - 1, cell));
                 map.trace.push_with("features", Outcome::Chose, map.prefabs.last().map(|p| p.bounds), || {
                     format!("arrival `{}` {t} with its stairs up at {cell}, where the level above put its stairs down", prefab.name())
@@ -128,8 +128,8 @@ pub(crate) fn place_entrances(
         };
         for n in 0..entrance.count {
             let mut rng = Rng::stream(seed, "world/entrance", &format!("{}#{n}", entrance.to));
-            if let Err(rejects) = features::place_one(map, pack, &placement, &Forced::default(), &mut rng) {
-                let (reason, _) = features::no_spot(map, &rejects);
+            if let Err(rejects) = placing::place_one(map, pack, &placement, &Forced::default(), &mut rng) {
+                let (reason, _) = placing::no_spot(map, &rejects);
                 return Err(Error::at(
                     ErrorKind::Generation,
                     entrance.location.clone(),

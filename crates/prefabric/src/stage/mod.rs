@@ -19,6 +19,7 @@ pub(crate) mod links;
 pub(crate) mod marks;
 pub(crate) mod objects;
 mod placed;
+mod placing;
 mod preview;
 pub(crate) mod scatter;
 mod shared;

@@ -97,13 +97,25 @@ fn the_built_in_world_links_every_level_over_many_seeds() {
 #[test]
 fn a_level_made_alone_is_the_level_of_the_whole_world() {
     let pack = Pack::embedded().expect("the built-in pack");
-    let mut whole = World::new(&pack, 7).expect("a world").trace(false);
-    whole.make_all().expect("world seed 7");
-    let last_branch = whole.plan().levels.iter().rev().find(|l| l.line != 0).expect("a branch").name.clone();
-    let mut alone = World::new(&pack, 7).expect("a world").trace(false);
-    let map = alone.level(&last_branch).expect("made alone");
-    let i = whole.plan().index(&last_branch).expect("in the plan");
-    assert_eq!(json(map, &pack), json(&whole.maps()[i], &pack), "{last_branch} differs made alone");
+    for seed in 0..4u64 {
+        let mut whole = World::new(&pack, seed).expect("a world").trace(false);
+        whole.make_all().unwrap_or_else(|e| panic!("world seed {seed}: {e}"));
+        let levels = &whole.plan().levels;
+        // A branch level, and another picked by its place in the plan: different ones per seed.
+        let branch = levels.iter().filter(|l| l.line != 0).nth(seed as usize).expect("a branch level");
+        let other = &levels[(3 * seed as usize + 1) % levels.len()];
+        for name in [branch.name.clone(), other.name.clone()] {
+            let mut alone = World::new(&pack, seed).expect("a world").trace(false);
+            let map = alone.level(&name).expect("made alone").clone();
+            // Its exits' arrivals are known once the levels they lead to are made.
+            for exit in map.exits().iter().filter_map(|e| e.to.clone()) {
+                alone.level(&exit).expect("the level its stairs lead to");
+            }
+            let i = whole.plan().index(&name).expect("in the plan");
+            let map = alone.level(&name).expect("made");
+            assert_eq!(json(map, &pack), json(&whole.maps()[i], &pack), "world seed {seed}: {name} differs made alone");
+        }
+    }
 }
 
 /// The built-in pack with its world.toml replaced by `world`.
