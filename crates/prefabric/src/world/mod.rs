@@ -4,7 +4,7 @@
 //!
 //! In: a pack with a world and a world seed. Out: a [`World`] — its
 //! [`Plan`] (every level's name, depth, map type and seed) and, as they are
-//! asked for, each level's map with its [`Exit`]s, each naming the level it
+//! asked for, each level's map with its [`Exit`](crate::map::Exit)s, each naming the level it
 //! leads to and the arrival cell there. Levels are made in the plan's order (by
 //! depth), each after the one it is entered from and carrying the per-world
 //! encounter counts ([`WorldState`]) of all made before it, so asking for one
@@ -23,7 +23,7 @@ use crate::content::world::WorldSpec;
 use crate::error::{Error, ErrorKind};
 use crate::format::suggest;
 use crate::geom::Point;
-use crate::map::{Exit, ExitWay, Map};
+use crate::map::{ExitWay, Map};
 use crate::stage::Generator;
 use crate::stage::links::{Entrance, LevelLinks};
 use crate::world_state::WorldState;
@@ -209,12 +209,9 @@ impl<'p> World<'p> {
         if let Some(next) = self.plan.next_in_line(i) {
             links.down_to = Some(self.plan.levels[next].name.clone());
         }
-        for branch in &self.plan.branches {
-            if branch.entrance != Some(i) {
-                continue;
-            }
-            let (b, spec) = (&self.spec.lines[branch.line], self.spec.lines[branch.line].branch.as_ref());
-            let Some(spec) = spec else { continue };
+        for branch in self.plan.branches.iter().filter(|b| b.entrance == Some(i)) {
+            let b = &self.spec.lines[branch.line];
+            let Some(spec) = &b.branch else { continue };
             links.entrances.push(Entrance {
                 prefab: spec.entrance_prefab.clone(),
                 count: spec.entrances,
@@ -284,14 +281,5 @@ impl<'p> World<'p> {
     /// branches and its per-world counts (see docs/worlds.md).
     pub fn to_json(&self, files: &dyn Fn(&PlannedLevel) -> Option<String>) -> String {
         json::world_json(self, files)
-    }
-}
-
-/// An exit's destination in words, for listings: `main:2 at (10, 4)`.
-pub fn describe(exit: &Exit) -> String {
-    match (&exit.to, exit.arrival) {
-        (None, _) => "out of the world".to_string(),
-        (Some(to), Some(at)) => format!("{to} at {at}"),
-        (Some(to), None) => format!("{to} (not made yet)"),
     }
 }
