@@ -13,6 +13,9 @@ pub mod palette;
 pub mod text;
 pub mod xp;
 
+mod toml_parts;
+pub(crate) use toml_parts::parse_toml_parts;
+
 use crate::error::{Error, ErrorKind, Location};
 use serde::de::DeserializeOwned;
 

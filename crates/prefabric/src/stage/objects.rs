@@ -402,8 +402,7 @@ fn tag_of(catalog: &Catalog, kind: Kind, pick: &Pick, line: &DefLine, depth: u32
     if let Pick::Tag(t) = pick {
         return Some(t.as_str().into());
     }
-    let candidates = catalog.candidates(kind, pick, line, depth);
-    let chosen = rng.pick(&candidates)?;
+    let chosen = catalog.pick_candidate(kind, pick, line, depth, rng)?;
     match chosen.faulty {
         Some(f) if rng.percent(FAULTY_PERCENT) => Some(f.into()),
         _ => Some(chosen.tag.into()),

@@ -240,8 +240,9 @@ struct Index {
     trap_categories: BTreeMap<String, u32>,
     /// The lowest rating of a trap.
     lowest_trap: Option<u32>,
-    /// Every entity tag some item names as its carrier.
-    carriers: BTreeSet<String>,
+    /// Every entity tag some item names as its carrier, with those items in
+    /// file order.
+    carried: BTreeMap<String, Vec<u32>>,
     /// The items that may be chosen on their own, common ones first then
     /// prototypes, each by rating (lowest first) then in file order: every
     /// category's, and per category.
@@ -261,21 +262,11 @@ struct ItemCategory {
 }
 
 impl Index {
-    /// The index of what `catalog` holds (its faulty variants known).
-    fn of(catalog: &Catalog) -> Index {
-        let mut index = Index::default();
-        fn tags<'a>(map: &mut HashMap<Arc<str>, u32>, tags: impl Iterator<Item = &'a Arc<str>>) {
-            for (i, tag) in (0u32..).zip(tags) {
-                // The first of a tag given twice (an error) is the one found.
-                map.entry(tag.clone()).or_insert(i);
-            }
-        }
-        let [entities, items, props, traps, debris] = &mut index.by_tag;
-        tags(entities, catalog.entities.iter().map(|e| &e.tag));
-        tags(items, catalog.items.iter().map(|e| &e.tag));
-        tags(props, catalog.props.iter().map(|e| &e.tag));
-        tags(traps, catalog.traps.iter().map(|e| &e.tag));
-        tags(debris, catalog.debris.iter().map(|e| &e.tag));
+    /// The index of what `catalog` holds (its faulty variants known), given
+    /// its tags' index as its reader made it: per kind, in [`Kind::ALL`]
+    /// order, each tag and its first entry.
+    fn of(catalog: &Catalog, by_tag: [HashMap<Arc<str>, u32>; 5]) -> Index {
+        let mut index = Index { by_tag, ..Index::default() };
         let lower = |lowest: &mut Option<u32>, rating: u32| *lowest = Some(lowest.map_or(rating, |r| r.min(rating)));
         for (item, &faulty) in catalog.items.iter().zip(&catalog.is_faulty) {
             let category = match index.item_categories.get_mut(&item.category) {
@@ -287,9 +278,16 @@ impl Index {
                 lower(&mut index.lowest_item, item.rating);
                 category.stocked |= !item.prototype;
             }
+        }
+        for (i, item) in (0u32..).zip(&catalog.items) {
             for carrier in &item.carried_by {
-                if !index.carriers.contains(carrier) {
-                    index.carriers.insert(carrier.clone());
+                let items = match index.carried.get_mut(carrier) {
+                    Some(items) => items,
+                    None => index.carried.entry(carrier.clone()).or_default(),
+                };
+                // An item that names its carrier twice is listed once.
+                if items.last() != Some(&i) {
+                    items.push(i);
                 }
             }
         }
@@ -304,7 +302,9 @@ impl Index {
                 ranked[prototype].push(i);
             }
         }
-        let by_rating = |list: &mut Vec<u32>| list.sort_by_key(|&i| (catalog.items[i as usize].rating, i));
+        // Keys are distinct (the index breaks ties), so an unstable sort gives
+        // the one order.
+        let by_rating = |list: &mut Vec<u32>| list.sort_unstable_by_key(|&i| (catalog.items[i as usize].rating, i));
         index.ranked.iter_mut().for_each(by_rating);
         index.ranked_in.values_mut().flatten().for_each(by_rating);
         for trap in &catalog.traps {
@@ -466,7 +466,7 @@ impl Catalog {
 
     /// True when some item names `carrier` among the entities that carry it.
     pub(crate) fn is_carrier(&self, carrier: &str) -> bool {
-        self.index.carriers.contains(carrier)
+        self.index.carried.contains_key(carrier)
     }
 
     /// The items that may be chosen on their own, of `category` (every
@@ -601,7 +601,8 @@ impl Catalog {
                 members.into_iter().map(entity).collect()
             }
             Pick::CarriedBy(carrier) => {
-                self.items.iter().filter(|i| i.carried_by.iter().any(|c| c == carrier)).map(item).collect()
+                let carried = self.index.carried.get(carrier.as_str()).map_or(&[][..], Vec::as_slice);
+                carried.iter().map(|&i| item(&self.items[i as usize])).collect()
             }
             Pick::Category(c) if kind == Kind::Trap => self.traps_near(Some(c), line, depth),
             Pick::Any if kind == Kind::Trap => self.traps_near(None, line, depth),
@@ -654,6 +655,7 @@ impl Catalog {
     }
 }
 
+mod pick;
 mod read;
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,7 @@
 use super::*;
 use crate::content::keywords::Allowed;
 use crate::error::{Error, ErrorKind, LineIndex, Location};
-use crate::format::parse_toml;
+use crate::format::{parse_toml, parse_toml_parts};
 use serde::Deserialize;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -35,6 +35,34 @@ struct CatalogFile {
     /// Kind -> game keyword -> what it takes.
     #[serde(default)]
     keywords: BTreeMap<Spanned<String>, BTreeMap<Spanned<String>, Spanned<String>>>,
+}
+
+/// True when `parts` of one file (each with where it starts) read as the
+/// whole file would: no entries in the first part, which comes before any
+/// `[[kind]]` header (so written as an inline array, which a later header may
+/// not add to), and no table written in two parts (which TOML refuses).
+fn parts_read_as_whole(parts: &[(usize, CatalogFile)]) -> bool {
+    let first_has_entries = parts.first().is_some_and(|(_, part)| {
+        let entries = [part.entity.len(), part.item.len(), part.prop.len(), part.trap.len(), part.debris.len()];
+        entries.iter().any(|&n| n > 0)
+    });
+    let parts_with = |has: fn(&CatalogFile) -> bool| parts.iter().filter(|(_, part)| has(part)).count();
+    let table_twice =
+        parts_with(|part| !part.item_glyphs.is_empty()) > 1 || parts_with(|part| !part.keywords.is_empty()) > 1;
+    !first_has_entries && !table_twice
+}
+
+/// One catalog file read, as parts each with the offset it starts at (its
+/// spans are from there): a large file in parts on several threads (each cut
+/// before a `[[kind]]` header), anything the parts cannot read as the whole
+/// would, whole.
+fn read_catalog_file(file: &str, text: &str) -> Result<Vec<(usize, CatalogFile)>, Error> {
+    const HEADERS: [&str; 5] = ["[[entity]]", "[[item]]", "[[prop]]", "[[trap]]", "[[debris]]"];
+    let starts_part = |line: &str| HEADERS.iter().any(|header| line.starts_with(header));
+    match parse_toml_parts(text, starts_part) {
+        Some(parts) if parts_read_as_whole(&parts) => Ok(parts),
+        _ => Ok(vec![(0, parse_toml(file, text)?)]),
+    }
 }
 
 #[derive(Deserialize)]
@@ -329,6 +357,11 @@ impl Sources<'_> {
 /// is named (in the order of its `carried_by`).
 type ItemRefs = (usize, Site, Vec<Site>);
 
+/// Where `kind` is in [`Kind::ALL`].
+fn kind_index(kind: Kind) -> usize {
+    Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0)
+}
+
 /// Reads every catalog file (`(file, text)`, in path order) into one catalog, or
 /// returns every problem found.
 #[cfg(test)]
@@ -343,9 +376,12 @@ pub(crate) fn read(files: &[(&str, &str)]) -> Result<Catalog, Vec<Error>> {
 pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
     let mut errors = Vec::new();
     let mut catalog = Catalog::default();
-    // Where each tag was first given, per kind, for duplicates and references.
-    // Looked up, never listed: a hash map keeps no order and needs none here.
-    let mut first: HashMap<(Kind, String), Site> = HashMap::new();
+    // Per kind, in `Kind::ALL` order: each tag and its first entry (the
+    // catalog's index, made as the entries are read), and where each entry's
+    // tag is. Looked up, never listed: a hash map keeps no order and needs
+    // none here.
+    let mut by_tag: [HashMap<Arc<str>, u32>; 5] = Default::default();
+    let mut tag_sites: [Vec<Site>; 5] = Default::default();
     let mut item_refs: Vec<ItemRefs> = Vec::new();
     // Items and debris with no glyph of their own: kind, category, tag, where,
     // and the index of the entry among its kind.
@@ -358,8 +394,8 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
     let mut sources = Sources { files, lines: Vec::with_capacity(files.len()) };
     for (file_index, &(file, text)) in (0u32..).zip(files) {
         sources.lines.push(LineIndex::new(text));
-        let raw: CatalogFile = match parse_toml(file, text) {
-            Ok(raw) => raw,
+        let parts = match read_catalog_file(file, text) {
+            Ok(parts) => parts,
             Err(e) => {
                 errors.push(e);
                 all_parsed = false;
@@ -367,152 +403,174 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
             }
         };
         let sources = &sources;
-        let at = |span: std::ops::Range<usize>| sources.locate(Site { file: file_index, offset: span.start });
-        let site = |span: std::ops::Range<usize>| Site { file: file_index, offset: span.start };
-        let mut invalid = |span: std::ops::Range<usize>, message: String| {
-            errors.push(Error::at(ErrorKind::Invalid, at(span), message));
-        };
-        let mut tag = |kind: Kind, tag: &Spanned<String>, invalid: &mut dyn FnMut(std::ops::Range<usize>, String)| {
-            let t = tag.get_ref();
-            if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
-                invalid(tag.span(), format!("tag `{t}` may only use letters, digits, `_`, `-` and `.`"));
-            }
-            match first.entry((kind, t.clone())) {
-                Entry::Occupied(entry) => {
-                    let loc = sources.locate(*entry.get());
-                    invalid(tag.span(), format!("a second {} tagged `{t}` (the first is at {loc})", kind.name()))
-                }
-                Entry::Vacant(entry) => {
-                    entry.insert(site(tag.span()));
-                }
-            }
-            t.clone()
-        };
-        let rating = |r: &Spanned<u32>, invalid: &mut dyn FnMut(std::ops::Range<usize>, String)| {
-            if !(1..=MAX_RATING).contains(r.get_ref()) {
-                invalid(r.span(), format!("rating {} must be 1-{MAX_RATING}", r.get_ref()));
-            }
-            *r.get_ref()
-        };
-        let CatalogFile { entity, item, prop, trap, debris, item_glyphs, keywords } = raw;
-        for e in entity {
-            let e = e.into_inner();
-            let t = tag(Kind::Entity, &e.tag, &mut invalid);
-            if e.classes.get_ref().is_empty() {
-                invalid(e.classes.span(), format!("entity `{t}` has no class"));
-            }
-            let rating = rating(&e.rating, &mut invalid);
-            catalog.entities.push(Entity {
-                name: e.name.unwrap_or_else(|| t.clone()),
-                tag: t.into(),
-                classes: e.classes.into_inner(),
-                categories: e.categories,
-                rating,
-            });
-        }
-        for i in item {
-            let i = i.into_inner();
-            let t = tag(Kind::Item, &i.tag, &mut invalid);
-            let rating = rating(&i.rating, &mut invalid);
-            let glyph_site = declared_glyph(Kind::Item, || format!("item `{t}`"), i.glyph.as_ref(), &at, &mut invalid);
-            let glyph = glyph_site.as_ref().map(|s| s.glyph);
-            match glyph_site {
-                Some(glyph_site) => catalog.glyph_sites.push(glyph_site),
-                None => unglyphed.push((Kind::Item, site(i.tag.span()), catalog.items.len())),
-            }
-            if i.faulty.is_some() || !i.carried_by.is_empty() {
-                let carriers = i.carried_by.iter().map(|c| site(c.span())).collect();
-                item_refs.push((catalog.items.len(), site(i.tag.span()), carriers));
-            }
-            catalog.items.push(Item {
-                name: i.name.unwrap_or_else(|| t.clone()),
-                tag: t.into(),
-                category: i.category,
-                rating,
-                prototype: i.prototype,
-                faulty: i.faulty.map(Spanned::into_inner),
-                carried_by: i.carried_by.into_iter().map(Spanned::into_inner).collect(),
-                glyph: glyph.unwrap_or(ITEM_GLYPH),
-            });
-        }
-        for p in &prop {
-            let p = p.get_ref();
-            let t = tag(Kind::Prop, &p.tag, &mut invalid);
-            let [w, h] = *p.size.get_ref();
-            if !(1..=9).contains(&w) || !(1..=9).contains(&h) {
-                invalid(p.size.span(), format!("size [{w}, {h}] must be 1-9 on each side"));
-            }
-            if !(1..=5).contains(p.tier.get_ref()) {
-                invalid(p.tier.span(), format!("tier {} must be 1-5", p.tier.get_ref()));
-            }
-            check_prop_names(p, &t, &mut invalid);
-            let art = match &p.art {
-                Some(art) => prop_art(art, (w, h), &t, &mut invalid),
-                None => box_art(w.clamp(1, 9), h.clamp(1, 9)),
+        for (offset, raw) in parts {
+            // A part's spans start where it does.
+            let at =
+                |span: std::ops::Range<usize>| sources.locate(Site { file: file_index, offset: offset + span.start });
+            let site = |span: std::ops::Range<usize>| Site { file: file_index, offset: offset + span.start };
+            let mut invalid = |span: std::ops::Range<usize>, message: String| {
+                errors.push(Error::at(ErrorKind::Invalid, at(span), message));
             };
-            catalog.props.push(Prop {
-                name: p.name.clone().unwrap_or_else(|| t.clone()),
-                tag: t.into(),
-                size: (w, h),
-                interactive: p.interactive,
-                tier: *p.tier.get_ref(),
-                machine_type: p.machine_type.as_ref().map(|s| s.get_ref().clone()),
-                set: p.set.as_ref().map(|s| s.get_ref().clone()),
-                art,
-                rotate: p.rotate,
-            });
-        }
-        for tr in &trap {
-            let tr = tr.get_ref();
-            let t = tag(Kind::Trap, &tr.tag, &mut invalid);
-            let rating = rating(&tr.rating, &mut invalid);
-            let category = tr.category.as_ref().map(|c| {
-                let word = c.get_ref();
-                if word.is_empty() || !word.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-') {
-                    invalid(c.span(), format!("trap category `{word}` may only use letters, digits, `_` and `-`"));
+            let CatalogFile { entity, item, prop, trap, debris, item_glyphs, keywords } = raw;
+            for (k, entries) in [entity.len(), item.len(), prop.len(), trap.len(), debris.len()].into_iter().enumerate()
+            {
+                by_tag[k].reserve(entries);
+                tag_sites[k].reserve(entries);
+            }
+            // Checks an entry's tag, and indexes it: its entry is the next of its kind.
+            let mut tag = |kind: Kind,
+                           tag: &Spanned<String>,
+                           invalid: &mut dyn FnMut(std::ops::Range<usize>, String)| {
+                let t = tag.get_ref();
+                if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
+                    invalid(tag.span(), format!("tag `{t}` may only use letters, digits, `_`, `-` and `.`"));
                 }
-                word.clone()
-            });
-            catalog.traps.push(Trap {
-                name: tr.name.clone().unwrap_or_else(|| t.clone()),
-                tag: t.into(),
-                rating,
-                category,
-            });
-        }
-        for d in &debris {
-            let d = d.get_ref();
-            let t = tag(Kind::Debris, &d.tag, &mut invalid);
-            let glyph_site =
-                declared_glyph(Kind::Debris, || format!("debris `{t}`"), d.glyph.as_ref(), &at, &mut invalid);
-            let glyph = glyph_site.as_ref().map(|s| s.glyph);
-            match glyph_site {
-                Some(glyph_site) => catalog.glyph_sites.push(glyph_site),
-                None => unglyphed.push((Kind::Debris, site(d.tag.span()), catalog.debris.len())),
+                let k = kind_index(kind);
+                let shared: Arc<str> = t.as_str().into();
+                let entry_index = tag_sites[k].len() as u32;
+                tag_sites[k].push(site(tag.span()));
+                match by_tag[k].entry(shared.clone()) {
+                    Entry::Occupied(entry) => {
+                        let loc = sources.locate(tag_sites[k][*entry.get() as usize]);
+                        invalid(tag.span(), format!("a second {} tagged `{t}` (the first is at {loc})", kind.name()))
+                    }
+                    Entry::Vacant(entry) => {
+                        entry.insert(entry_index);
+                    }
+                }
+                shared
+            };
+            let rating = |r: &Spanned<u32>, invalid: &mut dyn FnMut(std::ops::Range<usize>, String)| {
+                if !(1..=MAX_RATING).contains(r.get_ref()) {
+                    invalid(r.span(), format!("rating {} must be 1-{MAX_RATING}", r.get_ref()));
+                }
+                *r.get_ref()
+            };
+            for e in entity {
+                let e = e.into_inner();
+                let t = tag(Kind::Entity, &e.tag, &mut invalid);
+                if e.classes.get_ref().is_empty() {
+                    invalid(e.classes.span(), format!("entity `{t}` has no class"));
+                }
+                let rating = rating(&e.rating, &mut invalid);
+                catalog.entities.push(Entity {
+                    name: e.name.unwrap_or_else(|| t.to_string()),
+                    tag: t.into(),
+                    classes: e.classes.into_inner(),
+                    categories: e.categories,
+                    rating,
+                });
             }
-            catalog.debris.push(Debris {
-                name: d.name.clone().unwrap_or_else(|| t.clone()),
-                tag: t.into(),
-                glyph: glyph.unwrap_or(DEBRIS_GLYPH),
-            });
-        }
-        read_keywords(&keywords, &mut catalog.keywords, &at, &mut declared_at, &mut invalid);
-        // `[item_glyphs]`, in the order written.
-        let mut entries: Vec<(&Spanned<String>, &Spanned<String>)> = item_glyphs.iter().collect();
-        entries.sort_by_key(|(k, _)| k.span().start);
-        for (category, value) in entries {
-            let c = category.get_ref();
-            let Some(glyph) = read_glyph(value, &format!("item category `{c}`"), &mut invalid) else { continue };
-            if let Some(first) = category_glyphs.iter().find(|(name, ..)| name == c).map(|(_, _, key, _)| key.clone()) {
-                invalid(category.span(), format!("a second glyph for item category `{c}` (the first is at {first})"));
-                continue;
+            for i in item {
+                let i = i.into_inner();
+                let t = tag(Kind::Item, &i.tag, &mut invalid);
+                let rating = rating(&i.rating, &mut invalid);
+                let glyph_site =
+                    declared_glyph(Kind::Item, || format!("item `{t}`"), i.glyph.as_ref(), &at, &mut invalid);
+                let glyph = glyph_site.as_ref().map(|s| s.glyph);
+                match glyph_site {
+                    Some(glyph_site) => catalog.glyph_sites.push(glyph_site),
+                    None => unglyphed.push((Kind::Item, site(i.tag.span()), catalog.items.len())),
+                }
+                if i.faulty.is_some() || !i.carried_by.is_empty() {
+                    let carriers = i.carried_by.iter().map(|c| site(c.span())).collect();
+                    item_refs.push((catalog.items.len(), site(i.tag.span()), carriers));
+                }
+                catalog.items.push(Item {
+                    name: i.name.unwrap_or_else(|| t.to_string()),
+                    tag: t.into(),
+                    category: i.category,
+                    rating,
+                    prototype: i.prototype,
+                    faulty: i.faulty.map(Spanned::into_inner),
+                    carried_by: i.carried_by.into_iter().map(Spanned::into_inner).collect(),
+                    glyph: glyph.unwrap_or(ITEM_GLYPH),
+                });
             }
-            category_glyphs.push((c.clone(), glyph, at(category.span()), at(value.span())));
+            for p in &prop {
+                let p = p.get_ref();
+                let t = tag(Kind::Prop, &p.tag, &mut invalid);
+                let [w, h] = *p.size.get_ref();
+                if !(1..=9).contains(&w) || !(1..=9).contains(&h) {
+                    invalid(p.size.span(), format!("size [{w}, {h}] must be 1-9 on each side"));
+                }
+                if !(1..=5).contains(p.tier.get_ref()) {
+                    invalid(p.tier.span(), format!("tier {} must be 1-5", p.tier.get_ref()));
+                }
+                check_prop_names(p, &t, &mut invalid);
+                let art = match &p.art {
+                    Some(art) => prop_art(art, (w, h), &t, &mut invalid),
+                    None => box_art(w.clamp(1, 9), h.clamp(1, 9)),
+                };
+                catalog.props.push(Prop {
+                    name: p.name.clone().unwrap_or_else(|| t.to_string()),
+                    tag: t.into(),
+                    size: (w, h),
+                    interactive: p.interactive,
+                    tier: *p.tier.get_ref(),
+                    machine_type: p.machine_type.as_ref().map(|s| s.get_ref().clone()),
+                    set: p.set.as_ref().map(|s| s.get_ref().clone()),
+                    art,
+                    rotate: p.rotate,
+                });
+            }
+            for tr in &trap {
+                let tr = tr.get_ref();
+                let t = tag(Kind::Trap, &tr.tag, &mut invalid);
+                let rating = rating(&tr.rating, &mut invalid);
+                let category = tr.category.as_ref().map(|c| {
+                    let word = c.get_ref();
+                    if word.is_empty() || !word.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-') {
+                        invalid(c.span(), format!("trap category `{word}` may only use letters, digits, `_` and `-`"));
+                    }
+                    word.clone()
+                });
+                catalog.traps.push(Trap {
+                    name: tr.name.clone().unwrap_or_else(|| t.to_string()),
+                    tag: t.into(),
+                    rating,
+                    category,
+                });
+            }
+            for d in &debris {
+                let d = d.get_ref();
+                let t = tag(Kind::Debris, &d.tag, &mut invalid);
+                let glyph_site =
+                    declared_glyph(Kind::Debris, || format!("debris `{t}`"), d.glyph.as_ref(), &at, &mut invalid);
+                let glyph = glyph_site.as_ref().map(|s| s.glyph);
+                match glyph_site {
+                    Some(glyph_site) => catalog.glyph_sites.push(glyph_site),
+                    None => unglyphed.push((Kind::Debris, site(d.tag.span()), catalog.debris.len())),
+                }
+                catalog.debris.push(Debris {
+                    name: d.name.clone().unwrap_or_else(|| t.to_string()),
+                    tag: t.into(),
+                    glyph: glyph.unwrap_or(DEBRIS_GLYPH),
+                });
+            }
+            read_keywords(&keywords, &mut catalog.keywords, &at, &mut declared_at, &mut invalid);
+            // `[item_glyphs]`, in the order written.
+            let mut entries: Vec<(&Spanned<String>, &Spanned<String>)> = item_glyphs.iter().collect();
+            entries.sort_by_key(|(k, _)| k.span().start);
+            for (category, value) in entries {
+                let c = category.get_ref();
+                let Some(glyph) = read_glyph(value, &format!("item category `{c}`"), &mut invalid) else { continue };
+                if let Some(first) =
+                    category_glyphs.iter().find(|(name, ..)| name == c).map(|(_, _, key, _)| key.clone())
+                {
+                    invalid(
+                        category.span(),
+                        format!("a second glyph for item category `{c}` (the first is at {first})"),
+                    );
+                    continue;
+                }
+                category_glyphs.push((c.clone(), glyph, at(category.span()), at(value.span())));
+            }
         }
     }
     catalog.faulty_variants = catalog.items.iter().filter_map(|i| i.faulty.clone()).collect();
     catalog.is_faulty = catalog.items.iter().map(|i| catalog.faulty_variants.contains(i.tag.as_ref())).collect();
-    catalog.index = Index::of(&catalog);
+    catalog.index = Index::of(&catalog, by_tag);
     // Item categories' glyphs, once every file is read: each names a category
     // some item has (unless a file did not parse), and draws that category's
     // items that have no glyph of their own.

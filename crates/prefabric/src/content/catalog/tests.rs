@@ -4,6 +4,7 @@
 use super::read::*;
 use super::*;
 use crate::content::keywords::Allowed;
+use crate::rng::Rng;
 
 const GOOD: &str = r#"
 [[entity]]
@@ -227,4 +228,109 @@ tier = 9
             .starts_with("b.toml:2:7: invalid: a second entity tagged `w1` (the first is at a.toml:3:7)"),
         "{errors:?}"
     );
+}
+
+/// A catalog file of `n` weapons, four lines each (`[[item]]`, its tag on
+/// line `4i + 2`, its category, its rating on line `4i + 4`), the ratings
+/// and tags given by `rating_of` and `tag_of`.
+fn many_items(n: usize, rating_of: impl Fn(usize) -> u32, tag_of: impl Fn(usize) -> String) -> String {
+    let mut text = String::new();
+    for i in 0..n {
+        let (tag, rating) = (tag_of(i), rating_of(i));
+        text.push_str(&format!("[[item]]\ntag = \"{tag}\"\ncategory = \"weapon\"\nrating = {rating}\n"));
+    }
+    text
+}
+
+#[test]
+fn a_large_file_read_in_parts_locates_its_problems_as_a_small_one() {
+    // 1.2 MB: read in parts wherever there are two threads or more.
+    let n = 20_000;
+    let text = many_items(
+        n,
+        |i| match i {
+            3 => 0,
+            15_000 => 99,
+            _ => 1 + (i % 20) as u32,
+        },
+        |i| if i == n - 1 { "item_5".to_string() } else { format!("item_{i}") },
+    );
+    let errors = read(&[("big.toml", &text)]).unwrap_err();
+    let said: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    let expected = [
+        "big.toml:16:10: invalid: rating 0 must be 1-20",
+        "big.toml:60004:10: invalid: rating 99 must be 1-20",
+        "big.toml:79998:7: invalid: a second item tagged `item_5` (the first is at big.toml:22:7)",
+    ];
+    assert_eq!(said, expected);
+    // Without the duplicate, all 20,000 are read, in file order.
+    let fixed = text.replace("rating = 0\n", "rating = 1\n").replace("rating = 99\n", "rating = 2\n");
+    let fixed = fixed.replace(
+        &format!("tag = \"item_5\"\ncategory = \"weapon\"\nrating = {}\n", 1 + (n - 1) % 20),
+        "tag = \"last\"\ncategory = \"weapon\"\nrating = 1\n",
+    );
+    let catalog = read(&[("big.toml", &fixed)]).expect("the fixed file reads");
+    let tags: Vec<&str> = catalog.items.iter().map(|item| item.tag.as_ref()).collect();
+    assert_eq!((tags.len(), tags[0], tags[12_345], tags[n - 1]), (n, "item_0", "item_12345", "last"));
+}
+
+#[test]
+fn a_large_file_that_toml_refuses_is_refused_whole() {
+    let items = many_items(20_000, |i| 1 + (i % 20) as u32, |i| format!("item_{i}"));
+    // A table written twice, far apart (so in two parts): TOML refuses it.
+    let twice = format!("[item_glyphs]\nweapon = \")\"\n{items}[item_glyphs]\narmor = \"[\"\n");
+    let said = read(&[("twice.toml", &twice)]).unwrap_err()[0].to_string();
+    let small = read(&[("twice.toml", "[item_glyphs]\nweapon = \")\"\n[item_glyphs]\narmor = \"[\"\n")]).unwrap_err();
+    let small_said = small[0].to_string();
+    let message = |s: &str| s.split_once(": ").map(|(_, m)| m.to_string()).unwrap_or_default();
+    assert_eq!(message(&said), message(&small_said));
+    assert!(said.starts_with("twice.toml:80003:"), "{said}");
+    // Items written as an inline array before the first header, which a
+    // `[[item]]` further on may not add to.
+    let inline = format!("item = [{{ tag = \"first\", category = \"weapon\", rating = 1 }}]\n{items}");
+    let said = read(&[("inline.toml", &inline)]).unwrap_err()[0].to_string();
+    assert!(said.starts_with("inline.toml:2:") && said.contains("syntax"), "{said}");
+}
+
+#[test]
+fn a_pick_draws_what_a_pick_among_the_listed_candidates_draws() {
+    // 3,000 items of three categories, every rating, one in five a prototype
+    // (half of those with a faulty variant), in a shuffled order of ratings.
+    let mut text = String::new();
+    let mut state: u64 = 55;
+    let mut next = |below: u64| {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % below
+    };
+    for i in 0..3_000 {
+        let category = ["weapon", "armor", "power"][next(3) as usize];
+        let rating = 1 + next(20);
+        text.push_str(&format!("[[item]]\ntag = \"i{i}\"\ncategory = \"{category}\"\nrating = {rating}\n"));
+        match next(10) {
+            0 => text.push_str(&format!("prototype = true\nfaulty = \"f{i}\"\n[[item]]\ntag = \"f{i}\"\ncategory = \"{category}\"\nrating = {rating}\n")),
+            1 => text.push_str("prototype = true\n"),
+            _ => {}
+        }
+    }
+    let catalog = read(&[("many.toml", &text)]).expect("the catalog reads");
+    let lines = "a item category:weapon\nb item any\nc item category:armor PROTOTYPE\nd item any PROTOTYPE NEVERFAULTY RATING=+3\ne item category:power|any RATING=+1\n";
+    let (lines, errors) = crate::format::def::parse("p.def", lines, &crate::Limits::default());
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut drawn = 0;
+    for line in &lines {
+        for (pick, _) in &line.picks {
+            for depth in 0..24 {
+                for seed in 0..8 {
+                    let mut listed = Rng::stream_n(seed, "objects", u64::from(depth));
+                    let mut searched = listed.clone();
+                    let expected = listed.pick(&catalog.candidates(Kind::Item, pick, line, depth)).cloned();
+                    let got = catalog.pick_candidate(Kind::Item, pick, line, depth, &mut searched);
+                    assert_eq!(got, expected, "{pick:?} at depth {depth}, seed {seed}");
+                    assert_eq!(listed.below(1 << 30), searched.below(1 << 30), "the same draws were made");
+                    drawn += usize::from(got.is_some());
+                }
+            }
+        }
+    }
+    assert!(drawn > 1_000, "most picks find an item ({drawn})");
 }
