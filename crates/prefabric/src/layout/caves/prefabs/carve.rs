@@ -8,6 +8,7 @@
 use crate::geom::{Dir, Point, Rect, Transform};
 use crate::map::{FloorKind, Map, NO_REGION, RegionId, Role, Terrain, mask};
 use crate::prefab::Prefab;
+use std::collections::HashMap;
 
 /// Counts of the cells where a test holds, summed over every rectangle from
 /// the map's north-west corner, so any rectangle's count takes four reads.
@@ -202,15 +203,29 @@ pub(super) fn touches_open(map: &Map, p: Point) -> bool {
 /// order a list of them would hold: for each boundary cell, each turn whose
 /// back faces its rock, each opening. Only the running count is kept, a
 /// number per boundary cell; a place is made from it when asked for, and the
-/// few swaps a partial shuffle makes are kept beside it.
+/// places a partial shuffle has moved are kept beside it, looked up by where
+/// they stand now (so each draw costs the same however many came before).
 pub(super) struct Candidates<'a> {
     pub(super) cells: &'a [(Point, u8)],
     pub(super) turned: &'a [(Dir, Vec<Point>)],
     pub(super) openings: usize,
     /// For each boundary cell, the places before it and its own.
     pub(super) ends: Vec<usize>,
-    /// Places moved by [`Candidates::swap`]: (index, what is there now).
-    pub(super) moved: Vec<(usize, usize)>,
+    /// Where the partial shuffle has put each place: the whole order when
+    /// there are few enough to list (up to [`LISTED_PLACES`]), else only the
+    /// places moved, index -> what is there now (looked up, never listed, so
+    /// a hash map's order shows nowhere). Either gives the same order.
+    pub(super) order: Order,
+}
+
+/// The most places a [`Candidates`] lists in full (a few hundred kilobytes);
+/// more, as around a cavern of a 2048x2048 map, are tracked by their moves.
+const LISTED_PLACES: usize = 1 << 16;
+
+/// How a [`Candidates`] keeps its shuffled order.
+pub(super) enum Order {
+    Listed(Vec<u32>),
+    Moved(HashMap<usize, usize>),
 }
 
 impl<'a> Candidates<'a> {
@@ -224,7 +239,11 @@ impl<'a> Candidates<'a> {
                 total
             })
             .collect();
-        Candidates { cells, turned, openings, ends, moved: Vec::new() }
+        let order = match total {
+            0..=LISTED_PLACES => Order::Listed((0..total as u32).collect()),
+            _ => Order::Moved(HashMap::new()),
+        };
+        Candidates { cells, turned, openings, ends, order }
     }
 
     pub(super) fn len(&self) -> usize {
@@ -233,13 +252,21 @@ impl<'a> Candidates<'a> {
 
     /// Which place of the unshuffled list stands at `i` now.
     pub(super) fn original(&self, i: usize) -> usize {
-        self.moved.iter().rev().find(|m| m.0 == i).map_or(i, |m| m.1)
+        match &self.order {
+            Order::Listed(order) => order.get(i).map_or(i, |&o| o as usize),
+            Order::Moved(moved) => moved.get(&i).copied().unwrap_or(i),
+        }
     }
 
     pub(super) fn swap(&mut self, i: usize, j: usize) {
-        let (a, b) = (self.original(i), self.original(j));
-        self.moved.push((i, b));
-        self.moved.push((j, a));
+        match &mut self.order {
+            Order::Listed(order) => order.swap(i, j),
+            Order::Moved(moved) => {
+                let (a, b) = (moved.get(&i).copied().unwrap_or(i), moved.get(&j).copied().unwrap_or(j));
+                moved.insert(i, b);
+                moved.insert(j, a);
+            }
+        }
     }
 
     /// The place at `i`: a turn's index and the prefab's top-left corner
