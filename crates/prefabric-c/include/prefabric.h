@@ -127,6 +127,12 @@ typedef struct PrefabricMap PrefabricMap;
 typedef struct PrefabricPack PrefabricPack;
 
 /**
+ * A world of levels: made by `prefabric_world_new`, freed with
+ * `prefabric_world_free`. Opaque.
+ */
+typedef struct PrefabricWorld PrefabricWorld;
+
+/**
  * One problem of a pack that does not load. Its strings stay valid until
  * the next failing call on the same thread.
  */
@@ -212,14 +218,21 @@ typedef struct {
    * How many regions a walker can step into from it (`prefabric_map_region_neighbour`).
    */
   size_t neighbour_count;
+  /**
+   * How many openings it has (`prefabric_map_region_opening`): cells where
+   * a walker steps straight into another region with no door of this one.
+   */
+  size_t opening_count;
 } PrefabricRegion;
 
 /**
- * A way out of a region: a door cell or an opening in its wall.
+ * A way out of a region: a door cell or an opening in its wall
+ * (`prefabric_map_region_door`), or a cell where it meets another region
+ * with no door (`prefabric_map_region_opening`).
  */
 typedef struct {
   /**
-   * The door cell's column.
+   * The door cell's column (for an opening, the first cell of the region beyond).
    */
   int32_t x;
   /**
@@ -238,7 +251,9 @@ typedef struct {
 } PrefabricDoor;
 
 /**
- * A staircase: a 4-connected group of stairs cells.
+ * A staircase: a 4-connected group of stairs cells (its cells are read
+ * with `prefabric_map_stair_cell`, the staircase on a cell with
+ * `prefabric_map_stair_at`).
  */
 typedef struct {
   /**
@@ -263,6 +278,20 @@ typedef struct {
    */
   int64_t region;
 } PrefabricStair;
+
+/**
+ * A cell of the map, for `prefabric_map_stair_cell`.
+ */
+typedef struct {
+  /**
+   * The column.
+   */
+  int32_t x;
+  /**
+   * The row.
+   */
+  int32_t y;
+} PrefabricPoint;
 
 /**
  * A staircase that leads to another level of a world.
@@ -322,14 +351,95 @@ typedef struct {
    */
   const char *tag;
   /**
+   * Its catalog entry's name, or NULL where the catalog has none. Valid as
+   * long as the map.
+   */
+  const char *name;
+  /**
    * Whether walkers cannot pass its cells (machines).
    */
   bool blocks;
   /**
-   * How many cells it covers.
+   * How many cells it covers (`prefabric_map_object_cell`).
    */
   size_t cell_count;
+  /**
+   * How many game keywords its definition gives it (`prefabric_map_object_keyword`).
+   */
+  size_t keyword_count;
 } PrefabricObject;
+
+/**
+ * One cell of an object and the glyph drawn there.
+ */
+typedef struct {
+  /**
+   * The cell's column.
+   */
+  int32_t x;
+  /**
+   * The cell's row.
+   */
+  int32_t y;
+  /**
+   * The glyph drawn there, as a Unicode code point.
+   */
+  uint32_t glyph;
+} PrefabricObjectCell;
+
+/**
+ * A game keyword of an object, from its definition, passed through untouched.
+ */
+typedef struct {
+  /**
+   * The keyword. Valid as long as the map.
+   */
+  const char *name;
+  /**
+   * Its value, or NULL for a flag (a keyword with no value). Valid as long as the map.
+   */
+  const char *value;
+} PrefabricKeyword;
+
+/**
+ * One level of a world's plan.
+ */
+typedef struct {
+  /**
+   * Its name, `LINE:NUMBER` (`materials:3`). Valid as long as the world.
+   */
+  const char *name;
+  /**
+   * Its map type's name. Valid as long as the world.
+   */
+  const char *map_type;
+  /**
+   * The depth it is generated for.
+   */
+  uint32_t depth;
+  /**
+   * The seed its map is generated for.
+   */
+  uint64_t seed;
+} PrefabricLevel;
+
+/**
+ * Where a staircase leads: a level and the cell the walker arrives on.
+ */
+typedef struct {
+  /**
+   * The level's name. Valid as long as the world.
+   */
+  const char *level;
+  /**
+   * The column arrived at on that level.
+   */
+  int32_t x;
+  /**
+   * The row arrived at on that level.
+   */
+  int32_t y;
+} PrefabricArrival;
 
 #ifdef __cplusplus
 extern "C" {
@@ -542,6 +652,88 @@ char *prefabric_map_ascii(const PrefabricMap *map);
 char *prefabric_map_json(const PrefabricMap *map);
 
 /**
+ * The seed the map was generated for (0 when `map` is NULL, with the error
+ * recorded): for a world's level, the level's own seed from the world's plan.
+ *
+ * # Safety
+ * `map` is NULL or a live map.
+ */
+uint64_t prefabric_map_seed(const PrefabricMap *map);
+
+/**
+ * The depth the map was generated for (0 when `map` is NULL, with the error recorded).
+ *
+ * # Safety
+ * `map` is NULL or a live map.
+ */
+uint32_t prefabric_map_depth(const PrefabricMap *map);
+
+/**
+ * The name of the map's map type; NULL when `map` is NULL (with the error
+ * recorded). Valid as long as the map; never freed by the caller.
+ *
+ * # Safety
+ * `map` is NULL or a live map.
+ */
+const char *prefabric_map_map_type(const PrefabricMap *map);
+
+/**
+ * How the pack's walkers step, which decides what "a walker can step into"
+ * means for `prefabric_map_passable` and the regions' neighbours:
+ * "orthogonal" (4 ways) or "diagonal" (8 ways). NULL when `map` is NULL
+ * (with the error recorded). A static string; never freed.
+ *
+ * # Safety
+ * `map` is NULL or a live map.
+ */
+const char *prefabric_map_moves(const PrefabricMap *map);
+
+/**
+ * Writes whether a walker can pass the cell at column `x`, row `y` to
+ * `*out`: walkable, and no machine on it. Every passable cell reaches every
+ * other, stepping as `prefabric_map_moves` says. Returns
+ * `PREFABRIC_STATUS_OUT_OF_RANGE` for a cell outside the map.
+ *
+ * # Safety
+ * `map` is NULL or a live map; `out` is NULL or points at a writable `bool`.
+ */
+PrefabricStatus prefabric_map_passable(const PrefabricMap *map, int32_t x, int32_t y, bool *out);
+
+/**
+ * Writes the glyph drawn at column `x`, row `y` (an object's over the
+ * terrain's, as `prefabric_map_ascii` draws it) to `*out`, as a Unicode code
+ * point. Returns `PREFABRIC_STATUS_OUT_OF_RANGE` for a cell outside the map.
+ *
+ * # Safety
+ * `map` is NULL or a live map; `out` is NULL or points at a writable `uint32_t`.
+ */
+PrefabricStatus prefabric_map_glyph(const PrefabricMap *map, int32_t x, int32_t y, uint32_t *out);
+
+/**
+ * Writes the id of the region the cell at column `x`, row `y` belongs to,
+ * or -1 for a cell of no region (rock, walls), to `*out`. Returns
+ * `PREFABRIC_STATUS_OUT_OF_RANGE` for a cell outside the map.
+ *
+ * # Safety
+ * `map` is NULL or a live map; `out` is NULL or points at a writable `int64_t`.
+ */
+PrefabricStatus prefabric_map_region_at(const PrefabricMap *map,
+                                        int32_t x,
+                                        int32_t y,
+                                        int64_t *out);
+
+/**
+ * Writes the index (for `prefabric_map_stair`) of the staircase the cell at
+ * column `x`, row `y` is part of, or -1 for a cell with no stairs, to
+ * `*out`: what a game asks when the player steps on a cell. Returns
+ * `PREFABRIC_STATUS_OUT_OF_RANGE` for a cell outside the map.
+ *
+ * # Safety
+ * `map` is NULL or a live map; `out` is NULL or points at a writable `int64_t`.
+ */
+PrefabricStatus prefabric_map_stair_at(const PrefabricMap *map, int32_t x, int32_t y, int64_t *out);
+
+/**
  * How many regions the map has (0 when `map` is NULL, with the error recorded).
  *
  * # Safety
@@ -567,6 +759,20 @@ PrefabricStatus prefabric_map_region_door(const PrefabricMap *map,
                                           size_t region,
                                           size_t index,
                                           PrefabricDoor *out);
+
+/**
+ * Writes opening `index` of region `region` to `*out`: a cell where a
+ * walker steps straight into another region with no door of this one (a
+ * corridor meeting a junction, a cavern opening into a passage). With its
+ * doors, every way out of the region.
+ *
+ * # Safety
+ * `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricDoor`.
+ */
+PrefabricStatus prefabric_map_region_opening(const PrefabricMap *map,
+                                             size_t region,
+                                             size_t index,
+                                             PrefabricDoor *out);
 
 /**
  * Writes the id of neighbour `index` of region `region` (the regions a
@@ -596,6 +802,18 @@ size_t prefabric_map_stair_count(const PrefabricMap *map);
  * `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricStair`.
  */
 PrefabricStatus prefabric_map_stair(const PrefabricMap *map, size_t index, PrefabricStair *out);
+
+/**
+ * Writes cell `index` (0 to the staircase's `cell_count - 1`, in reading
+ * order) of staircase `stair` to `*out`.
+ *
+ * # Safety
+ * `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricPoint`.
+ */
+PrefabricStatus prefabric_map_stair_cell(const PrefabricMap *map,
+                                         size_t stair,
+                                         size_t index,
+                                         PrefabricPoint *out);
 
 /**
  * How many exits (staircases to other levels of a world) the map has; 0
@@ -629,6 +847,107 @@ size_t prefabric_map_object_count(const PrefabricMap *map);
  * `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricObject`.
  */
 PrefabricStatus prefabric_map_object(const PrefabricMap *map, size_t index, PrefabricObject *out);
+
+/**
+ * Writes cell `index` (0 to the object's `cell_count - 1`, in reading
+ * order) of object `object`, with the glyph drawn there, to `*out`.
+ *
+ * # Safety
+ * `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricObjectCell`.
+ */
+PrefabricStatus prefabric_map_object_cell(const PrefabricMap *map,
+                                          size_t object,
+                                          size_t index,
+                                          PrefabricObjectCell *out);
+
+/**
+ * Writes game keyword `index` (0 to the object's `keyword_count - 1`, in
+ * its definition's order) of object `object` to `*out`. Its strings are
+ * valid as long as the map.
+ *
+ * # Safety
+ * `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricKeyword`.
+ */
+PrefabricStatus prefabric_map_object_keyword(const PrefabricMap *map,
+                                             size_t object,
+                                             size_t index,
+                                             PrefabricKeyword *out);
+
+/**
+ * Makes the world of `pack`'s `world.toml` for world seed `seed` into
+ * `*out`; no level is made yet (each is made when first asked for). Returns
+ * `PREFABRIC_STATUS_INVALID_ARGUMENT` for a pack with no world. Free it with
+ * `prefabric_world_free`; it keeps its pack alive.
+ *
+ * # Safety
+ * `pack` is NULL or a live pack; `out` is NULL or points at a writable `PrefabricWorld *`.
+ */
+PrefabricStatus prefabric_world_new(const PrefabricPack *pack, uint64_t seed, PrefabricWorld **out);
+
+/**
+ * Frees a world. Maps it handed out stay valid. NULL is ignored.
+ *
+ * # Safety
+ * `world` is NULL or a world from this library, not yet freed.
+ */
+void prefabric_world_free(PrefabricWorld *world);
+
+/**
+ * How many levels the world's plan has (0 when `world` is NULL, with the error recorded).
+ *
+ * # Safety
+ * `world` is NULL or a live world.
+ */
+size_t prefabric_world_level_count(const PrefabricWorld *world);
+
+/**
+ * Writes level `index` of the world's plan (0 to
+ * `prefabric_world_level_count - 1`, in the order the levels are made: by
+ * depth) to `*out`. Makes no map.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `out` is NULL or points at a writable `PrefabricLevel`.
+ */
+PrefabricStatus prefabric_world_level_info(const PrefabricWorld *world,
+                                           size_t index,
+                                           PrefabricLevel *out);
+
+/**
+ * Makes the level named `name` (and every level before it in the plan, if
+ * not made yet) and writes a copy of its map to `*out`; free it with
+ * `prefabric_map_free`. The copy is the level as it stands: an exit's
+ * arrival is known once the level it leads to is made
+ * (`prefabric_world_follow` makes it). Returns
+ * `PREFABRIC_STATUS_INVALID_ARGUMENT` for a name the world lacks (the
+ * message names the closest), `PREFABRIC_STATUS_GENERATION` when a level
+ * does not generate.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `name` is NULL or a NUL-terminated
+ * string; `out` is NULL or points at a writable `PrefabricMap *`.
+ */
+PrefabricStatus prefabric_world_level(const PrefabricWorld *world,
+                                      const char *name,
+                                      PrefabricMap **out);
+
+/**
+ * Where the staircase whose first cell is column `x`, row `y` on level
+ * `from` leads (`PrefabricExit`'s `x` and `y`), written to `*out`: the level
+ * and the cell arrived on, making both levels if they are not made yet.
+ * What a game calls when the player takes the stairs. Returns
+ * `PREFABRIC_STATUS_INVALID_ARGUMENT` for a level the world lacks, a cell
+ * with no staircase's first cell (the message lists them) or the stairs out
+ * of the world.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `from` is NULL or a NUL-terminated
+ * string; `out` is NULL or points at a writable `PrefabricArrival`.
+ */
+PrefabricStatus prefabric_world_follow(const PrefabricWorld *world,
+                                       const char *from,
+                                       int32_t x,
+                                       int32_t y,
+                                       PrefabricArrival *out);
 
 #ifdef __cplusplus
 }  // extern "C"

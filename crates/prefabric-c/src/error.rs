@@ -55,10 +55,12 @@ impl Failure {
 
     /// An index past the end.
     pub(crate) fn range(function: &str, what: &str, index: usize, count: usize) -> Failure {
-        Failure::new(
-            PrefabricStatus::OutOfRange,
-            format!("{function}: {what} {index} is out of range: there are {count} (0 to {})", count as i64 - 1),
-        )
+        let valid = match count {
+            0 => "there are none".to_string(),
+            1 => "there is 1 (index 0)".to_string(),
+            _ => format!("there are {count} (0 to {})", count - 1),
+        };
+        Failure::new(PrefabricStatus::OutOfRange, format!("{function}: {what} {index} is out of range: {valid}"))
     }
 
     /// A pack that does not load: the text `prefabric check` prints, then every problem.
