@@ -63,12 +63,16 @@ impl Failure {
         Failure::new(PrefabricStatus::OutOfRange, format!("{function}: {what} {index} is out of range: {valid}"))
     }
 
-    /// A pack that does not load: the text `prefabric check` prints, then every problem.
-    pub(crate) fn pack(problems: &prefabric::Problems) -> Failure {
+    /// A pack that does not load in `function`: the text `prefabric check` prints, then every problem.
+    pub(crate) fn pack(function: &str, problems: &prefabric::Problems) -> Failure {
         let n = problems.len();
         Failure {
             status: PrefabricStatus::Pack,
-            message: format!("{}\n{n} problem{} in the pack", problems.report(), if n == 1 { "" } else { "s" }),
+            message: format!(
+                "{function}: {}\n{n} problem{} in the pack",
+                problems.report(),
+                if n == 1 { "" } else { "s" }
+            ),
             problems: problems.errors().to_vec(),
         }
     }

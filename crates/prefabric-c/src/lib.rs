@@ -297,7 +297,7 @@ pub unsafe extern "C" fn prefabric_pack_embedded(out: *mut *mut PrefabricPack) -
     let f = "prefabric_pack_embedded";
     status(|| {
         out_checked(out, f)?;
-        let loaded = prefabric::Pack::embedded().map_err(|p| Failure::pack(&p))?;
+        let loaded = prefabric::Pack::embedded().map_err(|p| Failure::pack(f, &p))?;
         // SAFETY (inside write): `out` checked above.
         unsafe { write(out, pack_handle(Arc::new(loaded)), f) }
     })
@@ -319,7 +319,7 @@ pub unsafe extern "C" fn prefabric_pack_load(path: *const c_char, out: *mut *mut
         // SAFETY (inside text_arg): checked for NULL there.
         let path = unsafe { text_arg(path, f, "path") }?;
         out_checked(out, f)?;
-        let loaded = prefabric::Pack::load(std::path::Path::new(path)).map_err(|p| Failure::pack(&p))?;
+        let loaded = prefabric::Pack::load(std::path::Path::new(path)).map_err(|p| Failure::pack(f, &p))?;
         // SAFETY (inside write): `out` checked above.
         unsafe { write(out, pack_handle(Arc::new(loaded)), f) }
     })

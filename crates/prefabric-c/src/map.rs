@@ -220,7 +220,13 @@ pub unsafe extern "C" fn prefabric_map_role(
         // SAFETY (inside borrow, write): each checks for NULL.
         let map = unsafe { borrow(map, f, "map") }?;
         out_checked(out, f)?;
-        let role = ROLES.get(terrain_at(map, x, y, f)?.role_index()).copied().unwrap_or(PrefabricRole::Earth);
+        let index = terrain_at(map, x, y, f)?.role_index();
+        let role = ROLES.get(index).copied().ok_or_else(|| {
+            Failure::new(
+                PrefabricStatus::Internal,
+                format!("{f}: role {index} has no C name (a bug; please report it)"),
+            )
+        })?;
         unsafe { write(out, role, f) }
     })
 }

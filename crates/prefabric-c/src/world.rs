@@ -28,10 +28,12 @@ pub struct PrefabricWorld {
     pack: Arc<prefabric::Pack>,
 }
 
-/// The strings of one planned level.
+/// One planned level, its strings kept for the C caller (read without locking the world).
 struct LevelText {
     name: CString,
     map_type: CString,
+    depth: u32,
+    seed: u64,
 }
 
 /// One level of a world's plan.
@@ -112,7 +114,12 @@ pub unsafe extern "C" fn prefabric_world_new(
             .plan()
             .levels
             .iter()
-            .map(|l| LevelText { name: c_string(&l.name), map_type: c_string(&l.map_type) })
+            .map(|l| LevelText {
+                name: c_string(&l.name),
+                map_type: c_string(&l.map_type),
+                depth: l.depth,
+                seed: l.seed,
+            })
             .collect();
         let handle = Box::into_raw(Box::new(PrefabricWorld { world: Mutex::new(world), levels, pack }));
         // SAFETY (inside write): `out` checked above.
@@ -142,7 +149,7 @@ pub unsafe extern "C" fn prefabric_world_level_count(world: *const PrefabricWorl
 
 /// Writes level `index` of the world's plan (0 to
 /// `prefabric_world_level_count - 1`, in the order the levels are made: by
-/// depth) to `*out`. Makes no map.
+/// depth) to `*out`. Makes no map, and does not wait for a call making one.
 ///
 /// # Safety
 /// `world` is NULL or a live world; `out` is NULL or points at a writable `PrefabricLevel`.
@@ -157,11 +164,10 @@ pub unsafe extern "C" fn prefabric_world_level_info(
         // SAFETY (inside borrow, write): each checks for NULL.
         let world = unsafe { borrow(world, f, "world") }?;
         out_checked(out, f)?;
-        let count = world.levels.len();
-        let text = world.levels.get(index).ok_or_else(|| Failure::range(f, "level", index, count))?;
-        let planned = world.lock(f)?.plan().levels.get(index).map(|l| (l.depth, l.seed));
-        let (depth, seed) = planned.ok_or_else(|| Failure::range(f, "level", index, count))?;
-        let level = PrefabricLevel { name: text.name.as_ptr(), map_type: text.map_type.as_ptr(), depth, seed };
+        let levels = &world.levels;
+        let l = levels.get(index).ok_or_else(|| Failure::range(f, "level", index, levels.len()))?;
+        let level =
+            PrefabricLevel { name: l.name.as_ptr(), map_type: l.map_type.as_ptr(), depth: l.depth, seed: l.seed };
         unsafe { write(out, level, f) }
     })
 }
