@@ -2,9 +2,12 @@
 //! by seed and read them, from C, C++, C# or any engine that calls native code.
 //!
 //! In: calls through the functions of `include/prefabric.h` (made from this
-//! file by cbindgen; `tests/header.rs` fails when the two differ), with opaque
-//! handles (`PrefabricPack`, `PrefabricGenerator`, `PrefabricMap`) that the
-//! caller frees with the matching `_free` function. Out: a status code for
+//! crate by cbindgen; `tests/header.rs` fails when the two differ), with
+//! opaque handles (`PrefabricPack`, `PrefabricGenerator`, `PrefabricMap`,
+//! `PrefabricWorld`) that the caller frees with the matching `_free`
+//! function. Here: errors, packs and generators; `map.rs` reads a map as a
+//! whole and cell by cell, `parts.rs` its regions, staircases, exits and
+//! objects, `world.rs` makes a world's levels. Out: a status code for
 //! every call that can fail (`PREFABRIC_STATUS_OK` is 0), with the message in
 //! `prefabric_last_error_message()` and, for a pack that does not load, every
 //! problem with its file, line and column (`prefabric_error_count`,
@@ -16,16 +19,19 @@
 //! Guarantees: no panic crosses into C (every entry point runs inside
 //! `catch_unwind`, and a panic becomes `PREFABRIC_STATUS_INTERNAL`); every
 //! pointer is checked for NULL before it is read or written; every index is
-//! checked against its count. Handles are immutable once made: a pack, a
-//! generator and a map may be read from several threads at once, and each
-//! keeps what it needs alive (a generator or map outlives the pack it came
-//! from). The last error is per thread.
+//! checked against its count, every cell against the map's size. Handles are
+//! immutable once made: a pack, a generator and a map may be read from
+//! several threads at once, and each keeps what it needs alive (a generator,
+//! map or world outlives the pack it came from); a world is locked while it
+//! makes levels. The last error is per thread.
 //!
 //! Why `unsafe` here, when the house rule forbids it: a C interface receives
 //! raw pointers, and reading them is unsafe by nature. It is confined to the
 //! few helpers below (`borrow`, `write`, `text_arg`, `take`), each a small
-//! block with a `SAFETY` comment that checks the pointer for NULL first; the
-//! library (`crates/prefabric`) stays free of `unsafe`. What cannot be checked
+//! block with a `SAFETY` comment that checks the pointer for NULL first, and
+//! to one widened lifetime in `world.rs` (a world borrowing the pack its own
+//! handle keeps alive, dropped before it); the library (`crates/prefabric`)
+//! stays free of `unsafe`. What cannot be checked
 //! is the C caller's side of the contract: a pointer that is not NULL must
 //! point at what the header says (a handle this library made and not yet
 //! freed, a NUL-terminated string, a writable out-parameter).
