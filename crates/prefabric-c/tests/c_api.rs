@@ -117,11 +117,17 @@ fn run(program: &Path, args: &[&Path]) -> String {
 /// this test's target folder (`target/<profile>/prefabric`, beside `deps`).
 fn cli() -> Option<PathBuf> {
     let named = std::env::var_os("PREFABRIC_CLI").map(PathBuf::from);
+    if let Some(named) = &named {
+        assert!(named.is_file(), "PREFABRIC_CLI names {}, which is not a file", named.display());
+    }
     let exe = std::env::current_exe().expect("the test knows its path");
     let beside =
         exe.parent().and_then(Path::parent).map(|dir| dir.join(format!("prefabric{}", std::env::consts::EXE_SUFFIX)));
     let found = named.or(beside).filter(|p| p.is_file());
-    if found.is_none() {
+    if let Some(cli) = &found {
+        // Shown with a failing test: a command older than the library differs from it.
+        eprintln!("comparing with the command {} (PREFABRIC_CLI names another)", cli.display());
+    } else {
         assert!(
             std::env::var_os("PREFABRIC_REQUIRE_CLI").is_none_or(|v| v != "1"),
             "PREFABRIC_REQUIRE_CLI=1 but the prefabric command was not found (PREFABRIC_CLI, or target/<profile>/prefabric)"
