@@ -20,18 +20,18 @@
 //! `catch_unwind`, and a panic becomes `PREFABRIC_STATUS_INTERNAL`); every
 //! pointer is checked for NULL before it is read or written; every index is
 //! checked against its count, every cell against the map's size. Handles are
-//! immutable once made: a pack, a generator and a map may be read from
-//! several threads at once, and each keeps what it needs alive (a generator,
-//! map or world outlives the pack it came from); a world is locked while it
-//! makes levels. The last error is per thread.
+//! immutable once made: a pack, a generator, a map and a world may be read
+//! from several threads at once, and each keeps what it needs alive (a
+//! generator, map or world outlives the pack it came from; a world makes all
+//! its levels when it is made and keeps owned copies of their maps). The last
+//! error is per thread.
 //!
 //! Why `unsafe` here, when the house rule forbids it: a C interface receives
 //! raw pointers, and reading them is unsafe by nature. It is confined to the
 //! few helpers below (`borrow`, `write`, `text_arg`, `take`), each a small
-//! block with a `SAFETY` comment that checks the pointer for NULL first, and
-//! to one widened lifetime in `world.rs` (a world borrowing the pack its own
-//! handle keeps alive, dropped before it); the library (`crates/prefabric`)
-//! stays free of `unsafe`. What cannot be checked
+//! block with a `SAFETY` comment that checks the pointer for NULL first (no
+//! other `unsafe`: no lifetime is widened, no handle borrows from another);
+//! the library (`crates/prefabric`) stays free of `unsafe`. What cannot be checked
 //! is the C caller's side of the contract: a pointer that is not NULL must
 //! point at what the header says (a handle this library made and not yet
 //! freed, a NUL-terminated string, a writable out-parameter).

@@ -8,9 +8,9 @@
 //! of every map, and compares each map's JSON with what the `prefabric`
 //! command prints for the same map type and seed (`prefabric generate
 //! --map-type NAME --seed 7 --format json`, run here beforehand); `world.c`
-//! makes the built-in world, takes the stairs of its first level and compares
-//! that level's JSON with `prefabric world --seed 7 --level NAME --format
-//! json`; `bad_input.c` checks the status codes and messages of bad input;
+//! makes the built-in world, checks every level's exits know their arrivals,
+//! compares its first level's JSON with `prefabric world --seed 7 --level
+//! NAME --format json` and takes that level's stairs; `bad_input.c` checks the status codes and messages of bad input;
 //! the C example of the README's "From C" section is compiled and run as it
 //! stands.
 //!

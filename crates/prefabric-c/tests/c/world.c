@@ -1,8 +1,9 @@
 /* Makes the built-in pack's world through the C interface: lists its levels,
- * makes the first, takes each of its stairs to another level (checking the
- * cell arrived on is walkable there), and checks the first level's JSON
- * against EXPECTED_JSON (what `prefabric world --seed SEED --level LEVEL
- * --format json` prints for the same world seed and level).
+ * checks the first level's JSON against EXPECTED_JSON (what `prefabric world
+ * --seed SEED --level LEVEL --format json` prints for the same world seed and
+ * level) as soon as it is asked for, its arrivals already known, takes each of
+ * its stairs to another level (checking the cell arrived on is walkable
+ * there), and checks the level's JSON again.
  *
  * Usage: world EXPECTED_JSON SEED. Exits 0 when every check passes. */
 #include "prefabric.h"
@@ -64,10 +65,35 @@ int main(int argc, char **argv) {
                (unsigned long long)level.seed);
     }
 
+    /* Every level is made with the world: every exit that leads somewhere knows its arrival. */
+    size_t arrivals = 0;
+    for (size_t i = 0; i < count; i++) {
+        PrefabricLevel level;
+        PrefabricMap *made = NULL;
+        CHECK(prefabric_world_level_info(world, i, &level) == PREFABRIC_STATUS_OK, "level %zu", i);
+        CHECK(prefabric_world_level(world, level.name, &made) == PREFABRIC_STATUS_OK, "level %s", level.name);
+        for (size_t e = 0; made && e < prefabric_map_exit_count(made); e++) {
+            PrefabricExit exit;
+            CHECK(prefabric_map_exit(made, e, &exit) == PREFABRIC_STATUS_OK, "%s exit %zu", level.name, e);
+            CHECK(exit.to == NULL || exit.has_arrival, "%s: the exit at (%d, %d) to %s has no arrival", level.name,
+                  exit.x, exit.y, exit.to);
+            arrivals += exit.has_arrival;
+        }
+        prefabric_map_free(made);
+    }
+    CHECK(arrivals > count, "only %zu arrivals in %zu levels", arrivals, count);
+
     PrefabricMap *map = NULL;
     CHECK(prefabric_world_level(world, first.name, &map) == PREFABRIC_STATUS_OK, "the first level");
     CHECK(prefabric_map_seed(map) == first.seed && prefabric_map_depth(map) == first.depth, "its seed and depth");
     CHECK(strcmp(prefabric_map_map_type(map), first.map_type) == 0, "its map type");
+    char *expected = read_file(argv[1]);
+    CHECK(expected != NULL, "cannot read %s", argv[1]);
+    /* The world made every level: the first is the command's before any stairs are taken. */
+    char *json = prefabric_map_json(map);
+    CHECK(json && expected && strcmp(json, expected) == 0, "%s: the JSON differs from %s when first asked for",
+          first.name, argv[1]);
+    prefabric_string_free(json);
 
     /* Take every staircase that leads somewhere. */
     size_t exits = prefabric_map_exit_count(map), taken = 0;
@@ -78,12 +104,20 @@ int main(int argc, char **argv) {
         int64_t stair = -1;
         CHECK(prefabric_map_stair_at(map, exit.x, exit.y, &stair) == PREFABRIC_STATUS_OK && stair >= 0,
               "exit %zu at (%d, %d) is on no staircase", e, exit.x, exit.y);
-        if (exit.to == NULL) continue;
         PrefabricArrival arrival;
+        if (exit.to == NULL) {
+            CHECK(prefabric_world_follow(world, first.name, exit.x, exit.y, &arrival) ==
+                          PREFABRIC_STATUS_INVALID_ARGUMENT &&
+                      strstr(prefabric_last_error_message(), "lead out of the world"),
+                  "exit %zu leads out of the world", e);
+            continue;
+        }
         CHECK(prefabric_world_follow(world, first.name, exit.x, exit.y, &arrival) == PREFABRIC_STATUS_OK,
               "follow exit %zu", e);
         CHECK(strcmp(arrival.level, exit.to) == 0, "exit %zu leads to %s, arrives on %s", e, exit.to,
               arrival.level);
+        CHECK(exit.has_arrival && exit.arrival_x == arrival.x && exit.arrival_y == arrival.y,
+              "exit %zu: its arrival is not where following it arrives", e);
         PrefabricMap *there = NULL;
         bool walkable = false;
         CHECK(prefabric_world_level(world, arrival.level, &there) == PREFABRIC_STATUS_OK, "level %s",
@@ -98,12 +132,10 @@ int main(int argc, char **argv) {
     CHECK(taken > 0, "no staircase of the first level leads anywhere");
     prefabric_map_free(map);
 
-    /* The first level as it stands now, its arrivals known: the command's JSON. */
+    /* Taking the stairs changes nothing: the first level again, the command's JSON. */
     map = NULL;
     CHECK(prefabric_world_level(world, first.name, &map) == PREFABRIC_STATUS_OK, "the first level again");
-    char *json = prefabric_map_json(map);
-    char *expected = read_file(argv[1]);
-    CHECK(expected != NULL, "cannot read %s", argv[1]);
+    json = prefabric_map_json(map);
     CHECK(json && expected && strcmp(json, expected) == 0, "%s: the JSON differs from %s", first.name, argv[1]);
     free(expected);
     prefabric_string_free(json);
