@@ -55,18 +55,24 @@ impl Failure {
 
     /// An index past the end.
     pub(crate) fn range(function: &str, what: &str, index: usize, count: usize) -> Failure {
-        Failure::new(
-            PrefabricStatus::OutOfRange,
-            format!("{function}: {what} {index} is out of range: there are {count} (0 to {})", count as i64 - 1),
-        )
+        let valid = match count {
+            0 => "there are none".to_string(),
+            1 => "there is 1 (index 0)".to_string(),
+            _ => format!("there are {count} (0 to {})", count - 1),
+        };
+        Failure::new(PrefabricStatus::OutOfRange, format!("{function}: {what} {index} is out of range: {valid}"))
     }
 
-    /// A pack that does not load: the text `prefabric check` prints, then every problem.
-    pub(crate) fn pack(problems: &prefabric::Problems) -> Failure {
+    /// A pack that does not load in `function`: the text `prefabric check` prints, then every problem.
+    pub(crate) fn pack(function: &str, problems: &prefabric::Problems) -> Failure {
         let n = problems.len();
         Failure {
             status: PrefabricStatus::Pack,
-            message: format!("{}\n{n} problem{} in the pack", problems.report(), if n == 1 { "" } else { "s" }),
+            message: format!(
+                "{function}: {}\n{n} problem{} in the pack",
+                problems.report(),
+                if n == 1 { "" } else { "s" }
+            ),
             problems: problems.errors().to_vec(),
         }
     }

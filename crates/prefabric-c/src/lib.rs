@@ -2,9 +2,12 @@
 //! by seed and read them, from C, C++, C# or any engine that calls native code.
 //!
 //! In: calls through the functions of `include/prefabric.h` (made from this
-//! file by cbindgen; `tests/header.rs` fails when the two differ), with opaque
-//! handles (`PrefabricPack`, `PrefabricGenerator`, `PrefabricMap`) that the
-//! caller frees with the matching `_free` function. Out: a status code for
+//! crate by cbindgen; `tests/header.rs` fails when the two differ), with
+//! opaque handles (`PrefabricPack`, `PrefabricGenerator`, `PrefabricMap`,
+//! `PrefabricWorld`) that the caller frees with the matching `_free`
+//! function. Here: errors, packs and generators; `map.rs` reads a map as a
+//! whole and cell by cell, `parts.rs` its regions, staircases, exits and
+//! objects, `world.rs` makes a world's levels. Out: a status code for
 //! every call that can fail (`PREFABRIC_STATUS_OK` is 0), with the message in
 //! `prefabric_last_error_message()` and, for a pack that does not load, every
 //! problem with its file, line and column (`prefabric_error_count`,
@@ -16,16 +19,19 @@
 //! Guarantees: no panic crosses into C (every entry point runs inside
 //! `catch_unwind`, and a panic becomes `PREFABRIC_STATUS_INTERNAL`); every
 //! pointer is checked for NULL before it is read or written; every index is
-//! checked against its count. Handles are immutable once made: a pack, a
-//! generator and a map may be read from several threads at once, and each
-//! keeps what it needs alive (a generator or map outlives the pack it came
-//! from). The last error is per thread.
+//! checked against its count, every cell against the map's size. Handles are
+//! immutable once made: a pack, a generator, a map and a world may be read
+//! from several threads at once, and each keeps what it needs alive (a
+//! generator, map or world outlives the pack it came from; a world makes all
+//! its levels when it is made and keeps owned copies of their maps). The last
+//! error is per thread.
 //!
 //! Why `unsafe` here, when the house rule forbids it: a C interface receives
 //! raw pointers, and reading them is unsafe by nature. It is confined to the
 //! few helpers below (`borrow`, `write`, `text_arg`, `take`), each a small
-//! block with a `SAFETY` comment that checks the pointer for NULL first; the
-//! library (`crates/prefabric`) stays free of `unsafe`. What cannot be checked
+//! block with a `SAFETY` comment that checks the pointer for NULL first (no
+//! other `unsafe`: no lifetime is widened, no handle borrows from another);
+//! the library (`crates/prefabric`) stays free of `unsafe`. What cannot be checked
 //! is the C caller's side of the contract: a pointer that is not NULL must
 //! point at what the header says (a handle this library made and not yet
 //! freed, a NUL-terminated string, a writable out-parameter).
@@ -35,14 +41,20 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 mod error;
+mod map;
+mod parts;
+mod world;
 
 pub use error::{PrefabricProblem, PrefabricStatus};
+pub use map::*;
+pub use parts::*;
+pub use world::*;
 
 use error::{Failure, c_string};
-use prefabric::{Role, SharedGenerator, render};
+use prefabric::SharedGenerator;
 use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// The deepest depth a map is generated for, as the command line allows.
 const MAX_DEPTH: u32 = 1_000_000;
@@ -54,22 +66,19 @@ pub struct PrefabricPack {
     map_type_names: Vec<CString>,
 }
 
+impl PrefabricPack {
+    /// The library's pack.
+    pub(crate) fn pack(&self) -> &Arc<prefabric::Pack> {
+        &self.pack
+    }
+}
+
 /// Makes maps of one map type of a pack at one depth. Opaque; free with
 /// `prefabric_generator_free`.
 pub struct PrefabricGenerator {
     /// The library's generator, without traces (a game has no use for them;
     /// the maps, and their JSON, are the same either way).
     generator: SharedGenerator,
-}
-
-/// A generated map. Opaque; free with `prefabric_map_free`.
-pub struct PrefabricMap {
-    map: prefabric::Map,
-    pack: Arc<prefabric::Pack>,
-    stairs: OnceLock<Vec<prefabric::Staircase>>,
-    neighbours: OnceLock<Vec<Vec<u32>>>,
-    tags: OnceLock<Vec<Option<CString>>>,
-    exit_targets: OnceLock<Vec<Option<CString>>>,
 }
 
 /// A size in cells, for `prefabric_generator_new`.
@@ -82,161 +91,11 @@ pub struct PrefabricSize {
     pub height: u32,
 }
 
-/// The role of a map cell: what the terrain is, whatever its look.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PrefabricRole {
-    /// Solid rock that tunnels may dig through.
-    Earth = 0,
-    /// Solid rock that nothing digs.
-    Blocked = 1,
-    /// A wall beside open space.
-    Wall = 2,
-    /// Room floor.
-    Room = 3,
-    /// Hall floor.
-    Hall = 4,
-    /// Corridor floor.
-    Corridor = 5,
-    /// Junction floor.
-    Junction = 6,
-    /// Cave floor.
-    Cave = 7,
-    /// A door.
-    Door = 8,
-    /// A door that looks like wall until found.
-    SecretDoor = 9,
-    /// Stairs leading up (the way in).
-    StairsUp = 10,
-    /// Stairs leading down (the way on).
-    StairsDown = 11,
-    /// Deep liquid: water, lava, sludge.
-    Liquid = 12,
-    /// Stairs of no fixed direction (prefabs only; never on a finished map).
-    Stairs = 13,
-}
-
-/// The C roles in the order of the library's `Role::ALL` (its `role_index`).
-const ROLES: [PrefabricRole; 14] = [
-    PrefabricRole::Earth,
-    PrefabricRole::Blocked,
-    PrefabricRole::Wall,
-    PrefabricRole::Room,
-    PrefabricRole::Hall,
-    PrefabricRole::Corridor,
-    PrefabricRole::Junction,
-    PrefabricRole::Cave,
-    PrefabricRole::Door,
-    PrefabricRole::SecretDoor,
-    PrefabricRole::StairsUp,
-    PrefabricRole::StairsDown,
-    PrefabricRole::Liquid,
-    PrefabricRole::Stairs,
-];
-
-/// An area of the map.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct PrefabricRegion {
-    /// Its index among the map's regions.
-    pub id: u32,
-    /// What kind of area: "room", "hall", "corridor", "junction", "cave",
-    /// "passage" or "prefab". A static string; never freed.
-    pub kind: *const c_char,
-    /// The left column of the smallest rectangle holding its cells.
-    pub x: i32,
-    /// The top row of that rectangle.
-    pub y: i32,
-    /// The rectangle's width.
-    pub width: i32,
-    /// The rectangle's height.
-    pub height: i32,
-    /// How many cells belong to it.
-    pub area: u32,
-    /// How many doors it has (`prefabric_map_region_door`).
-    pub door_count: usize,
-    /// How many regions a walker can step into from it (`prefabric_map_region_neighbour`).
-    pub neighbour_count: usize,
-}
-
-/// A way out of a region: a door cell or an opening in its wall.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct PrefabricDoor {
-    /// The door cell's column.
-    pub x: i32,
-    /// The door cell's row.
-    pub y: i32,
-    /// The side of the region it is on: "north", "east", "south" or "west".
-    /// A static string; never freed.
-    pub side: *const c_char,
-    /// The id of the region on its other side, or -1 when it leads nowhere a walker can step.
-    pub to: i64,
-}
-
-/// A staircase: a 4-connected group of stairs cells.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct PrefabricStair {
-    /// `PREFABRIC_ROLE_STAIRS_UP` (the way in, where the player starts) or
-    /// `PREFABRIC_ROLE_STAIRS_DOWN` (the way on).
-    pub role: PrefabricRole,
-    /// The column of its first cell in reading order.
-    pub x: i32,
-    /// The row of its first cell.
-    pub y: i32,
-    /// How many cells it has (1 or more).
-    pub cell_count: usize,
-    /// The region its first cell belongs to, or -1.
-    pub region: i64,
-}
-
-/// A staircase that leads to another level of a world.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct PrefabricExit {
-    /// The column of the staircase's first cell.
-    pub x: i32,
-    /// The row of the staircase's first cell.
-    pub y: i32,
-    /// Which way it goes: "up", "down" or "branch". A static string; never freed.
-    pub way: *const c_char,
-    /// The level it leads to, or NULL for the way out of the world. Valid as
-    /// long as the map.
-    pub to: *const c_char,
-    /// Whether the cell it arrives at is known (`arrival_x`, `arrival_y`).
-    pub has_arrival: bool,
-    /// The column it arrives at on the other level, when known; else 0.
-    pub arrival_x: i32,
-    /// The row it arrives at on the other level, when known; else 0.
-    pub arrival_y: i32,
-}
-
-/// A thing on the map: a machine, entity, item, prop, trap or debris.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct PrefabricObject {
-    /// What it is: "machine", "entity", "item", "prop", "trap" or "debris".
-    /// A static string; never freed.
-    pub kind: *const c_char,
-    /// The column of its first cell in reading order.
-    pub x: i32,
-    /// The row of its first cell.
-    pub y: i32,
-    /// Its catalog tag, or NULL for a machine no definition names. Valid as
-    /// long as the map.
-    pub tag: *const c_char,
-    /// Whether walkers cannot pass its cells (machines).
-    pub blocks: bool,
-    /// How many cells it covers.
-    pub cell_count: usize,
-}
-
 // ---------------------------------------------------------------------------
 // The boundary: panics caught, pointers checked.
 
 /// Runs `body`, turning a failure or a panic into the thread's last error and `fallback`.
-fn guard<T>(fallback: T, body: impl FnOnce() -> Result<T, Failure>) -> T {
+pub(crate) fn guard<T>(fallback: T, body: impl FnOnce() -> Result<T, Failure>) -> T {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(value)) => value,
         Ok(Err(failure)) => {
@@ -259,7 +118,7 @@ fn guard<T>(fallback: T, body: impl FnOnce() -> Result<T, Failure>) -> T {
 }
 
 /// Runs `body` for a call that returns a status.
-fn status(body: impl FnOnce() -> Result<(), Failure>) -> PrefabricStatus {
+pub(crate) fn status(body: impl FnOnce() -> Result<(), Failure>) -> PrefabricStatus {
     let failed = PrefabricStatus::Internal;
     match guard(None, || body().map(|()| Some(PrefabricStatus::Ok))) {
         Some(ok) => ok,
@@ -278,13 +137,13 @@ impl PrefabricStatus {
 ///
 /// # Safety
 /// `ptr` is NULL or points at a live `T` (the header's contract).
-unsafe fn borrow<'a, T>(ptr: *const T, function: &str, what: &str) -> Result<&'a T, Failure> {
+pub(crate) unsafe fn borrow<'a, T>(ptr: *const T, function: &str, what: &str) -> Result<&'a T, Failure> {
     // SAFETY: `as_ref` checks for NULL; a pointer that is not NULL is a live T by the caller's contract.
     unsafe { ptr.as_ref() }.ok_or_else(|| Failure::null(function, what))
 }
 
 /// Checks that the out-parameter `out` is not NULL.
-fn out_checked<T>(out: *mut T, function: &str) -> Result<(), Failure> {
+pub(crate) fn out_checked<T>(out: *mut T, function: &str) -> Result<(), Failure> {
     if out.is_null() { Err(Failure::null(function, "out")) } else { Ok(()) }
 }
 
@@ -292,7 +151,7 @@ fn out_checked<T>(out: *mut T, function: &str) -> Result<(), Failure> {
 ///
 /// # Safety
 /// `out` is NULL or points at writable memory for a `T` (the header's contract).
-unsafe fn write<T>(out: *mut T, value: T, function: &str) -> Result<(), Failure> {
+pub(crate) unsafe fn write<T>(out: *mut T, value: T, function: &str) -> Result<(), Failure> {
     out_checked(out, function)?;
     // SAFETY: not NULL (checked above), and writable by the caller's contract; `T` is Copy
     // or a pointer, so nothing is dropped in place.
@@ -304,7 +163,7 @@ unsafe fn write<T>(out: *mut T, value: T, function: &str) -> Result<(), Failure>
 ///
 /// # Safety
 /// `ptr` is NULL or points at a NUL-terminated string.
-unsafe fn text_arg<'a>(ptr: *const c_char, function: &str, what: &str) -> Result<&'a str, Failure> {
+pub(crate) unsafe fn text_arg<'a>(ptr: *const c_char, function: &str, what: &str) -> Result<&'a str, Failure> {
     if ptr.is_null() {
         return Err(Failure::null(function, what));
     }
@@ -318,7 +177,7 @@ unsafe fn text_arg<'a>(ptr: *const c_char, function: &str, what: &str) -> Result
 ///
 /// # Safety
 /// `ptr` is NULL or a handle of this type from this library, not yet freed.
-unsafe fn take<T>(ptr: *mut T) -> Result<(), Failure> {
+pub(crate) unsafe fn take<T>(ptr: *mut T) -> Result<(), Failure> {
     if !ptr.is_null() {
         // SAFETY: made by Box::into_raw in this crate and not yet freed (the caller's contract).
         drop(unsafe { Box::from_raw(ptr) });
@@ -328,7 +187,7 @@ unsafe fn take<T>(ptr: *mut T) -> Result<(), Failure> {
 
 /// A NUL-terminated copy of a static name, made once per name for the
 /// process (the names are the library's few fixed words: kinds, sides, ways).
-fn static_name(name: &'static str) -> *const c_char {
+pub(crate) fn static_name(name: &'static str) -> *const c_char {
     static NAMES: Mutex<Vec<(&'static str, &'static CStr)>> = Mutex::new(Vec::new());
     let Ok(mut names) = NAMES.lock() else { return c"".as_ptr() };
     if let Some((_, c)) = names.iter().find(|(n, _)| *n == name) {
@@ -340,7 +199,7 @@ fn static_name(name: &'static str) -> *const c_char {
 }
 
 /// A C string the caller frees with `prefabric_string_free`.
-fn owned_string(text: &str) -> *mut c_char {
+pub(crate) fn owned_string(text: &str) -> *mut c_char {
     c_string(text).into_raw()
 }
 
@@ -444,7 +303,7 @@ pub unsafe extern "C" fn prefabric_pack_embedded(out: *mut *mut PrefabricPack) -
     let f = "prefabric_pack_embedded";
     status(|| {
         out_checked(out, f)?;
-        let loaded = prefabric::Pack::embedded().map_err(|p| Failure::pack(&p))?;
+        let loaded = prefabric::Pack::embedded().map_err(|p| Failure::pack(f, &p))?;
         // SAFETY (inside write): `out` checked above.
         unsafe { write(out, pack_handle(Arc::new(loaded)), f) }
     })
@@ -466,7 +325,7 @@ pub unsafe extern "C" fn prefabric_pack_load(path: *const c_char, out: *mut *mut
         // SAFETY (inside text_arg): checked for NULL there.
         let path = unsafe { text_arg(path, f, "path") }?;
         out_checked(out, f)?;
-        let loaded = prefabric::Pack::load(std::path::Path::new(path)).map_err(|p| Failure::pack(&p))?;
+        let loaded = prefabric::Pack::load(std::path::Path::new(path)).map_err(|p| Failure::pack(f, &p))?;
         // SAFETY (inside write): `out` checked above.
         unsafe { write(out, pack_handle(Arc::new(loaded)), f) }
     })
@@ -601,375 +460,8 @@ pub unsafe extern "C" fn prefabric_generate(
                 format!("{f}: seed {seed} of map type {}: {e}", generator.map_type().name),
             )
         })?;
-        let handle = Box::into_raw(Box::new(PrefabricMap {
-            map,
-            pack: Arc::clone(generator.pack()),
-            stairs: OnceLock::new(),
-            neighbours: OnceLock::new(),
-            tags: OnceLock::new(),
-            exit_targets: OnceLock::new(),
-        }));
+        let handle = Box::into_raw(Box::new(PrefabricMap::new(map, Arc::clone(generator.pack()))));
         // SAFETY (inside write): `out` checked above.
         unsafe { write(out, handle, f) }
     })
-}
-
-// ---------------------------------------------------------------------------
-// Maps.
-
-/// Frees a map. NULL is ignored.
-///
-/// # Safety
-/// `map` is NULL or a map from this library, not yet freed.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_free(map: *mut PrefabricMap) {
-    // SAFETY (inside take): the caller's contract.
-    guard((), || unsafe { take(map) })
-}
-
-/// The map's width in cells (0 when `map` is NULL, with the error recorded).
-///
-/// # Safety
-/// `map` is NULL or a live map.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_width(map: *const PrefabricMap) -> i32 {
-    // SAFETY (inside borrow): checks for NULL.
-    guard(0, || Ok(unsafe { borrow(map, "prefabric_map_width", "map") }?.map.width()))
-}
-
-/// The map's height in cells (0 when `map` is NULL, with the error recorded).
-///
-/// # Safety
-/// `map` is NULL or a live map.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_height(map: *const PrefabricMap) -> i32 {
-    // SAFETY (inside borrow): checks for NULL.
-    guard(0, || Ok(unsafe { borrow(map, "prefabric_map_height", "map") }?.map.height()))
-}
-
-/// The map's terrain at (`x`, `y`), or an out-of-range failure naming the map's size.
-fn terrain_at(map: &PrefabricMap, x: i32, y: i32, f: &str) -> Result<prefabric::Terrain, Failure> {
-    map.map.terrain_at(prefabric::Point::new(x, y)).ok_or_else(|| {
-        Failure::new(
-            PrefabricStatus::OutOfRange,
-            format!("{f}: cell ({x}, {y}) is outside the map, which is {}x{}", map.map.width(), map.map.height()),
-        )
-    })
-}
-
-/// Writes the role of the cell at column `x`, row `y` to `*out`. Returns
-/// `PREFABRIC_STATUS_OUT_OF_RANGE` for a cell outside the map.
-///
-/// # Safety
-/// `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricRole`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_role(
-    map: *const PrefabricMap,
-    x: i32,
-    y: i32,
-    out: *mut PrefabricRole,
-) -> PrefabricStatus {
-    let f = "prefabric_map_role";
-    status(|| {
-        // SAFETY (inside borrow, write): each checks for NULL.
-        let map = unsafe { borrow(map, f, "map") }?;
-        out_checked(out, f)?;
-        let role = ROLES.get(terrain_at(map, x, y, f)?.role_index()).copied().unwrap_or(PrefabricRole::Earth);
-        unsafe { write(out, role, f) }
-    })
-}
-
-/// Writes whether a walker can stand on the cell at column `x`, row `y`
-/// (floors, doors, stairs) to `*out`. Returns `PREFABRIC_STATUS_OUT_OF_RANGE`
-/// for a cell outside the map.
-///
-/// # Safety
-/// `map` is NULL or a live map; `out` is NULL or points at a writable `bool`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_walkable(
-    map: *const PrefabricMap,
-    x: i32,
-    y: i32,
-    out: *mut bool,
-) -> PrefabricStatus {
-    let f = "prefabric_map_walkable";
-    status(|| {
-        // SAFETY (inside borrow, write): each checks for NULL.
-        let map = unsafe { borrow(map, f, "map") }?;
-        out_checked(out, f)?;
-        let walkable = terrain_at(map, x, y, f)?.is_walkable();
-        unsafe { write(out, walkable, f) }
-    })
-}
-
-/// The map as text, one row a line, each ending in a newline, drawn with the
-/// pack's glyphs (objects over terrain): what `prefabric generate --format
-/// ascii` prints after its comment line. NULL on failure. Free with
-/// `prefabric_string_free`.
-///
-/// # Safety
-/// `map` is NULL or a live map.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_ascii(map: *const PrefabricMap) -> *mut c_char {
-    guard(std::ptr::null_mut(), || {
-        // SAFETY (inside borrow): checks for NULL.
-        let map = unsafe { borrow(map, "prefabric_map_ascii", "map") }?;
-        Ok(owned_string(&render::ascii(&map.map, map.pack.palette())))
-    })
-}
-
-/// The map as one line of JSON and a newline, in the schema of
-/// docs/json-schema.md: the bytes `prefabric generate --format json` writes.
-/// NULL on failure. Free with `prefabric_string_free`.
-///
-/// # Safety
-/// `map` is NULL or a live map.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_json(map: *const PrefabricMap) -> *mut c_char {
-    guard(std::ptr::null_mut(), || {
-        // SAFETY (inside borrow): checks for NULL.
-        let map = unsafe { borrow(map, "prefabric_map_json", "map") }?;
-        Ok(owned_string(&render::json(&map.map, &map.pack)))
-    })
-}
-
-impl PrefabricMap {
-    fn neighbours(&self) -> &[Vec<u32>] {
-        self.neighbours.get_or_init(|| self.map.regions().iter().map(|r| self.map.neighbours(r.id)).collect())
-    }
-
-    fn stairs(&self) -> &[prefabric::Staircase] {
-        self.stairs.get_or_init(|| self.map.stairs())
-    }
-
-    fn region(&self, index: usize, f: &str) -> Result<&prefabric::Region, Failure> {
-        let regions = self.map.regions();
-        regions.get(index).ok_or_else(|| Failure::range(f, "region", index, regions.len()))
-    }
-}
-
-/// How many regions the map has (0 when `map` is NULL, with the error recorded).
-///
-/// # Safety
-/// `map` is NULL or a live map.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_region_count(map: *const PrefabricMap) -> usize {
-    // SAFETY (inside borrow): checks for NULL.
-    guard(0, || Ok(unsafe { borrow(map, "prefabric_map_region_count", "map") }?.map.regions().len()))
-}
-
-/// Writes region `index` (0 to `prefabric_map_region_count - 1`) to `*out`.
-///
-/// # Safety
-/// `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricRegion`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_region(
-    map: *const PrefabricMap,
-    index: usize,
-    out: *mut PrefabricRegion,
-) -> PrefabricStatus {
-    let f = "prefabric_map_region";
-    status(|| {
-        // SAFETY (inside borrow, write): each checks for NULL.
-        let map = unsafe { borrow(map, f, "map") }?;
-        out_checked(out, f)?;
-        let r = map.region(index, f)?;
-        let region = PrefabricRegion {
-            id: r.id,
-            kind: static_name(r.kind.name()),
-            x: r.bounds.x,
-            y: r.bounds.y,
-            width: r.bounds.width,
-            height: r.bounds.height,
-            area: r.area,
-            door_count: r.doors.len(),
-            neighbour_count: map.neighbours().get(index).map_or(0, Vec::len),
-        };
-        unsafe { write(out, region, f) }
-    })
-}
-
-/// Writes door `index` of region `region` to `*out`.
-///
-/// # Safety
-/// `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricDoor`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_region_door(
-    map: *const PrefabricMap,
-    region: usize,
-    index: usize,
-    out: *mut PrefabricDoor,
-) -> PrefabricStatus {
-    let f = "prefabric_map_region_door";
-    status(|| {
-        // SAFETY (inside borrow, write): each checks for NULL.
-        let map = unsafe { borrow(map, f, "map") }?;
-        out_checked(out, f)?;
-        let doors = &map.region(region, f)?.doors;
-        let d = doors.get(index).ok_or_else(|| Failure::range(f, "door", index, doors.len()))?;
-        let door =
-            PrefabricDoor { x: d.at.x, y: d.at.y, side: static_name(d.side.name()), to: d.to.map_or(-1, i64::from) };
-        unsafe { write(out, door, f) }
-    })
-}
-
-/// Writes the id of neighbour `index` of region `region` (the regions a
-/// walker can step into from it, sorted) to `*out`.
-///
-/// # Safety
-/// `map` is NULL or a live map; `out` is NULL or points at a writable `uint32_t`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_region_neighbour(
-    map: *const PrefabricMap,
-    region: usize,
-    index: usize,
-    out: *mut u32,
-) -> PrefabricStatus {
-    let f = "prefabric_map_region_neighbour";
-    status(|| {
-        // SAFETY (inside borrow, write): each checks for NULL.
-        let map = unsafe { borrow(map, f, "map") }?;
-        out_checked(out, f)?;
-        map.region(region, f)?;
-        let neighbours = map.neighbours().get(region).map_or(&[][..], Vec::as_slice);
-        let id = neighbours.get(index).ok_or_else(|| Failure::range(f, "neighbour", index, neighbours.len()))?;
-        unsafe { write(out, *id, f) }
-    })
-}
-
-/// How many staircases the map has (0 when `map` is NULL, with the error recorded).
-///
-/// # Safety
-/// `map` is NULL or a live map.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_stair_count(map: *const PrefabricMap) -> usize {
-    // SAFETY (inside borrow): checks for NULL.
-    guard(0, || Ok(unsafe { borrow(map, "prefabric_map_stair_count", "map") }?.stairs().len()))
-}
-
-/// Writes staircase `index` to `*out`: up first, each in reading order of its
-/// first cell (where a game puts the player, and where the way on is).
-///
-/// # Safety
-/// `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricStair`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_stair(
-    map: *const PrefabricMap,
-    index: usize,
-    out: *mut PrefabricStair,
-) -> PrefabricStatus {
-    let f = "prefabric_map_stair";
-    status(|| {
-        // SAFETY (inside borrow, write): each checks for NULL.
-        let map = unsafe { borrow(map, f, "map") }?;
-        out_checked(out, f)?;
-        let stairs = map.stairs();
-        let s = stairs.get(index).ok_or_else(|| Failure::range(f, "staircase", index, stairs.len()))?;
-        let first = s.cells.first().copied().unwrap_or_default();
-        let stair = PrefabricStair {
-            role: if s.role == Role::StairsUp { PrefabricRole::StairsUp } else { PrefabricRole::StairsDown },
-            x: first.x,
-            y: first.y,
-            cell_count: s.cells.len(),
-            region: s.region.map_or(-1, i64::from),
-        };
-        unsafe { write(out, stair, f) }
-    })
-}
-
-/// How many exits (staircases to other levels of a world) the map has; 0
-/// for a map generated on its own, outside a world.
-///
-/// # Safety
-/// `map` is NULL or a live map.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_exit_count(map: *const PrefabricMap) -> usize {
-    // SAFETY (inside borrow): checks for NULL.
-    guard(0, || Ok(unsafe { borrow(map, "prefabric_map_exit_count", "map") }?.map.exits().len()))
-}
-
-/// Writes exit `index` to `*out`.
-///
-/// # Safety
-/// `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricExit`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_exit(
-    map: *const PrefabricMap,
-    index: usize,
-    out: *mut PrefabricExit,
-) -> PrefabricStatus {
-    let f = "prefabric_map_exit";
-    status(|| {
-        // SAFETY (inside borrow, write): each checks for NULL.
-        let map = unsafe { borrow(map, f, "map") }?;
-        out_checked(out, f)?;
-        let exits = map.map.exits();
-        let e = exits.get(index).ok_or_else(|| Failure::range(f, "exit", index, exits.len()))?;
-        let targets = map.exit_targets.get_or_init(|| exits.iter().map(|e| e.to.as_deref().map(c_string)).collect());
-        let exit = PrefabricExit {
-            x: e.at.x,
-            y: e.at.y,
-            way: static_name(e.way.name()),
-            to: targets.get(index).and_then(Option::as_ref).map_or(std::ptr::null(), |t| t.as_ptr()),
-            has_arrival: e.arrival.is_some(),
-            arrival_x: e.arrival.map_or(0, |p| p.x),
-            arrival_y: e.arrival.map_or(0, |p| p.y),
-        };
-        unsafe { write(out, exit, f) }
-    })
-}
-
-/// How many objects the map has (0 when `map` is NULL, with the error recorded).
-///
-/// # Safety
-/// `map` is NULL or a live map.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_object_count(map: *const PrefabricMap) -> usize {
-    // SAFETY (inside borrow): checks for NULL.
-    guard(0, || Ok(unsafe { borrow(map, "prefabric_map_object_count", "map") }?.map.objects().len()))
-}
-
-/// Writes object `index` (in placement order) to `*out`.
-///
-/// # Safety
-/// `map` is NULL or a live map; `out` is NULL or points at a writable `PrefabricObject`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn prefabric_map_object(
-    map: *const PrefabricMap,
-    index: usize,
-    out: *mut PrefabricObject,
-) -> PrefabricStatus {
-    let f = "prefabric_map_object";
-    status(|| {
-        // SAFETY (inside borrow, write): each checks for NULL.
-        let map = unsafe { borrow(map, f, "map") }?;
-        out_checked(out, f)?;
-        let objects = map.map.objects();
-        let o = objects.get(index).ok_or_else(|| Failure::range(f, "object", index, objects.len()))?;
-        let tags = map.tags.get_or_init(|| objects.iter().map(|o| o.tag.as_deref().map(c_string)).collect());
-        let first = o.cells.first().map(|c| c.0).unwrap_or_default();
-        let object = PrefabricObject {
-            kind: static_name(o.kind.name()),
-            x: first.x,
-            y: first.y,
-            tag: tags.get(index).and_then(Option::as_ref).map_or(std::ptr::null(), |t| t.as_ptr()),
-            blocks: o.blocks(),
-            cell_count: o.cells.len(),
-        };
-        unsafe { write(out, object, f) }
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The C roles follow the library's `Role::ALL`, name for name.
-    #[test]
-    fn roles_follow_the_library_order() {
-        let names: Vec<String> = ROLES.iter().map(|r| format!("{r:?}")).collect();
-        let library: Vec<String> = Role::ALL.iter().map(|r| r.name().replace('_', "")).collect();
-        let ours: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
-        assert_eq!(ours, library);
-    }
 }

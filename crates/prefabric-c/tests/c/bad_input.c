@@ -1,9 +1,12 @@
 /* Feeds the C interface bad input — NULL pointers, a broken pack folder, a
  * missing one, a size of 0, an unknown map type, a depth of 0, indexes and
- * cells out of range — and checks each status code and message.
+ * cells out of range, a world of a pack with none, an unknown level, stairs
+ * where there are none — and checks each status code and message.
  *
- * Usage: bad_input BROKEN_PACK_DIR MISSING_DIR. BROKEN_PACK_DIR holds a
- * pack.toml whose line 2 is not TOML. Exits 0 when every check passes. */
+ * Usage: bad_input BROKEN_PACK_DIR MISSING_DIR NO_WORLD_PACK_DIR.
+ * BROKEN_PACK_DIR holds a pack.toml whose line 2 is not TOML;
+ * NO_WORLD_PACK_DIR a pack that loads but has no world.toml. Exits 0 when
+ * every check passes. */
 #include "prefabric.h"
 
 #include <stdio.h>
@@ -33,8 +36,8 @@ static int failures = 0;
     } while (0)
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: bad_input BROKEN_PACK_DIR MISSING_DIR\n");
+    if (argc != 4) {
+        fprintf(stderr, "usage: bad_input BROKEN_PACK_DIR MISSING_DIR NO_WORLD_PACK_DIR\n");
         return 2;
     }
     CHECK(prefabric_last_error_code() == PREFABRIC_STATUS_OK, "no call failed yet");
@@ -60,9 +63,26 @@ int main(int argc, char **argv) {
     CHECK(prefabric_map_region_count(NULL) == 0 && prefabric_map_stair_count(NULL) == 0 &&
               prefabric_map_exit_count(NULL) == 0 && prefabric_map_object_count(NULL) == 0,
           "counts of NULL");
+    CHECK(prefabric_map_seed(NULL) == 0 && prefabric_map_depth(NULL) == 0, "seed and depth of NULL");
+    CHECK(prefabric_map_map_type(NULL) == NULL && prefabric_map_moves(NULL) == NULL, "names of NULL");
+    bool flag;
+    uint32_t glyph;
+    int64_t at;
+    EXPECT(prefabric_map_passable(NULL, 0, 0, &flag), PREFABRIC_STATUS_NULL_POINTER, "prefabric_map_passable: map is NULL");
+    EXPECT(prefabric_map_glyph(NULL, 0, 0, &glyph), PREFABRIC_STATUS_NULL_POINTER, "prefabric_map_glyph: map is NULL");
+    EXPECT(prefabric_map_region_at(NULL, 0, 0, &at), PREFABRIC_STATUS_NULL_POINTER, "map is NULL");
+    EXPECT(prefabric_map_stair_at(NULL, 0, 0, &at), PREFABRIC_STATUS_NULL_POINTER, "map is NULL");
+    PrefabricWorld *world = NULL;
+    EXPECT(prefabric_world_new(NULL, 1, &world), PREFABRIC_STATUS_NULL_POINTER, "prefabric_world_new: pack is NULL");
+    CHECK(prefabric_world_level_count(NULL) == 0, "levels of NULL");
+    EXPECT(prefabric_world_level(NULL, "materials:1", &map), PREFABRIC_STATUS_NULL_POINTER, "world is NULL");
+    PrefabricArrival arrival;
+    EXPECT(prefabric_world_follow(NULL, "materials:1", 0, 0, &arrival), PREFABRIC_STATUS_NULL_POINTER,
+           "world is NULL");
     prefabric_pack_free(NULL);
     prefabric_generator_free(NULL);
     prefabric_map_free(NULL);
+    prefabric_world_free(NULL);
     prefabric_string_free(NULL);
 
     /* A broken pack: every problem with its file, line and column. */
@@ -87,6 +107,14 @@ int main(int argc, char **argv) {
     EXPECT(prefabric_pack_load(argv[2], &pack), PREFABRIC_STATUS_PACK, argv[2]);
     printf("missing pack: %s\n", prefabric_last_error_message());
 
+    /* A pack with no world. */
+    CHECK(prefabric_pack_load(argv[3], &pack) == PREFABRIC_STATUS_OK, "the pack with no world loads");
+    EXPECT(prefabric_world_new(pack, 1, &world), PREFABRIC_STATUS_INVALID_ARGUMENT, "has no world.toml");
+    CHECK(world == NULL, "no world was made");
+    printf("no world: %s\n", prefabric_last_error_message());
+    prefabric_pack_free(pack);
+    pack = NULL;
+
     /* A good pack, and bad generators. */
     CHECK(prefabric_pack_embedded(&pack) == PREFABRIC_STATUS_OK, "the built-in pack");
     EXPECT(prefabric_generator_new(pack, "no-such-type", 1, NULL, &generator), PREFABRIC_STATUS_INVALID_ARGUMENT,
@@ -110,6 +138,22 @@ int main(int argc, char **argv) {
     CHECK(generator == NULL, "no generator was made");
     CHECK(prefabric_pack_map_type_name(pack, 100000) == NULL, "map type past the end");
     CHECK(prefabric_last_error_code() == PREFABRIC_STATUS_OUT_OF_RANGE, "map type past the end: code");
+
+    /* A world: bad names, stairs where there are none, NULL out-parameters. */
+    EXPECT(prefabric_world_new(pack, 1, NULL), PREFABRIC_STATUS_NULL_POINTER, "out is NULL");
+    CHECK(prefabric_world_new(pack, 1, &world) == PREFABRIC_STATUS_OK, "the built-in world");
+    PrefabricLevel level;
+    EXPECT(prefabric_world_level_info(world, prefabric_world_level_count(world), &level),
+           PREFABRIC_STATUS_OUT_OF_RANGE, "level");
+    EXPECT(prefabric_world_level(world, "materials:99", &map), PREFABRIC_STATUS_INVALID_ARGUMENT, "materials:99");
+    printf("unknown level: %s\n", prefabric_last_error_message());
+    EXPECT(prefabric_world_level(world, NULL, &map), PREFABRIC_STATUS_NULL_POINTER, "name is NULL");
+    EXPECT(prefabric_world_level(world, "materials:1", NULL), PREFABRIC_STATUS_NULL_POINTER, "out is NULL");
+    EXPECT(prefabric_world_follow(world, "materials:1", -5, -5, &arrival), PREFABRIC_STATUS_INVALID_ARGUMENT,
+           "no staircase at");
+    printf("no stairs: %s\n", prefabric_last_error_message());
+    EXPECT(prefabric_world_follow(world, NULL, 0, 0, &arrival), PREFABRIC_STATUS_NULL_POINTER, "from is NULL");
+    prefabric_world_free(world);
 
     /* A good map, read out of range. */
     const char *first = prefabric_pack_map_type_name(pack, 0);
@@ -142,6 +186,22 @@ int main(int argc, char **argv) {
     PrefabricObject object;
     EXPECT(prefabric_map_object(map, prefabric_map_object_count(map), &object), PREFABRIC_STATUS_OUT_OF_RANGE,
            "object");
+    EXPECT(prefabric_map_passable(map, w, h, &flag), PREFABRIC_STATUS_OUT_OF_RANGE, "outside the map");
+    EXPECT(prefabric_map_glyph(map, -1, -1, &glyph), PREFABRIC_STATUS_OUT_OF_RANGE, "outside the map");
+    EXPECT(prefabric_map_region_at(map, 0, -1, &at), PREFABRIC_STATUS_OUT_OF_RANGE, "outside the map");
+    EXPECT(prefabric_map_stair_at(map, w, 0, &at), PREFABRIC_STATUS_OUT_OF_RANGE, "outside the map");
+    EXPECT(prefabric_map_glyph(map, 0, 0, NULL), PREFABRIC_STATUS_NULL_POINTER, "out is NULL");
+    EXPECT(prefabric_map_region_opening(map, 0, region.opening_count, &door), PREFABRIC_STATUS_OUT_OF_RANGE,
+           "opening");
+    PrefabricPoint cell;
+    EXPECT(prefabric_map_stair_cell(map, 0, 1000000, &cell), PREFABRIC_STATUS_OUT_OF_RANGE, "cell 1000000");
+    EXPECT(prefabric_map_stair_cell(map, prefabric_map_stair_count(map), 0, &cell), PREFABRIC_STATUS_OUT_OF_RANGE,
+           "staircase");
+    PrefabricObjectCell object_cell;
+    EXPECT(prefabric_map_object_cell(map, prefabric_map_object_count(map), 0, &object_cell),
+           PREFABRIC_STATUS_OUT_OF_RANGE, "object");
+    PrefabricKeyword keyword;
+    EXPECT(prefabric_map_object_keyword(map, 0, 1000000, &keyword), PREFABRIC_STATUS_OUT_OF_RANGE, "keyword");
     prefabric_map_free(map);
 
     printf("%d failures\n", failures);
