@@ -217,6 +217,19 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
     if map.grid.is_empty() {
         return Err(skip("no grid", "no `MAP` block".into(), &map.at));
     }
+    // A control character (a NUL, a tab) is no glyph DCSS draws, and written
+    // into the prefab file it would spoil the file (a NUL makes the whole file
+    // binary data to the pack, every vault in it lost).
+    let control =
+        map.grid.iter().enumerate().find_map(|(row, line)| {
+            line.chars().enumerate().find(|(_, c)| c.is_control()).map(|(col, c)| (row, col, c))
+        });
+    if let Some((row, col, c)) = control {
+        let line = map.grid_line.map_or(map.at.line, |l| l + 1 + row as u32);
+        let at = Location::at(map.at.file.clone(), line, col as u32 + 1);
+        let detail = format!("its grid holds the control character U+{:04X}, which no map draws", c as u32);
+        return Err(skip("malformed", detail, &at));
+    }
     let mut losses: Vec<Loss> = Vec::new();
     let loss = |losses: &mut Vec<Loss>, what: String, at: &Location| losses.push(Loss { what, at: at.clone() });
 

@@ -220,6 +220,28 @@ fn a_vault_no_room_or_cavern_can_take_is_skipped_not_counted_as_imported() {
 }
 
 #[test]
+fn a_grid_holding_a_control_character_is_skipped_at_that_cell() {
+    // Found by fuzzing: a NUL in a grid went into the prefab file, which the
+    // pack then read as binary data, a problem no vault was blamed for, and
+    // the import failed.
+    let nul = "NAME: test_nul\nORIENT: float\nDEPTH: D:1-3\nMAP\n.....\n..\0..\n.....\nENDMAP\n\n";
+    let open = "NAME: test_open\nORIENT: float\nDEPTH: D:1-3\nMAP\n.....\n..G..\n.....\nENDMAP\n";
+    let imported = import(&format!("{nul}{open}"));
+    let report = &imported.report;
+    let map = report.maps.iter().find(|m| m.name == "test_nul").expect("read");
+    match &map.outcome {
+        Outcome::Skipped(s) => {
+            assert_eq!(s.reason, "malformed");
+            assert_eq!(s.detail, "its grid holds the control character U+0000, which no map draws");
+            assert_eq!((s.at.line, s.at.col), (6, 3), "the row and column of the NUL");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!((report.whole(), report.skipped()), (1, 1));
+    pack_of(&imported);
+}
+
+#[test]
 fn a_vault_a_room_cannot_take_goes_to_caverns_alone_when_each_of_its_parts_leads_out() {
     // Two cells apart, each with its own door, as DCSS joins every exit to the
     // level: no room takes it (its floor is not one area), a cavern does.
