@@ -22,7 +22,7 @@ pub const TARGETS: &[(&str, crate::harness::Check)] = &[("des_import", des_impor
 /// writes loads (the importer promises to take out whatever `check` rejects;
 /// checked on one input in eight).
 pub fn des_import(data: &[u8]) {
-    import_and_check(data, seed_of(data) % 8 == 0);
+    import_and_check(data, seed_of(data).is_multiple_of(8));
 }
 
 /// [`des_import`] with the imported pack loaded again for every input: how
