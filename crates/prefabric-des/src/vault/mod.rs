@@ -195,6 +195,32 @@ struct KLines<'h> {
     item: Option<&'h Header>,
 }
 
+/// The first control character in what the import would write of `map` (its
+/// name, its header lines, its grid), and where: none is in any DCSS file,
+/// and written into the pack one would spoil a file (a NUL makes it binary
+/// data to the pack, every vault in it lost). A tab is blank in a header
+/// line, but no glyph in a grid.
+fn control_character(map: &DesMap) -> Option<(Location, char)> {
+    let control = |text: &str, tab_too: bool| text.chars().position(|c| c.is_control() && (tab_too || c != '\t'));
+    let char_at = |text: &str, k: usize| text.chars().nth(k).unwrap_or_default();
+    if let Some(k) = control(&map.name, true) {
+        return Some((map.at.clone(), char_at(&map.name, k)));
+    }
+    for h in map.headers.iter().chain(&map.default_depth) {
+        if let Some(k) = control(&h.key, true) {
+            return Some((h.at.clone(), char_at(&h.key, k)));
+        }
+        if let Some(k) = control(&h.value, false) {
+            return Some((h.at.clone(), char_at(&h.value, k)));
+        }
+    }
+    map.grid.iter().enumerate().find_map(|(row, line)| {
+        let k = control(line, true)?;
+        let line_number = map.grid_line.map_or(map.at.line, |l| l + 1 + row as u32);
+        Some((Location::at(map.at.file.clone(), line_number, k as u32 + 1), char_at(line, k)))
+    })
+}
+
 /// Translates one map; `file` names the `.des` file for messages.
 pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
     let skip = |reason: &str, detail: String, at: &Location| Skip { reason: reason.into(), detail, at: at.clone() };
@@ -216,6 +242,10 @@ pub fn translate(map: &DesMap, moves: Moves) -> Result<Vault, Skip> {
     }
     if map.grid.is_empty() {
         return Err(skip("no grid", "no `MAP` block".into(), &map.at));
+    }
+    if let Some((at, c)) = control_character(map) {
+        let detail = format!("it holds the control character U+{:04X}, which no `.des` file has", c as u32);
+        return Err(skip("malformed", detail, &at));
     }
     let mut losses: Vec<Loss> = Vec::new();
     let loss = |losses: &mut Vec<Loss>, what: String, at: &Location| losses.push(Loss { what, at: at.clone() });

@@ -220,6 +220,34 @@ fn a_vault_no_room_or_cavern_can_take_is_skipped_not_counted_as_imported() {
 }
 
 #[test]
+fn a_vault_holding_a_control_character_is_skipped_where_it_is() {
+    // Found by fuzzing: a NUL in a grid, then in a name, went into the files
+    // the import writes, which the pack then read as binary data, a problem no
+    // vault was blamed for, and the whole import failed.
+    let in_grid = "NAME: test_grid\nORIENT: float\nDEPTH: D:1-3\nMAP\n.....\n..\0..\n.....\nENDMAP\n\n";
+    let in_name = "NAME: test_\0name\nORIENT: float\nDEPTH: D:1-3\nMAP\n.....\n.....\nENDMAP\n\n";
+    let in_header = "NAME: test_header\nORIENT: float\nDEPTH: D:1-3\nKMONS: G = r\x01at\nMAP\n.....\n..G..\nENDMAP\n\n";
+    let open = "NAME: test_open\nORIENT: float\nDEPTH: D:1-3\nMAP\n.....\n..G..\n.....\nENDMAP\n";
+    let imported = import(&format!("{in_grid}{in_name}{in_header}{open}"));
+    let report = &imported.report;
+    for (name, char, line, col) in
+        [("test_grid", "U+0000", 6, 3), ("test_\0name", "U+0000", 10, 1), ("test_header", "U+0001", 21, 1)]
+    {
+        let map = report.maps.iter().find(|m| m.name == name).expect("read");
+        match &map.outcome {
+            Outcome::Skipped(s) => {
+                assert_eq!(s.reason, "malformed", "{name}");
+                assert_eq!(s.detail, format!("it holds the control character {char}, which no `.des` file has"));
+                assert_eq!((s.at.line, s.at.col), (line, col), "{name}: where the character is");
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    assert_eq!((report.whole(), report.skipped()), (1, 3));
+    pack_of(&imported);
+}
+
+#[test]
 fn a_vault_a_room_cannot_take_goes_to_caverns_alone_when_each_of_its_parts_leads_out() {
     // Two cells apart, each with its own door, as DCSS joins every exit to the
     // level: no room takes it (its floor is not one area), a cavern does.
