@@ -455,7 +455,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
                 let rating = rating(&e.rating, &mut invalid);
                 catalog.entities.push(Entity {
                     name: e.name.unwrap_or_else(|| t.to_string()),
-                    tag: t.into(),
+                    tag: t,
                     classes: e.classes.into_inner(),
                     categories: e.categories,
                     rating,
@@ -478,7 +478,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
                 }
                 catalog.items.push(Item {
                     name: i.name.unwrap_or_else(|| t.to_string()),
-                    tag: t.into(),
+                    tag: t,
                     category: i.category,
                     rating,
                     prototype: i.prototype,
@@ -504,7 +504,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
                 };
                 catalog.props.push(Prop {
                     name: p.name.clone().unwrap_or_else(|| t.to_string()),
-                    tag: t.into(),
+                    tag: t,
                     size: (w, h),
                     interactive: p.interactive,
                     tier: *p.tier.get_ref(),
@@ -527,7 +527,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
                 });
                 catalog.traps.push(Trap {
                     name: tr.name.clone().unwrap_or_else(|| t.to_string()),
-                    tag: t.into(),
+                    tag: t,
                     rating,
                     category,
                 });
@@ -544,7 +544,7 @@ pub(crate) fn read_partial(files: &[(&str, &str)]) -> (Catalog, Vec<Error>) {
                 }
                 catalog.debris.push(Debris {
                     name: d.name.clone().unwrap_or_else(|| t.to_string()),
-                    tag: t.into(),
+                    tag: t,
                     glyph: glyph.unwrap_or(DEBRIS_GLYPH),
                 });
             }
