@@ -39,6 +39,10 @@ pub(crate) fn parse_toml_parts<T>(source: &str, starts_part: impl Fn(&str) -> bo
 where
     T: DeserializeOwned + Send,
 {
+    // Asking rayon for its threads starts them: a small file never does.
+    if source.len() < 2 * PART_LEN {
+        return None;
+    }
     parse_in_parts(source, rayon::current_num_threads(), PART_LEN, starts_part)
 }
 
