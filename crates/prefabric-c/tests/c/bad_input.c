@@ -12,18 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures = 0;
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);              \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fprintf(stderr, " [last error %d: %s]\n", (int)prefabric_last_error_code(), \
-                    prefabric_last_error_message());                          \
-            failures++;                                                       \
-        }                                                                     \
-    } while (0)
+#include "check.h"
 
 /* The call returned `want`, and the last message holds `words`. */
 #define EXPECT(call, want, words)                                                        \

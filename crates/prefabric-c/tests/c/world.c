@@ -12,30 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fprintf(stderr, " [last error: %s]\n", prefabric_last_error_message()); \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
-
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    if (text && fread(text, 1, (size_t)n, f) != (size_t)n) { free(text); text = NULL; }
-    if (text) text[n] = '\0';
-    fclose(f);
-    return text;
-}
+#include "check.h"
 
 int main(int argc, char **argv) {
     if (argc != 3) {
