@@ -319,8 +319,7 @@ impl Index {
 
     /// The first entry of `kind` tagged `tag`, by its place among its kind.
     fn find(&self, kind: Kind, tag: &str) -> Option<usize> {
-        let at = Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0);
-        self.by_tag[at].get(tag).map(|&i| i as usize)
+        self.by_tag[kind_index(kind)].get(tag).map(|&i| i as usize)
     }
 }
 
@@ -633,26 +632,46 @@ impl Catalog {
 
     /// The items of `category` (any with `None`) near `depth`; see [`Catalog::candidates`].
     fn items_near(&self, category: Option<&str>, line: &DefLine, depth: u32) -> Vec<Candidate<'_>> {
+        let Some(run) = self.items_near_run(category, line, depth) else { return Vec::new() };
+        let mut in_file_order = run.to_vec();
+        in_file_order.sort_unstable();
+        in_file_order.into_iter().map(|i| self.item_candidate(i, line)).collect()
+    }
+
+    /// The items near `depth` as a run of one ranked list (by rating, then
+    /// in file order): those rated at most the target (depth plus
+    /// RATING=+N) and at least [`ITEM_BAND`] below it, or the best rated
+    /// below that; prototypes with PROTOTYPE when one is rated that low,
+    /// else common ones. `None` when none is rated that low.
+    fn items_near_run(&self, category: Option<&str>, line: &DefLine, depth: u32) -> Option<&[u32]> {
         let target = depth.saturating_add(line.rating_bonus());
         let prototype = line.has("PROTOTYPE");
-        // The items rated at most the target, by rating: prototypes with
-        // PROTOTYPE when one is rated that low, else common ones.
         let mut ranked = self.ranked_items(category, prototype);
         if prototype && self.best_rating_up_to(&[ranked], target).is_none() {
             ranked = self.ranked_items(category, false);
         }
-        let Some(best) = self.best_rating_up_to(&[ranked], target) else { return Vec::new() };
+        let best = self.best_rating_up_to(&[ranked], target)?;
         let floor = best.min(target.saturating_sub(ITEM_BAND));
-        let may_be_faulty = !line.has("NEVERFAULTY");
-        self.items_rated(&[ranked], floor..=target)
-            .into_iter()
-            .map(|i| Candidate {
-                tag: &i.tag,
-                rating: Some(i.rating),
-                faulty: i.faulty.as_deref().filter(|_| i.prototype && may_be_faulty),
-            })
-            .collect()
+        let rating = |i: &u32| self.items[*i as usize].rating;
+        Some(&ranked[ranked.partition_point(|i| rating(i) < floor)..ranked.partition_point(|i| rating(i) <= target)])
     }
+
+    /// Item `i` as a candidate of `line`: its faulty variant only for a
+    /// prototype, and never with NEVERFAULTY.
+    fn item_candidate(&self, i: u32, line: &DefLine) -> Candidate<'_> {
+        let item = &self.items[i as usize];
+        let may_be_faulty = !line.has("NEVERFAULTY");
+        Candidate {
+            tag: &item.tag,
+            rating: Some(item.rating),
+            faulty: item.faulty.as_deref().filter(|_| item.prototype && may_be_faulty),
+        }
+    }
+}
+
+/// Where `kind` is in [`Kind::ALL`]: its place in the index's per-kind maps.
+fn kind_index(kind: Kind) -> usize {
+    Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0)
 }
 
 mod pick;

@@ -9,7 +9,7 @@
 //! 100,000 items) are found in time logarithmic in the catalog; every other
 //! pick lists its candidates, which are few.
 
-use super::{Candidate, Catalog, ITEM_BAND, Kind};
+use super::{Candidate, Catalog, Kind};
 use crate::format::def::{DefLine, Pick};
 use crate::rng::Rng;
 
@@ -33,9 +33,8 @@ impl Catalog {
     }
 
     /// [`items_near`](Catalog::items_near) and a uniform pick among them: the
-    /// candidates are a run of one ranked list (by rating, then file order),
-    /// listed in file order, so the one drawn is the `k`-th smallest index of
-    /// that run.
+    /// candidates are a run of one ranked list, listed in file order, so the
+    /// one drawn is the `k`-th smallest index of that run.
     fn pick_item_near(
         &self,
         category: Option<&str>,
@@ -43,25 +42,9 @@ impl Catalog {
         depth: u32,
         rng: &mut Rng,
     ) -> Option<Candidate<'_>> {
-        let target = depth.saturating_add(line.rating_bonus());
-        let prototype = line.has("PROTOTYPE");
-        let mut ranked = self.ranked_items(category, prototype);
-        if prototype && self.best_rating_up_to(&[ranked], target).is_none() {
-            ranked = self.ranked_items(category, false);
-        }
-        let best = self.best_rating_up_to(&[ranked], target)?;
-        let floor = best.min(target.saturating_sub(ITEM_BAND));
-        let rating = |i: &u32| self.items[*i as usize].rating;
-        let run =
-            &ranked[ranked.partition_point(|i| rating(i) < floor)..ranked.partition_point(|i| rating(i) <= target)];
+        let run = self.items_near_run(category, line, depth)?;
         let k = rng.index(run.len())?;
-        let item = &self.items[self.nth_in_file_order(run, k) as usize];
-        let may_be_faulty = !line.has("NEVERFAULTY");
-        Some(Candidate {
-            tag: &item.tag,
-            rating: Some(item.rating),
-            faulty: item.faulty.as_deref().filter(|_| item.prototype && may_be_faulty),
-        })
+        Some(self.item_candidate(self.nth_in_file_order(run, k), line))
     }
 
     /// The `k`-th smallest item index in `run` (`k < run.len()`), a run of a

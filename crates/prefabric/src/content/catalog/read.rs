@@ -357,11 +357,6 @@ impl Sources<'_> {
 /// is named (in the order of its `carried_by`).
 type ItemRefs = (usize, Site, Vec<Site>);
 
-/// Where `kind` is in [`Kind::ALL`].
-fn kind_index(kind: Kind) -> usize {
-    Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0)
-}
-
 /// Reads every catalog file (`(file, text)`, in path order) into one catalog, or
 /// returns every problem found.
 #[cfg(test)]
